@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+/**
+ * The filter vocabulary of v1 (gateway-api.md §4.3–4.4, decision D5). Each object declares its
+ * filters with these kinds; the REST query schema, the gateway⇄agent wire schema and (later) the
+ * MCP tool input schema are all derived from the same declaration, so they cannot drift apart.
+ */
+export type FilterSpec =
+  | { kind: 'string'; maxLength: number; required?: boolean; description: string }
+  | { kind: 'search'; description: string }
+  | { kind: 'boolean'; description: string }
+  | { kind: 'integer'; description: string }
+  | { kind: 'enum'; values: readonly [string, ...string[]]; description: string }
+  | { kind: 'timestamp'; description: string }
+  | { kind: 'date'; description: string }
+  | { kind: 'ids'; description: string };
+
+export type FilterSpecs = Readonly<Record<string, FilterSpec>>;
+
+export const MAX_SEARCH_LENGTH = 64;
+export const MAX_IDS = 50;
+export const MAX_ID_LENGTH = 129;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function isRealDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1900 || y > 9999) return false;
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
+}
+
+/** A date or date-time reduced to the calendar date as written: GP dates carry no time or zone. */
+export const DateFilterSchema = z.string().transform((text, ctx) => {
+  const dateTime = DATE_TIME.exec(text);
+  const date = dateTime ? dateTime[1]! : text;
+  if (!isRealDate(date)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD) or an ISO-8601 date-time' });
+    return z.NEVER;
+  }
+  return date;
+});
+
+/** A date-time (or a date, meaning its UTC midnight) normalised to UTC with milliseconds. */
+export const TimestampFilterSchema = z.string().transform((text, ctx) => {
+  const dateTime = DATE_TIME.exec(text);
+  const valid = dateTime ? isRealDate(dateTime[1]!) : isRealDate(text);
+  const parsed = valid ? new Date(dateTime ? text : `${text}T00:00:00Z`) : null;
+  if (!parsed || Number.isNaN(parsed.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time such as 2026-03-01T14:05:09.123Z' });
+    return z.NEVER;
+  }
+  return parsed.toISOString();
+});
+
+const QueryInteger = z
+  .string()
+  .regex(/^-?\d{1,10}$/, 'must be an integer')
+  .transform(Number)
+  .refine((n) => Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647, 'is out of range');
+
+const QueryBoolean = z.enum(['true', 'false'], 'must be true or false').transform((v) => v === 'true');
+
+/** A query parameter given more than once arrives as an array; only `id[]` may repeat. */
+function single<T extends z.ZodType<unknown, string>>(schema: T) {
+  return z.union([z.string(), z.array(z.string())]).pipe(
+    z.string('must be given once').pipe(schema),
+  );
+}
+
+function queryParamSchema(spec: FilterSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'string':
+      return single(z.string().min(1, 'must not be empty').max(spec.maxLength, `must be at most ${spec.maxLength} characters`));
+    case 'search':
+      return single(z.string().min(1, 'must not be empty').max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`));
+    case 'boolean':
+      return single(QueryBoolean);
+    case 'integer':
+      return single(QueryInteger);
+    case 'enum':
+      return single(z.enum(spec.values, `must be one of: ${spec.values.join(', ')}`));
+    case 'timestamp':
+      return single(TimestampFilterSchema);
+    case 'date':
+      return single(DateFilterSchema);
+    case 'ids':
+      return z
+        .union([z.string(), z.array(z.string())])
+        .transform((v) => (Array.isArray(v) ? v : [v]))
+        .pipe(
+          z
+            .array(z.string().min(1, 'ids must not be empty').max(MAX_ID_LENGTH, `ids must be at most ${MAX_ID_LENGTH} characters`))
+            .max(MAX_IDS, `at most ${MAX_IDS} ids`),
+        );
+  }
+}
+
+function wireValueSchema(spec: FilterSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'string':
+      return z.string().min(1).max(spec.maxLength);
+    case 'search':
+      return z.string().min(1).max(MAX_SEARCH_LENGTH);
+    case 'boolean':
+      return z.boolean();
+    case 'integer':
+      return z.number().int();
+    case 'enum':
+      return z.enum(spec.values);
+    case 'timestamp':
+      return z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    case 'date':
+      return z.string().regex(DATE);
+    case 'ids':
+      return z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_IDS);
+  }
+}
+
+/** Query-string name of a filter: `ids` filters are sent as the repeated parameter `id[]`. */
+export function queryParamName(name: string, spec: FilterSpec): string {
+  return spec.kind === 'ids' ? `${name}[]` : name;
+}
+
+/** Schema of the raw query-string filters of one object (strings in, typed values out). */
+export function filterQuerySchema(specs: FilterSpecs) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const param = queryParamSchema(spec);
+    shape[queryParamName(name, spec)] = spec.kind === 'string' && spec.required ? param : param.optional();
+  }
+  return z.object(shape).strict();
+}
+
+/** Schema of the typed filters as they travel from gateway to agent. */
+export function filterWireSchema(specs: FilterSpecs) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = wireValueSchema(spec);
+    shape[name] = spec.kind === 'string' && spec.required ? value : value.optional();
+  }
+  return z.object(shape).strict();
+}
+
+export type FilterValues = Record<string, string | number | boolean | string[]>;

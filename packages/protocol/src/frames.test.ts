@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AgentToGatewayFrameSchema, decodeFrame, encodeFrame, PROTOCOL_VERSION } from './frames.ts';
+
+test('a response frame carries its payload untouched after the header', () => {
+  const payload = '[{"id":"A\\nB","name":"line\\nbreak"}]';
+  const text = encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id: 'r1', next: [0, 42] }, payload);
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, text);
+  assert.deepEqual(decoded, { ok: true, frame: { v: 1, type: 'response', id: 'r1', next: [0, 42] }, payload });
+});
+
+test('frames without payload decode with a null payload', () => {
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ v: 1, type: 'ping', at: 5 }));
+  assert.deepEqual(decoded, { ok: true, frame: { v: 1, type: 'ping', at: 5 }, payload: null });
+});
+
+test('garbage and unknown frames are rejected, not thrown', () => {
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, '{not json').ok, false);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, '{"v":1,"type":"sql","text":"DROP TABLE x"}').ok, false);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, '{"v":2,"type":"response","id":"1","next":null}').ok, false);
+});
+
+test('hello frames of another protocol version still decode so the gateway can explain the refusal', () => {
+  const hello = { v: 99, type: 'hello', agent: { version: '9', host: 'h', platform: 'linux', dialect: 'sqlite' }, companies: [] };
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, JSON.stringify(hello));
+  assert.equal(decoded.ok && decoded.frame.type === 'hello' && decoded.frame.v, 99);
+});

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { CompanySchema } from './resources.ts';
+import { ErrorCodeSchema } from './errors.ts';
+import { ObjectNameSchema } from './objects.ts';
+
+/**
+ * Frames between gateway and agent (decision D11), one per WebSocket text message.
+ *
+ * A frame is a JSON header, optionally followed by a newline and a payload. The payload carries row
+ * data already serialised by the agent; the gateway validates the header only and splices the payload
+ * into the HTTP response untouched, so row data is never parsed and re-serialised on the hot path.
+ * JSON.stringify never emits a raw newline, so the first newline always ends the header.
+ */
+export const PROTOCOL_VERSION = 1;
+
+const V = z.literal(PROTOCOL_VERSION);
+
+export const AgentInfoSchema = z.object({
+  version: z.string().max(64),
+  host: z.string().max(255),
+  platform: z.string().max(64),
+  dialect: z.enum(['sqlite', 'mssql']),
+});
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+/** Agent → gateway, first frame after the upgrade. The agent token travels in the upgrade's Authorization header. */
+export const HelloFrameSchema = z.object({
+  v: z.number().int(),
+  type: z.literal('hello'),
+  agent: AgentInfoSchema,
+  companies: z.array(CompanySchema).max(1000),
+});
+
+/** Gateway → agent, the answer to a hello it accepts. */
+export const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
+
+/** A position in a keyset walk, produced and interpreted by the agent only; the gateway signs it into the cursor. */
+export const PositionSchema = z.array(z.union([z.number(), z.string().max(256)])).min(1).max(8);
+export type Position = z.infer<typeof PositionSchema>;
+
+export const ListOperationSchema = z.object({
+  kind: z.literal('list'),
+  object: ObjectNameSchema,
+  /** Company database (INTERID); null for objects of the system database. */
+  company: z.string().max(5).nullable(),
+  filters: z.record(z.string(), z.unknown()),
+  limit: z.number().int().min(1).max(1000),
+  after: PositionSchema.nullable(),
+});
+export const GetOperationSchema = z.object({
+  kind: z.literal('get'),
+  object: ObjectNameSchema,
+  company: z.string().max(5).nullable(),
+  id: z.string().min(1).max(512),
+});
+export const OperationSchema = z.discriminatedUnion('kind', [ListOperationSchema, GetOperationSchema]);
+export type ListOperation = z.infer<typeof ListOperationSchema>;
+export type GetOperation = z.infer<typeof GetOperationSchema>;
+export type Operation = z.infer<typeof OperationSchema>;
+
+export const RequestFrameSchema = z.object({
+  v: V,
+  type: z.literal('request'),
+  id: z.string().max(64),
+  /** Milliseconds the agent has before the gateway gives up on the answer. */
+  timeoutMs: z.number().int().positive(),
+  op: OperationSchema,
+});
+
+/** Agent → gateway. Payload: a JSON array of resource objects (list) or one object (get). */
+export const ResponseFrameSchema = z.object({
+  v: V,
+  type: z.literal('response'),
+  id: z.string().max(64),
+  next: PositionSchema.nullable(),
+});
+
+export const ErrorFrameSchema = z.object({
+  v: V,
+  type: z.literal('error'),
+  id: z.string().max(64),
+  code: ErrorCodeSchema,
+  message: z.string().max(2000),
+});
+
+export const PingFrameSchema = z.object({ v: V, type: z.literal('ping'), at: z.number() });
+export const PongFrameSchema = z.object({ v: V, type: z.literal('pong'), at: z.number() });
+
+export const AgentToGatewayFrameSchema = z.discriminatedUnion('type', [
+  HelloFrameSchema,
+  ResponseFrameSchema,
+  ErrorFrameSchema,
+  PingFrameSchema,
+  PongFrameSchema,
+]);
+export const GatewayToAgentFrameSchema = z.discriminatedUnion('type', [
+  WelcomeFrameSchema,
+  RequestFrameSchema,
+  PingFrameSchema,
+  PongFrameSchema,
+]);
+export type AgentToGatewayFrame = z.infer<typeof AgentToGatewayFrameSchema>;
+export type GatewayToAgentFrame = z.infer<typeof GatewayToAgentFrameSchema>;
+export type HelloFrame = z.infer<typeof HelloFrameSchema>;
+export type RequestFrame = z.infer<typeof RequestFrameSchema>;
+export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
+export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
+
+/** Close codes the gateway uses when it refuses an agent; the agent stops instead of retrying. */
+export const CLOSE_TOKEN_REJECTED = 4401;
+export const CLOSE_VERSION_UNSUPPORTED = 4426;
+export const CLOSE_PROTOCOL_ERROR = 4400;
+
+export function encodeFrame(header: object, payload?: string): string {
+  const head = JSON.stringify(header);
+  return payload === undefined ? head : `${head}\n${payload}`;
+}
+
+export type DecodedFrame<T> = { ok: true; frame: T; payload: string | null } | { ok: false; error: string };
+
+export function decodeFrame<T>(schema: z.ZodType<T>, text: string): DecodedFrame<T> {
+  const newline = text.indexOf('\n');
+  const head = newline === -1 ? text : text.slice(0, newline);
+  let json: unknown;
+  try {
+    json = JSON.parse(head);
+  } catch {
+    return { ok: false, error: 'frame header is not JSON' };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `invalid frame: ${parsed.error.issues[0]?.message ?? 'unknown'}` };
+  return { ok: true, frame: parsed.data, payload: newline === -1 ? null : text.slice(newline + 1) };
+}

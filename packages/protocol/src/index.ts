@@ -1,0 +1,87 @@
+// Public surface of the protocol package: schemas and constants shared by gateway, agent and tests.
+
+// Errors (decision D6)
+export { ERROR_CODES, ERROR_STATUS, ErrorBodySchema, ErrorCodeSchema, ValidationIssueSchema } from './errors.ts';
+export type { ErrorBody, ErrorCode, ValidationIssue } from './errors.ts';
+
+// Value formats (decision D1)
+export { DateOnlySchema, DecimalStringSchema, ModifiedAtSchema, UtcTimestampSchema } from './values.ts';
+
+// Resources (gateway-api.md §2)
+export {
+  AccountSchema,
+  ApDocumentSchema,
+  ArDocumentSchema,
+  BatchSchema,
+  CheckbookSchema,
+  CompanySchema,
+  CustomerAddressSchema,
+  CustomerSchema,
+  FiscalPeriodSchema,
+  GlEntrySchema,
+  ItemQuantitySchema,
+  ItemSchema,
+  PaymentTermSchema,
+  PurchaseOrderLineSchema,
+  PurchaseOrderSchema,
+  SalesOrderLineSchema,
+  SalesOrderSchema,
+  SalespersonSchema,
+  SiteSchema,
+  VendorAddressSchema,
+  VendorSchema,
+} from './resources.ts';
+export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
+
+// Envelopes (§4.1, §4.2)
+export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
+
+// Objects, filters and query parsing (§4.3, §4.4, §8, D4, D5)
+export { MAX_IDS, MAX_SEARCH_LENGTH, queryParamName } from './filters.ts';
+export type { FilterSpec, FilterSpecs, FilterValues } from './filters.ts';
+export {
+  DEFAULT_LIMIT,
+  MAX_CURSOR_LENGTH,
+  MAX_LIMIT,
+  OBJECT_NAMES,
+  OBJECTS,
+  ObjectNameSchema,
+  filterWireSchemaOf,
+  issuesOf,
+  objectSpec,
+  parseListQuery,
+  splitCompositeId,
+} from './objects.ts';
+export type { ListQuery, ObjectName, ObjectSpec, Parsed } from './objects.ts';
+
+// Gateway ⇄ agent frames (D11)
+export {
+  AgentInfoSchema,
+  AgentToGatewayFrameSchema,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_TOKEN_REJECTED,
+  CLOSE_VERSION_UNSUPPORTED,
+  ErrorFrameSchema,
+  GatewayToAgentFrameSchema,
+  HelloFrameSchema,
+  OperationSchema,
+  PROTOCOL_VERSION,
+  PositionSchema,
+  RequestFrameSchema,
+  ResponseFrameSchema,
+  decodeFrame,
+  encodeFrame,
+} from './frames.ts';
+export type {
+  AgentInfo,
+  AgentToGatewayFrame,
+  ErrorFrame,
+  GatewayToAgentFrame,
+  GetOperation,
+  HelloFrame,
+  ListOperation,
+  Operation,
+  Position,
+  RequestFrame,
+  ResponseFrame,
+} from './frames.ts';
