@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp } from './codecs.ts';
+
+test('money keeps 2 decimals and up to 5 significant ones, never through a float', () => {
+  assert.equal(formatMoney('1250.00000'), '1250.00');
+  assert.equal(formatMoney('0.12345'), '0.12345');
+  assert.equal(formatMoney('-15.50000'), '-15.50');
+  assert.equal(formatMoney('-0.00000'), '0.00');
+  assert.equal(formatMoney('99999999999999.99999'), '99999999999999.99999');
+  assert.equal(formatMoney('0.10000'), '0.10');
+});
+
+test('quantities drop trailing zeros', () => {
+  assert.equal(formatQuantity('12.00000'), '12');
+  assert.equal(formatQuantity('0.50000'), '0.5');
+  assert.equal(formatQuantity('0.00000'), '0');
+});
+
+test('char padding is trimmed and empty strings are null', () => {
+  assert.equal(decodeString('AARONFIT0001   '), 'AARONFIT0001');
+  assert.equal(decodeString('     '), null);
+  assert.equal(decodeString('  leading kept'), '  leading kept');
+});
+
+test('GP empty dates are null; timestamps are ISO UTC', () => {
+  assert.equal(formatDate('1900-01-01 00:00:00.000'), null);
+  assert.equal(formatDate('2026-03-01 00:00:00.000'), '2026-03-01');
+  assert.equal(formatTimestamp('2026-03-01 14:05:09.123'), '2026-03-01T14:05:09.123Z');
+  assert.equal(formatTimestamp('2026-03-01 14:05:09'), '2026-03-01T14:05:09.000Z');
+});

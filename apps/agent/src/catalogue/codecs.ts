@@ -1,0 +1,72 @@
+import { Decimal } from 'decimal.js';
+import type { Dialect } from '../sql/dialect.ts';
+import type { Codec } from './types.ts';
+
+/** GP stores 19 digits; decimal.js' default precision of 20 would be too tight for sums later. */
+const Exact = Decimal.clone({ precision: 40 });
+
+const GP_EMPTY_DATE = '1900-01-01';
+const TRAILING_BLANKS = / +$/;
+
+export type Decoder = (raw: unknown) => unknown;
+
+/** char(n) values are padded with blanks; an empty one is null (decision D1). */
+export function decodeString(raw: unknown): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = String(raw).replace(TRAILING_BLANKS, '');
+  return text === '' ? null : text;
+}
+
+/** Money: at least 2 decimals, more only when significant, up to GP's 5 ("1250.00", "0.12345"). */
+export function formatMoney(decimal: string): string {
+  const d = new Exact(decimal);
+  if (d.isZero()) return '0.00';
+  return d.toFixed(Math.max(2, d.decimalPlaces()));
+}
+
+/** Quantities: no trailing zeros ("12", "0.5"). */
+export function formatQuantity(decimal: string): string {
+  const d = new Exact(decimal);
+  return d.isZero() ? '0' : d.toFixed();
+}
+
+/** `YYYY-MM-DD HH:MM:SS.SSS` → `YYYY-MM-DD`, GP's empty date 1900-01-01 → null. */
+export function formatDate(dateTime: string): string | null {
+  const date = dateTime.slice(0, 10);
+  return date === GP_EMPTY_DATE ? null : date;
+}
+
+/** DEX_ROW_TS is UTC: `YYYY-MM-DD HH:MM:SS.SSS` → `YYYY-MM-DDTHH:MM:SS.SSSZ`. */
+export function formatTimestamp(dateTime: string): string | null {
+  if (dateTime.startsWith(GP_EMPTY_DATE)) return null;
+  const [date, time = '00:00:00'] = dateTime.split(' ');
+  const [hms, ms = ''] = time.split('.');
+  return `${date}T${hms}.${ms.padEnd(3, '0').slice(0, 3)}Z`;
+}
+
+export function decoderFor(codec: Codec, dialect: Dialect): Decoder {
+  if (typeof codec === 'object') {
+    const names = codec.enum;
+    // An unknown code from a real install passes through as its number in string form (D2).
+    return (raw) => {
+      const code = dialect.decodeInt(raw);
+      return names[code] ?? String(code);
+    };
+  }
+  switch (codec) {
+    case 'string':
+      return decodeString;
+    case 'money':
+      return (raw) => formatMoney(dialect.decodeDecimal(raw));
+    case 'quantity':
+      return (raw) => formatQuantity(dialect.decodeDecimal(raw));
+    case 'date':
+      return (raw) => formatDate(dialect.decodeDateTime(raw));
+    case 'timestamp':
+      return (raw) => formatTimestamp(dialect.decodeDateTime(raw));
+    case 'flag':
+      return (raw) => dialect.decodeInt(raw) !== 0;
+    case 'int':
+      return (raw) => dialect.decodeInt(raw);
+  }
+}

@@ -1,0 +1,181 @@
+import type { FilterValues, Position } from '@gp-gateway/protocol';
+import { GP_TABLES, type GpTable } from '../gp/tables.ts';
+import type { Dialect } from '../sql/dialect.ts';
+import type { ColumnRef, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
+import { decoderFor, type Decoder } from './codecs.ts';
+import type { ColumnSource, FilterDef, ResourceDef } from './types.ts';
+
+const MAIN = 't';
+/** Every GP table has DEX_ROW_ID; keyset paging walks it (decision: position = [source, DEX_ROW_ID]). */
+const ROW_ID = 'DEX_ROW_ID';
+
+export class CatalogueError extends Error {}
+
+export function sqlTypeOf(table: string, column: string): SqlType {
+  const def = (GP_TABLES as Readonly<Record<string, GpTable | undefined>>)[table];
+  const col = def?.columns.find((c) => c.name === column);
+  if (!def || !col) throw new CatalogueError(`the catalogue refers to ${table}.${column}, which is not a known GP column`);
+  switch (col.type) {
+    case 'char':
+      return { kind: 'char', length: col.length ?? 1 };
+    case 'numeric':
+      return { kind: 'numeric' };
+    case 'datetime':
+      return { kind: 'datetime' };
+    default:
+      return { kind: 'int' };
+  }
+}
+
+/**
+ * A resource prepared for one dialect: the select list (every column its fields need, then the row
+ * id), and a row decoder that turns one raw row into the API object. Built once per resource.
+ */
+export class PreparedResource {
+  readonly def: ResourceDef;
+  readonly dialect: Dialect;
+  private readonly slots: ColumnSource[] = [];
+  private readonly build: (raw: readonly unknown[]) => Record<string, unknown>;
+
+  constructor(def: ResourceDef, dialect: Dialect) {
+    this.def = def;
+    this.dialect = dialect;
+    const slotOf = (source: ColumnSource) => {
+      const found = this.slots.findIndex((s) => s.column === source.column && s.join === source.join);
+      if (found !== -1) return found;
+      this.slots.push({ column: source.column, ...(source.join ? { join: source.join } : {}) });
+      return this.slots.length - 1;
+    };
+    const fields: Array<[string, (raw: readonly unknown[]) => unknown]> = [];
+    for (const [name, field] of Object.entries(def.fields)) {
+      if ('codec' in field) {
+        const slot = slotOf(field);
+        const decode = decoderFor(field.codec, dialect);
+        fields.push([name, (raw) => decode(raw[slot])]);
+      } else {
+        const parts: Array<[number, Decoder]> = field.columns.map((c) => [slotOf(c), decoderFor(c.codec, dialect)]);
+        fields.push([name, (raw) => field.compute(parts.map(([slot, decode]) => decode(raw[slot])))]);
+      }
+    }
+    slotOf({ column: ROW_ID });
+    this.build = (raw) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, read] of fields) out[name] = read(raw);
+      return out;
+    };
+    // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
+    for (const source of def.sources) this.columns(source.table);
+  }
+
+  /** Index of DEX_ROW_ID in a raw row. */
+  get rowIdSlot(): number {
+    return this.slots.length - 1;
+  }
+
+  decode(raw: readonly unknown[]): Record<string, unknown> {
+    return this.build(raw);
+  }
+
+  private tableOf(source: ColumnSource, mainTable: string): string {
+    if (!source.join) return mainTable;
+    const join = this.def.joins?.find((j) => j.alias === source.join);
+    if (!join) throw new CatalogueError(`${this.def.object}: unknown join ${source.join}`);
+    return join.table;
+  }
+
+  ref(source: ColumnSource, mainTable: string): ColumnRef {
+    const table = this.tableOf(source, mainTable);
+    return { alias: source.join ?? MAIN, column: source.column, type: sqlTypeOf(table, source.column) };
+  }
+
+  columns(mainTable: string): ColumnRef[] {
+    return this.slots.map((s) => this.ref(s, mainTable));
+  }
+
+  /** One select per source table that a list with these filters reads, starting at `after`. */
+  listQueries(company: string | null, filters: FilterValues, limit: number, after: Position | null): Array<{ source: number; query: SelectQuery }> {
+    let sources = this.def.sources.map((_, i) => i);
+    for (const [name, value] of Object.entries(filters)) {
+      const filter = this.filterDef(name);
+      if (filter.kind === 'sources') sources = sources.filter((s) => filter.sources[String(value)]?.includes(s));
+    }
+    const [afterSource, afterRowId] = after ? [Number(after[0]), Number(after[1])] : [-1, 0];
+    return sources
+      .filter((s) => s >= afterSource)
+      .map((s) => {
+        const table = this.def.sources[s]!.table;
+        const where = this.baseConditions(s);
+        for (const [name, value] of Object.entries(filters)) where.push(...this.conditions(name, value, table));
+        const rowId = this.ref({ column: ROW_ID }, table);
+        if (s === afterSource) where.push({ op: 'gt', column: rowId, value: afterRowId });
+        return { source: s, query: this.select(company, table, where, [rowId], limit) };
+      });
+  }
+
+  /** One select per source table for the object with this id (its parts already split). */
+  getQueries(company: string | null, idParts: readonly string[]): SelectQuery[] {
+    const idColumns = this.def.idColumns;
+    if (!idColumns || idColumns.length !== idParts.length) throw new CatalogueError(`${this.def.object} has no get by this id`);
+    return this.def.sources.map((source, s) => {
+      const where = this.baseConditions(s);
+      idColumns.forEach((column, i) =>
+        where.push({ op: 'eq', column: this.ref({ column }, source.table), value: idParts[i]! }),
+      );
+      const rowId = this.ref({ column: ROW_ID }, source.table);
+      return this.select(company, source.table, where, [rowId], 1);
+    });
+  }
+
+  private filterDef(name: string): FilterDef {
+    const filter = this.def.filters[name];
+    if (!filter) throw new CatalogueError(`${this.def.object} has no filter ${name}`);
+    return filter;
+  }
+
+  private baseConditions(source: number): Condition[] {
+    const def = this.def.sources[source]!;
+    return (def.where ?? []).map((c) => ({ op: c.op, column: this.ref({ column: c.column }, def.table), values: c.values }));
+  }
+
+  private conditions(name: string, value: FilterValues[string], table: string): Condition[] {
+    const filter = this.filterDef(name);
+    if (filter.kind === 'sources') return [];
+    const column = this.ref(filter, table);
+    switch (filter.kind) {
+      case 'eq':
+        return [{ op: 'eq', column, value: value as string | number }];
+      case 'contains':
+        return [{ op: 'contains', column, text: String(value) }];
+      case 'in':
+        return [{ op: 'in', column, values: value as string[] }];
+      case 'flag':
+        return [{ op: 'eq', column, value: value ? 1 : 0 }];
+      case 'atOrAfter':
+      case 'onOrAfter':
+        return [{ op: 'gte', column, value: value as string }];
+      case 'before':
+        return [{ op: 'lt', column, value: value as string }];
+      case 'onOrBefore':
+        // GP dates carry no time, but "before the next day" stays right even if one does.
+        return [{ op: 'lt', column, value: nextDay(value as string) }];
+    }
+  }
+
+  private select(company: string | null, table: string, where: Condition[], orderBy: ColumnRef[], limit: number): SelectQuery {
+    const from: TableRef = { database: this.def.database, table, alias: MAIN };
+    const joins = (this.def.joins ?? []).map((j) => ({
+      database: this.def.database,
+      table: j.table,
+      alias: j.alias,
+      foreignColumn: j.foreignColumn,
+      on: this.ref({ column: j.localColumn }, table),
+    }));
+    return { company, from, joins, columns: this.columns(table), where, orderBy, limit };
+  }
+}
+
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,41 @@
+import type { ResourceDef } from '../types.ts';
+
+const OPEN = 0;
+const HISTORY = 1;
+
+/**
+ * Posted GL lines: open years in GL20000, history years in GL30000 (decision D3). History also holds
+ * balance-brought-forward and year-end closing rows, which are not transactions and are left out.
+ */
+export const glEntries: ResourceDef = {
+  object: 'gl-entries',
+  database: 'company',
+  sources: [
+    { table: 'GL20000' },
+    { table: 'GL30000', where: [{ column: 'SOURCDOC', op: 'notIn', values: ['BBF', 'P/L'] }] },
+  ],
+  joins: [{ alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'ACTINDX' }],
+  fields: {
+    journalEntryNumber: { column: 'JRNENTRY', codec: 'int' },
+    series: { column: 'SERIES', codec: 'int' },
+    sourceDocument: { column: 'SOURCDOC', codec: 'string' },
+    reference: { column: 'REFRENCE', codec: 'string' },
+    lineDescription: { column: 'DSCRIPTN', codec: 'string' },
+    date: { column: 'TRXDATE', codec: 'date' },
+    accountNumber: { join: 'a', column: 'ACTNUMST', codec: 'string' },
+    debit: { column: 'DEBITAMT', codec: 'money' },
+    credit: { column: 'CRDTAMNT', codec: 'money' },
+    originatingSource: { column: 'ORGNTSRC', codec: 'string' },
+    originatingMasterId: { column: 'ORMSTRID', codec: 'string' },
+    originatingDocument: { column: 'ORDOCNUM', codec: 'string' },
+  },
+  filters: {
+    year: { kind: 'sources', sources: { open: [OPEN], history: [HISTORY] } },
+    accountNumber: { kind: 'eq', join: 'a', column: 'ACTNUMST' },
+    journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' },
+    series: { kind: 'eq', column: 'SERIES' },
+    originatingMasterId: { kind: 'eq', column: 'ORMSTRID' },
+    dateFrom: { kind: 'onOrAfter', column: 'TRXDATE' },
+    dateTo: { kind: 'onOrBefore', column: 'TRXDATE' },
+  },
+};

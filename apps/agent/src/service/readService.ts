@@ -1,0 +1,142 @@
+import {
+  filterWireSchemaOf,
+  objectSpec,
+  OBJECTS,
+  PositionSchema,
+  splitCompositeId,
+  type Company,
+  type FilterValues,
+  type GetOperation,
+  type ListOperation,
+  type Operation,
+  type Position,
+} from '@gp-gateway/protocol';
+import { CATALOGUE } from '../catalogue/index.ts';
+import { PreparedResource } from '../catalogue/compile.ts';
+import { DatabaseUnavailableError, type Executor } from '../db/executor.ts';
+import { renderSelect } from '../sql/render.ts';
+import { AgentError } from './agentError.ts';
+
+export interface ReadResult {
+  /** The serialised `data` of the answer: a JSON array for lists, one object for get. */
+  payload: string;
+  next: Position | null;
+}
+
+/** How long a known company list is trusted before an unknown company id triggers a re-read. */
+const COMPANY_REFRESH_MS = 30_000;
+
+/**
+ * Executes the typed operations the gateway sends, through the catalogue only. Every operation is
+ * validated again here: the agent trusts nothing it did not check itself.
+ */
+export class ReadService {
+  private readonly executor: Executor;
+  private readonly resources = new Map<string, PreparedResource>();
+  private companyIds: Set<string> | null = null;
+  private companiesReadAt = 0;
+
+  constructor(executor: Executor) {
+    this.executor = executor;
+    for (const [name, def] of Object.entries(CATALOGUE)) this.resources.set(name, new PreparedResource(def, executor.dialect));
+  }
+
+  async handle(op: Operation): Promise<ReadResult> {
+    try {
+      return op.kind === 'list' ? await this.list(op) : await this.get(op);
+    } catch (error) {
+      if (error instanceof AgentError) throw error;
+      if (error instanceof DatabaseUnavailableError) throw new AgentError('ERP_UNAVAILABLE', error.message);
+      throw error;
+    }
+  }
+
+  /** The companies of SY01500, for the hello frame and for validating company ids. */
+  async companies(): Promise<Company[]> {
+    const all: Company[] = [];
+    let after: Position | null = null;
+    do {
+      const page = await this.list({ kind: 'list', object: 'companies', company: null, filters: {}, limit: 1000, after });
+      all.push(...(JSON.parse(page.payload) as Company[]));
+      after = page.next;
+    } while (after);
+    this.companyIds = new Set(all.map((c) => c.id.toUpperCase()));
+    this.companiesReadAt = Date.now();
+    return all;
+  }
+
+  private async list(op: ListOperation): Promise<ReadResult> {
+    const resource = this.resource(op.object);
+    const filters = this.validFilters(op.object, op.filters);
+    const after = op.after === null ? null : this.validPosition(resource, op.after);
+    const company = await this.companyFor(resource, op.company);
+    const rows: Record<string, unknown>[] = [];
+    let last: Position | null = null;
+    let more = false;
+    for (const { source, query } of resource.listQueries(company, filters, op.limit + 1, after)) {
+      // Ask each table for one row more than still fits, so that we know whether a next page exists.
+      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - rows.length }, this.executor.dialect));
+      for (const row of raw) {
+        if (rows.length === op.limit) {
+          more = true;
+          break;
+        }
+        rows.push(resource.decode(row));
+        last = [source, Number(row[resource.rowIdSlot])];
+      }
+      if (more) break;
+    }
+    return { payload: JSON.stringify(rows), next: more ? last : null };
+  }
+
+  private async get(op: GetOperation): Promise<ReadResult> {
+    const resource = this.resource(op.object);
+    const spec = objectSpec(op.object)!;
+    if (!spec.idForm) throw new AgentError('NOT_FOUND', `${op.object} has no get by id`);
+    const parts = spec.idForm.kind === 'plain' ? [op.id] : splitCompositeId(op.id, spec.idForm.splitAt);
+    if (!parts) throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
+    const company = await this.companyFor(resource, op.company);
+    // Sources are in preference order: a document in both open and history is served from open (D4).
+    for (const query of resource.getQueries(company, parts)) {
+      const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect));
+      if (row) return { payload: JSON.stringify(resource.decode(row)), next: null };
+    }
+    throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
+  }
+
+  private resource(object: string): PreparedResource {
+    const resource = this.resources.get(object);
+    if (!resource) throw new AgentError('NOT_FOUND', `unknown object ${object}`);
+    return resource;
+  }
+
+  private validFilters(object: keyof typeof OBJECTS, filters: unknown): FilterValues {
+    const parsed = filterWireSchemaOf(OBJECTS[object]).safeParse(filters);
+    if (!parsed.success) throw new AgentError('VALIDATION_ERROR', `invalid filters for ${object}`);
+    return parsed.data as FilterValues;
+  }
+
+  private validPosition(resource: PreparedResource, after: unknown): Position {
+    const parsed = PositionSchema.safeParse(after);
+    const position = parsed.success ? parsed.data : null;
+    const valid =
+      position !== null &&
+      position.length === 2 &&
+      Number.isInteger(position[0]) &&
+      Number(position[0]) >= 0 &&
+      Number(position[0]) < resource.def.sources.length &&
+      Number.isSafeInteger(position[1]);
+    if (!valid) throw new AgentError('VALIDATION_ERROR', 'invalid cursor');
+    return position;
+  }
+
+  /** Company tables need a company the system database lists; an id is never used unchecked. */
+  private async companyFor(resource: PreparedResource, company: string | null): Promise<string | null> {
+    if (resource.def.database === 'system') return null;
+    if (!company) throw new AgentError('VALIDATION_ERROR', 'a company is required');
+    const id = company.toUpperCase();
+    if (!this.companyIds?.has(id) && Date.now() - this.companiesReadAt > COMPANY_REFRESH_MS) await this.companies();
+    if (!this.companyIds?.has(id)) throw new AgentError('VALIDATION_ERROR', 'unknown company');
+    return id;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The dialect-neutral query model. The catalogue compiles typed API operations into these values;
+ * a dialect renders them to `{ sql, params }`. Identifiers in the model come only from the catalogue
+ * (never from a request) and every value is a parameter.
+ */
+
+/** GP's storage types, which decide how a parameter is encoded and bound. */
+export type SqlType =
+  | { kind: 'char'; length: number }
+  /** Text that is not compared with a char column as a whole, such as a LIKE pattern. */
+  | { kind: 'varchar'; length: number }
+  | { kind: 'int' }
+  | { kind: 'numeric' }
+  | { kind: 'datetime' };
+
+/** A column of a table in the query, addressed through the table's alias. */
+export interface ColumnRef {
+  alias: string;
+  column: string;
+  type: SqlType;
+}
+
+/** A value as the API gave it (dates as YYYY-MM-DD, timestamps as ISO UTC); the dialect encodes it. */
+export type Value = string | number;
+
+export type Condition =
+  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value }
+  | { op: 'in' | 'notIn'; column: ColumnRef; values: readonly Value[] }
+  /** Case-insensitive substring match (LIKE with the pattern escaped). */
+  | { op: 'contains'; column: ColumnRef; text: string };
+
+export interface TableRef {
+  database: 'system' | 'company';
+  table: string;
+  alias: string;
+}
+
+export interface Join extends TableRef {
+  /** LEFT JOIN … ON <alias>.<foreign> = <on.alias>.<on.column> */
+  foreignColumn: string;
+  on: ColumnRef;
+}
+
+export interface SelectQuery {
+  /** Company database (INTERID) for company tables; validated against SY01500 before it gets here. */
+  company: string | null;
+  from: TableRef;
+  joins: readonly Join[];
+  columns: readonly ColumnRef[];
+  where: readonly Condition[];
+  /** Must be unique over the result: keyset paging depends on it. */
+  orderBy: readonly ColumnRef[];
+  limit: number;
+}
+
+/** A bound parameter: the encoded value and the GP type it is bound as. */
+export interface Param {
+  value: string | number | bigint;
+  type: SqlType;
+}
+
+export interface CompiledQuery {
+  sql: string;
+  params: Param[];
+}

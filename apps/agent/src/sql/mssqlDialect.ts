@@ -1,0 +1,58 @@
+import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
+import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
+
+const SYSTEM_DATABASE = 'DYNAMICS';
+
+/**
+ * SQL Server as GP uses it. numeric and datetime columns are converted to text in the select list:
+ * tedious returns numeric as a JS number (a float) and datetime through the local clock otherwise.
+ * Company tables are addressed by three-part names; the company id is checked against SY01500
+ * before a query is compiled, and quoted as an identifier besides.
+ */
+export const mssqlDialect: Dialect = {
+  name: 'mssql',
+  quote: (identifier) => `[${identifier.replaceAll(']', ']]')}]`,
+  placeholder: (index) => `@p${index}`,
+  tableName(company: string | null, table: TableRef) {
+    const database = table.database === 'system' ? SYSTEM_DATABASE : company;
+    if (!database) throw new DialectError(`table ${table.table} needs a company database`);
+    return `${this.quote(database)}.[dbo].${this.quote(table.table)}`;
+  },
+  selectExpression(column: ColumnRef) {
+    const name = `${this.quote(column.alias)}.${this.quote(column.column)}`;
+    switch (column.type.kind) {
+      case 'numeric':
+        return `CONVERT(varchar(41), ${name})`;
+      case 'datetime':
+        return `CONVERT(varchar(23), ${name}, 121)`;
+      default:
+        return name;
+    }
+  },
+  limitSelect: (selectList, rest, limit) => `SELECT TOP (${limit}) ${selectList} ${rest}`,
+  encode(value: Value, type: SqlType): Param {
+    switch (type.kind) {
+      case 'char':
+        return { value: String(value), type };
+      case 'varchar':
+        return { value: String(value), type };
+      case 'int':
+        return { value: Number(value), type };
+      case 'numeric':
+        return { value: String(value), type };
+      case 'datetime':
+        return { value: toSqlDateTime(value), type };
+    }
+  },
+  escapeLike: (text) => text.replace(/[\\%_[]/g, '\\$&'),
+  decodeDecimal(raw) {
+    if (typeof raw !== 'string') throw new DialectError('numeric column did not arrive as text');
+    return raw;
+  },
+  decodeDateTime(raw) {
+    return String(raw);
+  },
+  decodeInt(raw) {
+    return Number(raw);
+  },
+};

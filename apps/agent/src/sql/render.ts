@@ -1,0 +1,46 @@
+import { DialectError, type Dialect } from './dialect.ts';
+import type { ColumnRef, CompiledQuery, Condition, Param, SelectQuery } from './model.ts';
+
+/** Patterns are bound as varchar of one fixed size so that SQL Server reuses one plan. */
+const LIKE_PATTERN = { kind: 'varchar', length: 255 } as const;
+const COMPARISON = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+
+/** Renders a select of the query model into one statement of the dialect, values as parameters. */
+export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuery {
+  if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
+  const params: Param[] = [];
+  const bind = (param: Param) => {
+    params.push(param);
+    return dialect.placeholder(params.length - 1);
+  };
+  const column = (ref: ColumnRef) => `${dialect.quote(ref.alias)}.${dialect.quote(ref.column)}`;
+
+  const condition = (c: Condition): string => {
+    switch (c.op) {
+      case 'in':
+      case 'notIn': {
+        if (c.values.length === 0) return c.op === 'in' ? '1 = 0' : '1 = 1';
+        const list = c.values.map((v) => bind(dialect.encode(v, c.column.type))).join(', ');
+        return `${column(c.column)} ${c.op === 'in' ? 'IN' : 'NOT IN'} (${list})`;
+      }
+      case 'contains': {
+        const pattern = bind({ value: `%${dialect.escapeLike(c.text)}%`, type: LIKE_PATTERN });
+        return `${column(c.column)} LIKE ${pattern} ESCAPE '\\'`;
+      }
+      default:
+        return `${column(c.column)} ${COMPARISON[c.op]} ${bind(dialect.encode(c.value, c.column.type))}`;
+    }
+  };
+
+  const selectList = query.columns.map((c) => dialect.selectExpression(c)).join(', ');
+  const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}`;
+  const joins = query.joins.map(
+    (j) =>
+      ` LEFT JOIN ${dialect.tableName(query.company, j)} AS ${dialect.quote(j.alias)}` +
+      ` ON ${dialect.quote(j.alias)}.${dialect.quote(j.foreignColumn)} = ${column(j.on)}`,
+  );
+  const where = query.where.length ? ` WHERE ${query.where.map(condition).join(' AND ')}` : '';
+  const orderBy = ` ORDER BY ${query.orderBy.map(column).join(', ')}`;
+  const limit = bind({ value: query.limit, type: { kind: 'int' } });
+  return { sql: dialect.limitSelect(selectList, `${from}${joins.join('')}${where}${orderBy}`, limit), params };
+}

@@ -1,0 +1,47 @@
+import { padChar, scaledToDecimalString, toScaled } from '../gp/sqliteValues.ts';
+import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
+import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
+
+/**
+ * The embedded GP-shaped database (see gp/tables.ts for its encoding): char(n) stored padded and
+ * compared NOCASE, numeric(19,5) as integers scaled by 100000, datetimes as text. Each company is its
+ * own database file, so table names are unqualified.
+ */
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  quote: (identifier) => `"${identifier.replaceAll('"', '""')}"`,
+  placeholder: () => '?',
+  tableName(_company: string | null, table: TableRef) {
+    return this.quote(table.table);
+  },
+  selectExpression(column: ColumnRef) {
+    return `${this.quote(column.alias)}.${this.quote(column.column)}`;
+  },
+  limitSelect: (selectList, rest, limit) => `SELECT ${selectList} ${rest} LIMIT ${limit}`,
+  encode(value: Value, type: SqlType): Param {
+    switch (type.kind) {
+      // Padding makes `=` behave as SQL Server's char comparison, which ignores trailing blanks.
+      case 'char':
+        return { value: padChar(String(value), type.length), type };
+      case 'varchar':
+        return { value: String(value), type };
+      case 'int':
+        return { value: Number(value), type };
+      case 'numeric':
+        return { value: toScaled(String(value)), type };
+      case 'datetime':
+        return { value: toSqlDateTime(value), type };
+    }
+  },
+  escapeLike: (text) => text.replace(/[\\%_]/g, '\\$&'),
+  decodeDecimal(raw) {
+    if (typeof raw !== 'bigint' && typeof raw !== 'number') throw new DialectError('numeric column is not an integer');
+    return scaledToDecimalString(raw);
+  },
+  decodeDateTime(raw) {
+    return String(raw);
+  },
+  decodeInt(raw) {
+    return Number(raw);
+  },
+};
