@@ -1,0 +1,21 @@
+#!/usr/bin/env -S node --import tsx
+import { Command } from 'commander';
+import { AGENT_VERSION } from '../version.ts';
+import { registerRunCommand } from './commands/run.ts';
+import { registerDemoCommand } from './commands/demo.ts';
+
+const program = new Command()
+  .name('gp-agent')
+  .description(
+    'The on-premises agent of the GP gateway. It dials out to the gateway over a WebSocket and answers\n' +
+      'typed read requests from the Dynamics GP databases it can see. It never runs SQL it is sent.',
+  )
+  .version(AGENT_VERSION);
+
+registerRunCommand(program);
+registerDemoCommand(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(`gp-agent: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
