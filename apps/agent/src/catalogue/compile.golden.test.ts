@@ -175,3 +175,15 @@ test('identifiers that could break out of quoting are escaped by the dialects', 
   assert.equal(sqliteDialect.quote('a"b'), '"a""b"');
   assert.equal(mssqlDialect.escapeLike('[x]%_\\'), '\\[x]\\%\\_\\\\');
 });
+
+test('a value longer than its char column matches nothing instead of failing', () => {
+  const resource = new PreparedResource(CATALOGUE.customers, sqliteDialect);
+  const [query] = resource.getQueries('TWO', ['X'.repeat(16)]);
+  assert.deepEqual(renderSelect(query!, sqliteDialect), {
+    sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" WHERE 1 = 0 ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+    params: [{ value: 1, type: { kind: 'int' } }],
+  });
+  assert.deepEqual(listSql(mssqlDialect, 'customers', { id: ['OK', 'Y'.repeat(16)] }, 2, null)[0]!.params.slice(0, 1), [
+    { value: 'OK', type: { kind: 'char', length: 15 } },
+  ]);
+});

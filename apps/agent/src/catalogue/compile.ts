@@ -118,9 +118,7 @@ export class PreparedResource {
     if (!idColumns || idColumns.length !== idParts.length) throw new CatalogueError(`${this.def.object} has no get by this id`);
     return this.def.sources.map((source, s) => {
       const where = this.baseConditions(s);
-      idColumns.forEach((column, i) =>
-        where.push({ op: 'eq', column: this.ref({ column }, source.table), value: idParts[i]! }),
-      );
+      idColumns.forEach((column, i) => where.push(equals(this.ref({ column }, source.table), idParts[i]!)));
       const rowId = this.ref({ column: ROW_ID }, source.table);
       return this.select(company, source.table, where, [rowId], 1);
     });
@@ -143,11 +141,11 @@ export class PreparedResource {
     const column = this.ref(filter, table);
     switch (filter.kind) {
       case 'eq':
-        return [{ op: 'eq', column, value: value as string | number }];
+        return [equals(column, value as string | number)];
       case 'contains':
         return [{ op: 'contains', column, text: String(value) }];
       case 'in':
-        return [{ op: 'in', column, values: value as string[] }];
+        return [{ op: 'in', column, values: (value as string[]).filter((v) => fits(column, v)) }];
       case 'flag':
         return [{ op: 'eq', column, value: value ? 1 : 0 }];
       case 'atOrAfter':
@@ -172,6 +170,16 @@ export class PreparedResource {
     }));
     return { company, from, joins, columns: this.columns(table), where, orderBy, limit };
   }
+}
+
+/** A value longer than its char(n) column can never equal a value of it. */
+function fits(column: ColumnRef, value: string | number): boolean {
+  return column.type.kind !== 'char' || String(value).replace(/ +$/, '').length <= column.type.length;
+}
+
+/** Equality, or a condition that matches nothing when the value cannot fit the column. */
+function equals(column: ColumnRef, value: string | number): Condition {
+  return fits(column, value) ? { op: 'eq', column, value } : { op: 'in', column, values: [] };
 }
 
 function nextDay(date: string): string {
