@@ -1,0 +1,34 @@
+/**
+ * The life of a database file while the demo builds it: fast and unsafe during the bulk load
+ * (nothing reads it until it is renamed into place), then indexed, analysed and switched to WAL so
+ * the agent (read-only) and e2e tests (read-write) can open it concurrently.
+ */
+import Database from 'better-sqlite3';
+import type { GpTable } from '../gp/tables.ts';
+import { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers } from '../gp/sqliteSchema.ts';
+
+export function openForBuild(path: string, tables: readonly GpTable[]): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -131072');
+  for (const table of tables) db.exec(sqliteCreateTable(table));
+  return db;
+}
+
+/** Indexes and triggers come after the load: faster, and triggers must not restamp demo rows. */
+export function finishBuild(db: Database.Database, tables: readonly GpTable[]): void {
+  for (const table of tables) {
+    for (const statement of [...sqliteCreateIndexes(table), ...sqliteCreateTriggers(table)]) db.exec(statement);
+  }
+  db.exec('ANALYZE');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.close();
+}
+
+/** Runs `work` in one transaction; with journal_mode=OFF this only batches the writes. */
+export function inTransaction<T>(db: Database.Database, work: () => T): T {
+  return db.transaction(work)();
+}
