@@ -1,0 +1,33 @@
+import {
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_VERSION_UNSUPPORTED,
+  decodeFrame,
+  encodeFrame,
+  HelloFrameSchema,
+  PROTOCOL_VERSION,
+} from '@gp-gateway/protocol';
+import type { Logger } from 'pino';
+import { AgentLink, type AgentChannel } from './agentLink.ts';
+
+/**
+ * Turns an agent's first frame into a link, or refuses it with a close code and a message the agent
+ * logs. Shared by WebSocket agents and the built-in sandbox agent.
+ */
+export function acceptAgent(channel: AgentChannel, firstFrame: string, connectionId: string, log: Logger): AgentLink | null {
+  const decoded = decodeFrame(HelloFrameSchema, firstFrame);
+  if (!decoded.ok) {
+    log.warn({ connectionId, reason: decoded.error }, 'agent refused: its first frame is not a hello');
+    channel.close(CLOSE_PROTOCOL_ERROR, 'the first frame must be a hello');
+    return null;
+  }
+  const hello = decoded.frame;
+  if (hello.v !== PROTOCOL_VERSION) {
+    log.warn({ connectionId, agentProtocol: hello.v, agentVersion: hello.agent.version }, 'agent refused: protocol version');
+    channel.close(CLOSE_VERSION_UNSUPPORTED, `this gateway speaks agent protocol ${PROTOCOL_VERSION}, the agent speaks ${hello.v}; install a matching agent`);
+    return null;
+  }
+  const link = new AgentLink(channel, hello, log.child({ connectionId }));
+  channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId }));
+  log.info({ connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id) }, 'agent connected');
+  return link;
+}

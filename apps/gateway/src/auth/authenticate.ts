@@ -1,0 +1,55 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../http/apiError.ts';
+import type { ApiKey, Scope, Store } from '../store/store.ts';
+import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';
+
+export interface AuthContext {
+  key: ApiKey;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      auth?: AuthContext;
+      requestId?: string;
+    }
+  }
+}
+
+/** Writing last-used on every request would make each read a write; once a minute per key is enough. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+const UNAUTHORIZED = 'Missing or invalid API key. Send it as: Authorization: Bearer <API_KEY>.';
+
+/**
+ * Bearer API keys (§5, D8). Missing, malformed, unknown and revoked keys all get the same 401, so the
+ * answer tells an attacker nothing about which it was.
+ */
+export function authenticate(store: Store) {
+  const touched = new Map<string, number>();
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const secret = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const hash = secret && apiKeyMode(secret) ? sha256Hex(secret) : null;
+    const key = hash ? await store.findApiKeyBySecretHash(hash) : null;
+    if (!key || !hash || key.revokedAt !== null || !sameDigest(key.secretHash, hash)) {
+      throw new ApiError('UNAUTHORIZED', UNAUTHORIZED);
+    }
+    res.locals.auth = { key };
+    const now = Date.now();
+    if (now - (touched.get(key.id) ?? 0) > TOUCH_INTERVAL_MS) {
+      touched.set(key.id, now);
+      await store.touchApiKey(key.id, new Date(now));
+    }
+    next();
+  };
+}
+
+export function requireScope(scope: Scope) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    if (!res.locals.auth?.key.scopes.includes(scope)) {
+      throw new ApiError('FORBIDDEN', `This API key lacks the ${scope} scope.`);
+    }
+    next();
+  };
+}

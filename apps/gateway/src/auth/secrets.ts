@@ -1,0 +1,53 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Secrets handed out by the gateway (decision D8): API keys `lb_live_`/`lb_test_` and agent tokens
+ * `lb_agent_`, each followed by 32 random base62 characters. Only their sha256 is ever stored.
+ */
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 32;
+export const KEY_PREFIX_LENGTH = 12;
+
+export type KeyMode = 'live' | 'test';
+const KEY_FORMAT = /^lb_(live|test)_[0-9A-Za-z]{32}$/;
+const AGENT_TOKEN_FORMAT = /^lb_agent_[0-9A-Za-z]{32}$/;
+
+function randomBase62(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(BASE62.length)];
+  return out;
+}
+
+export function newApiKeySecret(mode: KeyMode): string {
+  return `lb_${mode}_${randomBase62(SECRET_LENGTH)}`;
+}
+
+export function newAgentToken(): string {
+  return `lb_agent_${randomBase62(SECRET_LENGTH)}`;
+}
+
+export function sha256Hex(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The mode of a well-formed API key, or null for anything else. */
+export function apiKeyMode(secret: string): KeyMode | null {
+  const m = KEY_FORMAT.exec(secret);
+  return m ? (m[1] as KeyMode) : null;
+}
+
+export function isAgentToken(secret: string): boolean {
+  return AGENT_TOKEN_FORMAT.test(secret);
+}
+
+/** The part of a key that may be shown and logged: enough to recognise it, too little to use it. */
+export function keyPrefix(secret: string): string {
+  return secret.slice(0, KEY_PREFIX_LENGTH);
+}
+
+/** Constant-time comparison of two hex digests (lookups are by hash; this re-checks the row found). */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

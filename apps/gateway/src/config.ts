@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Gateway settings from the environment; messages name the variable, for whoever deploys it. */
+const ConfigSchema = z.object({
+  port: z.coerce.number({ message: 'PORT must be a port number' }).int().min(0).max(65535).default(3000),
+  host: z.string().default('0.0.0.0'),
+  dataDir: z.string().min(1).default('data'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  requestTimeoutMs: z.coerce.number({ message: 'REQUEST_TIMEOUT_MS must be a number of milliseconds' }).int().positive().default(30_000),
+  demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
+});
+export type GatewayConfig = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = ConfigSchema.safeParse({
+    port: env.PORT || undefined,
+    host: env.HOST || undefined,
+    dataDir: env.DATA_DIR || undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS || undefined,
+    demoScale: env.DEMO_SCALE || undefined,
+  });
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+}

@@ -1,0 +1,23 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+/** One line per request: identifiers and timings, never headers (they hold keys) or bodies. */
+export function accessLog(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    res.on('finish', () => {
+      log.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          key: res.locals.auth?.key.prefix,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

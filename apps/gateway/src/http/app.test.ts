@@ -1,0 +1,220 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import Database from 'better-sqlite3';
+import { ErrorBodySchema, CustomerSchema, listEnvelopeSchema } from '@gp-gateway/protocol';
+import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
+import { startGateway, type RunningGateway } from '../gateway.ts';
+import { SqliteStore } from '../store/sqliteStore.ts';
+import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex, type KeyMode } from '../auth/secrets.ts';
+import { acceptAgent } from '../agents/acceptAgent.ts';
+import type { Scope } from '../store/store.ts';
+import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+
+/**
+ * The gateway in process, over real HTTP on a loopback port, with a real agent session over the
+ * generated demo database wired in through the same accept path a WebSocket agent takes.
+ */
+const log = pino({ level: 'silent' });
+let dir: string;
+let store: SqliteStore;
+let gateway: RunningGateway;
+let executor: SqliteExecutor;
+const keys: Record<string, string> = {};
+let liveConnectionId = '';
+let otherOrgConnectionId = '';
+
+async function makeKey(orgId: string, mode: KeyMode, scopes: Scope[]) {
+  const secret = newApiKeySecret(mode);
+  const key = await store.createApiKey({ orgId, name: 'test', prefix: keyPrefix(secret), mode, scopes, secretHash: sha256Hex(secret) });
+  return { secret, key };
+}
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-app-'));
+  generateDemo({ dir: path.join(dir, 'demo'), scale: 1 });
+  store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  const org = await store.createOrganisation('Org A');
+  const other = await store.createOrganisation('Org B');
+  keys.test = (await makeKey(org.id, 'test', ['read'])).secret;
+  keys.live = (await makeKey(org.id, 'live', ['read'])).secret;
+  keys.noRead = (await makeKey(org.id, 'live', ['mcp'])).secret;
+  const revoked = await makeKey(org.id, 'live', ['read']);
+  keys.revoked = revoked.secret;
+  const db = new Database(path.join(dir, 'gateway.sqlite'));
+  db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), revoked.key.id);
+  db.close();
+  liveConnectionId = (await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
+  otherOrgConnectionId = (await store.createConnection({ orgId: other.id, name: 'Other', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
+  gateway = await startGateway({ store, log, cursorSecret: randomBytes(32), port: 0, host: '127.0.0.1', requestTimeoutMs: 5000 });
+
+  // The sandbox agent, in process: frames go through the same accept path as a remote agent's.
+  executor = new SqliteExecutor({ dir: path.join(dir, 'demo') });
+  const service = new ReadService(executor);
+  let link: ReturnType<typeof acceptAgent> = null;
+  const session = new AgentSession({ send: (text) => queueMicrotask(() => (link ? link.receive(text) : accept(text))) }, service, log);
+  const accept = (hello: string) => {
+    link = acceptAgent({ send: (t) => queueMicrotask(() => session.receive(t)), close: () => {} }, hello, SANDBOX_AGENT_KEY, log);
+    if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
+  };
+  await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite' });
+  while (!gateway.router.companies(SANDBOX_AGENT_KEY)) await new Promise((r) => setTimeout(r, 5));
+});
+
+after(async () => {
+  await gateway.close();
+  await executor.close();
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function get(pathAndQuery: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers });
+  const body = (await res.json()) as any;
+  return { status: res.status, body, headers: res.headers };
+}
+const as = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
+
+function assertError(res: { status: number; body: any; headers: Headers }, status: number, code: string) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(ErrorBodySchema.safeParse(res.body).success, true, JSON.stringify(res.body));
+  assert.equal(res.body.error.code, code);
+  assert.equal(res.body.error.requestId, res.headers.get('x-request-id'));
+}
+
+describe('authentication', () => {
+  test('missing, malformed, unknown and revoked keys get the same 401', async () => {
+    const answers = await Promise.all([
+      get('/v1/customers'),
+      get('/v1/customers', { authorization: 'Bearer nope' }),
+      get('/v1/customers', as(newApiKeySecret('live'))),
+      get('/v1/customers', as(keys.revoked!)),
+    ]);
+    for (const res of answers) assertError(res, 401, 'UNAUTHORIZED');
+    assert.equal(new Set(answers.map((r) => r.body.error.message)).size, 1);
+  });
+
+  test('a key without the read scope gets 403', async () => {
+    assertError(await get('/v1/customers', as(keys.noRead!, { 'x-connection-id': liveConnectionId })), 403, 'FORBIDDEN');
+  });
+});
+
+describe('routing to connections and companies', () => {
+  test('test keys reach the sandbox with or without X-Connection-Id', async () => {
+    const a = await get('/v1/customers?limit=3', as(keys.test!));
+    const b = await get('/v1/customers?limit=3', as(keys.test!, { 'x-connection-id': 'sandbox' }));
+    assert.equal(a.status, 200);
+    assert.deepEqual(a.body.data, b.body.data);
+    assert.equal(a.body.data.length, 3);
+    assert.equal(listEnvelopeSchema(CustomerSchema).safeParse(a.body).success, true);
+  });
+
+  test('unknown, foreign and sandbox connections are the same 400 for a live key', async () => {
+    const answers = await Promise.all([
+      get('/v1/customers', as(keys.live!, { 'x-connection-id': 'conn_doesnotexist' })),
+      get('/v1/customers', as(keys.live!, { 'x-connection-id': otherOrgConnectionId })),
+      get('/v1/customers', as(keys.live!, { 'x-connection-id': 'sandbox' })),
+    ]);
+    for (const res of answers) assertError(res, 400, 'VALIDATION_ERROR');
+    assert.equal(new Set(answers.map((r) => r.body.error.message)).size, 1);
+    assertError(await get('/v1/customers', as(keys.test!, { 'x-connection-id': liveConnectionId })), 400, 'VALIDATION_ERROR');
+  });
+
+  test('a live key without X-Connection-Id gets 400 naming the header', async () => {
+    const res = await get('/v1/customers', as(keys.live!));
+    assertError(res, 400, 'VALIDATION_ERROR');
+    assert.deepEqual(res.body.error.details.issues.map((i: any) => i.path), ['X-Connection-Id']);
+  });
+
+  test('a connection whose agent is offline answers 503 CONNECTION_OFFLINE', async () => {
+    assertError(await get('/v1/customers', as(keys.live!, { 'x-connection-id': liveConnectionId })), 503, 'CONNECTION_OFFLINE');
+  });
+
+  test('X-Company selects the company; unknown companies and X-Company on companies are 400', async () => {
+    const two = await get('/v1/customers?limit=1', as(keys.test!, { 'x-company': 'TWO' }));
+    const nwind = await get('/v1/customers?limit=1', as(keys.test!, { 'x-company': 'nwind' }));
+    assert.equal(two.status, 200);
+    assert.equal(nwind.status, 200);
+    assertError(await get('/v1/customers', as(keys.test!, { 'x-company': 'NOPE' })), 400, 'VALIDATION_ERROR');
+    assertError(await get('/v1/companies', as(keys.test!, { 'x-company': 'TWO' })), 400, 'VALIDATION_ERROR');
+  });
+
+  test('companies lists the two demo companies', async () => {
+    const res = await get('/v1/companies', as(keys.test!));
+    assert.deepEqual(res.body, {
+      data: [
+        { id: 'TWO', name: 'Fabrikam, Inc.', number: 1 },
+        { id: 'NWIND', name: 'Northwind Traders', number: 2 },
+      ],
+      nextCursor: null,
+    });
+    assert.deepEqual((await get('/v1/companies/NWIND', as(keys.test!))).body, { data: { id: 'NWIND', name: 'Northwind Traders', number: 2 } });
+  });
+});
+
+describe('lists, cursors and gets', () => {
+  test('a cursor walk returns every customer exactly once', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await get(`/v1/customers?limit=97${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, as(keys.test!));
+      assert.equal(res.status, 200);
+      seen.push(...res.body.data.map((c: any) => c.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    const db = new Database(path.join(dir, 'demo', 'TWO.sqlite'), { readonly: true });
+    const expected = (db.prepare('SELECT rtrim(CUSTNMBR) AS id FROM RM00101 ORDER BY DEX_ROW_ID').all() as { id: string }[]).map((r) => r.id);
+    db.close();
+    assert.deepEqual(seen, expected);
+  });
+
+  test('tampered cursors and cursors of other filters or companies are 400', async () => {
+    const first = await get('/v1/customers?limit=2', as(keys.test!));
+    const cursor: string = first.body.nextCursor;
+    const tampered = cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA');
+    for (const [query, headers] of [
+      [`cursor=${encodeURIComponent(tampered)}`, {}],
+      [`cursor=${encodeURIComponent(cursor)}&classId=USA-ILMO-T1`, {}],
+      [`cursor=${encodeURIComponent(cursor)}`, { 'x-company': 'NWIND' }],
+      ['cursor=not-a-cursor', {}],
+    ] as const) {
+      const res = await get(`/v1/customers?limit=2&${query}`, as(keys.test!, headers));
+      assertError(res, 400, 'VALIDATION_ERROR');
+      assert.deepEqual(res.body.error.details.issues.map((i: any) => i.path), ['cursor']);
+    }
+    const next = await get(`/v1/customers?limit=2&cursor=${encodeURIComponent(cursor)}`, as(keys.test!));
+    assert.equal(next.status, 200);
+  });
+
+  test('invalid query parameters are named in details.issues', async () => {
+    const res = await get('/v1/customers?limit=5000&colour=red&inactive=maybe', as(keys.test!));
+    assertError(res, 400, 'VALIDATION_ERROR');
+    assert.deepEqual(res.body.error.details.issues.map((i: any) => i.path).sort(), ['colour', 'inactive', 'limit']);
+  });
+
+  test('get by id, and 404 for an unknown id, object or a list without get', async () => {
+    const list = await get('/v1/customers?limit=1', as(keys.test!));
+    const customer = list.body.data[0];
+    assert.deepEqual((await get(`/v1/customers/${encodeURIComponent(customer.id)}`, as(keys.test!))).body, { data: customer });
+    assert.deepEqual((await get(`/v1/customers/${encodeURIComponent(customer.id.toLowerCase())}`, as(keys.test!))).body, { data: customer });
+    assertError(await get('/v1/customers/NO-SUCH-CUSTOMER', as(keys.test!)), 404, 'NOT_FOUND');
+    assertError(await get('/v1/widgets', as(keys.test!)), 404, 'NOT_FOUND');
+    assertError(await get('/v1/gl-entries/1', as(keys.test!)), 404, 'NOT_FOUND');
+    assertError(await get('/nowhere'), 404, 'NOT_FOUND');
+  });
+
+  test('customer addresses need customerId and are fetched by <customerId>:<code>', async () => {
+    assertError(await get('/v1/customer-addresses', as(keys.test!)), 400, 'VALIDATION_ERROR');
+    const customer = (await get('/v1/customers?limit=1', as(keys.test!))).body.data[0];
+    const addresses = await get(`/v1/customer-addresses?customerId=${encodeURIComponent(customer.id)}`, as(keys.test!));
+    assert.ok(addresses.body.data.length >= 1);
+    assert.ok(addresses.body.data.every((a: any) => a.customerId === customer.id));
+    const address = addresses.body.data[0];
+    const one = await get(`/v1/customer-addresses/${encodeURIComponent(`${address.customerId}:${address.code}`)}`, as(keys.test!));
+    assert.deepEqual(one.body, { data: address });
+  });
+});

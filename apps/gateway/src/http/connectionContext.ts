@@ -1,0 +1,57 @@
+import type { Request } from 'express';
+import type { ApiKey, Connection, Store } from '../store/store.ts';
+import { SANDBOX_CONNECTION_ID } from '../store/store.ts';
+import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+import { ApiError } from './apiError.ts';
+
+/** Same words whether the connection exists in another organisation or nowhere (D6). */
+const UNKNOWN_CONNECTION = 'X-Connection-Id: no such connection.';
+const UNKNOWN_COMPANY = 'X-Company: the connection has no such company.';
+
+const issue = (path: string, message: string) => ApiError.validation([{ path, message }]);
+
+/** The router key of a connection's agents: every organisation's sandbox shares the built-in agent. */
+export function agentKeyOf(connection: Connection): string {
+  return connection.id === SANDBOX_CONNECTION_ID ? SANDBOX_AGENT_KEY : connection.id;
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Resolves X-Connection-Id for a key (§5.5–5.6, D8): test keys reach only their organisation's
+ * sandbox, with or without the header; live keys must name a live connection of their organisation.
+ */
+export async function resolveConnection(req: Request, key: ApiKey, store: Store): Promise<Connection> {
+  const id = header(req, 'x-connection-id');
+  if (key.mode === 'test') {
+    if (id !== undefined && id !== SANDBOX_CONNECTION_ID) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
+    const sandbox = await store.findConnection(key.orgId, SANDBOX_CONNECTION_ID);
+    if (!sandbox) throw new ApiError('INTERNAL_ERROR', 'The organisation has no sandbox connection.');
+    return sandbox;
+  }
+  if (id === undefined) throw issue('X-Connection-Id', 'the header is required');
+  const connection = id === SANDBOX_CONNECTION_ID ? null : await store.findConnection(key.orgId, id);
+  if (!connection) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
+  return connection;
+}
+
+/** The company a request names (X-Company or the connection's default), not yet checked against the agent. */
+export function requestedCompany(req: Request, connection: Connection, companyScoped: boolean): string | null {
+  const company = header(req, 'x-company');
+  if (!companyScoped) {
+    if (company !== undefined) throw issue('X-Company', 'this object is not read from a company; leave the header out');
+    return null;
+  }
+  const chosen = company ?? connection.defaultCompany;
+  if (!chosen) throw issue('X-Company', 'the header is required: this connection has no default company');
+  if (chosen.length > 5) throw issue('X-Company', UNKNOWN_COMPANY);
+  return chosen.toUpperCase();
+}
+
+/** Checks the company against the list the connection's agent reported (GP company ids are case-insensitive). */
+export function checkCompany(company: string | null, known: readonly { id: string }[]): void {
+  if (company !== null && !known.some((c) => c.id.toUpperCase() === company)) throw issue('X-Company', UNKNOWN_COMPANY);
+}

@@ -1,0 +1,53 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { SANDBOX_WORKER_PATH, type SandboxWorkerData } from '@gp-gateway/agent';
+import { acceptAgent } from '../agents/acceptAgent.ts';
+import type { LocalAgentRouter } from '../agents/agentRouter.ts';
+import type { AgentLink } from '../agents/agentLink.ts';
+
+/** Every organisation's `sandbox` connection is served by this one agent. */
+export const SANDBOX_AGENT_KEY = 'sandbox';
+
+export interface BuiltinAgent {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox agent in a worker thread over the demo databases in `dir` and registers it with
+ * the router once it has said hello. Resolves when it is ready to serve.
+ */
+export function startBuiltinAgent(dir: string, router: LocalAgentRouter, log: Logger): Promise<BuiltinAgent> {
+  const data: SandboxWorkerData = { dir, logLevel: log.level };
+  const worker = new Worker(SANDBOX_WORKER_PATH, { workerData: data });
+  let link: AgentLink | null = null;
+  let stopping = false;
+  return new Promise((resolve, reject) => {
+    const channel = {
+      send: (text: string) => worker.postMessage(text),
+      close: () => void worker.terminate(),
+    };
+    worker.on('message', (text: string) => {
+      if (link) return link.receive(text);
+      link = acceptAgent(channel, text, SANDBOX_AGENT_KEY, log);
+      if (!link) return reject(new Error('the built-in sandbox agent was refused'));
+      router.add(SANDBOX_AGENT_KEY, link);
+      resolve({
+        async stop() {
+          stopping = true;
+          await worker.terminate();
+        },
+      });
+    });
+    worker.on('error', (error) => {
+      log.error({ err: error }, 'the built-in sandbox agent failed');
+      reject(error);
+    });
+    worker.on('exit', (code) => {
+      if (link) {
+        router.remove(SANDBOX_AGENT_KEY, link);
+        link.closed();
+      }
+      if (!stopping) log.error({ code }, 'the built-in sandbox agent stopped');
+    });
+  });
+}
