@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/cli/main.ts');
+const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs one of our CLIs as a real process (node + tsx), collecting its output for assertions and failures. */
+function run(cli: string, args: string[], env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts `gp-gateway start` and waits for its printed URL and test key. */
+export async function startGatewayProcess(dataDir: string): Promise<Started & { url: string; testKey: string }> {
+  const started = run(GATEWAY_CLI, ['start'], { DATA_DIR: dataDir, PORT: '0' });
+  const [url, testKey] = await waitFor('the gateway to print its URL and test key', () => {
+    const out = started.output();
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    const key = /^(lb_test_[0-9A-Za-z]{32})$/m.exec(out)?.[1];
+    if (started.child.exitCode !== null) throw new Error(`the gateway exited:\n${out}`);
+    return url && key ? ([url, key] as const) : null;
+  });
+  return { ...started, url, testKey };
+}
+
+export function startAgentProcess(gatewayUrl: string, token: string, sqliteDir: string): Started {
+  return run(AGENT_CLI, ['run', '--gateway', gatewayUrl, '--token', token, '--sqlite-dir', sqliteDir], {});
+}
