@@ -1,82 +1,45 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema, CustomerSchema, listEnvelopeSchema } from '@gp-gateway/protocol';
-import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
-import { startGateway, type RunningGateway } from '../gateway.ts';
-import { SqliteStore } from '../store/sqliteStore.ts';
-import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex, type KeyMode } from '../auth/secrets.ts';
-import { acceptAgent } from '../agents/acceptAgent.ts';
-import type { Scope } from '../store/store.ts';
-import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+import { newAgentToken, newApiKeySecret, sha256Hex } from '../auth/secrets.ts';
+import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
 
-/**
- * The gateway in process, over real HTTP on a loopback port, with a real agent session over the
- * generated demo database wired in through the same accept path a WebSocket agent takes.
- */
-const log = pino({ level: 'silent' });
+let t: InProcessGateway;
 let dir: string;
-let store: SqliteStore;
-let gateway: RunningGateway;
-let executor: SqliteExecutor;
 const keys: Record<string, string> = {};
 let liveConnectionId = '';
 let otherOrgConnectionId = '';
 
-async function makeKey(orgId: string, mode: KeyMode, scopes: Scope[]) {
-  const secret = newApiKeySecret(mode);
-  const key = await store.createApiKey({ orgId, name: 'test', prefix: keyPrefix(secret), mode, scopes, secretHash: sha256Hex(secret) });
-  return { secret, key };
-}
-
 before(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-app-'));
-  generateDemo({ dir: path.join(dir, 'demo'), scale: 1 });
-  store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
-  const org = await store.createOrganisation('Org A');
-  const other = await store.createOrganisation('Org B');
-  keys.test = (await makeKey(org.id, 'test', ['read'])).secret;
-  keys.live = (await makeKey(org.id, 'live', ['read'])).secret;
-  keys.noRead = (await makeKey(org.id, 'live', ['mcp'])).secret;
-  const revoked = await makeKey(org.id, 'live', ['read']);
+  t = await startInProcessGateway();
+  dir = t.dir;
+  const org = await t.store.createOrganisation('Org A');
+  const other = await t.store.createOrganisation('Org B');
+  keys.test = (await t.makeKey(org.id, 'test', ['read'])).secret;
+  keys.live = (await t.makeKey(org.id, 'live', ['read'])).secret;
+  keys.noRead = (await t.makeKey(org.id, 'live', ['mcp'])).secret;
+  const revoked = await t.makeKey(org.id, 'live', ['read']);
   keys.revoked = revoked.secret;
   const db = new Database(path.join(dir, 'gateway.sqlite'));
   db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), revoked.key.id);
   db.close();
-  liveConnectionId = (await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
-  otherOrgConnectionId = (await store.createConnection({ orgId: other.id, name: 'Other', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
-  gateway = await startGateway({ store, log, cursorSecret: randomBytes(32), port: 0, host: '127.0.0.1', requestTimeoutMs: 5000 });
-
-  // The sandbox agent, in process: frames go through the same accept path as a remote agent's.
-  executor = new SqliteExecutor({ dir: path.join(dir, 'demo') });
-  const service = new ReadService(executor);
-  let link: ReturnType<typeof acceptAgent> = null;
-  const session = new AgentSession({ send: (text) => queueMicrotask(() => (link ? link.receive(text) : accept(text))) }, service, log);
-  const accept = (hello: string) => {
-    link = acceptAgent({ send: (t) => queueMicrotask(() => session.receive(t)), close: () => {} }, hello, SANDBOX_AGENT_KEY, log);
-    if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
-  };
-  await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite' });
-  while (!gateway.router.companies(SANDBOX_AGENT_KEY)) await new Promise((r) => setTimeout(r, 5));
+  const token = newAgentToken();
+  keys.agentToken = token;
+  liveConnectionId = (await t.store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' })).id;
+  otherOrgConnectionId = (await t.store.createConnection({ orgId: other.id, name: 'Other', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
 });
 
 after(async () => {
-  await gateway.close();
-  await executor.close();
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  // No secret we issued may appear in any log line of the whole run.
+  const logText = t.logs.join('');
+  assert.ok(logText.includes('"msg":"request"'), 'the run was logged');
+  for (const secret of Object.values(keys)) assert.equal(logText.includes(secret), false, 'a secret reached the logs');
+  await t.close();
 });
 
-async function get(pathAndQuery: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers });
-  const body = (await res.json()) as any;
-  return { status: res.status, body, headers: res.headers };
-}
+const get = (pathAndQuery: string, headers: Record<string, string> = {}) => t.get(pathAndQuery, headers);
 const as = (secret: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${secret}`, ...extra });
 
 function assertError(res: { status: number; body: any; headers: Headers }, status: number, code: string) {

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
+import { startGateway, type RunningGateway } from '../gateway.ts';
+import { SqliteStore } from '../store/sqliteStore.ts';
+import { keyPrefix, newApiKeySecret, sha256Hex, type KeyMode } from '../auth/secrets.ts';
+import { acceptAgent } from '../agents/acceptAgent.ts';
+import type { AgentLink } from '../agents/agentLink.ts';
+import type { ApiKey, Scope } from '../store/store.ts';
+import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+
+export interface InProcessGateway {
+  dir: string;
+  demoDir: string;
+  store: SqliteStore;
+  gateway: RunningGateway;
+  /** Every log line the gateway wrote, for assertions about what logs may contain. */
+  logs: string[];
+  makeKey(orgId: string, mode: KeyMode, scopes: Scope[]): Promise<{ secret: string; key: ApiKey }>;
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway in process over real HTTP on a loopback port, with a real agent session over a freshly
+ * generated demo database, wired in through the same accept path a WebSocket agent takes (frames
+ * cross through queueMicrotask instead of a socket).
+ */
+export async function startInProcessGateway(): Promise<InProcessGateway> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
+  const demoDir = path.join(dir, 'demo');
+  generateDemo({ dir: demoDir, scale: 1 });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const log = pino({ level: 'debug' }, sink);
+  const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  const gateway = await startGateway({ store, log, cursorSecret: randomBytes(32), port: 0, host: '127.0.0.1', requestTimeoutMs: 5000 });
+
+  const executor = new SqliteExecutor({ dir: demoDir });
+  const service = new ReadService(executor);
+  let link: AgentLink | null = null;
+  const session = new AgentSession({ send: (text) => queueMicrotask(() => (link ? link.receive(text) : accept(text))) }, service, log);
+  const accept = (hello: string) => {
+    link = acceptAgent({ send: (t) => queueMicrotask(() => session.receive(t)), close: () => {} }, hello, SANDBOX_AGENT_KEY, log);
+    if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
+  };
+  await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite' });
+  while (!gateway.router.companies(SANDBOX_AGENT_KEY)) await new Promise((r) => setTimeout(r, 5));
+
+  return {
+    dir,
+    demoDir,
+    store,
+    gateway,
+    logs,
+    async makeKey(orgId, mode, scopes) {
+      const secret = newApiKeySecret(mode);
+      const key = await store.createApiKey({ orgId, name: 'test', prefix: keyPrefix(secret), mode, scopes, secretHash: sha256Hex(secret) });
+      return { secret, key };
+    },
+    async get(pathAndQuery, headers = {}) {
+      const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers });
+      return { status: res.status, body: await res.json(), headers: res.headers };
+    },
+    async close() {
+      await gateway.close();
+      await executor.close();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
