@@ -131,6 +131,13 @@ test('walking gl-entries matches GL20000 then GL30000 without closing rows, with
   assert.deepEqual([rows.at(-1).journalEntryNumber, rows.at(-1).debit], [999999, '1234.56789']);
 });
 
+test('an agent with a token the gateway does not know stops with a plain message', async () => {
+  const stranger = startAgentProcess(gateway.url, newAgentToken(), agentDir);
+  const code = await waitFor('the agent to give up', () => stranger.child.exitCode, 15_000);
+  assert.equal(code, 2);
+  assert.match(stranger.output(), /rejected the agent token/);
+});
+
 test('stopping the agent gives 503 CONNECTION_OFFLINE within a second', async () => {
   await agent.stop('SIGKILL');
   const stopped = Date.now();

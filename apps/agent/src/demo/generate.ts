@@ -3,6 +3,7 @@
  * built in a temporary sibling folder and renamed into place at the end, the system database
  * last, so a crash never leaves a half-written set that a later start would take for complete.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEMO_COMPANIES, SYSTEM_DATABASE_NAME } from './companies.ts';
@@ -64,7 +65,9 @@ export function generateDemo(options: GenerateOptions): GenerateResult {
 
   const parent = path.dirname(path.resolve(dir));
   fs.mkdirSync(parent, { recursive: true });
-  const staging = fs.mkdtempSync(path.join(parent, `.${path.basename(dir)}.building-`));
+  // Not mkdtemp: its 0700 mode would stick to `dir` when the folder is renamed into place.
+  const staging = path.join(parent, `.${path.basename(dir)}.building-${randomUUID()}`);
+  fs.mkdirSync(staging);
   try {
     const built = demoDatabasePaths(staging);
     const counts: Record<string, Record<string, number>> = {};

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { SqliteExecutor } from '../../db/sqliteExecutor.ts';
+import { MssqlExecutor } from '../../db/mssqlExecutor.ts';
 import { ReadService } from '../../service/readService.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
 import { loadRunConfig } from '../runConfig.ts';
@@ -11,7 +12,8 @@ export function registerRunCommand(program: Command): void {
     .description('Connect to the gateway and serve requests until stopped (Ctrl+C or SIGTERM).')
     .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL), e.g. https://gateway.example.com')
     .option('--token <token>', 'agent token of this connection, lb_agent_… (env GP_AGENT_TOKEN)')
-    .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder (env GP_SQLITE_DIR)')
+    .option('--mssql <connection>', 'SQL Server connection string, e.g. "Server=gp01;User Id=api_read;Password=…;Encrypt=true" (env GP_MSSQL_CONNECTION)')
+    .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder instead (env GP_SQLITE_DIR)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)', undefined)
     .addHelpText(
       'after',
@@ -20,7 +22,10 @@ export function registerRunCommand(program: Command): void {
     .action(async (flags: Record<string, string | undefined>) => {
       const config = loadRunConfig(flags, process.env);
       const log = pino({ level: config.logLevel, base: { component: 'agent' } });
-      const executor = new SqliteExecutor({ dir: config.sqliteDir, readonly: true });
+      const executor =
+        config.database.kind === 'mssql'
+          ? new MssqlExecutor(config.database.connection)
+          : new SqliteExecutor({ dir: config.database.dir, readonly: true });
       const service = new ReadService(executor);
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -30,7 +35,7 @@ export function registerRunCommand(program: Command): void {
         });
       }
       try {
-        await dialGateway({ gatewayUrl: config.gatewayUrl, token: config.token, service, log, dialect: 'sqlite' }, stop.signal);
+        await dialGateway({ gatewayUrl: config.gatewayUrl, token: config.token, service, log, dialect: executor.dialect.name }, stop.signal);
       } catch (error) {
         if (error instanceof FatalConnectionError) {
           log.fatal(error.message);
