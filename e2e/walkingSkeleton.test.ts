@@ -93,14 +93,14 @@ test('walking customers returns every row once, including rows inserted mid-walk
   for (const row of rows) assert.equal(CustomerSchema.safeParse(row).success, true, JSON.stringify(row));
 });
 
-test('walking gl-entries matches GL20000 then GL30000 without closing rows, with exact money', async () => {
+test('walking gl-entries matches GL20000 then GL30000 without year-end closing rows, with exact money', async () => {
   const db = new Database(path.join(agentDir, 'TWO.sqlite'));
   db.defaultSafeIntegers(true);
   const expected = (db
     .prepare(
       `SELECT g.JRNENTRY, g.DEBITAMT, g.CRDTAMNT, rtrim(a.ACTNUMST) AS ACTNUMST FROM (
-         SELECT 0 AS src, * FROM GL20000 UNION ALL SELECT 1 AS src, * FROM GL30000 WHERE SOURCDOC NOT IN ('BBF        ', 'P/L        ')
-       ) g LEFT JOIN GL00105 a ON a.ACTINDX = g.ACTINDX ORDER BY g.src, g.DEX_ROW_ID`,
+         SELECT 0 AS src, * FROM GL20000 UNION ALL SELECT 1 AS src, * FROM GL30000
+       ) g LEFT JOIN GL00105 a ON a.ACTINDX = g.ACTINDX WHERE g.SOURCDOC NOT IN ('BBF        ', 'P/L        ') ORDER BY g.src, g.DEX_ROW_ID`,
     )
     .all() as { JRNENTRY: bigint; DEBITAMT: bigint; CRDTAMNT: bigint; ACTNUMST: string }[]);
   // Insert into history while the walk is still in the open year: the walk must pick it up.

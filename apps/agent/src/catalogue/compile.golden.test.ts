@@ -83,7 +83,7 @@ test('customers with every kind of filter, after a position', () => {
   ]);
 });
 
-test('gl-entries read open then history, history without BBF and P/L, account via GL00105', () => {
+test('gl-entries read open then history without BBF and P/L rows, account via GL00105', () => {
   const cols = (d: Dialect) => {
     const c = (a: string, n: string) => (d.name === 'sqlite' ? `"${a}"."${n}"` : `[${a}].[${n}]`);
     const money = (n: string) => (d.name === 'sqlite' ? c('t', n) : `CONVERT(varchar(41), ${c('t', n)})`);
@@ -99,8 +99,10 @@ test('gl-entries read open then history, history without BBF and P/L, account vi
       source: 0,
       sql:
         `SELECT ${cols(sqliteDialect)} FROM "GL20000" AS "t" LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" ` +
-        `WHERE "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
       params: [
+        { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
+        { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: '000-1100-00'.padEnd(129), type: { kind: 'char', length: 129 } },
         { value: '2026-01-01 00:00:00.000', type: { kind: 'datetime' } },
         { value: 77, type: { kind: 'int' } },

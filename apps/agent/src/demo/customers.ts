@@ -78,7 +78,7 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
 
     // Timestamps follow the customer's position in insert order, loosely (see clock.ts).
     const fraction = (i + rng.next()) / count;
-    const addressList = makeAddresses(rng, name, home, shippingMethod, fraction);
+    const addressList = makeAddresses(rng, home, shippingMethod, fraction);
     const primary = addressList[0] as Address;
     const codes = new Set(addressList.map((a) => a.code));
     const billTo = codes.has('BILL TO') ? 'BILL TO' : 'PRIMARY';
@@ -164,7 +164,7 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
   return written;
 }
 
-function makeAddresses(rng: Rng, customerName: string, home: Place, shippingMethod: string, fraction: number): Address[] {
+function makeAddresses(rng: Rng, home: Place, shippingMethod: string, fraction: number): Address[] {
   const extraCount = rng.weighted([[0, 45], [1, 35], [2, 20]] as const);
   const extraCodes = [...EXTRA_ADDRESS_CODES].filter(() => rng.chance(0.67)).slice(0, extraCount);
   const primaryContact = rng.chance(0.1) ? '' : personName(rng);

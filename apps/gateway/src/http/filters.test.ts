@@ -77,7 +77,8 @@ test('customers: updatedSince returns exactly the rows at or after a modifiedAt 
 
 test('gl-entries: year, accountNumber, journalEntryNumber and date range', async () => {
   const open = await all('gl-entries', 'year=open');
-  assert.equal(open.length, Number(column('SELECT count(*) FROM GL20000')[0]));
+  assert.equal(open.length, Number(column("SELECT count(*) FROM GL20000 WHERE SOURCDOC NOT IN ('BBF        ', 'P/L        ')")[0]));
+  assert.ok(Number(column("SELECT count(*) FROM GL20000 WHERE SOURCDOC = 'BBF        '")[0]) > 0, 'the demo has closing rows to leave out');
   const history = await all('gl-entries', 'year=history');
   assert.equal(history.length, Number(column("SELECT count(*) FROM GL30000 WHERE SOURCDOC NOT IN ('BBF        ', 'P/L        ')")[0]));
   assert.ok(history.every((r) => r.sourceDocument !== 'BBF' && r.sourceDocument !== 'P/L'));
@@ -87,7 +88,7 @@ test('gl-entries: year, accountNumber, journalEntryNumber and date range', async
   assert.equal(
     byAccount.length,
     Number(column(
-      `SELECT (SELECT count(*) FROM GL20000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ?)
+      `SELECT (SELECT count(*) FROM GL20000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
             + (SELECT count(*) FROM GL30000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))`,
       account,
       account,
@@ -97,7 +98,7 @@ test('gl-entries: year, accountNumber, journalEntryNumber and date range', async
 
   const je = open[0].journalEntryNumber as number;
   const lines = await all('gl-entries', `year=open&journalEntryNumber=${je}`);
-  assert.equal(lines.length, Number(column('SELECT count(*) FROM GL20000 WHERE JRNENTRY = ?', je)[0]));
+  assert.equal(lines.length, Number(column("SELECT count(*) FROM GL20000 WHERE JRNENTRY = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        ')", je)[0]));
   const scaled = (s: string) => {
     const [whole, fraction = ''] = s.split('.');
     return BigInt(whole + fraction.padEnd(5, '0'));
@@ -110,7 +111,7 @@ test('gl-entries: year, accountNumber, journalEntryNumber and date range', async
   assert.equal(
     march.length,
     Number(column(
-      `SELECT (SELECT count(*) FROM GL20000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99')
+      `SELECT (SELECT count(*) FROM GL20000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99' AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
             + (SELECT count(*) FROM GL30000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99' AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))`,
     )[0]),
   );

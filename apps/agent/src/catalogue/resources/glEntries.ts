@@ -4,15 +4,17 @@ const OPEN = 0;
 const HISTORY = 1;
 
 /**
- * Posted GL lines: open years in GL20000, history years in GL30000 (decision D3). History also holds
- * balance-brought-forward and year-end closing rows, which are not transactions and are left out.
+ * Posted GL lines: open years in GL20000, history years in GL30000 (decision D3). Year-end closing
+ * writes balance-brought-forward and P/L rows; they are not transactions and are left out. GP posts
+ * them into period 0 of the new (open) year, so the open table is filtered as well as history.
  */
+const NOT_CLOSING_ROWS = [{ column: 'SOURCDOC', op: 'notIn', values: ['BBF', 'P/L'] }] as const;
 export const glEntries: ResourceDef = {
   object: 'gl-entries',
   database: 'company',
   sources: [
-    { table: 'GL20000' },
-    { table: 'GL30000', where: [{ column: 'SOURCDOC', op: 'notIn', values: ['BBF', 'P/L'] }] },
+    { table: 'GL20000', where: NOT_CLOSING_ROWS },
+    { table: 'GL30000', where: NOT_CLOSING_ROWS },
   ],
   joins: [{ alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'ACTINDX' }],
   fields: {
