@@ -33,19 +33,23 @@ function run(cli: string, args: string[], env: NodeJS.ProcessEnv): Started {
   };
 }
 
+/**
+ * Polls `probe` until it returns a value. 50 ms between probes: a probe that is an API request
+ * spends from its key's quota (D7: 100 per 10 s), which faster polling would empty while waiting.
+ */
 export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== null && value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 /** Starts `gp-gateway start` and waits for its printed URL and test key. */
-export async function startGatewayProcess(dataDir: string): Promise<Started & { url: string; testKey: string }> {
-  const started = run(GATEWAY_CLI, ['start'], { DATA_DIR: dataDir, PORT: '0' });
+export async function startGatewayProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started & { url: string; testKey: string }> {
+  const started = run(GATEWAY_CLI, ['start'], { DATA_DIR: dataDir, PORT: '0', ...env });
   const [url, testKey] = await waitFor('the gateway to print its URL and test key', () => {
     const out = started.output();
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
@@ -56,6 +60,29 @@ export async function startGatewayProcess(dataDir: string): Promise<Started & { 
   return { ...started, url, testKey };
 }
 
-export function startAgentProcess(gatewayUrl: string, token: string, sqliteDir: string): Started {
-  return run(AGENT_CLI, ['run', '--gateway', gatewayUrl, '--token', token, '--sqlite-dir', sqliteDir], {});
+export function startAgentProcess(gatewayUrl: string, token: string, sqliteDir: string, env: NodeJS.ProcessEnv = {}): Started {
+  return run(AGENT_CLI, ['run', '--gateway', gatewayUrl, '--token', token, '--sqlite-dir', sqliteDir], env);
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one `gp-gateway` operator command (org, key, connection …) to completion, as an operator would. */
+export function runGatewayCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

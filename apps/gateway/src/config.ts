@@ -12,6 +12,11 @@ const ConfigSchema = z.object({
 });
 export type GatewayConfig = z.infer<typeof ConfigSchema>;
 
+/** DATA_DIR as `start` reads it, for commands that need nothing else (the operator CLI). */
+export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DATA_DIR || 'data');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = ConfigSchema.safeParse({
     port: env.PORT || undefined,

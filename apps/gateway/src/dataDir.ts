@@ -1,16 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
 
-/** Layout of DATA_DIR: the gateway's store, its cursor signing key and the demo databases. */
-export function dataPaths(dataDir: string) {
-  return {
-    store: path.join(dataDir, 'gateway.sqlite'),
-    cursorKey: path.join(dataDir, 'cursor.key'),
-    demo: path.join(dataDir, 'demo'),
-  };
-}
+// Kept apart so that the operator CLI can find the store without loading the demo generator.
+export { dataPaths } from './dataPaths.ts';
 
 /** The key that signs cursors; made once, so cursors survive a restart. */
 export function loadOrCreateCursorKey(file: string): Buffer {

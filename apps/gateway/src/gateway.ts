@@ -1,12 +1,41 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { AgentPresenceRecorder } from './agents/agentPresence.ts';
 import { attachAgentSocketServer } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
+import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
 import { createApp } from './http/app.ts';
 import { CursorCodec } from './http/cursor.ts';
+import { InFlightGate } from './limits/inFlightGate.ts';
+import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
+import { cachedLimitsLookup } from './limits/limitsLookup.ts';
+import type { RateLimiter } from './limits/rateLimiter.ts';
+import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
 import type { Store } from './store/store.ts';
+
+/** How the gateway applies D7; every field has a default. */
+export interface GatewayLimitOptions {
+  /** Limits of organisations that set none of their own. */
+  defaults: Limits;
+  /** How long an organisation's limits are cached; an operator's change takes effect within this. */
+  limitsCacheMs: number;
+  /** How long a request may wait for a free in-flight slot on its connection before 429. */
+  inFlightWaitMs: number;
+  /** How many requests may wait per connection; more get 429 at once. */
+  inFlightMaxWaiting: number;
+  /** Where the per-key buckets live; in memory unless given (Redis when instances share keys). */
+  limiter: RateLimiter;
+}
+
+export const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
+  defaults: DEFAULT_LIMITS,
+  limitsCacheMs: 5_000,
+  inFlightWaitMs: 2_000,
+  inFlightMaxWaiting: 32,
+};
 
 export interface GatewayOptions {
   store: Store;
@@ -17,20 +46,41 @@ export interface GatewayOptions {
   requestTimeoutMs: number;
   /** Folder of the demo databases; when given, the built-in sandbox agent serves them. */
   sandboxDir?: string;
+  limits?: Partial<GatewayLimitOptions>;
 }
 
 export interface RunningGateway {
   url: string;
   port: number;
   router: LocalAgentRouter;
+  /** Every agent request goes through this gate (D7's per-connection cap). */
+  inFlight: InFlightGate;
+  /** Records this gateway's agents in the store for operators. */
+  presence: AgentPresenceRecorder;
   close(): Promise<void>;
 }
 
-/** The composition root: store, agent router, HTTP app, agent socket and sandbox agent, wired together. */
+/** The composition root: store, agent router, limits, HTTP app, agent socket and sandbox agent, wired together. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const limits = { ...DEFAULT_LIMIT_OPTIONS, ...options.limits };
   const router = new LocalAgentRouter();
-  const cursors = new CursorCodec(options.cursorSecret);
-  const app = createApp({ store: options.store, agents: router, cursors, log: options.log, requestTimeoutMs: options.requestTimeoutMs });
+  const presence = new AgentPresenceRecorder({
+    store: options.store,
+    gatewayId: `gw_${randomBytes(9).toString('base64url')}`,
+    log: options.log.child({ component: 'presence' }),
+  });
+  router.listen(presence);
+  presence.start();
+  const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
+  const app = createApp({
+    store: options.store,
+    agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
+    cursors: new CursorCodec(options.cursorSecret),
+    log: options.log,
+    requestTimeoutMs: options.requestTimeoutMs,
+    limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
+    limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
+  });
   const server = http.createServer(app);
   const sockets = attachAgentSocketServer({ server, store: options.store, router, log: options.log });
   let sandbox: BuiltinAgent | null = null;
@@ -44,7 +94,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     url: `http://localhost:${port}`,
     port,
     router,
+    inFlight,
+    presence,
     async close() {
+      // Presence first: once the store closes, the agents' goodbyes could no longer be written.
+      await presence.stop();
       sockets.close();
       await sandbox?.stop();
       server.closeAllConnections();

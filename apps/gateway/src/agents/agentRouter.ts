@@ -13,18 +13,33 @@ export interface AgentRouter {
   request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer>;
 }
 
+/** Told when links come and go, e.g. to record agent presence for operators. */
+export interface AgentLinkListener {
+  added(agentKey: string, link: AgentLink): void;
+  removed(agentKey: string, link: AgentLink): void;
+}
+
 export class LocalAgentRouter implements AgentRouter {
   private readonly links = new Map<string, AgentLink[]>();
+  private readonly listeners: AgentLinkListener[] = [];
   private turn = 0;
+
+  listen(listener: AgentLinkListener): void {
+    this.listeners.push(listener);
+  }
 
   add(agentKey: string, link: AgentLink): void {
     this.links.set(agentKey, [...(this.links.get(agentKey) ?? []), link]);
+    for (const listener of this.listeners) listener.added(agentKey, link);
   }
 
   remove(agentKey: string, link: AgentLink): void {
-    const rest = (this.links.get(agentKey) ?? []).filter((l) => l !== link);
+    const links = this.links.get(agentKey) ?? [];
+    if (!links.includes(link)) return;
+    const rest = links.filter((l) => l !== link);
     if (rest.length) this.links.set(agentKey, rest);
     else this.links.delete(agentKey);
+    for (const listener of this.listeners) listener.removed(agentKey, link);
   }
 
   /** Every connected link, e.g. to close them on shutdown. */

@@ -1,14 +1,21 @@
 import { ERROR_STATUS, type ErrorCode, type ValidationIssue } from '@gp-gateway/protocol';
 
+export interface ApiErrorOptions {
+  /** Sent as Retry-After (seconds); for 429s, which must carry it (§7, D7). */
+  retryAfterSeconds?: number;
+}
+
 /** The one error type route handlers throw; the error middleware turns it into the D6 envelope. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | null;
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> | null = null) {
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> | null = null, options: ApiErrorOptions = {}) {
     super(message);
     this.code = code;
     this.details = details;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
   }
 
   get status(): number {

@@ -5,8 +5,8 @@ import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
 import { ApiError } from './apiError.ts';
 
 /** Same words whether the connection exists in another organisation or nowhere (D6). */
-const UNKNOWN_CONNECTION = 'X-Connection-Id: no such connection.';
-const UNKNOWN_COMPANY = 'X-Company: the connection has no such company.';
+const UNKNOWN_CONNECTION = 'no such connection';
+const UNKNOWN_COMPANY = 'the connection has no such company';
 
 const issue = (path: string, message: string) => ApiError.validation([{ path, message }]);
 

@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { migrate } from './sqliteSchema.ts';
 import {
+  AGENT_PRESENCE_STALE_MS,
   SANDBOX_CONNECTION_ID,
+  type AgentPresence,
   type ApiKey,
   type Connection,
+  type ConnectionWithPresence,
+  type KeyRotation,
+  type LimitOverrides,
+  type NewAgentSession,
   type NewApiKey,
   type NewConnection,
   type Organisation,
@@ -11,36 +18,14 @@ import {
   type Store,
 } from './store.ts';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS organisations (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS api_keys (
-  id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL REFERENCES organisations(id),
-  name TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  mode TEXT NOT NULL CHECK (mode IN ('live', 'test')),
-  scopes TEXT NOT NULL,
-  secret_hash TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT,
-  last_used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_org ON api_keys(org_id);
-CREATE TABLE IF NOT EXISTS connections (
-  org_id TEXT NOT NULL REFERENCES organisations(id),
-  id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  agent_token_hash TEXT UNIQUE,
-  default_company TEXT,
-  created_at TEXT NOT NULL,
-  PRIMARY KEY (org_id, id)
-);
-`;
-
+interface OrganisationRow {
+  id: string;
+  name: string;
+  created_at: string;
+  rate_limit_requests: number | null;
+  rate_limit_window_s: number | null;
+  max_in_flight: number | null;
+}
 interface KeyRow {
   id: string;
   org_id: string;
@@ -51,6 +36,7 @@ interface KeyRow {
   secret_hash: string;
   created_at: string;
   revoked_at: string | null;
+  rotated_at: string | null;
   last_used_at: string | null;
 }
 interface ConnectionRow {
@@ -59,8 +45,26 @@ interface ConnectionRow {
   name: string;
   agent_token_hash: string | null;
   default_company: string | null;
+  write_whitelist: string;
   created_at: string;
+  last_agent_seen_at: string | null;
+  last_agent_version: string | null;
+  last_agent_host: string | null;
 }
+interface SessionRow {
+  connection_id: string;
+  agent_version: string;
+  agent_host: string;
+  companies: string;
+  connected_at: string;
+  last_seen_at: string;
+}
+
+const LIMIT_COLUMNS: Record<keyof LimitOverrides, string> = {
+  requestsPerWindow: 'rate_limit_requests',
+  windowSeconds: 'rate_limit_window_s',
+  maxInFlightPerConnection: 'max_in_flight',
+};
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
 const now = () => new Date().toISOString();
@@ -77,33 +81,56 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
-    this.db.exec(SCHEMA);
+    migrate(this.db);
   }
 
   async createOrganisation(name: string): Promise<Organisation> {
-    const org: Organisation = { id: newId('org'), name, createdAt: now() };
+    const createdAt = now();
+    const id = newId('org');
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO organisations (id, name, created_at) VALUES (?, ?, ?)').run(org.id, org.name, org.createdAt);
+      this.db.prepare('INSERT INTO organisations (id, name, created_at) VALUES (?, ?, ?)').run(id, name, createdAt);
       this.db
         .prepare('INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
-        .run(org.id, SANDBOX_CONNECTION_ID, 'Demo sandbox', SANDBOX_DEFAULT_COMPANY, org.createdAt);
+        .run(id, SANDBOX_CONNECTION_ID, 'Demo sandbox', SANDBOX_DEFAULT_COMPANY, createdAt);
     })();
-    return org;
+    return { id, name, createdAt, limits: { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null } };
+  }
+
+  async findOrganisation(id: string): Promise<Organisation | null> {
+    const row = this.db.prepare('SELECT * FROM organisations WHERE id = ?').get(id) as OrganisationRow | undefined;
+    return row ? toOrganisation(row) : null;
   }
 
   async findOrganisationByName(name: string): Promise<Organisation | null> {
-    const row = this.db.prepare('SELECT id, name, created_at FROM organisations WHERE name = ?').get(name) as
-      | { id: string; name: string; created_at: string }
-      | undefined;
-    return row ? { id: row.id, name: row.name, createdAt: row.created_at } : null;
+    const row = this.db.prepare('SELECT * FROM organisations WHERE name = ?').get(name) as OrganisationRow | undefined;
+    return row ? toOrganisation(row) : null;
+  }
+
+  async listOrganisations(): Promise<Organisation[]> {
+    const rows = this.db.prepare('SELECT * FROM organisations ORDER BY created_at, rowid').all() as OrganisationRow[];
+    return rows.map(toOrganisation);
+  }
+
+  async setOrganisationLimits(id: string, limits: Partial<LimitOverrides>): Promise<Organisation | null> {
+    const fields = (Object.keys(LIMIT_COLUMNS) as (keyof LimitOverrides)[]).filter((f) => limits[f] !== undefined);
+    if (fields.length) {
+      const assignments = fields.map((f) => `${LIMIT_COLUMNS[f]} = ?`).join(', ');
+      this.db.prepare(`UPDATE organisations SET ${assignments} WHERE id = ?`).run(...fields.map((f) => limits[f]), id);
+    }
+    return this.findOrganisation(id);
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKey> {
-    const record: ApiKey = { ...key, id: newId('key'), createdAt: now(), revokedAt: null, lastUsedAt: null };
+    const record: ApiKey = { ...key, id: newId('key'), createdAt: now(), revokedAt: null, rotatedAt: null, lastUsedAt: null };
     this.db
       .prepare('INSERT INTO api_keys (id, org_id, name, prefix, mode, scopes, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(record.id, record.orgId, record.name, record.prefix, record.mode, JSON.stringify(record.scopes), record.secretHash, record.createdAt);
     return record;
+  }
+
+  async findApiKey(orgId: string, id: string): Promise<ApiKey | null> {
+    const row = this.db.prepare('SELECT * FROM api_keys WHERE org_id = ? AND id = ?').get(orgId, id) as KeyRow | undefined;
+    return row ? toApiKey(row) : null;
   }
 
   async findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null> {
@@ -111,12 +138,40 @@ export class SqliteStore implements Store {
     return row ? toApiKey(row) : null;
   }
 
+  async listApiKeys(orgId: string): Promise<ApiKey[]> {
+    const rows = this.db.prepare('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, rowid').all(orgId) as KeyRow[];
+    return rows.map(toApiKey);
+  }
+
   async touchApiKey(id: string, at: Date): Promise<void> {
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), id);
   }
 
+  async rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null> {
+    // One statement: the hash is swapped and the row returned atomically, so no reader ever sees
+    // both secrets valid, or neither.
+    const row = this.db
+      .prepare(
+        `UPDATE api_keys SET secret_hash = ?, prefix = ?, rotated_at = ?
+         WHERE id = ? AND org_id = ? AND mode = ? AND revoked_at IS NULL RETURNING *`,
+      )
+      .get(rotation.secretHash, rotation.prefix, rotation.at.toISOString(), rotation.id, rotation.orgId, rotation.mode) as KeyRow | undefined;
+    return row ? toApiKey(row) : null;
+  }
+
+  async revokeApiKey(id: string, at: Date): Promise<{ key: ApiKey; revokedNow: boolean } | null> {
+    return this.db.transaction(() => {
+      const before = this.db.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').get(id) as Pick<KeyRow, 'revoked_at'> | undefined;
+      if (!before) return null;
+      const row = this.db
+        .prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *')
+        .get(at.toISOString(), id) as KeyRow;
+      return { key: toApiKey(row), revokedNow: before.revoked_at === null };
+    })();
+  }
+
   async createConnection(connection: NewConnection): Promise<Connection> {
-    const record: Connection = { ...connection, id: newId('conn'), createdAt: now() };
+    const record: Connection = { ...connection, id: newId('conn'), writeWhitelist: [], createdAt: now() };
     this.db
       .prepare('INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(record.orgId, record.id, record.name, record.agentTokenHash, record.defaultCompany, record.createdAt);
@@ -133,9 +188,84 @@ export class SqliteStore implements Store {
     return row ? toConnection(row) : null;
   }
 
+  async listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY id <> ?, created_at, rowid')
+      .all(orgId, SANDBOX_CONNECTION_ID) as ConnectionRow[];
+    const liveSince = new Date(Date.now() - AGENT_PRESENCE_STALE_MS).toISOString();
+    const sessions = this.db.prepare(
+      'SELECT * FROM agent_sessions WHERE connection_id = ? AND last_seen_at >= ? ORDER BY connected_at DESC, rowid DESC',
+    );
+    return rows.map((row) => ({ ...toConnection(row), presence: toPresence(row, sessions.all(row.id, liveSince) as SessionRow[]) }));
+  }
+
+  async setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null> {
+    this.db.prepare('UPDATE connections SET default_company = ? WHERE org_id = ? AND id = ?').run(company, orgId, id);
+    return this.findConnection(orgId, id);
+  }
+
+  async setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null> {
+    this.db.prepare('UPDATE connections SET write_whitelist = ? WHERE org_id = ? AND id = ?').run(JSON.stringify(objects), orgId, id);
+    return this.findConnection(orgId, id);
+  }
+
+  async recordAgentConnected(session: NewAgentSession): Promise<void> {
+    const at = session.at.toISOString();
+    this.db.transaction(() => {
+      // Sessions of gateways that died without saying so are dropped here rather than by a timer.
+      this.db.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString());
+      this.db
+        .prepare(
+          `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, connected_at, last_seen_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(session.id, session.connectionId, session.gatewayId, session.agentVersion, session.agentHost, JSON.stringify(session.companies), at, at);
+      this.db
+        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ? WHERE id = ?')
+        .run(at, session.agentVersion, session.agentHost, session.connectionId);
+    })();
+  }
+
+  async recordAgentsSeen(sessionIds: string[], at: Date): Promise<void> {
+    const seen = at.toISOString();
+    const session = this.db.prepare('UPDATE agent_sessions SET last_seen_at = ? WHERE id = ? RETURNING connection_id');
+    const connection = this.db.prepare('UPDATE connections SET last_agent_seen_at = ? WHERE id = ?');
+    this.db.transaction(() => {
+      for (const id of sessionIds) {
+        const row = session.get(seen, id) as { connection_id: string } | undefined;
+        if (row) connection.run(seen, row.connection_id);
+      }
+    })();
+  }
+
+  async recordAgentDisconnected(sessionId: string, at: Date): Promise<void> {
+    this.db.transaction(() => {
+      const row = this.db.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host').get(sessionId) as
+        | Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host'>
+        | undefined;
+      if (!row) return;
+      this.db
+        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ? WHERE id = ?')
+        .run(at.toISOString(), row.agent_version, row.agent_host, row.connection_id);
+    })();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
+}
+
+function toOrganisation(row: OrganisationRow): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    limits: {
+      requestsPerWindow: row.rate_limit_requests,
+      windowSeconds: row.rate_limit_window_s,
+      maxInFlightPerConnection: row.max_in_flight,
+    },
+  };
 }
 
 function toApiKey(row: KeyRow): ApiKey {
@@ -149,6 +279,7 @@ function toApiKey(row: KeyRow): ApiKey {
     secretHash: row.secret_hash,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    rotatedAt: row.rotated_at,
     lastUsedAt: row.last_used_at,
   };
 }
@@ -160,6 +291,20 @@ function toConnection(row: ConnectionRow): Connection {
     name: row.name,
     agentTokenHash: row.agent_token_hash,
     defaultCompany: row.default_company,
+    writeWhitelist: JSON.parse(row.write_whitelist) as string[],
     createdAt: row.created_at,
+  };
+}
+
+/** Live sessions (newest first) plus what the connection row remembers from earlier ones. */
+function toPresence(row: ConnectionRow, live: SessionRow[]): AgentPresence {
+  const newest = live[0];
+  const seen = [row.last_agent_seen_at, ...live.map((s) => s.last_seen_at)].filter((t): t is string => t !== null).sort();
+  return {
+    connectedAgents: live.length,
+    lastSeenAt: seen.at(-1) ?? null,
+    agentVersion: newest?.agent_version ?? row.last_agent_version,
+    agentHost: newest?.agent_host ?? row.last_agent_host,
+    companies: [...new Set(live.flatMap((s) => JSON.parse(s.companies) as string[]))],
   };
 }

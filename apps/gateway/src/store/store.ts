@@ -8,10 +8,21 @@ import type { KeyMode } from '../auth/secrets.ts';
 export type Scope = 'read' | 'write' | 'mcp';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'mcp'];
 
+/** Per-organisation overrides of the gateway's limits (D7); null means the gateway default. */
+export interface LimitOverrides {
+  /** Requests per window per key (token bucket size). */
+  requestsPerWindow: number | null;
+  /** Seconds the bucket takes to refill completely. */
+  windowSeconds: number | null;
+  /** Requests in flight at once per connection. */
+  maxInFlightPerConnection: number | null;
+}
+
 export interface Organisation {
   id: string;
   name: string;
   createdAt: string;
+  limits: LimitOverrides;
 }
 
 export interface ApiKey {
@@ -25,6 +36,8 @@ export interface ApiKey {
   secretHash: string;
   createdAt: string;
   revokedAt: string | null;
+  /** When the secret was last replaced by rotation; null if never. */
+  rotatedAt: string | null;
   lastUsedAt: string | null;
 }
 
@@ -38,7 +51,47 @@ export interface Connection {
   /** sha256 of the agent token, hex; null for the sandbox, which the built-in agent serves. */
   agentTokenHash: string | null;
   defaultCompany: string | null;
+  /** Objects that `POST /v1/{object}` may write on this connection (D9); empty means none. */
+  writeWhitelist: string[];
   createdAt: string;
+}
+
+/**
+ * What the gateways know about a connection's agents, for operators. Written by every gateway
+ * instance as its agents come and go, refreshed while they stay (see AGENT_PRESENCE_REFRESH_MS).
+ */
+export interface AgentPresence {
+  /** Agents connected now, across gateway instances. */
+  connectedAgents: number;
+  /** The last time any gateway heard from an agent of this connection; null if never. */
+  lastSeenAt: string | null;
+  /** Version and host of the most recently connected agent; null if none ever connected. */
+  agentVersion: string | null;
+  agentHost: string | null;
+  /** Company ids the connected agents reported (empty when none is connected). */
+  companies: string[];
+}
+
+export interface ConnectionWithPresence extends Connection {
+  presence: AgentPresence;
+}
+
+/** A gateway refreshes its agents' presence this often ... */
+export const AGENT_PRESENCE_REFRESH_MS = 15_000;
+/** ... and a session not refreshed for this long (its gateway died without saying so) no longer counts. */
+export const AGENT_PRESENCE_STALE_MS = 60_000;
+
+export interface NewAgentSession {
+  /** Unique per accepted agent link. */
+  id: string;
+  /** The connection the agent serves (`sandbox` for the built-in agent: every organisation's sandbox). */
+  connectionId: string;
+  /** The gateway instance holding the link. */
+  gatewayId: string;
+  agentVersion: string;
+  agentHost: string;
+  companies: string[];
+  at: Date;
 }
 
 export interface NewApiKey {
@@ -48,6 +101,16 @@ export interface NewApiKey {
   mode: KeyMode;
   scopes: Scope[];
   secretHash: string;
+}
+
+export interface KeyRotation {
+  orgId: string;
+  id: string;
+  /** The new secret's mode; a key of another mode is not rotated. */
+  mode: KeyMode;
+  prefix: string;
+  secretHash: string;
+  at: Date;
 }
 
 export interface NewConnection {
@@ -60,13 +123,42 @@ export interface NewConnection {
 export interface Store {
   /** Creates the organisation together with its sandbox connection. */
   createOrganisation(name: string): Promise<Organisation>;
+  findOrganisation(id: string): Promise<Organisation | null>;
   findOrganisationByName(name: string): Promise<Organisation | null>;
+  listOrganisations(): Promise<Organisation[]>;
+  /** Changes only the fields given; null restores the gateway default. Null when no such organisation. */
+  setOrganisationLimits(id: string, limits: Partial<LimitOverrides>): Promise<Organisation | null>;
+
   createApiKey(key: NewApiKey): Promise<ApiKey>;
+  findApiKey(orgId: string, id: string): Promise<ApiKey | null>;
   findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null>;
+  listApiKeys(orgId: string): Promise<ApiKey[]>;
   /** Records use; implementations may coalesce writes. */
   touchApiKey(id: string, at: Date): Promise<void>;
+  /**
+   * Replaces the hash of a non-revoked key of the organisation in one atomic step: once this
+   * resolves, the old secret finds nothing. Null when the key is unknown, revoked, foreign or of
+   * another mode.
+   */
+  rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null>;
+  /**
+   * Revokes the key; an earlier revocation keeps its time (`revokedNow` false). Null when no such
+   * key. Takes effect at once: authentication reads the key on every request.
+   */
+  revokeApiKey(id: string, at: Date): Promise<{ key: ApiKey; revokedNow: boolean } | null>;
+
   createConnection(connection: NewConnection): Promise<Connection>;
   findConnection(orgId: string, id: string): Promise<Connection | null>;
   findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null>;
+  listConnections(orgId: string): Promise<ConnectionWithPresence[]>;
+  /** Null when the organisation has no such connection. */
+  setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;
+  /** `objects` must already be validated (writes/writableObjects.ts). Null when no such connection. */
+  setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null>;
+
+  recordAgentConnected(session: NewAgentSession): Promise<void>;
+  recordAgentsSeen(sessionIds: string[], at: Date): Promise<void>;
+  recordAgentDisconnected(sessionId: string, at: Date): Promise<void>;
+
   close(): Promise<void>;
 }

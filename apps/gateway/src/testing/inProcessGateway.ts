@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
-import { startGateway, type RunningGateway } from '../gateway.ts';
+import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
 import { SqliteStore } from '../store/sqliteStore.ts';
 import { keyPrefix, newApiKeySecret, sha256Hex, type KeyMode } from '../auth/secrets.ts';
 import { acceptAgent } from '../agents/acceptAgent.ts';
@@ -22,7 +22,17 @@ export interface InProcessGateway {
   logs: string[];
   makeKey(orgId: string, mode: KeyMode, scopes: Scope[]): Promise<{ secret: string; key: ApiKey }>;
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /**
+   * Holds the sandbox agent's answers until `release()`: requests stay in flight for as long as a
+   * test needs, without sleeps. Answers held are delivered in order on release.
+   */
+  holdAgentAnswers(): { release(): void };
   close(): Promise<void>;
+}
+
+export interface InProcessGatewayOptions {
+  /** D7 defaults unless given. */
+  limits?: Partial<GatewayLimitOptions>;
 }
 
 /**
@@ -30,7 +40,7 @@ export interface InProcessGateway {
  * generated demo database, wired in through the same accept path a WebSocket agent takes (frames
  * cross through queueMicrotask instead of a socket).
  */
-export async function startInProcessGateway(): Promise<InProcessGateway> {
+export async function startInProcessGateway(options: InProcessGatewayOptions = {}): Promise<InProcessGateway> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
   const demoDir = path.join(dir, 'demo');
   generateDemo({ dir: demoDir, scale: 1 });
@@ -43,12 +53,26 @@ export async function startInProcessGateway(): Promise<InProcessGateway> {
   });
   const log = pino({ level: 'debug' }, sink);
   const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
-  const gateway = await startGateway({ store, log, cursorSecret: randomBytes(32), port: 0, host: '127.0.0.1', requestTimeoutMs: 5000 });
+  const gateway = await startGateway({
+    store,
+    log,
+    cursorSecret: randomBytes(32),
+    port: 0,
+    host: '127.0.0.1',
+    requestTimeoutMs: 5000,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
 
   const executor = new SqliteExecutor({ dir: demoDir });
   const service = new ReadService(executor);
   let link: AgentLink | null = null;
-  const session = new AgentSession({ send: (text) => queueMicrotask(() => (link ? link.receive(text) : accept(text))) }, service, log);
+  let held: string[] | null = null;
+  const deliver = (text: string) => (link ? link.receive(text) : accept(text));
+  const session = new AgentSession(
+    { send: (text) => queueMicrotask(() => (held && link ? held.push(text) : deliver(text))) },
+    service,
+    log,
+  );
   const accept = (hello: string) => {
     link = acceptAgent({ send: (t) => queueMicrotask(() => session.receive(t)), close: () => {} }, hello, SANDBOX_AGENT_KEY, log);
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
@@ -70,6 +94,16 @@ export async function startInProcessGateway(): Promise<InProcessGateway> {
     async get(pathAndQuery, headers = {}) {
       const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers });
       return { status: res.status, body: await res.json(), headers: res.headers };
+    },
+    holdAgentAnswers() {
+      held ??= [];
+      return {
+        release() {
+          const answers = held ?? [];
+          held = null;
+          for (const text of answers) deliver(text);
+        },
+      };
     },
     async close() {
       await gateway.close();

@@ -1,0 +1,43 @@
+import type { Company, Operation } from '@gp-gateway/protocol';
+import type { InFlightGate } from '../limits/inFlightGate.ts';
+import { currentInFlightScope } from '../limits/inFlightScope.ts';
+import type { AgentAnswer } from './agentLink.ts';
+import type { AgentRouter } from './agentRouter.ts';
+
+/**
+ * Any agent router with the per-connection in-flight cap of D7 in front of it. The cap and the
+ * organisation come from the request's in-flight scope (set after authentication); the slot is per
+ * organisation and agent key, so every organisation's sandbox has its own slots although one
+ * built-in agent serves them all, and one tenant cannot fill another's.
+ */
+export class InFlightLimitedRouter implements AgentRouter {
+  private readonly inner: AgentRouter;
+  private readonly gate: InFlightGate;
+  /** Applies to requests outside any HTTP request scope (none today). */
+  private readonly defaultCap: number;
+
+  constructor(inner: AgentRouter, gate: InFlightGate, defaultCap: number) {
+    this.inner = inner;
+    this.gate = gate;
+    this.defaultCap = defaultCap;
+  }
+
+  companies(agentKey: string): readonly Company[] | null {
+    return this.inner.companies(agentKey);
+  }
+
+  async request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer> {
+    const scope = currentInFlightScope();
+    const release = await this.gate.acquire(slotKey(scope?.orgId ?? null, agentKey), scope?.maxInFlightPerConnection ?? this.defaultCap);
+    try {
+      return await this.inner.request(agentKey, op, timeoutMs);
+    } finally {
+      release();
+    }
+  }
+}
+
+/** The gate key of one organisation's connection (NUL cannot occur in either id). */
+export function slotKey(orgId: string | null, agentKey: string): string {
+  return `${orgId ?? ''}\u0000${agentKey}`;
+}

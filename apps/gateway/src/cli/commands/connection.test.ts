@@ -1,0 +1,90 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sha256Hex } from '../../auth/secrets.ts';
+import { tempStore } from '../../testing/tempStore.ts';
+import { createConnection, listConnections, setDefaultCompany, setWriteWhitelist } from './connection.ts';
+
+const { store, dispose } = tempStore();
+after(dispose);
+
+test('connection create prints the agent token once, alone on its line, and stores only its hash', async () => {
+  const org = await store.createOrganisation('Acme Ltd');
+  const lines = await createConnection(store, { org: 'Acme Ltd', name: 'Head office', defaultCompany: 'two' });
+  const token = lines[3]!;
+  assert.match(token, /^lb_agent_[0-9A-Za-z]{32}$/);
+  const connection = (await store.findConnectionByAgentTokenHash(sha256Hex(token)))!;
+  assert.deepEqual(lines, [
+    `Created connection ${connection.id} "Head office" for "Acme Ltd" (${org.id}), default company TWO.`,
+    'Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:',
+    '',
+    token,
+    '',
+    'On the customer\'s server:',
+    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
+  ]);
+  await assert.rejects(createConnection(store, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {
+    message: '"TOOLONG" is not a GP company id: 1 to 5 letters or digits, e.g. TWO',
+  });
+});
+
+test('connection list shows default company, writable objects and the agents as the gateways recorded them', async () => {
+  const org = await store.createOrganisation('Listed');
+  const quiet = await store.createConnection({ orgId: org.id, name: 'Quiet', agentTokenHash: sha256Hex('q'), defaultCompany: null });
+  const live = await store.createConnection({ orgId: org.id, name: 'Live', agentTokenHash: sha256Hex('l'), defaultCompany: 'TWO' });
+  const gone = await store.createConnection({ orgId: org.id, name: 'Gone', agentTokenHash: sha256Hex('g'), defaultCompany: 'NWIND' });
+  await store.setWriteWhitelist(org.id, live.id, ['customers', 'gl-entries']);
+  const at = new Date();
+  const session = { gatewayId: 'gw_1', agentVersion: '0.1.0', agentHost: 'gp01', companies: ['TWO', 'NWIND'], at };
+  await store.recordAgentConnected({ ...session, id: 'as_live', connectionId: live.id });
+  await store.recordAgentConnected({ ...session, id: 'as_gone', connectionId: gone.id });
+  await store.recordAgentDisconnected('as_gone', new Date('2026-03-01T14:05:09.123Z'));
+  const lines = await listConnections(store, org.id);
+  const rows = lines.slice(2).map((l) => l.split(/ {2,}/));
+  assert.equal(lines[0], `Connections of "Listed" (${org.id}):`);
+  assert.deepEqual(lines[1]!.split(/ {2,}/), ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT']);
+  assert.deepEqual(rows, [
+    ['sandbox', 'Demo sandbox', 'TWO', 'none (read-only)', 'built-in demo agent, not running (is the gateway started?)'],
+    [quiet.id, 'Quiet', '-', 'none', 'never connected'],
+    [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (1 agent; agent 0.1.0 on gp01, companies TWO, NWIND)'],
+    [gone.id, 'Gone', 'NWIND', 'none', 'offline, last seen 2026-03-01 14:05:09 UTC (agent 0.1.0 on gp01)'],
+  ]);
+});
+
+test('set-default-company takes a connection id or name, warns when the agent lacks the company, and can clear', async () => {
+  const org = await store.createOrganisation('Defaults');
+  const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex('d'), defaultCompany: 'TWO' });
+  await store.recordAgentConnected({ id: 'as_d', connectionId: conn.id, gatewayId: 'gw', agentVersion: '1', agentHost: 'h', companies: ['TWO', 'NWIND'], at: new Date() });
+  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: 'HQ', company: 'nwind' }), [
+    `The default company of "HQ" (${conn.id}) is now NWIND: requests without X-Company go there.`,
+  ]);
+  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: conn.id, company: 'ABC' }), [
+    `The default company of "HQ" (${conn.id}) is now ABC: requests without X-Company go there.`,
+    'Note: its agent reports the companies TWO, NWIND; until ABC is among them, requests without X-Company get 400.',
+  ]);
+  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: 'HQ', clear: true }), [
+    `"HQ" (${conn.id}) has no default company now: requests must send X-Company.`,
+  ]);
+  assert.equal((await store.findConnection(org.id, conn.id))?.defaultCompany, null);
+  await assert.rejects(setDefaultCompany(store, { org: 'Defaults', connection: 'HQ' }), { message: 'give either a company id or --clear' });
+  await assert.rejects(setDefaultCompany(store, { org: 'Defaults', connection: 'Branch', company: 'TWO' }), {
+    message: `"Defaults" has no connection with the id or name "Branch". See them with: gp-gateway connection list --org ${org.id}`,
+  });
+});
+
+test('set-write-whitelist accepts writable objects, reports every bad one, and refuses the sandbox', async () => {
+  const org = await store.createOrganisation('Writers');
+  const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex('w'), defaultCompany: 'TWO' });
+  assert.deepEqual(await setWriteWhitelist(store, { org: org.id, connection: 'HQ', objects: 'gl-entries,Customers' }), [
+    `Writable on "HQ" (${conn.id}): customers, gl-entries. Writes to any other object are refused (403).`,
+  ]);
+  await assert.rejects(setWriteWhitelist(store, { org: org.id, connection: 'HQ', objects: 'customers,companies,widgets' }), (error: Error) => {
+    assert.match(error.message, /^the write whitelist was not changed:\n {2}- companies is read-only: v1 does not write it\n {2}- there is no object named "widgets"\nObjects that can be writable: customers, /);
+    return true;
+  });
+  assert.deepEqual((await store.findConnection(org.id, conn.id))?.writeWhitelist, ['customers', 'gl-entries']);
+  assert.deepEqual(await setWriteWhitelist(store, { org: org.id, connection: conn.id, objects: 'none' }), [`No object is writable on "HQ" (${conn.id}) now.`]);
+  await assert.rejects(setWriteWhitelist(store, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
+    message: 'the sandbox is read-only; it has no write whitelist',
+  });
+});

@@ -1,0 +1,172 @@
+import type { Command } from 'commander';
+import { newAgentToken, sha256Hex } from '../../auth/secrets.ts';
+import { SANDBOX_CONNECTION_ID, type ConnectionWithPresence, type Store } from '../../store/store.ts';
+import { checkWriteWhitelist, writableObjects } from '../../writes/writableObjects.ts';
+import { formatTable, formatTime, secretBlock } from '../output.ts';
+import { connectionNamed, describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
+
+export interface NewConnectionRequest {
+  org: string;
+  name: string;
+  defaultCompany?: string;
+}
+
+/** A GP company database id (INTERID): up to 5 letters or digits; GP shows them upper case. */
+export function parseCompanyId(text: string): string {
+  const id = text.trim().toUpperCase();
+  if (!/^[A-Z0-9]{1,5}$/.test(id)) throw new Error(`"${text}" is not a GP company id: 1 to 5 letters or digits, e.g. TWO`);
+  return id;
+}
+
+function describeAgents(c: ConnectionWithPresence): string {
+  const p = c.presence;
+  const agent = p.agentVersion === null ? '' : `agent ${p.agentVersion} on ${p.agentHost}`;
+  const builtIn = c.id === SANDBOX_CONNECTION_ID ? 'built-in demo agent, ' : '';
+  if (p.connectedAgents > 0) {
+    const count = p.connectedAgents === 1 ? '1 agent' : `${p.connectedAgents} agents`;
+    const companies = p.companies.length ? `, companies ${p.companies.join(', ')}` : '';
+    return `${builtIn}connected (${count}; ${agent}${companies})`;
+  }
+  if (p.lastSeenAt === null) return c.id === SANDBOX_CONNECTION_ID ? `${builtIn}not running (is the gateway started?)` : 'never connected';
+  return `${builtIn}offline, last seen ${formatTime(p.lastSeenAt)}${agent ? ` (${agent})` : ''}`;
+}
+
+function describeWrites(c: ConnectionWithPresence): string {
+  if (c.id === SANDBOX_CONNECTION_ID) return 'none (read-only)';
+  return c.writeWhitelist.length ? c.writeWhitelist.join(',') : 'none';
+}
+
+export async function createConnection(store: Store, request: NewConnectionRequest): Promise<string[]> {
+  const org = await organisationNamed(store, request.org);
+  const name = request.name.trim();
+  if (!name) throw new Error('the connection needs a name, e.g. --name "Head office"');
+  const defaultCompany = request.defaultCompany === undefined ? null : parseCompanyId(request.defaultCompany);
+  const token = newAgentToken();
+  const connection = await store.createConnection({ orgId: org.id, name, agentTokenHash: sha256Hex(token), defaultCompany });
+  return [
+    `Created connection ${connection.id} "${connection.name}" for ${describeOrganisation(org)}` +
+      (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
+    ...secretBlock('Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:', token),
+    'On the customer\'s server:',
+    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    `API clients of ${describeOrganisation(org)} then send: X-Connection-Id: ${connection.id}`,
+  ];
+}
+
+export async function listConnections(store: Store, idOrName: string): Promise<string[]> {
+  const org = await organisationNamed(store, idOrName);
+  const connections = await store.listConnections(org.id);
+  return [
+    `Connections of ${describeOrganisation(org)}:`,
+    ...formatTable(
+      ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
+      connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
+    ),
+  ];
+}
+
+export async function setDefaultCompany(
+  store: Store,
+  request: { org: string; connection: string; company?: string; clear?: boolean },
+): Promise<string[]> {
+  const org = await organisationNamed(store, request.org);
+  const connection = await connectionNamed(store, org, request.connection);
+  if (Boolean(request.clear) === (request.company !== undefined)) throw new Error('give either a company id or --clear');
+  const company = request.company === undefined ? null : parseCompanyId(request.company);
+  await store.setDefaultCompany(org.id, connection.id, company);
+  const where = `"${connection.name}" (${connection.id})`;
+  if (company === null) return [`${where} has no default company now: requests must send X-Company.`];
+  const lines = [`The default company of ${where} is now ${company}: requests without X-Company go there.`];
+  const reported = connection.presence.companies;
+  if (reported.length && !reported.includes(company)) {
+    lines.push(`Note: its agent reports the companies ${reported.join(', ')}; until ${company} is among them, requests without X-Company get 400.`);
+  }
+  return lines;
+}
+
+export async function setWriteWhitelist(store: Store, request: { org: string; connection: string; objects: string }): Promise<string[]> {
+  const org = await organisationNamed(store, request.org);
+  const connection = await connectionNamed(store, org, request.connection);
+  if (connection.id === SANDBOX_CONNECTION_ID) throw new Error('the sandbox is read-only; it has no write whitelist');
+  const names = request.objects.trim().toLowerCase() === 'none' ? [] : request.objects.split(',').filter((n) => n.trim());
+  if (!names.length && request.objects.trim().toLowerCase() !== 'none') throw new Error('give the objects, comma-separated, or none');
+  const check = checkWriteWhitelist(names);
+  if (!check.ok) {
+    throw new Error(
+      `the write whitelist was not changed:\n${check.problems.map((p) => `  - ${p}`).join('\n')}\n` +
+        `Objects that can be writable: ${writableObjects().join(', ') || 'none yet'}`,
+    );
+  }
+  await store.setWriteWhitelist(org.id, connection.id, check.objects);
+  const where = `"${connection.name}" (${connection.id})`;
+  if (!check.objects.length) return [`No object is writable on ${where} now.`];
+  return [`Writable on ${where}: ${check.objects.join(', ')}. Writes to any other object are refused (403).`];
+}
+
+export function registerConnectionCommand(program: Command): void {
+  const connection = program
+    .command('connection')
+    .description('Create connections (a customer\'s GP install, served by an agent) and show their agents.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n' +
+        '  gp-gateway connection list --org "Acme Ltd"\n' +
+        '  gp-gateway connection set-default-company "Head office" NWIND --org "Acme Ltd"\n' +
+        '  gp-gateway connection set-write-whitelist conn_AbC123 customers,sales-orders --org "Acme Ltd"\n',
+    );
+
+  connection
+    .command('create')
+    .description('Create a connection and print its agent token, once.')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .requiredOption('--name <name>', 'e.g. "Head office"')
+    .option('--default-company <id>', 'GP company used when a request sends no X-Company, e.g. TWO')
+    .addHelpText('after', '\nExample:\n  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n')
+    .action((request: NewConnectionRequest) => runOnStore((store) => createConnection(store, request)));
+
+  connection
+    .command('list')
+    .description('List an organisation\'s connections: default company, writable objects, and whether their agents are connected.')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .addHelpText(
+      'after',
+      '\nAGENT shows what the running gateways last wrote: "connected" with version and host, or when an agent\n' +
+        'was last seen. A gateway that stopped without notice stops counting as connected after a minute.\n',
+    )
+    .action(({ org }: { org: string }) => runOnStore((store) => listConnections(store, org)));
+
+  connection
+    .command('set-default-company')
+    .argument('<connection>', 'connection id or name')
+    .argument('[company]', 'GP company id, e.g. TWO')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .option('--clear', 'remove the default: every request must then send X-Company')
+    .description('Set the company that requests without X-Company go to.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  gp-gateway connection set-default-company "Head office" NWIND --org "Acme Ltd"\n' +
+        '  gp-gateway connection set-default-company conn_AbC123 --clear --org "Acme Ltd"\n',
+    )
+    .action((name: string, company: string | undefined, options: { org: string; clear?: boolean }) =>
+      runOnStore((store) => setDefaultCompany(store, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
+    );
+
+  connection
+    .command('set-write-whitelist')
+    .argument('<connection>', 'connection id or name')
+    .argument('<objects>', 'comma-separated object names, or none')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .description('Set which objects POST /v1/{object} may write on this connection (keys also need the write scope).')
+    .addHelpText(
+      'after',
+      `\nObjects that can be writable: ${writableObjects().join(', ') || 'none yet'}\n` +
+        '\nExamples:\n' +
+        '  gp-gateway connection set-write-whitelist "Head office" customers,customer-addresses --org "Acme Ltd"\n' +
+        '  gp-gateway connection set-write-whitelist conn_AbC123 none --org "Acme Ltd"\n',
+    )
+    .action((name: string, objects: string, options: { org: string }) =>
+      runOnStore((store) => setWriteWhitelist(store, { org: options.org, connection: name, objects })),
+    );
+}

@@ -1,0 +1,10 @@
+import path from 'node:path';
+
+/** Layout of DATA_DIR: the gateway's store, its cursor signing key and the demo databases. */
+export function dataPaths(dataDir: string) {
+  return {
+    store: path.join(dataDir, 'gateway.sqlite'),
+    cursorKey: path.join(dataDir, 'cursor.key'),
+    demo: path.join(dataDir, 'demo'),
+  };
+}

@@ -1,0 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
+import { runInFlightScope } from '../limits/inFlightScope.ts';
+import type { LimitsLookup } from '../limits/limitsLookup.ts';
+import { rateLimitHeaders } from '../limits/rateLimitHeaders.ts';
+import type { RateLimiter } from '../limits/rateLimiter.ts';
+import { ApiError } from './apiError.ts';
+
+export interface ApplyLimitsOptions {
+  limitsOf: LimitsLookup;
+  limiter: RateLimiter;
+}
+
+/**
+ * The organisation's limits for one authenticated request (D7), mounted right after `authenticate`
+ * on `/v1` (and on `/mcp`): spends one request of the key's bucket, puts the quota headers on the
+ * response whatever its status, refuses with 429 RATE_LIMITED when the bucket is empty, and hands
+ * the connection in-flight cap on to the agent router.
+ *
+ * The bucket is the key's id, not its secret, so rotating a key does not refill it.
+ */
+export function applyLimits({ limitsOf, limiter }: ApplyLimitsOptions) {
+  return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const key = res.locals.auth?.key;
+    if (!key) throw new Error('applyLimits must be mounted after authenticate');
+    const limits = await limitsOf(key.orgId);
+    const policy = { limit: limits.requestsPerWindow, windowSeconds: limits.windowSeconds };
+    const decision = await limiter.take(key.id, policy);
+    for (const [name, value] of rateLimitHeaders(policy, decision)) res.setHeader(name, value);
+    if (!decision.allowed) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Too many requests with this API key: at most ${policy.limit} per ${policy.windowSeconds} seconds. Retry after ${decision.retryAfterSeconds} s.`,
+        null,
+        { retryAfterSeconds: decision.retryAfterSeconds },
+      );
+    }
+    runInFlightScope({ orgId: key.orgId, maxInFlightPerConnection: limits.maxInFlightPerConnection }, next);
+  };
+}

@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { requireScope } from '../../auth/authenticate.ts';
+import { keyPrefix, newApiKeySecret, sha256Hex } from '../../auth/secrets.ts';
+import type { ApiKey, Store } from '../../store/store.ts';
+import { ApiError } from '../apiError.ts';
+
+export interface ApiKeyRoutesOptions {
+  store: Store;
+}
+
+/** Same words for unknown, revoked, foreign and (for a test key) live keys: §4.5 allows no hint. */
+const NO_SUCH_KEY = 'No API key with that id.';
+
+/** The key as §4.5 shows it: never the hash, never the owner, never last use. */
+function publicKey(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    mode: key.mode,
+    scopes: key.scopes,
+    revokedAt: key.revokedAt,
+    createdAt: key.createdAt,
+  };
+}
+
+/**
+ * `POST /v1/api-keys/{id}/rotate` (§4.5): a key with the write scope replaces the secret of any
+ * non-revoked key of its organisation, itself included; the new secret is in this response only.
+ * A test key cannot rotate a live key: that would hand out a live secret, and test keys never reach
+ * live data (D8). Query parameters are refused like everywhere else; a body is not read.
+ */
+export function apiKeyRoutes({ store }: ApiKeyRoutesOptions): Router {
+  const router = Router();
+
+  router.post('/api-keys/:id/rotate', requireScope('write'), async (req, res) => {
+    const unknown = Object.keys(req.query as Record<string, unknown>);
+    if (unknown.length) {
+      throw ApiError.validation([{ path: unknown.join(', '), message: `unknown query parameter${unknown.length > 1 ? 's' : ''}` }]);
+    }
+    const caller = res.locals.auth!.key;
+    const target = await store.findApiKey(caller.orgId, String(req.params.id));
+    if (!target || target.revokedAt !== null || (caller.mode === 'test' && target.mode === 'live')) {
+      throw new ApiError('NOT_FOUND', NO_SUCH_KEY);
+    }
+    const secret = newApiKeySecret(target.mode);
+    const rotated = await store.rotateApiKey({
+      orgId: caller.orgId,
+      id: target.id,
+      mode: target.mode,
+      prefix: keyPrefix(secret),
+      secretHash: sha256Hex(secret),
+      at: new Date(),
+    });
+    // Revoked between the lookup and the swap: as unknown as it was revoked before.
+    if (!rotated) throw new ApiError('NOT_FOUND', NO_SUCH_KEY);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ key: publicKey(rotated), secret });
+  });
+
+  return router;
+}

@@ -1,0 +1,66 @@
+import type { RateDecision, RateLimiter, RatePolicy } from './rateLimiter.ts';
+
+interface Bucket {
+  tokens: number;
+  /** Clock reading (ms) when `tokens` was last brought up to date. */
+  at: number;
+  limit: number;
+  perMs: number;
+}
+
+/** Refill arithmetic is in floating point; this keeps 0.9999999999 from counting as less than 1. */
+const EPSILON = 1e-9;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Token buckets in process memory: each holds up to `limit` tokens and refills continuously at
+ * `limit` per `windowSeconds`, so a client may burst to the limit and then sustain the average. A
+ * bucket that would be full again is forgotten (it is the same as a new one), which keeps memory
+ * bounded by the keys active within one window.
+ */
+export class InMemoryTokenBucketLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly clock: () => number;
+  private lastSweep: number;
+
+  /** `clock` in milliseconds; monotonic by default, so wall-clock jumps do not refill buckets. */
+  constructor(clock: () => number = () => performance.now()) {
+    this.clock = clock;
+    this.lastSweep = clock();
+  }
+
+  async take(key: string, policy: RatePolicy): Promise<RateDecision> {
+    const now = this.clock();
+    this.sweep(now);
+    const perMs = policy.limit / (policy.windowSeconds * 1000);
+    const bucket = this.buckets.get(key) ?? { tokens: policy.limit, at: now, limit: policy.limit, perMs };
+    // A changed policy applies from now on; tokens above a lowered limit are dropped.
+    bucket.tokens = Math.min(policy.limit, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    bucket.limit = policy.limit;
+    bucket.perMs = perMs;
+    this.buckets.set(key, bucket);
+    const allowed = bucket.tokens + EPSILON >= 1;
+    if (allowed) bucket.tokens = Math.max(0, bucket.tokens - 1);
+    const seconds = (tokens: number) => Math.max(0, Math.ceil(tokens / perMs / 1000 - EPSILON));
+    return {
+      allowed,
+      remaining: Math.floor(bucket.tokens + EPSILON),
+      resetSeconds: seconds(policy.limit - bucket.tokens),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(1 - bucket.tokens)),
+    };
+  }
+
+  /** Buckets held in memory, for tests of the sweep. */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * b.perMs >= b.limit) this.buckets.delete(key);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The store's tables. `start` reuses its data folder, so a store written by an earlier gateway
+ * version must open and upgrade in place: the base tables are created only if missing, and every
+ * later column is added only if missing. Never edit a released statement; add a step instead.
+ */
+const BASE_TABLES = `
+CREATE TABLE IF NOT EXISTS organisations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organisations(id),
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('live', 'test')),
+  scopes TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT,
+  last_used_at TEXT
+);
+CREATE INDEX IF NOT EXISTS api_keys_org ON api_keys(org_id);
+CREATE TABLE IF NOT EXISTS connections (
+  org_id TEXT NOT NULL REFERENCES organisations(id),
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  agent_token_hash TEXT UNIQUE,
+  default_company TEXT,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (org_id, id)
+);
+`;
+
+/** Columns added after the base tables, in the order they were introduced. */
+const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
+  { table: 'organisations', column: 'rate_limit_requests', definition: 'INTEGER' },
+  { table: 'organisations', column: 'rate_limit_window_s', definition: 'INTEGER' },
+  { table: 'organisations', column: 'max_in_flight', definition: 'INTEGER' },
+  { table: 'api_keys', column: 'rotated_at', definition: 'TEXT' },
+  { table: 'connections', column: 'write_whitelist', definition: "TEXT NOT NULL DEFAULT '[]'" },
+  { table: 'connections', column: 'last_agent_seen_at', definition: 'TEXT' },
+  { table: 'connections', column: 'last_agent_version', definition: 'TEXT' },
+  { table: 'connections', column: 'last_agent_host', definition: 'TEXT' },
+];
+
+/**
+ * One row per agent link a gateway holds right now. `connection_id` alone (no organisation): live
+ * connection ids are unique across organisations, and `sandbox` is served by one built-in agent for
+ * every organisation's sandbox.
+ */
+const ADDED_TABLES = `
+CREATE TABLE IF NOT EXISTS agent_sessions (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL,
+  gateway_id TEXT NOT NULL,
+  agent_version TEXT NOT NULL,
+  agent_host TEXT NOT NULL,
+  companies TEXT NOT NULL,
+  connected_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_sessions_connection ON agent_sessions(connection_id);
+`;
+
+function hasColumn(db: Database.Database, table: string, column: string): boolean {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
+}
+
+/**
+ * Brings any earlier store up to date. IMMEDIATE, so a gateway and an operator CLI opening the same
+ * old store at once cannot both decide a column is missing.
+ */
+export function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(BASE_TABLES);
+    for (const { table, column, definition } of ADDED_COLUMNS) {
+      if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+    db.exec(ADDED_TABLES);
+  }).immediate();
+}
