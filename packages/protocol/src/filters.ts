@@ -6,7 +6,8 @@ import { z } from 'zod';
  * MCP tool input schema are all derived from the same declaration, so they cannot drift apart.
  */
 export type FilterSpec =
-  | { kind: 'string'; maxLength: number; required?: boolean; description: string }
+  /** `fromPath` filters are taken from the URL path (e.g. a document's lines), never from the query. */
+  | { kind: 'string'; maxLength: number; required?: boolean; fromPath?: boolean; description: string }
   | { kind: 'search'; description: string }
   | { kind: 'boolean'; description: string }
   | { kind: 'integer'; description: string }
@@ -129,6 +130,7 @@ export function queryParamName(name: string, spec: FilterSpec): string {
 export function filterQuerySchema(specs: FilterSpecs) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, spec] of Object.entries(specs)) {
+    if (spec.kind === 'string' && spec.fromPath) continue;
     const param = queryParamSchema(spec);
     shape[queryParamName(name, spec)] = spec.kind === 'string' && spec.required ? param : param.optional();
   }

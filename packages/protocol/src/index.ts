@@ -33,6 +33,24 @@ export {
 } from './resources.ts';
 export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
 
+// Enumerations (D2)
+export {
+  ACCOUNT_TYPES,
+  AP_DOCUMENT_TYPES,
+  AR_DOCUMENT_TYPES,
+  ITEM_TRACKING,
+  ITEM_TYPES,
+  POSTING_TYPES,
+  PURCHASE_ORDER_STATUSES,
+  PURCHASE_ORDER_TYPES,
+  SALES_DOCUMENT_TYPES,
+  TEN99_TYPES,
+  VENDOR_STATUSES,
+  codeOf,
+  namesOf,
+} from './enums.ts';
+export type { CodeNames } from './enums.ts';
+
 // Envelopes (§4.1, §4.2)
 export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
 

@@ -30,6 +30,16 @@ export function formatQuantity(decimal: string): string {
   return d.isZero() ? '0' : d.toFixed();
 }
 
+/** Difference of two decimal strings, as a quantity (e.g. available = on hand − allocated). */
+export function subtractQuantities(a: string, b: string): string {
+  return formatQuantity(new Exact(a).minus(b).toFixed());
+}
+
+/** GP stores percents as integers in hundredths: 250 → "2.5" (decision D1). */
+export function formatPercent(hundredths: number): string {
+  return new Exact(hundredths).div(100).toFixed();
+}
+
 /** `YYYY-MM-DD HH:MM:SS.SSS` → `YYYY-MM-DD`, GP's empty date 1900-01-01 → null. */
 export function formatDate(dateTime: string): string | null {
   const date = dateTime.slice(0, 10);
@@ -64,6 +74,8 @@ export function decoderFor(codec: Codec, dialect: Dialect): Decoder {
       return (raw) => formatDate(dialect.decodeDateTime(raw));
     case 'timestamp':
       return (raw) => formatTimestamp(dialect.decodeDateTime(raw));
+    case 'percent':
+      return (raw) => formatPercent(dialect.decodeInt(raw));
     case 'flag':
       return (raw) => dialect.decodeInt(raw) !== 0;
     case 'int':

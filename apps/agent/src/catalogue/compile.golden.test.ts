@@ -99,12 +99,13 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
       source: 0,
       sql:
         `SELECT ${cols(sqliteDialect)} FROM "GL20000" AS "t" LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" ` +
-        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
       params: [
         { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: '000-1100-00'.padEnd(129), type: { kind: 'char', length: 129 } },
         { value: '2026-01-01 00:00:00.000', type: { kind: 'datetime' } },
+        { value: '1900-01-01 00:00:00.000', type: { kind: 'datetime' } },
         { value: 77, type: { kind: 'int' } },
         { value: 1001, type: { kind: 'int' } },
       ],
@@ -113,12 +114,13 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
       source: 1,
       sql:
         `SELECT ${cols(sqliteDialect)} FROM "GL30000" AS "t" LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" ` +
-        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
       params: [
         { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: '000-1100-00'.padEnd(129), type: { kind: 'char', length: 129 } },
         { value: '2026-01-01 00:00:00.000', type: { kind: 'datetime' } },
+        { value: '1900-01-01 00:00:00.000', type: { kind: 'datetime' } },
         { value: 1001, type: { kind: 'int' } },
       ],
     },

@@ -1,11 +1,13 @@
-import type { FilterValues, Position } from '@gp-gateway/protocol';
+import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-gateway/protocol';
 import { GP_TABLES, type GpTable } from '../gp/tables.ts';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, type Decoder } from './codecs.ts';
-import type { ColumnSource, FilterDef, ResourceDef } from './types.ts';
+import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
+/** GP's empty date (decision D1: shown as null). */
+const GP_EMPTY_DATE = '1900-01-01';
 /** Every GP table has DEX_ROW_ID; keyset paging walks it (decision: position = [source, DEX_ROW_ID]). */
 const ROW_ID = 'DEX_ROW_ID';
 
@@ -112,15 +114,25 @@ export class PreparedResource {
       });
   }
 
-  /** One select per source table for the object with this id (its parts already split). */
+  /** One select per source table for the object with this id (its parts already split), in preference order. */
   getQueries(company: string | null, idParts: readonly string[]): SelectQuery[] {
-    const idColumns = this.def.idColumns;
-    if (!idColumns || idColumns.length !== idParts.length) throw new CatalogueError(`${this.def.object} has no get by this id`);
+    const parts = this.def.idParts;
+    if (!parts || parts.length !== idParts.length) throw new CatalogueError(`${this.def.object} has no get by this id`);
     return this.def.sources.map((source, s) => {
-      const where = this.baseConditions(s);
-      idColumns.forEach((column, i) => where.push(equals(this.ref({ column }, source.table), idParts[i]!)));
+      const where = [...this.baseConditions(s), ...this.idConditions(parts, idParts, source.table)];
       const rowId = this.ref({ column: ROW_ID }, source.table);
       return this.select(company, source.table, where, [rowId], 1);
+    });
+  }
+
+  /** Id parts matched column by column; an enum part takes the API name (or an unlisted code's number). */
+  private idConditions(parts: readonly IdPart[], values: readonly string[], table: string): Condition[] {
+    return parts.map((part, i) => {
+      const column = this.ref(part, table);
+      const value = values[i]!;
+      if (!part.enum) return equals(column, value);
+      const code = codeOf(part.enum, value);
+      return code === null ? NOTHING(column) : { op: 'eq', column, value: code };
     });
   }
 
@@ -132,16 +144,33 @@ export class PreparedResource {
 
   private baseConditions(source: number): Condition[] {
     const def = this.def.sources[source]!;
-    return (def.where ?? []).map((c) => ({ op: c.op, column: this.ref({ column: c.column }, def.table), values: c.values }));
+    return (def.where ?? []).map((c): Condition => {
+      const column = this.ref({ column: c.column }, def.table);
+      if ('values' in c) return { op: c.op, column, values: c.values };
+      return { op: c.op, column, value: c.value };
+    });
   }
 
   private conditions(name: string, value: FilterValues[string], table: string): Condition[] {
     const filter = this.filterDef(name);
-    if (filter.kind === 'sources') return [];
+    switch (filter.kind) {
+      case 'sources':
+        return [];
+      case 'containsAny':
+        return [{ op: 'containsAny', columns: filter.columns.map((c) => this.ref(c, table)), text: String(value) }];
+      case 'document': {
+        const id = String(value);
+        const values = filter.splitAt ? splitCompositeId(id, filter.splitAt) : [id];
+        return values ? this.idConditions(filter.parts, values, table) : [NOTHING(this.ref(filter.parts[0]!, table))];
+      }
+    }
     const column = this.ref(filter, table);
     switch (filter.kind) {
-      case 'eq':
-        return [equals(column, value as string | number)];
+      case 'eq': {
+        if (!filter.enum) return [equals(column, value as string | number)];
+        const code = codeOf(filter.enum, String(value));
+        return [code === null ? NOTHING(column) : { op: 'eq', column, value: code }];
+      }
       case 'contains':
         return [{ op: 'contains', column, text: String(value) }];
       case 'in':
@@ -151,11 +180,12 @@ export class PreparedResource {
       case 'atOrAfter':
       case 'onOrAfter':
         return [{ op: 'gte', column, value: value as string }];
+      // GP's empty date is 1900-01-01, which the API shows as null: "before" never matches it.
       case 'before':
-        return [{ op: 'lt', column, value: value as string }];
+        return [{ op: 'lt', column, value: value as string }, { op: 'gt', column, value: GP_EMPTY_DATE }];
       case 'onOrBefore':
         // GP dates carry no time, but "before the next day" stays right even if one does.
-        return [{ op: 'lt', column, value: nextDay(value as string) }];
+        return [{ op: 'lt', column, value: nextDay(value as string) }, { op: 'gt', column, value: GP_EMPTY_DATE }];
     }
   }
 
@@ -177,9 +207,12 @@ function fits(column: ColumnRef, value: string | number): boolean {
   return column.type.kind !== 'char' || String(value).replace(/ +$/, '').length <= column.type.length;
 }
 
+/** A condition that matches no row (rendered `1 = 0`). */
+const NOTHING = (column: ColumnRef): Condition => ({ op: 'in', column, values: [] });
+
 /** Equality, or a condition that matches nothing when the value cannot fit the column. */
 function equals(column: ColumnRef, value: string | number): Condition {
-  return fits(column, value) ? { op: 'eq', column, value } : { op: 'in', column, values: [] };
+  return fits(column, value) ? { op: 'eq', column, value } : NOTHING(column);
 }
 
 function nextDay(date: string): string {

@@ -1,4 +1,4 @@
-import type { ObjectName } from '@gp-gateway/protocol';
+import type { CodeNames, ObjectName } from '@gp-gateway/protocol';
 
 /**
  * How a resource of the API is read from GP: which tables, which columns feed which fields, and what
@@ -10,11 +10,12 @@ export type Codec =
   | 'string' // char(n): right-trimmed, empty → null
   | 'money' // numeric: decimal string, 2 to 5 decimals
   | 'quantity' // numeric: decimal string without trailing zeros
+  | 'percent' // smallint in hundredths: percent units as a decimal string (250 → "2.5")
   | 'date' // datetime: YYYY-MM-DD, 1900-01-01 → null
   | 'timestamp' // DEX_ROW_TS: ISO-8601 UTC
   | 'flag' // tinyint: boolean
   | 'int'
-  | { enum: Readonly<Record<number, string>> }; // GP code → API string; unknown codes pass through
+  | { enum: CodeNames }; // GP code → API string; unknown codes pass through
 
 /** A column of the resource's main table (alias `t`) or of a joined table. */
 export interface ColumnSource {
@@ -28,8 +29,17 @@ export type FieldDef =
   /** A value computed from several columns, e.g. a credit limit that depends on its type column. */
   | { columns: readonly (ColumnSource & { codec: Codec })[]; compute: (values: readonly unknown[]) => unknown };
 
+/** One part of a composite id, or of a document id given to a lines list; enum parts take API names. */
+export type IdPart = ColumnSource & { enum?: CodeNames };
+
 export type FilterDef =
-  | (ColumnSource & { kind: 'eq' | 'contains' | 'in' | 'flag' | 'atOrAfter' | 'onOrAfter' | 'onOrBefore' | 'before' })
+  | (ColumnSource & { kind: 'contains' | 'in' | 'flag' | 'atOrAfter' | 'onOrAfter' | 'onOrBefore' | 'before' })
+  /** Exact match; with `enum`, the API name is matched as its GP code. */
+  | (ColumnSource & { kind: 'eq'; enum?: CodeNames })
+  /** Substring of any of several columns, e.g. a salesperson's last or first name. */
+  | { kind: 'containsAny'; columns: readonly ColumnSource[] }
+  /** The lines of one document: the id (split like the parent's id) matched part by part. */
+  | { kind: 'document'; parts: readonly IdPart[]; splitAt: 'first' | 'last' | null }
   /** Chooses which of the resource's source tables are read, e.g. year=open → GL20000. */
   | { kind: 'sources'; sources: Readonly<Record<string, readonly number[]>> };
 
@@ -39,11 +49,9 @@ export interface SourceDef {
   where?: readonly FixedCondition[];
 }
 
-export interface FixedCondition {
-  column: string;
-  op: 'in' | 'notIn';
-  values: readonly (string | number)[];
-}
+export type FixedCondition =
+  | { column: string; op: 'in' | 'notIn'; values: readonly (string | number)[] }
+  | { column: string; op: 'eq' | 'gt'; value: string | number };
 
 export interface JoinDef {
   alias: string;
@@ -64,6 +72,6 @@ export interface ResourceDef {
   fields: Readonly<Record<string, FieldDef>>;
   /** API filter → SQL meaning; covers exactly the filters of the object's protocol spec. */
   filters: Readonly<Record<string, FilterDef>>;
-  /** Columns that the parts of a get-by-id id are matched against; omitted when there is no get. */
-  idColumns?: readonly string[];
+  /** What the parts of a get-by-id id are matched against; omitted when there is no get. */
+  idParts?: readonly IdPart[];
 }

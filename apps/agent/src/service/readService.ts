@@ -8,6 +8,7 @@ import {
   type FilterValues,
   type GetOperation,
   type ListOperation,
+  type ObjectName,
   type Operation,
   type Position,
 } from '@gp-gateway/protocol';
@@ -70,6 +71,11 @@ export class ReadService {
     const filters = this.validFilters(op.object, op.filters);
     const after = op.after === null ? null : this.validPosition(resource, op.after);
     const company = await this.companyFor(resource, op.company);
+    const parent = objectSpec(op.object)?.parent;
+    if (parent) {
+      // Lines of a document that does not exist are a 404, not an empty page.
+      await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) });
+    }
     const rows: Record<string, unknown>[] = [];
     let last: Position | null = null;
     let more = false;
@@ -110,7 +116,7 @@ export class ReadService {
     return resource;
   }
 
-  private validFilters(object: keyof typeof OBJECTS, filters: unknown): FilterValues {
+  private validFilters(object: ObjectName, filters: unknown): FilterValues {
     const parsed = filterWireSchemaOf(OBJECTS[object]).safeParse(filters);
     if (!parsed.success) throw new AgentError('VALIDATION_ERROR', `invalid filters for ${object}`);
     return parsed.data as FilterValues;

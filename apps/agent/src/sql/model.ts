@@ -27,7 +27,9 @@ export type Condition =
   | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value }
   | { op: 'in' | 'notIn'; column: ColumnRef; values: readonly Value[] }
   /** Case-insensitive substring match (LIKE with the pattern escaped). */
-  | { op: 'contains'; column: ColumnRef; text: string };
+  | { op: 'contains'; column: ColumnRef; text: string }
+  /** Substring of any of the columns (LIKE … OR LIKE …). */
+  | { op: 'containsAny'; columns: readonly ColumnRef[]; text: string };
 
 export interface TableRef {
   database: 'system' | 'company';

@@ -15,6 +15,8 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
   };
   const column = (ref: ColumnRef) => `${dialect.quote(ref.alias)}.${dialect.quote(ref.column)}`;
 
+  const like = (ref: ColumnRef, text: string) =>
+    `${column(ref)} LIKE ${bind({ value: `%${dialect.escapeLike(text)}%`, type: LIKE_PATTERN })} ESCAPE '\\'`;
   const condition = (c: Condition): string => {
     switch (c.op) {
       case 'in':
@@ -23,10 +25,10 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
         const list = c.values.map((v) => bind(dialect.encode(v, c.column.type))).join(', ');
         return `${column(c.column)} ${c.op === 'in' ? 'IN' : 'NOT IN'} (${list})`;
       }
-      case 'contains': {
-        const pattern = bind({ value: `%${dialect.escapeLike(c.text)}%`, type: LIKE_PATTERN });
-        return `${column(c.column)} LIKE ${pattern} ESCAPE '\\'`;
-      }
+      case 'contains':
+        return like(c.column, c.text);
+      case 'containsAny':
+        return `(${c.columns.map((col) => like(col, c.text)).join(' OR ')})`;
       default:
         return `${column(c.column)} ${COMPARISON[c.op]} ${bind(dialect.encode(c.value, c.column.type))}`;
     }

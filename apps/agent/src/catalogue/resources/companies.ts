@@ -11,5 +11,5 @@ export const companies: ResourceDef = {
     number: { column: 'CMPANYID', codec: 'int' },
   },
   filters: { id: { kind: 'in', column: 'INTERID' } },
-  idColumns: ['INTERID'],
+  idParts: [{ column: 'INTERID' }],
 };

@@ -25,5 +25,5 @@ export const customerAddresses: ResourceDef = {
     shippingMethodId: { kind: 'eq', column: 'SHIPMTHD' },
     taxScheduleId: { kind: 'eq', column: 'TAXSCHID' },
   },
-  idColumns: ['CUSTNMBR', 'ADRSCODE'],
+  idParts: [{ column: 'CUSTNMBR' }, { column: 'ADRSCODE' }],
 };

@@ -50,5 +50,5 @@ export const customers: ResourceDef = {
     taxScheduleId: { kind: 'eq', column: 'TAXSCHID' },
     updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
   },
-  idColumns: ['CUSTNMBR'],
+  idParts: [{ column: 'CUSTNMBR' }],
 };

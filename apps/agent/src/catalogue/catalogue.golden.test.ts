@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OBJECTS, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
+import { CATALOGUE } from './index.ts';
+import { PreparedResource } from './compile.ts';
+import { renderSelect } from '../sql/render.ts';
+import { sqliteDialect } from '../sql/sqliteDialect.ts';
+import { mssqlDialect } from '../sql/mssqlDialect.ts';
+
+/**
+ * Golden `{ sql, params }` for every object in both dialects: the first page, a page with every
+ * filter set after a position, and get-by-id. The files under golden/ are the reviewed statements;
+ * run with UPDATE_GOLDEN=1 to rewrite them after an intended change, then read the diff.
+ */
+const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
+
+/** A representative value for each filter kind (exercising escaping and padding). */
+function sampleValue(name: string, spec: FilterSpec, object: ObjectSpec): unknown {
+  switch (spec.kind) {
+    case 'string':
+      return name === 'documentId' ? (object.parent === 'sales-orders' ? 'invoice:STDINV2261' : 'PO2001') : `${name.toUpperCase().slice(0, 8)}1`;
+    case 'search':
+      return "50%_o'b";
+    case 'boolean':
+      return true;
+    case 'integer':
+      return 2026;
+    case 'enum':
+      return spec.values[spec.values.length - 1];
+    case 'timestamp':
+      return '2026-03-01T14:05:09.123Z';
+    case 'date':
+      return '2026-02-28';
+    case 'ids':
+      return ['A1', 'B2'];
+  }
+}
+
+function statements(object: ObjectSpec) {
+  const def = CATALOGUE[object.name as keyof typeof CATALOGUE];
+  const company = object.companyScoped ? 'TWO' : null;
+  const all = Object.fromEntries(Object.entries(object.filters).map(([name, spec]) => [name, sampleValue(name, spec, object)]));
+  const out: Record<string, unknown> = {};
+  for (const dialect of [sqliteDialect, mssqlDialect]) {
+    const resource = new PreparedResource(def, dialect);
+    const render = (queries: { query: Parameters<typeof renderSelect>[0] }[]) =>
+      queries.map(({ query }) => {
+        const { sql, params } = renderSelect(query, dialect);
+        return { sql, params: params.map((p) => (typeof p.value === 'bigint' ? `${p.value}n` : p.value)) };
+      });
+    out[dialect.name] = {
+      firstPage: render(resource.listQueries(company, object.parent ? { documentId: all.documentId as string } : {}, 101, null)),
+      allFilters: render(resource.listQueries(company, all as never, 11, [0, 250])),
+      ...(def.idParts ? { get: render(resource.getQueries(company, def.idParts.map((p, i) => (p.enum ? 'invoice' : `ID${i}`))).map((query) => ({ query }))) } : {}),
+    };
+  }
+  return out;
+}
+
+for (const object of Object.values(OBJECTS) as ObjectSpec[]) {
+  test(`golden SQL: ${object.name}`, () => {
+    const file = path.join(GOLDEN_DIR, `${object.name}.json`);
+    const actual = statements(object);
+    if (process.env.UPDATE_GOLDEN === '1') fs.writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
+    assert.ok(fs.existsSync(file), `missing ${file}; run with UPDATE_GOLDEN=1 and review it`);
+    assert.deepEqual(actual, JSON.parse(fs.readFileSync(file, 'utf8')));
+  });
+}
+
+test('every object of the protocol has a catalogue entry covering exactly its fields and filters', () => {
+  for (const object of Object.values(OBJECTS) as ObjectSpec[]) {
+    const def = CATALOGUE[object.name as keyof typeof CATALOGUE];
+    assert.deepEqual(Object.keys(def.fields), Object.keys(object.resource.shape), `${object.name} fields`);
+    assert.deepEqual(Object.keys(def.filters).sort(), Object.keys(object.filters).sort(), `${object.name} filters`);
+    assert.equal(Boolean(def.idParts), object.idForm !== null, `${object.name} get by id`);
+    if (object.idForm?.kind === 'composite') assert.equal(def.idParts?.length, 2, `${object.name} composite id`);
+  }
+});

@@ -1,0 +1,31 @@
+import { ACCOUNT_TYPES, POSTING_TYPES } from '@gp-gateway/protocol';
+import type { ResourceDef } from '../types.ts';
+
+/** GL00100, with the formatted account number (the id) from GL00105 on ACTINDX. */
+export const accounts: ResourceDef = {
+  object: 'accounts',
+  database: 'company',
+  sources: [{ table: 'GL00100' }],
+  joins: [{ alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'ACTINDX' }],
+  fields: {
+    id: { join: 'a', column: 'ACTNUMST', codec: 'string' },
+    index: { column: 'ACTINDX', codec: 'int' },
+    description: { column: 'ACTDESCR', codec: 'string' },
+    type: { column: 'ACCTTYPE', codec: { enum: ACCOUNT_TYPES } },
+    postingType: { column: 'PSTNGTYP', codec: { enum: POSTING_TYPES } },
+    active: { column: 'ACTIVE', codec: 'flag' },
+    categoryId: { column: 'ACCATNUM', codec: 'int' },
+    createdAt: { column: 'CREATDDT', codec: 'date' },
+    modifiedAt: { column: 'DEX_ROW_TS', codec: 'timestamp' },
+  },
+  filters: {
+    q: { kind: 'contains', column: 'ACTDESCR' },
+    id: { kind: 'in', join: 'a', column: 'ACTNUMST' },
+    active: { kind: 'flag', column: 'ACTIVE' },
+    type: { kind: 'eq', column: 'ACCTTYPE', enum: ACCOUNT_TYPES },
+    postingType: { kind: 'eq', column: 'PSTNGTYP', enum: POSTING_TYPES },
+    categoryId: { kind: 'eq', column: 'ACCATNUM' },
+    updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
+  },
+  idParts: [{ join: 'a', column: 'ACTNUMST' }],
+};

@@ -1,0 +1,53 @@
+import { AP_DOCUMENT_TYPES } from '@gp-gateway/protocol';
+import type { ResourceDef } from '../types.ts';
+
+const OPEN = 0;
+const HISTORY = 1;
+const INVOICE_TYPES = [1, 2, 3, 4, 5];
+const PAYMENT_TYPES = [6];
+
+/**
+ * Posted payables documents: open in PM20000, history in PM30200 (D3). The voucher number is GP's
+ * key; DOCNUMBR is the vendor's own document (or check) number.
+ */
+function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[]): ResourceDef {
+  const ofTypes = [{ column: 'DOCTYPE', op: 'in', values: types }] as const;
+  return {
+    object,
+    database: 'company',
+    sources: [
+      { table: 'PM20000', where: ofTypes },
+      { table: 'PM30200', where: ofTypes },
+    ],
+    fields: {
+      type: { column: 'DOCTYPE', codec: { enum: AP_DOCUMENT_TYPES } },
+      voucherNumber: { column: 'VCHRNMBR', codec: 'string' },
+      vendorDocumentNumber: { column: 'DOCNUMBR', codec: 'string' },
+      vendorId: { column: 'VENDORID', codec: 'string' },
+      date: { column: 'DOCDATE', codec: 'date' },
+      dueDate: { column: 'DUEDATE', codec: 'date' },
+      originalAmount: { column: 'DOCAMNT', codec: 'money' },
+      remainingAmount: { column: 'CURTRXAM', codec: 'money' },
+      purchasesAmount: { column: 'PRCHAMNT', codec: 'money' },
+      taxAmount: { column: 'TAXAMNT', codec: 'money' },
+      description: { column: 'TRXDSCRN', codec: 'string' },
+      batchId: { column: 'BACHNUMB', codec: 'string' },
+      currencyId: { column: 'CURNCYID', codec: 'string' },
+      voided: { column: 'VOIDED', codec: 'flag' },
+    },
+    filters: {
+      status: { kind: 'sources', sources: { open: [OPEN], history: [HISTORY] } },
+      vendorId: { kind: 'eq', column: 'VENDORID' },
+      type: { kind: 'eq', column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES },
+      batchId: { kind: 'eq', column: 'BACHNUMB' },
+      currencyId: { kind: 'eq', column: 'CURNCYID' },
+      dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
+      dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+      dueBefore: { kind: 'before', column: 'DUEDATE' },
+    },
+    idParts: [{ column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES }, { column: 'VCHRNMBR' }],
+  };
+}
+
+export const apInvoices = payables('ap-invoices', INVOICE_TYPES);
+export const apPayments = payables('ap-payments', PAYMENT_TYPES);

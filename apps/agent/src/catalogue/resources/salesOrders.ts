@@ -1,0 +1,62 @@
+import { SALES_DOCUMENT_TYPES } from '@gp-gateway/protocol';
+import type { IdPart, ResourceDef } from '../types.ts';
+
+const WORK = 0;
+const HISTORY = 1;
+const SALES_DOCUMENT_ID: readonly IdPart[] = [{ column: 'SOPTYPE', enum: SALES_DOCUMENT_TYPES }, { column: 'SOPNUMBE' }];
+
+/** Sales documents: unposted work in SOP10100, posted or transferred in SOP30200 (D3). */
+export const salesOrders: ResourceDef = {
+  object: 'sales-orders',
+  database: 'company',
+  sources: [{ table: 'SOP10100' }, { table: 'SOP30200' }],
+  fields: {
+    type: { column: 'SOPTYPE', codec: { enum: SALES_DOCUMENT_TYPES } },
+    number: { column: 'SOPNUMBE', codec: 'string' },
+    docTypeId: { column: 'DOCID', codec: 'string' },
+    customerId: { column: 'CUSTNMBR', codec: 'string' },
+    customerName: { column: 'CUSTNAME', codec: 'string' },
+    date: { column: 'DOCDATE', codec: 'date' },
+    subtotal: { column: 'SUBTOTAL', codec: 'money' },
+    taxAmount: { column: 'TAXAMNT', codec: 'money' },
+    freightAmount: { column: 'FRTAMNT', codec: 'money' },
+    total: { column: 'DOCAMNT', codec: 'money' },
+    batchId: { column: 'BACHNUMB', codec: 'string' },
+    siteId: { column: 'LOCNCODE', codec: 'string' },
+    customerPONumber: { column: 'CSTPONBR', codec: 'string' },
+    voided: { column: 'VOIDSTTS', codec: 'flag' },
+  },
+  filters: {
+    status: { kind: 'sources', sources: { work: [WORK], history: [HISTORY] } },
+    customerId: { kind: 'eq', column: 'CUSTNMBR' },
+    type: { kind: 'eq', column: 'SOPTYPE', enum: SALES_DOCUMENT_TYPES },
+    docTypeId: { kind: 'eq', column: 'DOCID' },
+    batchId: { kind: 'eq', column: 'BACHNUMB' },
+    siteId: { kind: 'eq', column: 'LOCNCODE' },
+    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
+    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+  },
+  idParts: SALES_DOCUMENT_ID,
+};
+
+/** Kit components (CMPNTSEQ > 0) belong to their kit line; the API lists top-level lines only (D5). */
+const TOP_LEVEL = [{ column: 'CMPNTSEQ', op: 'eq', value: 0 }] as const;
+
+export const salesOrderLines: ResourceDef = {
+  object: 'sales-order-lines',
+  database: 'company',
+  sources: [
+    { table: 'SOP10200', where: TOP_LEVEL },
+    { table: 'SOP30300', where: TOP_LEVEL },
+  ],
+  fields: {
+    itemId: { column: 'ITEMNMBR', codec: 'string' },
+    description: { column: 'ITEMDESC', codec: 'string' },
+    quantity: { column: 'QUANTITY', codec: 'quantity' },
+    unitPrice: { column: 'UNITPRCE', codec: 'money' },
+    extendedPrice: { column: 'XTNDPRCE', codec: 'money' },
+    siteId: { column: 'LOCNCODE', codec: 'string' },
+    qtyFulfilled: { column: 'QTYFULFI', codec: 'quantity' },
+  },
+  filters: { documentId: { kind: 'document', parts: SALES_DOCUMENT_ID, splitAt: 'first' } },
+};
