@@ -32,9 +32,17 @@ export function rowTimestamp(epochMs: number): string {
   return gpTimestampFromEpochMs(epochMs);
 }
 
+const dateOnlyCache = new Map<number, string>();
+
 /** GP date-only text (time 00:00:00.000) for the UTC day containing epochMs. */
 export function dateOnly(epochMs: number): string {
-  return gpDate(isoDay(epochMs));
+  const day = dayStartMs(epochMs);
+  let text = dateOnlyCache.get(day);
+  if (text === undefined) {
+    text = gpDate(isoDay(day));
+    dateOnlyCache.set(day, text);
+  }
+  return text;
 }
 
 export function isoDay(epochMs: number): string {

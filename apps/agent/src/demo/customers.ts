@@ -29,12 +29,38 @@ import {
 } from './vocabulary.ts';
 import type { Place, RegionCode } from './vocabulary.ts';
 
-/** What the general ledger needs to know about a customer. */
+/** What the general ledger and the documents need to know about a customer. */
 export interface CustomerRef {
   id: string;
   name: string;
   currencyId: string;
   inactive: boolean;
+  hold: boolean;
+  /** National account parent (CPRCSTNM), blank if none. */
+  parentId: string;
+  paymentTermsId: string;
+  salespersonId: string;
+  territoryId: string;
+  shippingMethod: string;
+  taxScheduleId: string;
+  priceLevel: string;
+  billToCode: string;
+  shipTo: CustomerAddressRef;
+}
+
+/** A customer address as documents copy it (SOP headers and lines carry the ship-to address). */
+export interface CustomerAddressRef {
+  code: string;
+  contact: string;
+  lines: readonly [string, string, string];
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  countryCode: string;
+  phone: string;
+  /** Default site (LOCNCODE), blank when the address has none. */
+  site: string;
 }
 
 export interface WriteCustomersOptions {
@@ -90,7 +116,8 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
     const creditType = rng.weighted([[0, 10], [1, 20], [2, 70]] as const);
     const parent = written.length > 0 && rng.chance(0.03) ? rng.pick(written) : undefined;
 
-    customers.insert({
+    // Built as one literal, in the same order as ever, so the random draws inside stay in sequence.
+    const row = {
       CUSTNMBR: id,
       CUSTNAME: name,
       CUSTCLAS: rng.chance(0.03) ? '' : customerClass(region, home, rng.int(1, 3)),
@@ -129,7 +156,8 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
       CREATDDT: created,
       MODIFDT: rng.chance(0.7) ? dateOnly(rowTsMs) : undefined,
       DEX_ROW_TS: rowTimestamp(rowTsMs),
-    });
+    };
+    customers.insert(row);
 
     for (const address of addressList) {
       addresses.insert({
@@ -159,7 +187,34 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
       });
     }
     progress.tick(1 + addressList.length);
-    written.push({ id, name, currencyId, inactive });
+    const shipToAddress = addressList.find((a) => a.code === shipTo) ?? primary;
+    written.push({
+      id,
+      name,
+      currencyId,
+      inactive,
+      hold: row.HOLD === 1,
+      parentId: row.CPRCSTNM,
+      paymentTermsId: row.PYMTRMID,
+      salespersonId: row.SLPRSNID,
+      territoryId: row.SALSTERR,
+      shippingMethod,
+      taxScheduleId,
+      priceLevel: row.PRCLEVEL,
+      billToCode: billTo,
+      shipTo: {
+        code: shipToAddress.code,
+        contact: shipToAddress.contact,
+        lines: shipToAddress.lines,
+        city: shipToAddress.place.city,
+        state: shipToAddress.place.state,
+        zip: shipToAddress.zip,
+        country: shipToAddress.place.country,
+        countryCode: shipToAddress.place.countryCode,
+        phone: shipToAddress.phone1,
+        site: shipToAddress.site,
+      },
+    });
   }
   return written;
 }
@@ -213,12 +268,12 @@ function creditLimit(rng: Rng): bigint {
 }
 
 /** 14 digits as GP stores them: 10-digit number plus a 4-digit extension (usually 0000). */
-function phoneNumber(rng: Rng, place: Place): string {
+export function phoneNumber(rng: Rng, place: Place): string {
   const number = `${place.phonePrefix}555${String(rng.int(0, 9999)).padStart(4, '0')}`.slice(0, 10);
   const extension = rng.chance(0.1) ? String(rng.int(1, 9999)).padStart(4, '0') : '0000';
   return number + extension;
 }
 
-function personName(rng: Rng): string {
+export function personName(rng: Rng): string {
   return `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`;
 }

@@ -33,9 +33,9 @@ import { POSTING_USERS } from './vocabulary.ts';
 export const GL_LINES_PER_SCALE = 5000;
 
 /** Functional currency per originating unit, 7 decimals as GP's XCHGRATE numeric(19,7). */
-const EXCHANGE_RATES: Record<string, bigint> = { 'Z-US$': 10_000_000n, 'Z-C$': 7_300_000n, 'Z-EURO': 10_850_000n };
-const RATE_ONE = 10_000_000n;
-const CURRENCY_INDEX: Record<string, number> = { 'Z-US$': 1007, 'Z-C$': 1001, 'Z-EURO': 1003 };
+export const EXCHANGE_RATES: Record<string, bigint> = { 'Z-US$': 10_000_000n, 'Z-C$': 7_300_000n, 'Z-EURO': 10_850_000n };
+export const RATE_ONE = 10_000_000n;
+export const CURRENCY_INDEX: Record<string, number> = { 'Z-US$': 1007, 'Z-C$': 1001, 'Z-EURO': 1003 };
 /** Cents to numeric(19,5) scaled integers. */
 const CENTS_TO_SCALED = 1000n;
 /** GP numbers journal lines in steps of 16384, leaving room for inserts. */
@@ -58,9 +58,23 @@ export interface WriteGeneralLedgerOptions {
   openYear: TableWriter;
   history: TableWriter;
   progress: PhaseProgress;
+  /**
+   * Sees every regular (non-closing) journal entry right after it is written, so subledger
+   * documents can be derived from the same postings (ORDOCNUM/ORMSTRID then name real documents).
+   * It must not draw from `rng`.
+   */
+  onPosted?: ((entry: PostedEntry) => void) | undefined;
 }
 
-interface PostedLine {
+/** A posted journal entry as onPosted sees it: functional lines plus the header GP stores on them. */
+export interface PostedEntry {
+  kind: JournalEntryKind;
+  trxMs: number;
+  header: EntryHeader;
+  lines: readonly PostedLine[];
+}
+
+export interface PostedLine {
   accountIndex: number;
   debit: bigint;
   credit: bigint;
@@ -145,13 +159,14 @@ export function writeGeneralLedger(options: WriteGeneralLedgerOptions): void {
       const header = regularHeader(rng, counters, draft, trxMs);
       const lines = toFunctional(draft);
       post(header, lines);
+      options.onPosted?.({ kind: draft.kind, trxMs, header, lines });
       written += lines.length;
     }
     carriedForward = yearEndClose(chart, balances);
   }
 }
 
-interface EntryHeader {
+export interface EntryHeader {
   series: number;
   reference: string;
   date: string;

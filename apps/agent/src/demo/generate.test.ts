@@ -104,7 +104,8 @@ describe('generateDemo output', () => {
 
   test('reports progress per phase, ending with done = total', () => {
     const phases = [...new Set(progress.map((p) => p.phase))];
-    assert.deepEqual(phases, ['TWO customers', 'TWO general ledger', 'TWO indexes', 'NWIND customers', 'NWIND general ledger', 'NWIND indexes', 'DYNAMICS companies']);
+    const perCompany = ['customers', 'master data', 'general ledger', 'receivables and payables', 'sales orders', 'purchase orders', 'indexes'];
+    assert.deepEqual(phases, [...DEMO_COMPANIES.flatMap((c) => perCompany.map((p) => `${c.id} ${p}`)), 'DYNAMICS companies']);
     for (const phase of phases) {
       const last = progress.filter((p) => p.phase === phase).at(-1);
       assert.ok(last && last.done === last.total, phase);
@@ -249,6 +250,9 @@ describe('referential consistency', () => {
   test('DEX_ROW_TS is in the past, roughly follows DEX_ROW_ID, and is not strictly increasing', () => {
     const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
     eachCompanyDb(base, (db) => {
+      for (const table of gpTablesOf('company').filter((t) => t.hasRowTs)) {
+        assert.ok((db.prepare(`SELECT max(DEX_ROW_TS) FROM ${table.name}`).pluck().get() as string) <= '2026-10-31 23:59:59.999', table.name);
+      }
       for (const table of ['RM00101', 'RM00102', 'GL20000', 'GL30000']) {
         assert.ok((db.prepare(`SELECT max(DEX_ROW_TS) FROM ${table}`).pluck().get() as string) < now, table);
         const inversions = count(db, `SELECT count(*) FROM (SELECT DEX_ROW_TS < lag(DEX_ROW_TS) OVER (ORDER BY DEX_ROW_ID) AS inv FROM ${table}) WHERE inv`);
@@ -260,6 +264,205 @@ describe('referential consistency', () => {
       const lastTenth = db.prepare('SELECT min(DEX_ROW_TS) FROM (SELECT DEX_ROW_TS FROM RM00101 ORDER BY DEX_ROW_ID DESC LIMIT 50)').pluck().get() as string;
       assert.ok(firstTenth < lastTenth, 'early rows are older than late rows');
       assert.equal(count(db, "SELECT count(*) FROM RM00101 c WHERE EXISTS (SELECT 1 FROM RM00102 a WHERE a.CUSTNMBR = c.CUSTNMBR AND a.DEX_ROW_TS > c.DEX_ROW_TS)"), 0, 'a customer is never older than its addresses');
+    });
+  });
+});
+
+describe('master data and documents', () => {
+  const rows = <T>(db: Database.Database, sql: string, ...params: unknown[]) => db.prepare(sql).safeIntegers(true).all(...params) as T[];
+  const values = (db: Database.Database, sql: string) => (db.prepare(sql).pluck().all() as (number | string)[]).map((v) => (typeof v === 'string' ? v.trimEnd() : v));
+  const none = (db: Database.Database, what: string, sql: string, ...params: unknown[]) => assert.equal(count(db, sql, ...params), 0, what);
+  const both = (open: string, history: string) => [open, history] as const;
+
+  test('has the master data the catalogue reads, at the documented sizes', () => {
+    eachCompanyDb(base, (db) => {
+      assert.equal(count(db, 'SELECT count(*) FROM PM00200'), 150);
+      assert.equal(count(db, 'SELECT count(*) FROM IV00101'), 300);
+      const addresses = db.prepare('SELECT min(n) AS min, max(n) AS max FROM (SELECT count(*) AS n FROM PM00300 GROUP BY VENDORID)').get();
+      assert.deepEqual(addresses, { min: 1, max: 2 });
+      assert.deepEqual(values(db, 'SELECT DISTINCT VENDSTTS FROM PM00200 ORDER BY 1'), [1, 2, 3]);
+      assert.deepEqual(values(db, 'SELECT DISTINCT TEN99TYPE FROM PM00200 ORDER BY 1'), [1, 2, 3, 4, 5]);
+      assert.ok(count(db, 'SELECT count(*) FROM PM00200 WHERE HOLD = 1') > 0, 'vendors on hold');
+      assert.deepEqual(values(db, 'SELECT DISTINCT ITEMTYPE FROM IV00101 ORDER BY 1'), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(values(db, 'SELECT DISTINCT ITMTRKOP FROM IV00101 ORDER BY 1'), [1, 2, 3]);
+      const sites = count(db, 'SELECT count(*) FROM IV40700');
+      assert.ok(sites >= 4 && sites <= 6, `${sites} sites`);
+      assert.ok(count(db, 'SELECT count(*) FROM IV40700 WHERE LOCNCODE = ?', padChar('WAREHOUSE', 11)) === 1);
+      assert.deepEqual(values(db, 'SELECT DISTINCT DUETYPE FROM SY03300 ORDER BY 1'), [1, 2, 3, 4, 5]);
+      assert.equal(count(db, 'SELECT DSCPCTAM FROM SY03300 WHERE PYMTRMID = ?', padChar('2% 10/Net 30', 21)), 200);
+      assert.ok(count(db, 'SELECT count(*) FROM RM00301') >= 8 && count(db, 'SELECT count(*) FROM RM00301 WHERE INACTIVE = 1') > 0);
+      const checkbooks = count(db, 'SELECT count(*) FROM CM00100');
+      assert.ok(checkbooks >= 3 && checkbooks <= 4, `${checkbooks} checkbooks`);
+      none(db, 'checkbook cash accounts', 'SELECT count(*) FROM CM00100 c WHERE NOT EXISTS (SELECT 1 FROM GL00105 a WHERE a.ACTINDX = c.ACTINDX)');
+      assert.ok(count(db, 'SELECT count(*) FROM CM00100 WHERE CURRBLNC > 0') >= 3, 'checkbooks have balances');
+      const sources = values(db, 'SELECT DISTINCT BCHSOURC FROM SY00500 ORDER BY 1');
+      assert.deepEqual(sources, ['GL_Normal', 'PM_Payment', 'PM_Trxent', 'RM_Cash', 'RM_Sales', 'Sales Entry']);
+      assert.deepEqual(values(db, 'SELECT DISTINCT SERIES FROM SY00500 ORDER BY 1'), [2, 3, 4]);
+      assert.ok(count(db, 'SELECT count(*) FROM SY00500 WHERE MKDTOPST = 1') > 0, 'some batches are marked to post');
+    });
+  });
+
+  test('every reference between master data resolves', () => {
+    eachCompanyDb(base, (db) => {
+      none(db, 'vendor addresses', 'SELECT count(*) FROM PM00300 a WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = a.VENDORID)');
+      for (const column of ['VADDCDPR', 'VADCDPAD', 'VADCDSFR', 'VADCDTRO']) {
+        none(db, column, `SELECT count(*) FROM PM00200 v WHERE NOT EXISTS (SELECT 1 FROM PM00300 a WHERE a.VENDORID = v.VENDORID AND a.ADRSCODE = v.${column})`);
+      }
+      for (const table of ['RM00101', 'PM00200']) {
+        none(db, `${table} terms`, `SELECT count(*) FROM ${table} t WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = t.PYMTRMID)`);
+        none(db, `${table} checkbooks`, `SELECT count(*) FROM ${table} t WHERE rtrim(CHEKBKID) <> '' AND NOT EXISTS (SELECT 1 FROM CM00100 c WHERE c.CHEKBKID = t.CHEKBKID)`);
+      }
+      none(db, 'customer salespeople', "SELECT count(*) FROM RM00101 c WHERE rtrim(SLPRSNID) <> '' AND NOT EXISTS (SELECT 1 FROM RM00301 s WHERE s.SLPRSNID = c.SLPRSNID)");
+      none(db, 'address sites', "SELECT count(*) FROM RM00102 a WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = a.LOCNCODE)");
+      none(db, 'quantity items', 'SELECT count(*) FROM IV00102 q WHERE NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = q.ITEMNMBR)');
+      none(db, 'quantity sites', 'SELECT count(*) FROM IV00102 q WHERE RCRDTYPE = 2 AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = q.LOCNCODE)');
+      none(db, 'overall rows have a blank site', "SELECT count(*) FROM IV00102 WHERE RCRDTYPE = 1 AND rtrim(LOCNCODE) <> ''");
+      none(db, 'primary vendors', "SELECT count(*) FROM IV00102 q WHERE rtrim(PRIMVNDR) <> '' AND NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = q.PRIMVNDR)");
+      none(db, 'inventory items have both kinds of rows', 'SELECT count(*) FROM IV00101 i WHERE ITEMTYPE IN (1, 2) AND (NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 1) OR NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 2))');
+      const columns = ['QTYONHND', 'ATYALLOC', 'QTYONORD', 'QTYBKORD', 'QTYSOLD', 'QTYRTRND', 'QTYDMGED'];
+      const mismatched = count(
+        db,
+        `SELECT count(*) FROM IV00102 o JOIN (SELECT ITEMNMBR, ${columns.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM IV00102 WHERE RCRDTYPE = 2 GROUP BY ITEMNMBR) s ON s.ITEMNMBR = o.ITEMNMBR ` +
+          `WHERE o.RCRDTYPE = 1 AND (${columns.map((c) => `o.${c} <> s.${c}`).join(' OR ')})`,
+      );
+      assert.equal(mismatched, 0, 'RCRDTYPE 1 rows are the sum of their site rows');
+      none(db, 'allocated within on hand', 'SELECT count(*) FROM IV00102 WHERE ATYALLOC > QTYONHND');
+    });
+  });
+
+  test('open and history tables are both in use, with voided and foreign-currency documents', () => {
+    eachCompanyDb(base, (db) => {
+      for (const [open, history] of [both('RM20101', 'RM30101'), both('PM20000', 'PM30200'), both('SOP10100', 'SOP30200'), both('POP10100', 'POP30100')]) {
+        assert.ok(count(db, `SELECT count(*) FROM ${open}`) > 20, open);
+        assert.ok(count(db, `SELECT count(*) FROM ${history}`) > 20, history);
+        assert.ok(count(db, `SELECT (SELECT count(*) FROM ${open} WHERE CURNCYID <> 'Z-US$') + (SELECT count(*) FROM ${history} WHERE CURNCYID <> 'Z-US$')`) > 0, `${open}/${history} currencies`);
+      }
+      assert.deepEqual(values(db, 'SELECT RMDTYPAL FROM RM20101 UNION SELECT RMDTYPAL FROM RM30101 ORDER BY 1'), [1, 3, 4, 5, 6, 7, 8, 9]);
+      assert.deepEqual(values(db, 'SELECT DOCTYPE FROM PM20000 UNION SELECT DOCTYPE FROM PM30200 ORDER BY 1'), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(values(db, 'SELECT SOPTYPE FROM SOP10100 UNION SELECT SOPTYPE FROM SOP30200 ORDER BY 1'), [1, 2, 3, 4, 5]);
+      for (const table of ['RM20101', 'RM30101']) for (const type of [1, 9]) assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE RMDTYPAL = ?`, type) > 0, `${table} type ${type}`);
+      for (const table of ['PM20000', 'PM30200']) for (const type of [1, 6]) assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE DOCTYPE = ?`, type) > 0, `${table} type ${type}`);
+      assert.ok(count(db, 'SELECT count(*) FROM RM30101 WHERE VOIDSTTS = 1') > 0, 'voided receivables');
+      assert.ok(count(db, 'SELECT count(*) FROM PM30200 WHERE VOIDED = 1') > 0, 'voided payables');
+      assert.ok(count(db, 'SELECT count(*) FROM SOP30200 WHERE VOIDSTTS = 1') > 0, 'voided sales documents');
+      assert.deepEqual(values(db, 'SELECT DISTINCT POSTATUS FROM POP30100 ORDER BY 1'), [4, 5, 6]);
+      for (const status of [1, 2]) assert.ok(count(db, 'SELECT count(*) FROM POP10100 WHERE POSTATUS = ?', status) > 0, `open POs with status ${status}`);
+      assert.ok(count(db, "SELECT count(*) FROM RM20101 WHERE RMDTYPAL = 9 AND rtrim(CHEKNMBR) <> ''") > 0, 'payments carry check numbers');
+      assert.deepEqual(values(db, 'SELECT DISTINCT DOCID FROM SOP30200 WHERE SOPTYPE = 3'), ['STDINV']);
+    });
+    const statuses = new Set<number>();
+    const types = new Set<number>();
+    eachCompanyDb(base, (db) => {
+      for (const table of ['POP10100', 'POP30100']) {
+        for (const v of values(db, `SELECT DISTINCT POSTATUS FROM ${table}`)) statuses.add(Number(v));
+        for (const v of values(db, `SELECT DISTINCT POTYPE FROM ${table}`)) types.add(Number(v));
+      }
+    });
+    assert.deepEqual([...statuses].sort(), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual([...types].sort(), [1, 2, 3, 4]);
+  });
+
+  test('every document names a real customer, vendor, batch, terms and site; every line a real document', () => {
+    eachCompanyDb(base, (db) => {
+      for (const table of ['RM20101', 'RM30101', 'SOP10100', 'SOP30200']) {
+        none(db, `${table} customers`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`);
+      }
+      for (const table of ['PM20000', 'PM30200', 'POP10100', 'POP30100', 'POP10110', 'POP30110']) {
+        none(db, `${table} vendors`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = d.VENDORID)`);
+      }
+      for (const table of ['RM20101', 'RM30101', 'PM20000', 'PM30200', 'SOP10100', 'SOP30200']) {
+        none(db, `${table} batches`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM SY00500 b WHERE b.BCHSOURC = d.BCHSOURC AND b.BACHNUMB = d.BACHNUMB)`);
+        none(db, `${table} blank batches`, `SELECT count(*) FROM ${table} WHERE BACHNUMB = ''`);
+        none(db, `${table} terms`, `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`);
+      }
+      for (const table of ['POP10100', 'POP30100']) {
+        none(db, `${table} terms`, `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`);
+        none(db, `${table} drop-ship customers`, `SELECT count(*) FROM ${table} d WHERE rtrim(CUSTNMBR) <> '' AND NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`);
+      }
+      for (const [headers, lines] of [both('SOP10100', 'SOP10200'), both('SOP30200', 'SOP30300')]) {
+        none(db, `${lines} documents`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`);
+        none(db, `${headers} without lines`, `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`);
+        none(db, `${lines} items`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`);
+        for (const table of [headers, lines]) none(db, `${table} sites`, `SELECT count(*) FROM ${table} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`);
+        none(db, `${lines} top-level lines`, `SELECT count(*) FROM (SELECT SOPNUMBE, SOPTYPE, count(*) AS n FROM ${lines} WHERE CMPNTSEQ = 0 GROUP BY 1, 2) WHERE n > 5`);
+        none(db, `${lines} components belong to a kit line`, `SELECT count(*) FROM ${lines} c WHERE CMPNTSEQ > 0 AND NOT EXISTS (SELECT 1 FROM ${lines} k JOIN IV00101 i ON i.ITEMNMBR = k.ITEMNMBR AND i.ITEMTYPE = 3 WHERE k.SOPNUMBE = c.SOPNUMBE AND k.SOPTYPE = c.SOPTYPE AND k.LNITMSEQ = c.LNITMSEQ AND k.CMPNTSEQ = 0)`);
+      }
+      assert.ok(count(db, 'SELECT count(*) FROM SOP30300 WHERE CMPNTSEQ > 0') > 0, 'kit components in history');
+      none(db, 'transferred orders are in history', "SELECT count(*) FROM SOP30200 i WHERE rtrim(ORIGNUMB) <> '' AND NOT EXISTS (SELECT 1 FROM SOP30200 o WHERE o.SOPNUMBE = i.ORIGNUMB AND o.SOPTYPE = i.ORIGTYPE)");
+      for (const [headers, lines] of [both('POP10100', 'POP10110'), both('POP30100', 'POP30110')]) {
+        none(db, `${lines} documents`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.PONUMBER = l.PONUMBER)`);
+        none(db, `${headers} without lines`, `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.PONUMBER = l.PONUMBER)`);
+        none(db, `${lines} items`, `SELECT count(*) FROM ${lines} l WHERE NONINVEN = 0 AND NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`);
+        none(db, `${lines} sites`, `SELECT count(*) FROM ${lines} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`);
+      }
+      none(db, 'a PO is open or history, not both', 'SELECT count(*) FROM POP10100 o JOIN POP30100 h ON h.PONUMBER = o.PONUMBER');
+      none(db, 'a sales document is work or history, not both', 'SELECT count(*) FROM SOP10100 o JOIN SOP30200 h ON h.SOPNUMBE = o.SOPNUMBE AND h.SOPTYPE = o.SOPTYPE');
+      none(db, 'a receivable is open or history, not both', 'SELECT count(*) FROM RM20101 o JOIN RM30101 h ON h.RMDTYPAL = o.RMDTYPAL AND h.DOCNUMBR = o.DOCNUMBR');
+      none(db, 'a payable is open or history, not both', 'SELECT count(*) FROM PM20000 o JOIN PM30200 h ON h.DOCTYPE = o.DOCTYPE AND h.VCHRNMBR = o.VCHRNMBR');
+    });
+  });
+
+  test('amounts add up exactly: lines to subtotals, parts to totals, remaining within original', () => {
+    eachCompanyDb(base, (db) => {
+      for (const [headers, lines] of [both('SOP10100', 'SOP10200'), both('SOP30200', 'SOP30300')]) {
+        none(db, `${lines} sum to SUBTOTAL`, `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(XTNDPRCE) AS total, sum(OXTNDPRC) AS ortotal FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`);
+        none(db, `${lines} taxes sum to TAXAMNT`, `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(TAXAMNT) AS total FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.TAXAMNT`);
+        none(db, `${headers} DOCAMNT`, `SELECT count(*) FROM ${headers} WHERE DOCAMNT <> SUBTOTAL - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT`);
+        none(db, `${lines} extended = quantity x price`, `SELECT count(*) FROM ${lines} WHERE abs(QUANTITY * UNITPRCE / 100000 - XTNDPRCE) > 500`);
+        none(db, `${lines} components carry no price`, `SELECT count(*) FROM ${lines} WHERE CMPNTSEQ > 0 AND XTNDPRCE <> 0`);
+      }
+      for (const [headers, lines] of [both('POP10100', 'POP10110'), both('POP30100', 'POP30110')]) {
+        none(db, `${lines} sum to SUBTOTAL`, `SELECT count(*) FROM ${headers} h JOIN (SELECT PONUMBER, sum(EXTDCOST) AS total, sum(OREXTCST) AS ortotal FROM ${lines} GROUP BY 1) l ON l.PONUMBER = h.PONUMBER WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`);
+        none(db, `${lines} quantities`, `SELECT count(*) FROM ${lines} WHERE QTYCANCE > QTYORDER OR QTYORDER <= 0`);
+      }
+      none(db, 'canceled POs are fully canceled', 'SELECT count(*) FROM POP30110 l JOIN POP30100 h ON h.PONUMBER = l.PONUMBER WHERE h.POSTATUS = 6 AND (l.QTYCANCE <> l.QTYORDER OR l.POLNESTA <> 6)');
+      for (const table of ['RM20101', 'RM30101']) {
+        none(db, `${table} ORTRXAMT`, `SELECT count(*) FROM ${table} WHERE ORTRXAMT <> SLSAMNT - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT AND RMDTYPAL <> 9`);
+        none(db, `${table} remaining`, `SELECT count(*) FROM ${table} WHERE CURTRXAM < 0 OR CURTRXAM > ORTRXAMT OR ORTRXAMT <= 0`);
+      }
+      for (const table of ['PM20000', 'PM30200']) {
+        none(db, `${table} DOCAMNT`, `SELECT count(*) FROM ${table} WHERE DOCAMNT <> PRCHAMNT - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT AND DOCTYPE <> 6`);
+        none(db, `${table} remaining`, `SELECT count(*) FROM ${table} WHERE CURTRXAM < 0 OR CURTRXAM > DOCAMNT OR DOCAMNT <= 0`);
+      }
+      for (const table of ['RM30101', 'PM30200']) none(db, `${table} is settled`, `SELECT count(*) FROM ${table} WHERE CURTRXAM <> 0`);
+      none(db, 'voided documents have nothing left', 'SELECT (SELECT count(*) FROM RM30101 WHERE VOIDSTTS = 1 AND CURTRXAM <> 0) + (SELECT count(*) FROM PM30200 WHERE VOIDED = 1 AND CURTRXAM <> 0)');
+      assert.ok(count(db, 'SELECT count(*) FROM RM20101 WHERE CURTRXAM > 0 AND CURTRXAM < ORTRXAMT') > 0, 'partly paid invoices');
+      none(db, 'batch totals', 'SELECT count(*) FROM SY00500 b WHERE BCHSOURC IN (?, ?) AND (NUMOFTRX, BCHTOTAL) <> (SELECT count(*), sum(ORTRXAMT) FROM (SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM20101 UNION ALL SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM30101) d WHERE d.BCHSOURC = b.BCHSOURC AND d.BACHNUMB = b.BACHNUMB)', padChar('RM_Sales', 15), padChar('RM_Cash', 15));
+    });
+  });
+
+  test('the general ledger\'s subledger lines name the receivables and payables documents', () => {
+    eachCompanyDb(base, (db) => {
+      const rm = (type: number) => `(SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM20101 WHERE RMDTYPAL = ${type} UNION ALL SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM30101 WHERE RMDTYPAL = ${type})`;
+      const pm = (type: number) => `(SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM20000 WHERE DOCTYPE = ${type} UNION ALL SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM30200 WHERE DOCTYPE = ${type})`;
+      for (const table of ['GL20000', 'GL30000']) {
+        const pad = (column: string, length: number) => `substr(${column} || '${' '.repeat(length)}', 1, ${length})`;
+        none(db, `${table} SJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = 'SJ' AND NOT EXISTS (SELECT 1 FROM ${rm(1)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)} AND d.CUSTNMBR = ${pad('rtrim(g.ORMSTRID)', 15)})`.replace("'SJ'", `'${'SJ'.padEnd(11)}'`));
+        none(db, `${table} CRJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CRJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${rm(9)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)})`);
+        none(db, `${table} PJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'PJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(1)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)} AND d.VENDORID = ${pad('rtrim(g.ORMSTRID)', 15)})`);
+        none(db, `${table} CDJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CDJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(6)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)})`);
+      }
+      const invoices = rows<{ receivable: bigint; document: bigint }>(
+        db,
+        `SELECT (SELECT sum(DEBITAMT) FROM GL20000 WHERE SOURCDOC = ? AND ACTINDX = (SELECT ACTINDX FROM GL00100 WHERE ACTALIAS = ?)) AS receivable, (SELECT coalesce(sum(ORTRXAMT), 0) FROM RM20101 WHERE RMDTYPAL = 1 AND GLPOSTDT >= '2026') + (SELECT coalesce(sum(ORTRXAMT), 0) FROM RM30101 WHERE RMDTYPAL = 1 AND GLPOSTDT >= '2026') AS document`,
+        padChar('SJ', 11),
+        padChar('AR', 21),
+      );
+      assert.equal(invoices[0]?.document, invoices[0]?.receivable, 'invoices total what the GL debited to receivables in 2026');
+    });
+  });
+
+  test('fiscal periods: the period-level rows the API reads, with per-series closing', () => {
+    eachCompanyDb(base, (db) => {
+      const periods = db.prepare('SELECT YEAR1 AS year, count(*) AS n, min(PERIODID) AS first, max(PERIODID) AS last FROM SY40100 WHERE FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 GROUP BY 1 ORDER BY 1').all();
+      assert.deepEqual(periods, [2024, 2025, 2026].map((year) => ({ year, n: 12, first: 1, last: 12 })));
+      assert.equal(count(db, 'SELECT count(*) FROM SY40100 WHERE PERIODID = 0 AND SERIES = 2'), 3 * 2, 'a period 0 row per year and origin');
+      none(db, 'periods are months', "SELECT count(*) FROM SY40100 WHERE PERIODID > 0 AND (substr(PERIODDT, 6, 2) <> printf('%02d', PERIODID) OR substr(PERIODDT, 9) <> '01 00:00:00.000' OR substr(PERDENDT, 1, 7) <> substr(PERIODDT, 1, 7))");
+      none(db, '2024 is closed', 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2024 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 + PSERIES_2 + PSERIES_3 + PSERIES_4 + PSERIES_5 + PSERIES_6 <> 6');
+      none(db, '2025 Financial is closed', 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2025 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 <> 1');
+      const open2026 = count(db, 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2026 AND FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 AND PSERIES_1 = 0');
+      assert.ok(open2026 > 0 && open2026 < 12, `${open2026} open Financial periods in 2026`);
+      none(db, 'origin rows agree with the period rows', 'SELECT count(*) FROM SY40100 o JOIN SY40100 p ON p.YEAR1 = o.YEAR1 AND p.PERIODID = o.PERIODID AND p.FORIGIN = 1 AND p.SERIES = 0 WHERE o.FORIGIN = 0 AND o.CLOSED <> CASE o.SERIES WHEN 2 THEN p.PSERIES_1 WHEN 3 THEN p.PSERIES_2 WHEN 4 THEN p.PSERIES_3 WHEN 5 THEN p.PSERIES_4 WHEN 6 THEN p.PSERIES_5 ELSE p.PSERIES_6 END');
     });
   });
 });
@@ -317,6 +520,11 @@ describe('generateDemo arguments and folders', () => {
       const ratio = ((two.GL20000 ?? 0) + (two.GL30000 ?? 0)) / ((one.GL20000 ?? 0) + (one.GL30000 ?? 0));
       assert.ok(ratio > 1.9 && ratio < 2.1, `GL ratio ${ratio}`);
       assert.equal(two.GL00100, one.GL00100, 'the chart of accounts does not scale');
+      for (const table of ['PM00200', 'IV00101', 'RM20101', 'PM30200', 'SOP30200', 'POP30100']) {
+        const tableRatio = (two[table] ?? 0) / (one[table] ?? 1);
+        assert.ok(tableRatio > 1.6 && tableRatio < 2.4, `${table} ratio ${tableRatio}`);
+      }
+      for (const table of ['SY03300', 'RM00301', 'CM00100', 'IV40700', 'SY40100']) assert.equal(two[table], one[table], `${table} does not scale`);
     }
   });
 

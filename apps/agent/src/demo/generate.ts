@@ -18,7 +18,11 @@ export type { GenerateProgress, ProgressListener } from './progress.ts';
 
 export interface GenerateOptions {
   dir: string;
-  /** Multiplies customers (500 per company) and GL lines (5,000 per company); integer >= 1. */
+  /**
+   * Integer >= 1. Per company and unit of scale: 500 customers, 5,000 GL lines, 150 vendors, 300
+   * items, and documents (receivables/payables from the GL plus extras, ~400 sales documents, 150
+   * purchase orders). Setup tables (terms, salespeople, sites, checkbooks, fiscal periods) do not scale.
+   */
   scale?: number;
   seed?: number;
   onProgress?: ProgressListener;

@@ -196,3 +196,113 @@ export const VENDORS = [
 ] as const;
 
 export const POSTING_USERS = ['sa', 'LESSONUSER1', 'LESSONUSER2', 'jdoe'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Master data added for vendors, items, sites, payment terms, salespeople and checkbooks. These
+// lists only feed their own generator streams, so editing them does not reshuffle customers or GL.
+// ---------------------------------------------------------------------------------------------
+
+export const VENDOR_BUSINESS_WORDS = [
+  'Supply', 'Distributors', 'Electronics', 'Components', 'Logistics', 'Freight Lines', 'Office Products', 'Printing',
+  'Utilities', 'Consulting', 'Staffing', 'Insurance', 'Leasing', 'Janitorial', 'Telecom', 'Packaging',
+  'Metals', 'Plastics', 'Chemicals', 'Legal Services', 'CPA Group', 'Landscaping', 'Travel', 'Software',
+  'Hardware', 'Wire & Cable', 'Fasteners', 'Industrial Supply', 'Paper Co.', 'Security Services',
+] as const;
+
+/** Vendor classes (VNDCLSID char(11)) by the kind of business the name suggests. */
+export const VENDOR_CLASSES = ['SUPPLIERS', 'SERVICES', 'UTILITIES', 'CONTRACTOR', 'FREIGHT', 'INSURANCE', 'OFFICE'] as const;
+
+/**
+ * Vendors with awkward but valid data, so API filters and escaping meet them: wildcard characters
+ * in names, an apostrophe, non-ASCII letters, a one-time (temporary) vendor with little data.
+ */
+export const SPECIAL_VENDORS = [
+  { id: 'RECYCLED0001', name: '100% Recycled Paper_Co', region: 'US' },
+  { id: 'OBRIENSO0001', name: "O'Brien & Sons Hauling", region: 'US' },
+  { id: 'MULLERPR0001', name: 'Müller Präzisionsteile GmbH', region: 'EU' },
+  { id: 'ONETIME0001', name: 'One-Time Vendor', region: 'US' },
+] as const;
+
+export interface PaymentTermDefinition {
+  id: string;
+  /** 1 Net Days, 2 Date, 3 EOM, 4 None, 5 Next Month. */
+  dueType: 1 | 2 | 3 | 4 | 5;
+  /** Net days, or the day of the month for types 2 and 5. */
+  dueDays: number;
+  /** Discount days (DISCTYPE 1 Days) and percent in hundredths; absent: no discount. */
+  discount?: { days: number; percent: number };
+}
+
+/** Every PYMTRMID a customer, vendor or document uses is here. */
+export const PAYMENT_TERM_DEFINITIONS: readonly PaymentTermDefinition[] = [
+  { id: 'Net 30', dueType: 1, dueDays: 30 },
+  { id: '2% 10/Net 30', dueType: 1, dueDays: 30, discount: { days: 10, percent: 200 } },
+  { id: 'Net 15', dueType: 1, dueDays: 15 },
+  { id: 'Net 45', dueType: 1, dueDays: 45 },
+  { id: 'Net 60', dueType: 1, dueDays: 60 },
+  { id: '1% 15/Net 45', dueType: 1, dueDays: 45, discount: { days: 15, percent: 100 } },
+  { id: '2.5% 10/Net 60', dueType: 1, dueDays: 60, discount: { days: 10, percent: 250 } },
+  { id: 'Due on Receipt', dueType: 1, dueDays: 0 },
+  { id: '15th of Month', dueType: 2, dueDays: 15 },
+  { id: 'EOM', dueType: 3, dueDays: 0 },
+  { id: 'COD', dueType: 4, dueDays: 0 },
+  { id: 'Net 10th Prox', dueType: 5, dueDays: 10 },
+];
+
+/** Vendors' terms, by weight (customers use PAYMENT_TERMS above). */
+export const VENDOR_PAYMENT_TERMS = [
+  ['Net 30', 50],
+  ['2% 10/Net 30', 12],
+  ['Net 45', 8],
+  ['Net 60', 6],
+  ['1% 15/Net 45', 4],
+  ['2.5% 10/Net 60', 2],
+  ['EOM', 6],
+  ['15th of Month', 3],
+  ['Net 10th Prox', 3],
+  ['COD', 3],
+  ['', 3],
+] as const satisfies readonly (readonly [string, number])[];
+
+/** RM00301 rows: the salespeople customers use, plus two who left and a house account. */
+export const SALESPERSON_DETAILS = [
+  { id: 'ERIN J.', first: 'Erin', middle: '', last: 'Jones', employee: 'JONE0001', territory: 'TERRITORY 1', commission: 500, inactive: false },
+  { id: 'GREG E.', first: 'Greg', middle: 'A.', last: 'Erickson', employee: 'ERIC0001', territory: 'TERRITORY 2', commission: 450, inactive: false },
+  { id: 'IAN M.', first: 'Ian', middle: '', last: 'Mitchell', employee: 'MITC0001', territory: 'TERRITORY 3', commission: 500, inactive: false },
+  { id: 'NANCY B.', first: 'Nancy', middle: 'L.', last: 'Buchanan', employee: 'BUCH0001', territory: 'TERRITORY 4', commission: 550, inactive: false },
+  { id: 'PAUL W.', first: 'Paul', middle: '', last: 'West', employee: 'WEST0001', territory: 'TERRITORY 5', commission: 400, inactive: false },
+  { id: 'SANDRA M.', first: 'Sandra', middle: '', last: 'Martinez', employee: 'MART0001', territory: 'TERRITORY 6', commission: 500, inactive: false },
+  { id: 'GARY W.', first: 'Gary', middle: 'R.', last: 'Wilson', employee: 'WILS0001', territory: 'TERRITORY 7', commission: 350, inactive: false },
+  { id: 'KEVIN D.', first: 'Kevin', middle: '', last: 'Dunn', employee: 'DUNN0001', territory: 'TERRITORY 2', commission: 400, inactive: true },
+  { id: 'LINDA S.', first: 'Linda', middle: 'K.', last: 'Sato', employee: '', territory: 'TERRITORY 5', commission: 250, inactive: true },
+  { id: 'HOUSE', first: '', middle: '', last: 'House Account', employee: '', territory: '', commission: 0, inactive: false },
+] as const;
+
+/** IV40700 rows. SITES (above) are the active ones customers' addresses use; OLDWHSE is closed. */
+export const SITE_DETAILS = [
+  { id: 'WAREHOUSE', name: 'Main Warehouse', city: 'Chicago', state: 'IL', zip: '60607', inactive: false },
+  { id: 'NORTH', name: 'North Distribution Center', city: 'Minneapolis', state: 'MN', zip: '55413', inactive: false },
+  { id: 'SOUTH', name: 'South Distribution Center', city: 'Dallas', state: 'TX', zip: '75247', inactive: false },
+  { id: 'EAST', name: 'East Coast Depot', city: 'Atlanta', state: 'GA', zip: '30336', inactive: false },
+  { id: 'WEST', name: 'West Coast Depot', city: 'Tacoma', state: 'WA', zip: '98421', inactive: false },
+  { id: 'OLDWHSE', name: 'Old Warehouse (closed)', city: 'Naperville', state: 'IL', zip: '60563', inactive: true },
+] as const;
+
+/**
+ * Item families: class, id prefix, what they are made of, and their GP item type. Costs are in
+ * cents; `fineCost` families sometimes get a cost below a cent (numeric(19,5) keeps 5 decimals).
+ */
+export const ITEM_FAMILIES = [
+  { classId: 'ACCESSORY', prefix: 'ACCS', type: 1, uom: 'EACH', nouns: ['Headset', 'Charger', 'Cable', 'Case', 'Stand', 'Adapter', 'Mount'], minCost: 200, maxCost: 8000 },
+  { classId: 'COMPONENTS', prefix: 'CMPN', type: 1, uom: 'EACH', nouns: ['Resistor Pack', 'Circuit Board', 'Relay', 'Switch', 'Connector', 'Fuse', 'Screw Set'], minCost: 5, maxCost: 4000, fineCost: true },
+  { classId: 'PHONES', prefix: 'PHON', type: 1, uom: 'EACH', nouns: ['Desk Phone', 'Cordless Phone', 'Conference Phone', 'IP Phone', 'Speakerphone'], minCost: 4000, maxCost: 40000 },
+  { classId: 'SYSTEMS', prefix: 'SYST', type: 1, uom: 'EACH', nouns: ['Phone System', 'Switchboard', 'Voice Mail Unit', 'Router', 'Server Rack'], minCost: 30000, maxCost: 400000 },
+  { classId: 'SUPPLIES', prefix: 'SUPP', type: 1, uom: 'BOX', nouns: ['Labels', 'Toner', 'Paper', 'Batteries', 'Cable Ties'], minCost: 500, maxCost: 6000 },
+  { classId: 'SERVICES', prefix: 'SRVC', type: 5, uom: 'HOUR', nouns: ['Installation', 'Consulting', 'Training', 'Repair Labor', 'Site Survey'], minCost: 2500, maxCost: 6000 },
+  { classId: 'MISC', prefix: 'MISC', type: 4, uom: 'EACH', nouns: ['Handling Charge', 'Rush Fee', 'Restocking Fee', 'Shipping Surcharge'], minCost: 0, maxCost: 0 },
+  { classId: 'FEES', prefix: 'FEE', type: 6, uom: 'EACH', nouns: ['Annual Support Plan', 'Setup Fee', 'License Fee', 'Warranty Extension'], minCost: 0, maxCost: 0 },
+  { classId: 'KITS', prefix: 'KIT', type: 3, uom: 'EACH', nouns: ['Starter Kit', 'Office Bundle', 'Conference Room Kit', 'Desk Set'], minCost: 0, maxCost: 0 },
+] as const;
+
+export const ITEM_ADJECTIVES = ['Standard', 'Deluxe', 'Compact', 'Heavy-Duty', 'Wireless', 'Premium', 'Basic', 'Pro', 'Mini', 'Digital'] as const;
+export const ITEM_COLORS = [['BK', 'Black'], ['WH', 'White'], ['GR', 'Gray'], ['BL', 'Blue']] as const;

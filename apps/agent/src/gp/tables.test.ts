@@ -21,13 +21,26 @@ describe('GP_TABLES catalog', () => {
     assert.deepEqual(gpTablesOf('system').map((t) => t.name), ['SY01500']);
     assert.deepEqual(
       gpTablesOf('company').map((t) => t.name),
-      ['RM00101', 'RM00102', 'GL00100', 'GL00105', 'GL20000', 'GL30000', 'SY40101'],
+      [
+        'RM00101', 'RM00102', 'GL00100', 'GL00105', 'GL20000', 'GL30000', 'SY40101', 'SY40100', 'SY03300', 'RM00301',
+        'CM00100', 'IV40700', 'SY00500', 'PM00200', 'PM00300', 'IV00101', 'IV00102', 'RM20101', 'RM30101', 'PM20000',
+        'PM30200', 'SOP10100', 'SOP10200', 'SOP30200', 'SOP30300', 'POP10100', 'POP10110', 'POP30100', 'POP30110',
+      ],
     );
   });
 
-  test('has DEX_ROW_TS exactly where GP 2015 has it, and DEX_ROW_ID everywhere', () => {
-    const withRowTs = Object.values(GP_TABLES as Record<string, GpTable>).filter((t) => t.hasRowTs).map((t) => t.name);
-    assert.deepEqual(withRowTs, ['RM00101', 'RM00102', 'GL00100', 'GL20000', 'GL30000', 'SY40101']);
+  test('has DEX_ROW_TS exactly where GP 2015 has it (gp-schema.md §14), and DEX_ROW_ID everywhere', () => {
+    const withRowTs = new Set([
+      'RM00101', 'RM00102', 'RM00301', 'RM20101', 'RM30101', 'PM00200', 'PM00300', 'PM20000', 'PM30200', 'IV00101',
+      'GL00100', 'GL20000', 'GL30000', 'SOP10100', 'SOP10200', 'SOP30200', 'SOP30300', 'POP10100', 'POP10110',
+      'POP30100', 'POP30110', 'SY40100', 'SY40101',
+    ]);
+    const withoutRowTs = new Set(['SY01500', 'IV00102', 'IV40700', 'GL00105', 'CM00100', 'SY03300', 'SY00500']);
+    for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
+      assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither §14 list`);
+      assert.equal(table.hasRowTs, withRowTs.has(table.name), table.name);
+    }
+    assert.deepEqual(GP_TABLES.IV00102.bumpsParentRowTs, { table: 'IV00101', key: ['ITEMNMBR'] });
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
       const names = table.columns.map((c) => c.name);
       assert.equal(names.at(-1), DEX_ROW_ID, table.name);
@@ -57,6 +70,56 @@ describe('GP_TABLES catalog', () => {
     assert.equal(length(GP_TABLES.GL00105, 'ACTNUMST'), 129);
     assert.equal(length(GP_TABLES.GL30000, 'ORMSTRID'), 31);
     assert.equal(length(GP_TABLES.GL20000, 'SOURCDOC'), 11);
+    assert.equal(length(GP_TABLES.PM00200, 'VENDORID'), 15);
+    assert.equal(length(GP_TABLES.PM00200, 'VNDCLSID'), 11);
+    assert.equal(length(GP_TABLES.PM00300, 'ZIPCODE'), 11);
+    assert.equal(length(GP_TABLES.IV00101, 'ITEMNMBR'), 31);
+    assert.equal(length(GP_TABLES.IV00101, 'ITEMDESC'), 101);
+    assert.equal(length(GP_TABLES.IV00101, 'ITMCLSCD'), 11);
+    assert.equal(length(GP_TABLES.IV00102, 'LOCNCODE'), 11);
+    assert.equal(length(GP_TABLES.IV40700, 'LOCNDSCR'), 31);
+    assert.equal(length(GP_TABLES.SY03300, 'PYMTRMID'), 21);
+    assert.equal(length(GP_TABLES.RM00301, 'SPRSNSLN'), 21);
+    assert.equal(length(GP_TABLES.CM00100, 'DSCRIPTN'), 31);
+    assert.equal(length(GP_TABLES.SY00500, 'BCHSOURC'), 15);
+    for (const name of ['RM20101', 'RM30101'] as const) {
+      assert.equal(length(GP_TABLES[name], 'DOCNUMBR'), 21);
+      assert.equal(length(GP_TABLES[name], 'CHEKNMBR'), 21);
+      assert.equal(length(GP_TABLES[name], 'TRXDSCRN'), 31);
+    }
+    for (const name of ['PM20000', 'PM30200'] as const) assert.equal(length(GP_TABLES[name], 'VCHRNMBR'), 21);
+    for (const name of ['SOP10100', 'SOP30200', 'SOP10200', 'SOP30300'] as const) assert.equal(length(GP_TABLES[name], 'SOPNUMBE'), 21);
+    for (const name of ['POP10100', 'POP30100', 'POP10110', 'POP30110'] as const) assert.equal(length(GP_TABLES[name], 'PONUMBER'), 17);
+    assert.equal(length(GP_TABLES.SY40100, 'ODESCTN'), 51);
+  });
+
+  test('declares every column gp-schema.md maps to an API field (and the filters need)', () => {
+    const required: Record<string, string[]> = {
+      GL00100: ['ACTINDX', 'ACTDESCR', 'ACCTTYPE', 'PSTNGTYP', 'ACTIVE', 'ACCATNUM', 'CREATDDT', 'MODIFDT'],
+      PM00200: ['VENDORID', 'VENDNAME', 'VNDCHKNM', 'VENDSHNM', 'VNDCLSID', 'VADDCDPR', 'PYMTRMID', 'CURNCYID', 'TXIDNMBR', 'TEN99TYPE', 'PHNUMBR1', 'VENDSTTS', 'HOLD', 'CREATDDT', 'MODIFDT'],
+      PM00300: ['VENDORID', 'ADRSCODE', 'VNDCNTCT', 'ADDRESS1', 'ADDRESS2', 'ADDRESS3', 'CITY', 'STATE', 'ZIPCODE', 'COUNTRY', 'PHNUMBR1'],
+      IV00101: ['ITEMNMBR', 'ITEMDESC', 'ITMSHNAM', 'ITMCLSCD', 'ITEMTYPE', 'ITMTRKOP', 'UOMSCHDL', 'STNDCOST', 'CURRCOST', 'ITMGEDSC', 'MODIFDT', 'CREATDDT', 'INACTIVE'],
+      IV00102: ['ITEMNMBR', 'LOCNCODE', 'RCRDTYPE', 'QTYONHND', 'ATYALLOC', 'QTYONORD', 'QTYBKORD'],
+      IV40700: ['LOCNCODE', 'LOCNDSCR', 'ADDRESS1', 'ADDRESS2', 'CITY', 'STATE', 'ZIPCODE', 'COUNTRY', 'INACTIVE'],
+      CM00100: ['CHEKBKID', 'DSCRIPTN', 'ACTINDX', 'CURNCYID', 'CURRBLNC', 'INACTIVE'],
+      SY03300: ['PYMTRMID', 'DUETYPE', 'DUEDTDS', 'DSCPCTAM'],
+      RM00301: ['SLPRSNID', 'SLPRSNFN', 'SPRSNSLN', 'EMPLOYID', 'INACTIVE'],
+      SY40100: ['YEAR1', 'PERIODID', 'PERIODDT', 'PERDENDT', 'SERIES', 'FORIGIN', 'ODESCTN', 'CLOSED', 'PSERIES_1', 'PSERIES_6'],
+      SY00500: ['BACHNUMB', 'BCHSOURC', 'SERIES', 'NUMOFTRX', 'BCHTOTAL', 'MKDTOPST', 'GLPOSTDT'],
+      SOP10200: ['SOPNUMBE', 'SOPTYPE', 'CMPNTSEQ', 'LNITMSEQ', 'ITEMNMBR', 'ITEMDESC', 'QUANTITY', 'UNITPRCE', 'XTNDPRCE', 'LOCNCODE', 'QTYFULFI'],
+    };
+    const rm = ['RMDTYPAL', 'DOCNUMBR', 'CUSTNMBR', 'DOCDATE', 'DUEDATE', 'ORTRXAMT', 'CURTRXAM', 'SLSAMNT', 'TAXAMNT', 'FRTAMNT', 'TRXDSCRN', 'BACHNUMB', 'BCHSOURC', 'CURNCYID', 'CHEKNMBR', 'VOIDSTTS'];
+    const pm = ['DOCTYPE', 'VCHRNMBR', 'DOCNUMBR', 'VENDORID', 'DOCDATE', 'DUEDATE', 'DOCAMNT', 'CURTRXAM', 'PRCHAMNT', 'TAXAMNT', 'TRXDSCRN', 'BACHNUMB', 'BCHSOURC', 'CURNCYID', 'VOIDED'];
+    const sop = ['SOPTYPE', 'SOPNUMBE', 'DOCID', 'CUSTNMBR', 'CUSTNAME', 'DOCDATE', 'SUBTOTAL', 'TAXAMNT', 'FRTAMNT', 'DOCAMNT', 'BACHNUMB', 'LOCNCODE', 'CSTPONBR', 'VOIDSTTS'];
+    const pop = ['PONUMBER', 'POSTATUS', 'POTYPE', 'VENDORID', 'VENDNAME', 'DOCDATE', 'PRMDATE', 'SUBTOTAL', 'TRDISAMT', 'FRTAMNT', 'MSCCHAMT', 'TAXAMNT', 'CURNCYID'];
+    const popLines = ['PONUMBER', 'ORD', 'LineNumber', 'ITEMNMBR', 'ITEMDESC', 'QTYORDER', 'QTYCANCE', 'UNITCOST', 'EXTDCOST', 'LOCNCODE', 'POLNESTA'];
+    Object.assign(required, { RM20101: rm, RM30101: rm, PM20000: pm, PM30200: pm, SOP10100: sop, SOP30200: sop, SOP30300: required.SOP10200, POP10100: pop, POP30100: pop, POP10110: popLines, POP30110: popLines });
+    for (const [name, columns] of Object.entries(required)) {
+      const table = (GP_TABLES as Record<string, GpTable>)[name];
+      assert.ok(table, name);
+      const declared = new Set(table.columns.map((c) => c.name));
+      for (const column of columns) assert.ok(declared.has(column), `${name}.${column}`);
+    }
   });
 });
 
@@ -142,6 +205,24 @@ describe('sqliteDdl', () => {
     resetCustomerTs();
     db.prepare('DELETE FROM RM00102').run();
     assert.ok(customerTs() > OLD_TS, 'delete');
+  });
+
+  test('IV00102 inserts, updates and deletes bump the item, as GP\'s zDT_IV00102 triggers do', () => {
+    const db = openCompanyDb();
+    const itemTs = () => tsOf(db, 'SELECT DEX_ROW_TS FROM IV00101');
+    const resetItemTs = () => db.prepare('UPDATE IV00101 SET DEX_ROW_TS = ?').run(OLD_TS);
+    db.prepare('INSERT INTO IV00101 (ITEMNMBR) VALUES (?)').run(padChar('PHON-10001', 31));
+    const site = [padChar('PHON-10001', 31), 2, padChar('NORTH', 11)];
+
+    resetItemTs();
+    db.prepare('INSERT INTO IV00102 (ITEMNMBR, RCRDTYPE, LOCNCODE) VALUES (?, ?, ?)').run(...site);
+    assert.ok(itemTs() > OLD_TS, 'insert');
+    resetItemTs();
+    db.prepare('UPDATE IV00102 SET QTYONHND = ?').run(toScaled('12'));
+    assert.ok(itemTs() > OLD_TS, 'update');
+    resetItemTs();
+    db.prepare('DELETE FROM IV00102').run();
+    assert.ok(itemTs() > OLD_TS, 'delete');
   });
 
   test('DEX_ROW_ID is never reused, like an IDENTITY', () => {
