@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { OBJECTS, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
+import { CATALOGUE } from '../catalogue/index.ts';
+import { PreparedResource } from '../catalogue/compile.ts';
+import { mssqlDialect } from './mssqlDialect.ts';
+import { renderSelect } from './render.ts';
+import type { SelectQuery } from './model.ts';
+
+/**
+ * Every statement shape the compiler can produce for SQL Server, parsed by a real T-SQL grammar
+ * (sqlfluff's tsql dialect, Debian package `sqlfluff`; .ci/run installs it).
+ */
+const sqlfluff = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' });
+const available = sqlfluff.status === 0;
+if (!available) {
+  console.warn('\n*** SKIPPED: T-SQL parse check needs sqlfluff (apt-get install sqlfluff); .ci/run installs it. ***\n');
+}
+
+/** A value for each filter; `oversized` ones cannot fit their column and compile to `1 = 0`. */
+function valueFor(name: string, spec: FilterSpec, object: ObjectSpec, oversized: boolean): unknown {
+  switch (spec.kind) {
+    case 'string':
+      if (name === 'documentId') return oversized ? 'nocolon' : object.parent === 'sales-orders' ? 'invoice:STDINV2261' : 'PO2001';
+      return oversized ? 'X'.repeat(spec.maxLength) : 'VALUE1';
+    case 'search':
+      return "it's 50%_[x]";
+    case 'boolean':
+      return true;
+    case 'integer':
+      return 2026;
+    case 'enum':
+      return spec.values[0];
+    case 'timestamp':
+      return '2026-03-01T14:05:09.123Z';
+    case 'date':
+      return '2026-02-28';
+    case 'ids':
+      return oversized ? ['X'.repeat(129)] : ['A1', 'B2', 'C3'];
+  }
+}
+
+/**
+ * The statements of one object: a statement is a fixed select list plus one independent AND term
+ * per filter, so all filters together cover every term. Varied: no filters; all filters on every
+ * source table (each value of a filter that picks tables) with a keyset position; all filters with
+ * values that cannot match (`1 = 0` terms); get-by-id.
+ */
+function statementsOf(object: ObjectSpec): string[] {
+  const def = CATALOGUE[object.name as keyof typeof CATALOGUE];
+  const resource = new PreparedResource(def, mssqlDialect);
+  const company = object.companyScoped ? 'TWO' : null;
+  const filtersWith = (oversized: boolean) =>
+    Object.fromEntries(Object.entries(object.filters).map(([name, spec]) => [name, valueFor(name, spec, object, oversized)]));
+  const base = object.parent ? { documentId: filtersWith(false).documentId } : {};
+  const sourceFilter = Object.entries(def.filters).find(([, f]) => f.kind === 'sources');
+  const sourceChoices = sourceFilter && sourceFilter[1].kind === 'sources' ? Object.keys(sourceFilter[1].sources) : [undefined];
+  const queries: SelectQuery[] = resource.listQueries(company, base as never, 101, null).map((q) => q.query);
+  for (const choice of sourceChoices) {
+    const all = { ...filtersWith(false), ...(sourceFilter && choice ? { [sourceFilter[0]]: choice } : {}) };
+    for (const { source } of resource.listQueries(company, all as never, 1, null)) {
+      queries.push(...resource.listQueries(company, all as never, 1001, [source, 123456]).map((q) => q.query));
+    }
+  }
+  queries.push(...resource.listQueries(company, filtersWith(true) as never, 11, null).map((q) => q.query));
+  if (def.idParts) queries.push(...resource.getQueries(company, def.idParts.map((p) => (p.enum ? 'invoice' : 'ID1'))));
+  return distinctShapes(queries.map((q) => renderSelect(q, mssqlDialect).sql));
+}
+
+/**
+ * Statements that differ only in parameter numbering or the length of an IN list are the same
+ * grammar; parsing one of each keeps the check to a few dozen seconds (sqlfluff is thorough, not fast).
+ */
+function distinctShapes(statements: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const sql of statements) {
+    const shape = sql.replace(/@p\d+/g, '@p').replace(/IN \((?:@p, )*@p\)/g, 'IN (@p)');
+    if (!seen.has(shape)) seen.set(shape, sql);
+  }
+  return [...seen.values()];
+}
+
+/** sqlfluff 1.4 parses on one core; run one process per core over a share of the files. */
+async function parseAll(dirs: string[]): Promise<{ filepath: string; segments: unknown }[]> {
+  const run = promisify(execFile);
+  const outputs = await Promise.all(
+    dirs.map((dir) => run('sqlfluff', ['parse', '--dialect', 'tsql', '--format', 'json', dir], { encoding: 'utf8', maxBuffer: 1 << 30 })),
+  );
+  return outputs.flatMap(({ stdout }) => JSON.parse(stdout) as { filepath: string; segments: unknown }[]);
+}
+
+test('every T-SQL statement the compiler produces parses as T-SQL', { skip: !available && 'sqlfluff is not installed' }, async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tsql-'));
+  try {
+    const dirs = Array.from({ length: Math.max(1, os.availableParallelism()) }, (_, i) => path.join(root, String(i)));
+    for (const dir of dirs) fs.mkdirSync(dir);
+    const files = new Map<string, string>();
+    for (const object of Object.values(OBJECTS) as ObjectSpec[]) {
+      statementsOf(object).forEach((sql, i) => {
+        const file = path.join(dirs[files.size % dirs.length]!, `${object.name}-${i}.sql`);
+        fs.writeFileSync(file, `${sql}\n`);
+        files.set(file, sql);
+      });
+    }
+    // One statement that must not parse proves the check can fail.
+    const broken = path.join(dirs[0]!, 'zz-broken.sql');
+    fs.writeFileSync(broken, 'SELECT TOP (@p0) FROM [TWO].[dbo].[RM00101] AS [t] WHERE\n');
+    const results = await parseAll(dirs);
+    assert.equal(results.length, files.size + 1);
+    const unparsable = results.filter((r) => JSON.stringify(r.segments).includes('"unparsable"')).map((r) => r.filepath);
+    assert.deepEqual(unparsable.map((f) => files.get(f) ?? path.basename(f)), ['zz-broken.sql']);
+    console.log(`parsed ${files.size} distinct T-SQL statements`);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
