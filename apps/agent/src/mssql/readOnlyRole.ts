@@ -1,0 +1,51 @@
+import { CATALOGUE } from '../catalogue/index.ts';
+import { mssqlDialect } from '../sql/mssqlDialect.ts';
+
+/**
+ * Least privilege for the agent (gp-schema.md §15): a SQL login whose user, in DYNAMICS and in each
+ * company database, belongs to a role with SELECT on exactly the tables the catalogue reads, and
+ * nothing else. DYNGRP, which GP users share, is never used.
+ */
+export const READ_ROLE = 'gp_gateway_read';
+const q = (name: string) => mssqlDialect.quote(name);
+const literal = (text: string) => `N'${text.replaceAll("'", "''")}'`;
+
+/** Tables the catalogue reads, per kind of database, sorted. */
+export function catalogueTables(): { system: string[]; company: string[] } {
+  const system = new Set<string>();
+  const company = new Set<string>();
+  for (const def of Object.values(CATALOGUE)) {
+    const target = def.database === 'system' ? system : company;
+    for (const source of def.sources) target.add(source.table);
+    for (const join of def.joins ?? []) target.add(join.table);
+  }
+  return { system: [...system].sort(), company: [...company].sort() };
+}
+
+export interface ReadOnlyRoleOptions {
+  login: string;
+  /** Omit to create the user for an existing (e.g. Windows) login. */
+  password?: string;
+  companies: readonly string[];
+}
+
+export function readOnlyRoleScript({ login, password, companies }: ReadOnlyRoleOptions): string {
+  const tables = catalogueTables();
+  const out: string[] = ['USE [master]'];
+  if (password !== undefined) {
+    out.push(`IF SUSER_ID(${literal(login)}) IS NULL CREATE LOGIN ${q(login)} WITH PASSWORD = ${literal(password)}, CHECK_POLICY = ON`);
+  }
+  const database = (name: string, names: string[]) => {
+    out.push(`USE ${q(name)}`);
+    out.push(`IF USER_ID(${literal(login)}) IS NULL CREATE USER ${q(login)} FOR LOGIN ${q(login)}`);
+    out.push(`IF DATABASE_PRINCIPAL_ID(N'${READ_ROLE}') IS NULL CREATE ROLE ${q(READ_ROLE)}`);
+    for (const table of names) out.push(`GRANT SELECT ON [dbo].${q(table)} TO ${q(READ_ROLE)}`);
+    out.push(`ALTER ROLE ${q(READ_ROLE)} ADD MEMBER ${q(login)}`);
+  };
+  database('DYNAMICS', tables.system);
+  for (const company of companies) {
+    if (!/^[A-Z0-9_]{1,5}$/.test(company)) throw new Error(`not a GP company id: ${company}`);
+    database(company, tables.company);
+  }
+  return `${out.join('\nGO\n')}\nGO\n`;
+}
