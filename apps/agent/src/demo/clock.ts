@@ -23,6 +23,14 @@ export function timelineTimestamp(rng: Rng, fraction: number): number {
   return clampToTimeline(DEMO_TIMELINE_START_MS + Math.floor(fraction * span) + jitter);
 }
 
+/**
+ * A past timestamp for something that happened at `epochMs`: past the demo's "now" it becomes a
+ * moment in the last hour (as the GL does), so late rows do not all share the very last millisecond.
+ */
+export function pastTimestamp(rng: Rng, epochMs: number): number {
+  return epochMs <= DEMO_TIMELINE_END_MS ? clampToTimeline(epochMs) : DEMO_TIMELINE_END_MS - rng.int(0, 3_600_000);
+}
+
 export function clampToTimeline(epochMs: number): number {
   return Math.min(DEMO_TIMELINE_END_MS, Math.max(DEMO_TIMELINE_START_MS, epochMs));
 }

@@ -20,7 +20,7 @@ export interface GenerateOptions {
   dir: string;
   /**
    * Integer >= 1. Per company and unit of scale: 500 customers, 5,000 GL lines, 150 vendors, 300
-   * items, and documents (receivables/payables from the GL plus extras, ~400 sales documents, 150
+   * items, and documents (receivables/payables from the GL plus extras, ~300 sales documents, 150
    * purchase orders). Setup tables (terms, salespeople, sites, checkbooks, fiscal periods) do not scale.
    */
   scale?: number;

@@ -315,4 +315,3 @@ function overallRow(item: ItemRef, sites: readonly SiteRow[]): QuantityRow {
   };
 }
 
-export { ACTIVE_SITES };

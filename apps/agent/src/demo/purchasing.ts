@@ -7,7 +7,7 @@
  * (NONINVEN 1) whose ITEMNMBR is not in IV00101, as GP allows.
  */
 import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
-import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, rowTimestamp } from './clock.ts';
+import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { DemoCompany } from './companies.ts';
 import type { CustomerRef } from './customers.ts';
 import type { ItemRef } from './items.ts';
@@ -133,8 +133,8 @@ export function writePurchaseOrders({ rng, scale, company, vendors, items, custo
     const tradeDiscount = percentOf(subtotal, tradePercent);
     const remaining = status <= 3 ? subtotal : 0n;
     const touchedMs = isOpen
-      ? clampToTimeline(documentMs + rng.int(0, Math.max(0, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS))) * DAY_MS + businessTimeOfDayMs(rng))
-      : clampToTimeline(documentMs + rng.int(20, 120) * DAY_MS + businessTimeOfDayMs(rng));
+      ? pastTimestamp(rng, documentMs + rng.int(0, Math.max(0, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS))) * DAY_MS + businessTimeOfDayMs(rng))
+      : pastTimestamp(rng, documentMs + rng.int(20, 120) * DAY_MS + businessTimeOfDayMs(rng));
     const received = status === 4 || status === 5;
     const receiptMs = Math.min(touchedMs, promisedMs + rng.int(-3, 10) * DAY_MS);
     const day = (ms: number) => dateOnly(ms);

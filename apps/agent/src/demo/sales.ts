@@ -10,7 +10,7 @@
  */
 import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
 import type { BatchBook } from './batches.ts';
-import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, isoDay, rowTimestamp } from './clock.ts';
+import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { CustomerRef } from './customers.ts';
 import type { ItemRef } from './items.ts';
 import { CENT, DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, ONE, currencyIndex, dueDateMs, extend, fromFunctional, percentOf, randomAmount, roundToCents, sum, units } from './money.ts';
@@ -19,7 +19,7 @@ import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { POSTING_USERS } from './vocabulary.ts';
 
-export const SALES_DOCUMENTS_PER_SCALE = 400;
+export const SALES_DOCUMENTS_PER_SCALE = 300;
 
 /** SOPTYPE: 1 Quote, 2 Order, 3 Invoice, 4 Return, 5 Back Order. */
 type SopType = 1 | 2 | 3 | 4 | 5;
@@ -123,8 +123,8 @@ export function writeSales({ rng, scale, customers, items, work, history, batche
     const lineCount = rng.weighted([[1, 30], [2, 25], [3, 20], [4, 15], [5, 10]] as const);
     for (let l = 0; l < lineCount; l++) document.lines.push(makeLine(rng, document, rng.pick(history ? sellableBefore : sellable)));
     document.touchedMs = history
-      ? clampToTimeline(documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 5), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999))
-      : clampToTimeline(documentMs + rng.int(0, Math.max(0, Math.min(5, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS)))) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
+      ? pastTimestamp(rng, documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 5), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999))
+      : pastTimestamp(rng, documentMs + rng.int(0, Math.max(0, Math.min(5, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS)))) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
     // Three in ten posted invoices were transferred from an order, which moved to history with it.
     if (plan === 'historyInvoice' && rng.chance(0.3)) {
       const orderMs = Math.max(DEMO_TIMELINE_START_MS, documentMs - rng.int(2, 20) * DAY_MS);

@@ -14,10 +14,10 @@
 import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
 import type { BatchBook } from './batches.ts';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
-import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, isoDay, rowTimestamp } from './clock.ts';
+import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { CustomerRef } from './customers.ts';
 import type { PostedEntry } from './generalLedger.ts';
-import { DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, dueDateMs, fractionOf, paymentTerm, percentOf, randomAmount, sum } from './money.ts';
+import { DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, dueDateMs, fractionOf, paymentTerm, percentOf, randomAmount } from './money.ts';
 import type { PhaseProgress } from './progress.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
@@ -216,7 +216,7 @@ interface Settlement {
 
 function settle(rng: Rng, documentMs: number, postedMs: number, amount: bigint, voided: boolean, isCredit: boolean): Settlement {
   if (voided) {
-    const voidMs = clampToTimeline(Math.max(postedMs, dayStartMs(postedMs) + rng.int(1, 20) * DAY_MS + businessTimeOfDayMs(rng)));
+    const voidMs = pastTimestamp(rng, Math.max(postedMs, dayStartMs(postedMs) + rng.int(1, 20) * DAY_MS + businessTimeOfDayMs(rng)));
     return { history: true, remaining: 0n, paidOffMs: 0, touchedMs: voidMs, voidMs };
   }
   const stillOpen = rng.chance(0.03);
@@ -229,7 +229,7 @@ function settle(rng: Rng, documentMs: number, postedMs: number, amount: bigint, 
   const roll = rng.next();
   const remaining = roll < paid ? 0n : roll < paid + partial ? fractionOf(amount, rng.int(10, 90) / 100) : amount;
   if (remaining === amount) return { history: false, remaining, paidOffMs: 0, touchedMs: postedMs, voidMs: 0 };
-  const appliedMs = clampToTimeline(Math.max(postedMs, dayStartMs(documentMs) + rng.int(1, Math.max(1, Math.min(ageDays, 60))) * DAY_MS + businessTimeOfDayMs(rng)));
+  const appliedMs = pastTimestamp(rng, Math.max(postedMs, dayStartMs(documentMs) + rng.int(1, Math.max(1, Math.min(ageDays, 60))) * DAY_MS + businessTimeOfDayMs(rng)));
   return { history: false, remaining, paidOffMs: remaining === 0n ? appliedMs : 0, touchedMs: appliedMs, voidMs: 0 };
 }
 
@@ -251,11 +251,11 @@ const pad8 = (n: number) => String(n).padStart(8, '0');
 /** A random document date on the demo's timeline, and when it was posted. */
 function randomDates(rng: Rng): { documentMs: number; postedMs: number } {
   const documentMs = dayStartMs(DEMO_TIMELINE_START_MS + Math.floor(rng.next() * (DEMO_TODAY_MS - DEMO_TIMELINE_START_MS)));
-  const postedMs = clampToTimeline(documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 6), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
+  const postedMs = pastTimestamp(rng, documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 6), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
   return { documentMs, postedMs };
 }
 
-export const RECEIVABLE_EXTRAS_PER_SCALE = 150;
+export const RECEIVABLE_EXTRAS_PER_SCALE = 120;
 
 const RM_EXTRA_TYPES = [[3, 20], [4, 15], [5, 10], [6, 6], [7, 30], [8, 19]] as const;
 const RM_PREFIX: Record<ReceivableType, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
@@ -383,7 +383,7 @@ export function writeReceivables({ rng, scale, drafts, customers, open, history,
   }
 }
 
-export const PAYABLE_EXTRAS_PER_SCALE = 300;
+export const PAYABLE_EXTRAS_PER_SCALE = 200;
 
 const PM_EXTRA_TYPES = [[1, 55], [2, 3], [3, 8], [4, 5], [5, 7], [6, 22]] as const;
 const PM_DESCRIPTIONS: Record<PayableType, readonly string[]> = {
