@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createLogger } from '../apps/gateway/src/logger.ts';
+import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
+import { startGateway } from '../apps/gateway/src/gateway.ts';
+
+/**
+ * The gateway for the benchmark: the real composition root, but without the built-in sandbox
+ * agent (a worker thread in the same process would be counted in the gateway's memory).
+ */
+const [dataDir] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: gatewayServer.ts <data dir>');
+const store = new SqliteStore(path.join(dataDir, 'gateway.sqlite'));
+const gateway = await startGateway({
+  store,
+  log: createLogger('warn'),
+  cursorSecret: randomBytes(32),
+  port: 0,
+  host: '127.0.0.1',
+  requestTimeoutMs: 60_000,
+});
+console.log(`listening ${gateway.port}`);

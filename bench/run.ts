@@ -1,0 +1,254 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
+import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
+import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+
+/**
+ * `pnpm bench`: the gateway and an agent as separate processes over loopback, side by side with the
+ * floor (bench/floorServer.ts: the same reads served in-process by a bare node:http server), on a
+ * large embedded database. Prints one table with each figure's ratio to the floor and writes it to
+ * bench/results/latest.json. BENCH_SCALE (default 200: 1M GL lines, 100k customers per company)
+ * and BENCH_SECONDS (default 8 per load scenario) size it.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SCALE = Number(process.env.BENCH_SCALE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONCURRENCY = 16;
+const DATA = path.join(ROOT, 'bench', '.data');
+const demoDir = path.join(DATA, `scale-${SCALE}`);
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function ensureDatabase(): void {
+  if (fs.existsSync(demoDatabasePaths(demoDir).systemDatabase)) return;
+  log(`generating the scale-${SCALE} database in ${demoDir} (once; reused by later runs)`);
+  let last = 0;
+  generateDemo({
+    dir: demoDir,
+    scale: SCALE,
+    onProgress: ({ phase, done, total }) => {
+      if (Date.now() - last < 2000 && done < total) return;
+      last = Date.now();
+      log(`  ${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+    },
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+function startProcess(script: string, args: string[]): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const port = /listening (\d+)/.exec(out)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** Peak and current resident memory of a process, in MB (Linux /proc). */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string>, paths: () => string, connections: number, seconds = SECONDS): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
+  } as any);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/**
+ * Latency at concurrency 1 with sub-millisecond resolution (autocannon's histogram counts whole
+ * milliseconds): one request after another for `seconds`, timed with performance.now().
+ */
+async function sequential(base: string, headers: Record<string, string>, paths: () => string, seconds = SECONDS / 2): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const started = performance.now();
+    const res = await fetch(`${base}${paths()}`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${res.status} from ${base}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+}
+
+/** Walks a list sequentially at limit 1000, returning rows/s and the cursor of a page `deep` rows in. */
+async function walk(first: string, next: (cursor: string) => string, headers: Record<string, string>, deep: number, onPage: () => void) {
+  const started = performance.now();
+  let rows = 0;
+  let deepCursor: string | null = null;
+  let url: string | null = first;
+  while (url) {
+    const body = (await (await fetch(url, { headers })).json()) as { data: unknown[]; nextCursor: string | null };
+    rows += body.data.length;
+    if (deepCursor === null && rows >= deep && body.nextCursor) deepCursor = body.nextCursor;
+    url = body.nextCursor ? next(body.nextCursor) : null;
+    onPage();
+  }
+  return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), deepCursor };
+}
+
+async function main() {
+  ensureDatabase();
+  const system = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
+  const customerIds = system.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
+  const glLines = Number(system.prepare("SELECT (SELECT count(*) FROM GL20000) + (SELECT count(*) FROM GL30000)").pluck().get());
+  system.close();
+
+  const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
+  const store = new SqliteStore(path.join(gatewayDir, 'gateway.sqlite'));
+  const org = await store.createOrganisation('Bench');
+  await store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 });
+  const key = newApiKeySecret('live');
+  await store.createApiKey({ orgId: org.id, name: 'bench', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
+  const token = newAgentToken();
+  const connection = await store.createConnection({ orgId: org.id, name: 'bench', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' });
+  await store.close();
+
+  const floor = await startProcess('bench/floorServer.ts', [demoDir]);
+  const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir]);
+  const agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', `http://127.0.0.1:${gateway.port}`, '--token', token, '--sqlite-dir', demoDir], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  const gw = `http://127.0.0.1:${gateway.port}`;
+  const fl = `http://127.0.0.1:${floor.port}`;
+  const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connection.id };
+  for (;;) {
+    const res = await fetch(`${gw}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  let i = 0;
+  const anyCustomer = () => encodeURIComponent(customerIds[i++ % customerIds.length]!);
+  const rows: Record<string, { gateway: number; floor: number; unit: string; better: 'higher' | 'lower' }> = {};
+  const record = (name: string, unit: string, better: 'higher' | 'lower', g: number, f: number) => {
+    rows[name] = { gateway: g, floor: f, unit, better };
+    log(`  ${name}: gateway ${g.toFixed(2)} ${unit}, floor ${f.toFixed(2)} ${unit}`);
+  };
+
+  log('warming up');
+  await load(gw, auth, () => '/v1/customers?limit=100', 4, 2);
+  await load(fl, {}, () => '/v1/customers?limit=100', 4, 2);
+
+  log(`list and get, ${CONCURRENCY} connections, ${SECONDS} s each`);
+  const listG = await load(gw, auth, () => '/v1/customers?limit=100', CONCURRENCY);
+  const listF = await load(fl, {}, () => '/v1/customers?limit=100', CONCURRENCY);
+  record('list customers (limit 100) throughput', 'req/s', 'higher', listG.rps, listF.rps);
+  record('list customers p99', 'ms', 'lower', listG.p99, listF.p99);
+  const getG = await load(gw, auth, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY);
+  const getF = await load(fl, {}, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY);
+  record('get customer throughput', 'req/s', 'higher', getG.rps, getF.rps);
+  record('get customer p99', 'ms', 'lower', getG.p99, getF.p99);
+
+  log('latency at concurrency 1');
+  const list1G = await sequential(gw, auth, () => '/v1/customers?limit=100');
+  const list1F = await sequential(fl, {}, () => '/v1/customers?limit=100');
+  record('list p50 at concurrency 1', 'ms', 'lower', list1G.p50, list1F.p50);
+  const get1G = await sequential(gw, auth, () => `/v1/customers/${anyCustomer()}`);
+  const get1F = await sequential(fl, {}, () => `/v1/customers/${anyCustomer()}`);
+  record('get p50 at concurrency 1', 'ms', 'lower', get1G.p50, get1F.p50);
+
+  log(`export of ${glLines.toLocaleString('en')} GL lines at limit 1000`);
+  const agentMemory: number[] = [];
+  const sample = () => agentMemory.push(memory(agent.pid!).rss);
+  const deep = Math.min(1_000_000, Math.floor(glLines * 0.9));
+  const exportG = await walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample);
+  const exportF = await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, deep, () => {});
+  record('export GL lines (limit 1000)', 'rows/s', 'higher', exportG.rowsPerSecond, exportF.rowsPerSecond);
+
+  log(`first page vs a page ${deep.toLocaleString('en')} rows deep (limit 100, concurrency 1)`);
+  const firstG = await sequential(gw, auth, () => '/v1/gl-entries?limit=100');
+  const deepG = await sequential(gw, auth, () => `/v1/gl-entries?limit=100&cursor=${encodeURIComponent(exportG.deepCursor!)}`);
+  const firstF = await sequential(fl, {}, () => '/v1/gl-entries?limit=100');
+  const deepF = await sequential(fl, {}, () => `/v1/gl-entries?limit=100&after=${exportF.deepCursor}`);
+  record('first page p50', 'ms', 'lower', firstG.p50, firstF.p50);
+  record('deep page p50', 'ms', 'lower', deepG.p50, deepF.p50);
+
+  log('1,000 requests in flight');
+  const before = memory(gateway.child.pid!);
+  const flood = await load(gw, auth, () => '/v1/customers?limit=100', 1000, SECONDS / 2);
+  const after = memory(gateway.child.pid!);
+
+  const result = {
+    ranAt: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    scale: SCALE,
+    glLines,
+    secondsPerScenario: SECONDS,
+    rows,
+    derived: {
+      throughputRatioList: rows['list customers (limit 100) throughput']!.gateway / rows['list customers (limit 100) throughput']!.floor,
+      throughputRatioGet: rows['get customer throughput']!.gateway / rows['get customer throughput']!.floor,
+      addedP50ListMs: list1G.p50 - list1F.p50,
+      addedP50GetMs: get1G.p50 - get1F.p50,
+      deepOverFirstPage: deepG.p50 / firstG.p50,
+      exportRowsPerSecond: exportG.rowsPerSecond,
+      gatewayPeakRssMB: after.peak,
+      gatewayRssBeforeFloodMB: before.rss,
+      floodErrors: flood.errors,
+      agentRssDuringExportMB: { first: agentMemory[0], max: Math.max(...agentMemory), last: agentMemory.at(-1) },
+      agentPeakRssMB: memory(agent.pid!).peak,
+    },
+  };
+  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  printTable(result);
+
+  agent.kill('SIGTERM');
+  gateway.child.kill('SIGTERM');
+  floor.child.kill('SIGTERM');
+  fs.rmSync(gatewayDir, { recursive: true, force: true });
+}
+
+function printTable(result: { rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>; derived: Record<string, unknown>; machine: unknown; scale: number; glLines: number }) {
+  const lines = ['| measure | gateway + agent | floor | ratio |', '|---|---:|---:|---:|'];
+  for (const [name, r] of Object.entries(result.rows)) {
+    const digits = r.unit === 'ms' ? 2 : 0;
+    lines.push(`| ${name} | ${r.gateway.toFixed(digits)} ${r.unit} | ${r.floor.toFixed(digits)} ${r.unit} | ${(r.gateway / r.floor).toFixed(2)}× |`);
+  }
+  const d = result.derived as any;
+  lines.push(
+    '',
+    `- added p50 at concurrency 1: list ${d.addedP50ListMs.toFixed(2)} ms, get ${d.addedP50GetMs.toFixed(2)} ms`,
+    `- deep page / first page (gateway p50): ${d.deepOverFirstPage.toFixed(2)}×`,
+    `- export: ${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s over ${result.glLines.toLocaleString('en')} GL lines`,
+    `- gateway peak RSS with 1,000 requests in flight: ${d.gatewayPeakRssMB.toFixed(0)} MB (errors during the flood: ${d.floodErrors})`,
+    `- agent RSS during the export: first ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, max ${d.agentRssDuringExportMB.max.toFixed(0)} MB, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
+    `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
+  );
+  console.log(lines.join('\n'));
+}
+
+await main();
+process.exit(0);
