@@ -29,3 +29,16 @@ test('GP empty dates are null; timestamps are ISO UTC', () => {
   assert.equal(formatTimestamp('2026-03-01 14:05:09.123'), '2026-03-01T14:05:09.123Z');
   assert.equal(formatTimestamp('2026-03-01 14:05:09'), '2026-03-01T14:05:09.000Z');
 });
+
+test('money and quantity formatting agrees with decimal.js on edge values', async () => {
+  const { Decimal } = await import('decimal.js');
+  const viaDecimal = (text: string, min: number) => {
+    const d = new Decimal(text);
+    return d.isZero() ? (min ? `0.${'0'.repeat(min)}` : '0') : d.toFixed(Math.max(min, d.decimalPlaces()));
+  };
+  for (const text of ['0.00000', '-0.00000', '1250.00000', '1250.50000', '-15.50000', '0.12345', '00012.10000', '99999999999999.99999', '-99999999999999.99999', '7', '-0.00001', '10.00100']) {
+    assert.equal(formatMoney(text), viaDecimal(text, 2), text);
+    assert.equal(formatQuantity(text), viaDecimal(text, 0), text);
+  }
+  assert.throws(() => formatMoney('1e5'));
+});

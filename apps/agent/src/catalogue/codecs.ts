@@ -6,28 +6,43 @@ import type { Codec } from './types.ts';
 const Exact = Decimal.clone({ precision: 40 });
 
 const GP_EMPTY_DATE = '1900-01-01';
-const TRAILING_BLANKS = / +$/;
 
 export type Decoder = (raw: unknown) => unknown;
 
 /** char(n) values are padded with blanks; an empty one is null (decision D1). */
 export function decodeString(raw: unknown): string | null {
   if (raw === null || raw === undefined) return null;
-  const text = String(raw).replace(TRAILING_BLANKS, '');
+  const text = String(raw).trimEnd();
   return text === '' ? null : text;
+}
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * An exact decimal string with its fraction cut to the significant digits, but never below
+ * `minDecimals`. Pure digit work on text that is already exact: no float, and no arithmetic, which
+ * is where decimal.js is used. This runs once per amount of every row, so it stays cheap.
+ */
+function trimDecimal(decimal: string, minDecimals: number): string {
+  const m = DECIMAL.exec(decimal);
+  if (!m) throw new Error(`not a decimal: ${decimal}`);
+  const [, sign, whole, fraction = ''] = m;
+  let end = fraction.length;
+  while (end > minDecimals && fraction.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  const digits = fraction.slice(0, end).padEnd(minDecimals, '0');
+  const wholeDigits = whole!.replace(/^0+(?=\d)/, '');
+  const zero = /^0*$/.test(wholeDigits + digits);
+  return `${zero ? '' : sign}${wholeDigits}${digits ? `.${digits}` : ''}`;
 }
 
 /** Money: at least 2 decimals, more only when significant, up to GP's 5 ("1250.00", "0.12345"). */
 export function formatMoney(decimal: string): string {
-  const d = new Exact(decimal);
-  if (d.isZero()) return '0.00';
-  return d.toFixed(Math.max(2, d.decimalPlaces()));
+  return trimDecimal(decimal, 2);
 }
 
 /** Quantities: no trailing zeros ("12", "0.5"). */
 export function formatQuantity(decimal: string): string {
-  const d = new Exact(decimal);
-  return d.isZero() ? '0' : d.toFixed();
+  return trimDecimal(decimal, 0);
 }
 
 /** Difference of two decimal strings, as a quantity (e.g. available = on hand − allocated). */

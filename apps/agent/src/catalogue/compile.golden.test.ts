@@ -15,7 +15,7 @@ function listSql(dialect: Dialect, object: keyof typeof CATALOGUE, filters: Reco
 
 const CUSTOMER_COLUMNS_SQLITE =
   '"t"."CUSTNMBR", "t"."CUSTNAME", "t"."STMTNAME", "t"."SHRTNAME", "t"."CUSTCLAS", "t"."CNTCPRSN", "t"."ADRSCODE", ' +
-  '"t"."PYMTRMID", "t"."SLPRSNID", "t"."SALSTERR", "t"."CURNCYID", "t"."CRLMTTYP", "t"."CRLMTAMT", "t"."PHONE1", ' +
+  '"t"."PYMTRMID", "t"."SLPRSNID", "t"."SALSTERR", "t"."CURNCYID", "t"."CRLMTTYP", CAST("t"."CRLMTAMT" AS TEXT), "t"."PHONE1", ' +
   '"t"."TAXSCHID", "t"."INACTIVE", "t"."HOLD", "t"."CREATDDT", "t"."DEX_ROW_TS", "t"."DEX_ROW_ID"';
 const CUSTOMER_COLUMNS_MSSQL =
   '[t].[CUSTNMBR], [t].[CUSTNAME], [t].[STMTNAME], [t].[SHRTNAME], [t].[CUSTCLAS], [t].[CNTCPRSN], [t].[ADRSCODE], ' +
@@ -86,7 +86,7 @@ test('customers with every kind of filter, after a position', () => {
 test('gl-entries read open then history without BBF and P/L rows, account via GL00105', () => {
   const cols = (d: Dialect) => {
     const c = (a: string, n: string) => (d.name === 'sqlite' ? `"${a}"."${n}"` : `[${a}].[${n}]`);
-    const money = (n: string) => (d.name === 'sqlite' ? c('t', n) : `CONVERT(varchar(41), ${c('t', n)})`);
+    const money = (n: string) => (d.name === 'sqlite' ? `CAST(${c('t', n)} AS TEXT)` : `CONVERT(varchar(41), ${c('t', n)})`);
     const date = (n: string) => (d.name === 'sqlite' ? c('t', n) : `CONVERT(varchar(23), ${c('t', n)}, 121)`);
     return [
       c('t', 'JRNENTRY'), c('t', 'SERIES'), c('t', 'SOURCDOC'), c('t', 'REFRENCE'), c('t', 'DSCRIPTN'), date('TRXDATE'),

@@ -1,4 +1,4 @@
-import { padChar, scaledToDecimalString, toScaled } from '../gp/sqliteValues.ts';
+import { padChar, scaledTextToDecimalString, scaledToDecimalString, toScaled } from '../gp/sqliteValues.ts';
 import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
 import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
 
@@ -15,7 +15,9 @@ export const sqliteDialect: Dialect = {
     return this.quote(table.table);
   },
   selectExpression(column: ColumnRef) {
-    return `${this.quote(column.alias)}.${this.quote(column.column)}`;
+    const name = `${this.quote(column.alias)}.${this.quote(column.column)}`;
+    // Scaled money as exact text: the reader then needs no BigInt per amount (see decodeDecimal).
+    return column.type.kind === 'numeric' ? `CAST(${name} AS TEXT)` : name;
   },
   limitSelect: (selectList, rest, limit) => `SELECT ${selectList} ${rest} LIMIT ${limit}`,
   encode(value: Value, type: SqlType): Param {
@@ -35,6 +37,7 @@ export const sqliteDialect: Dialect = {
   },
   escapeLike: (text) => text.replace(/[\\%_]/g, '\\$&'),
   decodeDecimal(raw) {
+    if (typeof raw === 'string') return scaledTextToDecimalString(raw);
     if (typeof raw !== 'bigint' && typeof raw !== 'number') throw new DialectError('numeric column is not an integer');
     return scaledToDecimalString(raw);
   },
