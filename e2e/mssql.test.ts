@@ -1,0 +1,81 @@
+import { after, before, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sql from 'mssql';
+import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
+import { loadDemoIntoSqlServer } from '../apps/agent/src/mssql/loadDemo.ts';
+import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
+import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { ROOT, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { describeReadContract } from './support/readContract.ts';
+
+/**
+ * The read contract against a real SQL Server, when MSSQL_URL names one (a throwaway server: the
+ * test drops and recreates DYNAMICS, TWO and NWIND). The demo is generated, loaded into SQL Server,
+ * and served by `gp-agent run --mssql`; expected rows come from the generated SQLite files.
+ * See README "SQL Server" for a container to run it against.
+ */
+const MSSQL_URL = process.env.MSSQL_URL;
+if (!MSSQL_URL) {
+  console.warn('\n*** SKIPPED: SQL Server contract suite. Set MSSQL_URL (e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false") to run it. ***\n');
+}
+
+describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not set' }, () => {
+  let dir: string;
+  let gateway: Started & { url: string; testKey: string };
+  let agent: ChildProcess;
+  let key = '';
+  let connectionId = '';
+  const db: Record<string, Database.Database> = {};
+
+  before(async () => {
+    try {
+      const probe = await new sql.ConnectionPool(MSSQL_URL!).connect();
+      await probe.close();
+    } catch (error) {
+      assert.fail(`MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`);
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mssql-'));
+    const demo = path.join(dir, 'demo');
+    generateDemo({ dir: demo, scale: 1 });
+    await loadDemoIntoSqlServer(MSSQL_URL!, demo);
+    const paths = demoDatabasePaths(demo);
+    db.DYNAMICS = new Database(paths.systemDatabase, { readonly: true });
+    db.TWO = new Database(paths.companyDatabases.TWO!, { readonly: true });
+
+    const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+    const org = await store.createOrganisation('SQL Server');
+    await store.setOrganisationLimits(org.id, { requestsPerWindow: 100_000, windowSeconds: 10 });
+    key = newApiKeySecret('live');
+    await store.createApiKey({ orgId: org.id, name: 'e2e', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
+    const token = newAgentToken();
+    connectionId = (await store.createConnection({ orgId: org.id, name: 'SQL Server', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' })).id;
+    await store.close();
+    gateway = await startGatewayProcess(dir);
+    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', gateway.url, '--token', token, '--mssql', MSSQL_URL!], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
+    await waitFor('the SQL Server agent to connect', async () => {
+      const res = await fetch(`${gateway.url}/v1/companies`, { headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId } });
+      return res.status === 200 ? true : null;
+    });
+  });
+  after(async () => {
+    agent?.kill('SIGKILL');
+    await gateway?.stop();
+    for (const d of Object.values(db)) d.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describeReadContract(() => ({
+    url: gateway.url,
+    headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId },
+    database: (name) => db[name]!,
+  }));
+});
