@@ -129,7 +129,9 @@ test('the operator CLI sets up two organisations beside a running gateway', asyn
   mark('whitelist set, agents connected');
   const [listA, keysA] = await Promise.all([operator('connection', 'list', '--org', 'Acme Ltd'), operator('key', 'list', '--org', orgs.A.id)]);
   mark('lists');
-  const rowsA = listA.trim().split('\n').slice(2).map((l) => l.split(/ {2,}/));
+  // Lines under a row ("    - host: agent …") detail each connected agent; the table rows are checked here.
+  const rowsA = listA.trim().split('\n').slice(2).filter((l) => !l.startsWith('    - ')).map((l) => l.split(/ {2,}/));
+  assert.equal(listA.split('\n').filter((l) => l.startsWith(`    - ${os.hostname()}: agent 0.1.0 (${process.platform}, sqlite), demo database, database ok`)).length, 2);
   assert.deepEqual(rowsA, [
     ['sandbox', 'Demo sandbox', 'TWO', 'none (read-only)', `built-in demo agent, connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`],
     [orgs.A.connectionId, 'Head office', 'TWO', 'customers,sales-orders', `connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`],

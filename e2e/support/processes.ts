@@ -72,7 +72,16 @@ export interface CliRun {
 
 /** Runs one `gp-gateway` operator command (org, key, connection …) to completion, as an operator would. */
 export function runGatewayCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', GATEWAY_CLI, ...args], {
+  return runToCompletion(GATEWAY_CLI, args, env);
+}
+
+/** Runs one `gp-agent` command (diagnose, companies, query …) to completion, as support would. */
+export function runAgentCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return runToCompletion(AGENT_CLI, args, env);
+}
+
+function runToCompletion(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentToGatewayFrameSchema, decodeFrame, encodeFrame, PROTOCOL_VERSION } from './frames.ts';
+import { AgentToGatewayFrameSchema, decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from './frames.ts';
 
 test('a response frame carries its payload untouched after the header', () => {
   const payload = '[{"id":"A\\nB","name":"line\\nbreak"}]';
@@ -24,4 +24,23 @@ test('hello frames of another protocol version still decode so the gateway can e
   const hello = { v: 99, type: 'hello', agent: { version: '9', host: 'h', platform: 'linux', dialect: 'sqlite' }, companies: [] };
   const decoded = decodeFrame(AgentToGatewayFrameSchema, JSON.stringify(hello));
   assert.equal(decoded.ok && decoded.frame.type === 'hello' && decoded.frame.v, 99);
+});
+
+test('the lifecycle frames: cancel to the agent, draining and status from it, pong with the gateway clock', () => {
+  const health = { database: 'unavailable', databaseMessage: 'Login failed', gpVersion: null, checkedAt: '2026-01-01T00:00:00.000Z' };
+  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'cancel', id: '9', reason: 'deadline' })), {
+    ok: true,
+    frame: { v: 1, type: 'cancel', id: '9', reason: 'deadline' },
+    payload: null,
+  });
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ v: 1, type: 'draining', graceMs: 30000 })).ok, true);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ v: 1, type: 'status', companies: [], health })).ok, true);
+  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'pong', at: 5, now: 7 })), { ok: true, frame: { v: 1, type: 'pong', at: 5, now: 7 }, payload: null });
+});
+
+test('protocol 1 stays compatible both ways: a hello without health decodes, and frames gain only optional fields', () => {
+  const hello = { v: 1, type: 'hello', agent: { version: '0.1.0', host: 'h', platform: 'linux', dialect: 'sqlite' }, companies: [] };
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, JSON.stringify(hello));
+  assert.deepEqual(decoded.ok && decoded.frame, hello);
+  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'pong', at: 5 })).ok, true);
 });

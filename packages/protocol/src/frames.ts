@@ -23,16 +23,64 @@ export const AgentInfoSchema = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
-/** Agent → gateway, first frame after the upgrade. The agent token travels in the upgrade's Authorization header. */
+/**
+ * What the agent last found out about its database, for operators: whether it answers, and GP's
+ * version as DYNAMICS..DU000020 records it (a label such as "demo" on the embedded database).
+ */
+export const AgentHealthSchema = z.object({
+  database: z.enum(['ok', 'unavailable']),
+  /** Why the database is unavailable, in words safe to show an operator (no connection string). */
+  databaseMessage: z.string().max(500).nullable(),
+  gpVersion: z.string().max(64).nullable(),
+  /** When the agent checked, ISO-8601 UTC by the agent's clock. */
+  checkedAt: z.string().max(40),
+});
+export type AgentHealth = z.infer<typeof AgentHealthSchema>;
+
+/**
+ * Agent → gateway, first frame after the upgrade. The agent token travels in the upgrade's Authorization header.
+ * `health` was added after the first release of protocol 1; gateways that do not know it ignore it.
+ */
 export const HelloFrameSchema = z.object({
   v: z.number().int(),
   type: z.literal('hello'),
   agent: AgentInfoSchema,
   companies: z.array(CompanySchema).max(1000),
+  health: AgentHealthSchema.optional(),
 });
 
 /** Gateway → agent, the answer to a hello it accepts. */
 export const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
+
+/**
+ * Agent → gateway, whenever its health or company list changes and every few minutes besides,
+ * so that operators see the current state without waiting for a reconnect.
+ */
+export const StatusFrameSchema = z.object({
+  v: V,
+  type: z.literal('status'),
+  companies: z.array(CompanySchema).max(1000),
+  health: AgentHealthSchema,
+});
+
+/**
+ * Agent → gateway: the agent is shutting down. It finishes the requests it has (within its grace
+ * period) and accepts no new ones; the gateway sends new requests to another agent of the
+ * connection, or answers 503 at once.
+ */
+export const DrainingFrameSchema = z.object({ v: V, type: z.literal('draining'), graceMs: z.number().int().nonnegative() });
+
+/**
+ * Gateway → agent: stop working on a request, because its deadline passed (the client has its 504)
+ * or nobody waits for the answer any more. The agent cancels the running statement and answers
+ * with an error frame, which the gateway only logs.
+ */
+export const CancelFrameSchema = z.object({
+  v: V,
+  type: z.literal('cancel'),
+  id: z.string().max(64),
+  reason: z.enum(['deadline', 'abandoned']),
+});
 
 /** A position in a keyset walk, produced and interpreted by the agent only; the gateway signs it into the cursor. */
 export const PositionSchema = z.array(z.union([z.number(), z.string().max(256)])).min(1).max(8);
@@ -83,8 +131,14 @@ export const ErrorFrameSchema = z.object({
   message: z.string().max(2000),
 });
 
+/**
+ * Application-level ping: `at` is the sender's clock, echoed back. The gateway's pong also carries
+ * `now`, its own clock, so that `gp-agent diagnose` can measure round trip and clock skew. A ping
+ * may come before the hello: that is how diagnose probes a gateway without becoming an agent.
+ * (Liveness itself uses WebSocket-level pings in both directions, answered by the socket library.)
+ */
 export const PingFrameSchema = z.object({ v: V, type: z.literal('ping'), at: z.number() });
-export const PongFrameSchema = z.object({ v: V, type: z.literal('pong'), at: z.number() });
+export const PongFrameSchema = z.object({ v: V, type: z.literal('pong'), at: z.number(), now: z.number().optional() });
 
 export const AgentToGatewayFrameSchema = z.discriminatedUnion('type', [
   HelloFrameSchema,
@@ -92,10 +146,13 @@ export const AgentToGatewayFrameSchema = z.discriminatedUnion('type', [
   ErrorFrameSchema,
   PingFrameSchema,
   PongFrameSchema,
+  StatusFrameSchema,
+  DrainingFrameSchema,
 ]);
 export const GatewayToAgentFrameSchema = z.discriminatedUnion('type', [
   WelcomeFrameSchema,
   RequestFrameSchema,
+  CancelFrameSchema,
   PingFrameSchema,
   PongFrameSchema,
 ]);
@@ -105,11 +162,16 @@ export type HelloFrame = z.infer<typeof HelloFrameSchema>;
 export type RequestFrame = z.infer<typeof RequestFrameSchema>;
 export type ResponseFrame = z.infer<typeof ResponseFrameSchema>;
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
+export type StatusFrame = z.infer<typeof StatusFrameSchema>;
+export type DrainingFrame = z.infer<typeof DrainingFrameSchema>;
+export type CancelFrame = z.infer<typeof CancelFrameSchema>;
 
 /** Close codes the gateway uses when it refuses an agent; the agent stops instead of retrying. */
 export const CLOSE_TOKEN_REJECTED = 4401;
 export const CLOSE_VERSION_UNSUPPORTED = 4426;
 export const CLOSE_PROTOCOL_ERROR = 4400;
+/** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
+export const CLOSE_AGENT_STOPPING = 1001;
 
 export function encodeFrame(header: object, payload?: string): string {
   const head = JSON.stringify(header);

@@ -2,6 +2,9 @@
 import { Command } from 'commander';
 import { AGENT_VERSION } from '../version.ts';
 import { registerRunCommand } from './commands/run.ts';
+import { registerDiagnoseCommand } from './commands/diagnose.ts';
+import { registerCompaniesCommand } from './commands/companies.ts';
+import { registerQueryCommand } from './commands/query.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 
 const program = new Command()
@@ -10,9 +13,17 @@ const program = new Command()
     'The on-premises agent of the GP gateway. It dials out to the gateway over a WebSocket and answers\n' +
       'typed read requests from the Dynamics GP databases it can see. It never runs SQL it is sent.',
   )
-  .version(AGENT_VERSION);
+  .version(AGENT_VERSION)
+  .addHelpText(
+    'after',
+    '\nFor support: `gp-agent diagnose --config <file>` checks everything the agent needs and says how to fix\n' +
+      'what fails; `gp-agent companies` and `gp-agent query` read GP locally, without the gateway.\n',
+  );
 
 registerRunCommand(program);
+registerDiagnoseCommand(program);
+registerCompaniesCommand(program);
+registerQueryCommand(program);
 registerDemoCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

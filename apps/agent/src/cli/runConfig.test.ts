@@ -1,12 +1,37 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRunConfig } from './runConfig.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_TIMINGS } from '../connection/dialGateway.ts';
+import { ConfigError, loadAgentConfig, loadRunConfig } from './runConfig.ts';
 
 const token = `lb_agent_${'a'.repeat(32)}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-config-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+function issuesOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.issues;
+  }
+  assert.fail('expected a ConfigError');
+}
 
 test('flags win over environment variables', () => {
   const config = loadRunConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
-  assert.deepEqual(config, { gatewayUrl: 'https://gw.example.com', token, database: { kind: 'sqlite', dir: './demo' }, logLevel: 'info' });
+  assert.deepEqual(
+    { gatewayUrl: config.gatewayUrl, token: config.token, database: config.database, logLevel: config.logLevel, logFile: config.logFile, timings: config.timings },
+    { gatewayUrl: 'https://gw.example.com', token, database: { kind: 'sqlite', dir: './demo' }, logLevel: 'info', logFile: null, timings: DEFAULT_TIMINGS },
+  );
 });
 
 test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => {
@@ -23,4 +48,70 @@ test('each missing or malformed setting is named with how to give it', () => {
   });
   assert.throws(() => loadRunConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
   assert.throws(() => loadRunConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
+});
+
+test('a configuration file gives every setting by its environment name; the environment and flags win over it', () => {
+  const conf = file(
+    'gp-agent.conf',
+    [
+      '# the agent on gp01',
+      `GP_GATEWAY_URL = https://file.example.com`,
+      `GP_AGENT_TOKEN = "${token}"`,
+      'GP_SQLITE_DIR = demo',
+      '; timings',
+      'GP_AGENT_HEARTBEAT_INTERVAL_MS=200',
+      'GP_AGENT_HEARTBEAT_TIMEOUT_MS = 600',
+      'GP_AGENT_DRAIN_GRACE_MS = 5000',
+      'LOG_LEVEL = debug',
+    ].join('\r\n'),
+  );
+  const config = loadAgentConfig({ config: conf, logLevel: 'warn' }, { GP_AGENT_DRAIN_GRACE_MS: '1000' });
+  assert.equal(config.gatewayUrl, 'https://file.example.com');
+  assert.equal(config.token, token);
+  assert.deepEqual(config.database, { kind: 'sqlite', dir: path.join(dir, 'demo') }, 'relative paths in the file are relative to the file');
+  assert.equal(config.logLevel, 'warn');
+  assert.deepEqual(
+    [config.timings.heartbeatIntervalMs, config.timings.heartbeatTimeoutMs, config.timings.drainGraceMs],
+    [200, 600, 1000],
+  );
+  assert.equal(loadAgentConfig({}, { GP_AGENT_CONFIG: conf }).configFile, conf);
+});
+
+test('a JSON configuration file works the same way', () => {
+  const conf = file('agent.json', JSON.stringify({ GP_GATEWAY_URL: 'https://json.example.com', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01', GP_SQLITE_WORKERS: 4 }));
+  const config = loadAgentConfig({ config: conf }, {});
+  assert.deepEqual([config.gatewayUrl, config.database, config.sqliteWorkers], ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01' }, 4]);
+});
+
+test('bad values name the setting and where it came from, never a secret', () => {
+  const conf = file(
+    'bad.conf',
+    [`GP_GATEWAY_URL = https://gw.example.com`, `GP_AGENT_TOKEN = lb_agent_short`, 'GP_SQLITE_DIR = demo', 'GP_AGENT_HEARTBEAT_INTERVAL_MS = soon', 'GP_AGENT_HEARTBEAT_TIMEOUT_MS = 100'].join('\n'),
+  );
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: conf }, { GP_AGENT_BACKOFF_MAX_MS: '-5' })), [
+    'GP_AGENT_TOKEN (from bad.conf line 2): the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)',
+    'GP_AGENT_HEARTBEAT_INTERVAL_MS (from bad.conf line 4): must be a whole number of milliseconds from 50 to 600000; got "soon"',
+    'GP_AGENT_BACKOFF_MAX_MS (from environment): must be a whole number of milliseconds from 10 to 3600000; got "-5"',
+    'GP_AGENT_HEARTBEAT_TIMEOUT_MS (from bad.conf line 5): must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (10000), or a single late pong drops the connection; got "100"',
+  ]);
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})), [
+    'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+    'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
+  ]);
+  const missing = path.join(dir, 'nowhere.conf');
+  assert.match(issuesOf(() => loadAgentConfig({ config: missing }, {}))[0]!, /the configuration file .*nowhere\.conf cannot be read \(ENOENT\)/);
+  const secret = 'Server=gp01;Password=hunter2';
+  const both = issuesOf(() => loadAgentConfig({ mssql: secret, sqliteDir: 'd' }, {}, 'database'));
+  assert.deepEqual(both, ['both GP_MSSQL_CONNECTION (from --mssql) and GP_SQLITE_DIR (from --sqlite-dir) are set: give one database, not both']);
+});
+
+test('the support commands need only the database settings', () => {
+  const config = loadAgentConfig({ sqliteDir: 'demo' }, {}, 'database');
+  assert.deepEqual(config.database, { kind: 'sqlite', dir: 'demo' });
+});
+
+test('the test-only delay comes from the environment only', () => {
+  const conf = file('delay.conf', 'GP_AGENT_TEST_DELAY_MS = 100\n');
+  assert.match(issuesOf(() => loadAgentConfig({ config: conf }, {}))[0]!, /GP_AGENT_TEST_DELAY_MS is not a setting of the agent/);
+  assert.equal(loadAgentConfig({ sqliteDir: 'd' }, { GP_AGENT_TEST_DELAY_MS: '250' }, 'database').testDelayMs, 250);
 });

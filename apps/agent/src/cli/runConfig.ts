@@ -1,41 +1,262 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 
 /**
- * Settings of `gp-agent run`, from flags first and environment variables second. Messages name the
- * setting and how to give it, because the reader is whoever installs the agent.
+ * The agent's settings, from a configuration file, environment variables and flags: flags win over
+ * the environment, the environment over the file. The file uses the environment variables' names
+ * (`GP_GATEWAY_URL = https://…`), so there is one name per setting wherever it is given, and a file
+ * in this form also works as a systemd EnvironmentFile. Messages name the setting and where its
+ * value came from, because the reader is whoever installs the agent; they never repeat a secret.
  */
-const RunConfigSchema = z.object({
-  gatewayUrl: z.url({ message: 'the gateway URL is missing or not a URL: pass --gateway https://… or set GP_GATEWAY_URL' }),
-  token: z
-    .string({ message: 'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN' })
-    .regex(/^lb_agent_[0-9A-Za-z]{32}$/, 'the agent token must look like lb_agent_ followed by 32 letters and digits'),
-  database: z.union(
-    [
-      z.object({ kind: z.literal('sqlite'), dir: z.string().min(1) }),
-      z.object({ kind: z.literal('mssql'), connection: z.string().min(1) }),
-    ],
-    { message: 'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both' },
-  ),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
-});
-export type RunConfig = z.infer<typeof RunConfigSchema>;
 
-export class ConfigError extends Error {}
-
-export function loadRunConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): RunConfig {
-  const parsed = RunConfigSchema.safeParse({
-    gatewayUrl: flags.gateway ?? env.GP_GATEWAY_URL,
-    token: flags.token ?? env.GP_AGENT_TOKEN,
-    database: databaseOf(flags.mssql ?? env.GP_MSSQL_CONNECTION, flags.sqliteDir ?? env.GP_SQLITE_DIR),
-    logLevel: flags.logLevel ?? env.LOG_LEVEL,
-  });
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
-  return parsed.data;
+export interface SettingSpec {
+  /** Environment variable and configuration-file key. */
+  name: string;
+  /** Flag of `gp-agent run`/`diagnose`, if any (commander's camelCase key and the flag as typed). */
+  flag?: { key: string; text: string };
+  /** A path: relative ones in the file are relative to the file's folder. */
+  path?: boolean;
+  /** Never shown in messages. */
+  secret?: boolean;
 }
 
-function databaseOf(mssql: string | undefined, sqliteDir: string | undefined) {
-  if (mssql && sqliteDir) return undefined;
-  if (mssql) return { kind: 'mssql', connection: mssql };
-  if (sqliteDir) return { kind: 'sqlite', dir: sqliteDir };
-  return undefined;
+export const SETTINGS = {
+  gatewayUrl: { name: 'GP_GATEWAY_URL', flag: { key: 'gateway', text: '--gateway' } },
+  token: { name: 'GP_AGENT_TOKEN', flag: { key: 'token', text: '--token' }, secret: true },
+  mssql: { name: 'GP_MSSQL_CONNECTION', flag: { key: 'mssql', text: '--mssql' }, secret: true },
+  sqliteDir: { name: 'GP_SQLITE_DIR', flag: { key: 'sqliteDir', text: '--sqlite-dir' }, path: true },
+  logLevel: { name: 'LOG_LEVEL', flag: { key: 'logLevel', text: '--log-level' } },
+  logFile: { name: 'GP_AGENT_LOG_FILE', flag: { key: 'logFile', text: '--log-file' }, path: true },
+  heartbeatIntervalMs: { name: 'GP_AGENT_HEARTBEAT_INTERVAL_MS' },
+  heartbeatTimeoutMs: { name: 'GP_AGENT_HEARTBEAT_TIMEOUT_MS' },
+  backoffMinMs: { name: 'GP_AGENT_BACKOFF_MIN_MS' },
+  backoffMaxMs: { name: 'GP_AGENT_BACKOFF_MAX_MS' },
+  connectTimeoutMs: { name: 'GP_AGENT_CONNECT_TIMEOUT_MS' },
+  drainGraceMs: { name: 'GP_AGENT_DRAIN_GRACE_MS' },
+  statusIntervalMs: { name: 'GP_AGENT_STATUS_INTERVAL_MS' },
+  sqliteWorkers: { name: 'GP_SQLITE_WORKERS' },
+} as const satisfies Record<string, SettingSpec>;
+type SettingKey = keyof typeof SETTINGS;
+
+/** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */
+export const TEST_DELAY_ENV = 'GP_AGENT_TEST_DELAY_MS';
+export const CONFIG_ENV = 'GP_AGENT_CONFIG';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export type DatabaseConfig = { kind: 'sqlite'; dir: string } | { kind: 'mssql'; connection: string };
+
+export interface AgentConfig {
+  gatewayUrl: string;
+  token: string;
+  database: DatabaseConfig;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Null: JSON lines on standard output (journald, WinSW and docker collect and rotate them). */
+  logFile: string | null;
+  timings: ConnectionTimings;
+  sqliteWorkers: number;
+  /** Test-only slowness of SQLite statements on company databases; 0 in production. */
+  testDelayMs: number;
+  /** The configuration file read, if any. */
+  configFile: string | null;
+}
+/** Kept for callers of the first version. */
+export type RunConfig = AgentConfig;
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(issues.join('\n'));
+    this.issues = issues;
+  }
+}
+
+interface Raw {
+  value: string;
+  /** Where it came from, for messages: "--gateway", "environment", "gp-agent.conf line 3". */
+  from: string;
+}
+
+/** Reads the file named by --config or GP_AGENT_CONFIG; an unreadable or malformed file is a ConfigError. */
+export function readConfigFile(file: string): Map<string, Raw> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    throw new ConfigError([`the configuration file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check --config or ${CONFIG_ENV}`]);
+  }
+  const known = new Set<string>(Object.values(SETTINGS).map((s) => s.name));
+  const base = path.basename(file);
+  const values = new Map<string, Raw>();
+  const issues: string[] = [];
+  const put = (key: string, value: string, from: string) => {
+    if (!known.has(key)) issues.push(`${from}: ${key} is not a setting of the agent; the settings are ${[...known].join(', ')}`);
+    else values.set(key, { value, from });
+  };
+  if (file.toLowerCase().endsWith('.json')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError([`the configuration file ${file} is not valid JSON: ${(error as Error).message}`]);
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError([`the configuration file ${file} must hold one JSON object`]);
+    for (const [key, value] of Object.entries(json)) {
+      if (typeof value !== 'string' && typeof value !== 'number') issues.push(`${base}: ${key} must be a string or a number`);
+      else put(key, String(value), base);
+    }
+  } else {
+    text.split(/\r?\n/).forEach((line, i) => {
+      const trimmed = line.trim();
+      if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith(';')) return;
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
+      const from = `${base} line ${i + 1}`;
+      if (!m) return void issues.push(`${from}: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com`);
+      put(m[1]!, unquote(m[2]!), from);
+    });
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return values;
+}
+
+function unquote(value: string): string {
+  const m = /^(["'])(.*)\1$/.exec(value);
+  return m ? m[2]! : value;
+}
+
+/** Which settings a command needs: `run` and `diagnose` everything, `companies` and `query` only the database. */
+export type ConfigNeeds = 'all' | 'database';
+
+/**
+ * Collects every setting from flags, environment and file, validates them, and either returns the
+ * configuration or throws one ConfigError listing every problem.
+ */
+export function loadAgentConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, needs: ConfigNeeds = 'all'): AgentConfig {
+  const configFile = flags.config ?? env[CONFIG_ENV] ?? null;
+  const file = configFile ? readConfigFile(configFile) : new Map<string, Raw>();
+  const raw = {} as Record<SettingKey, Raw | undefined>;
+  for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
+    const flag = spec.flag ? flags[spec.flag.key] : undefined;
+    const fromEnv = env[spec.name];
+    const fromFile = file.get(spec.name);
+    if (flag !== undefined && flag !== '') raw[key] = { value: flag, from: spec.flag!.text };
+    else if (fromEnv !== undefined && fromEnv !== '') raw[key] = { value: fromEnv, from: 'environment' };
+    else if (fromFile) raw[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
+  }
+  const issues: string[] = [];
+  const where = (key: SettingKey) => {
+    const spec: SettingSpec = SETTINGS[key];
+    const r = raw[key];
+    const how = spec.flag ? `${spec.flag.text} or ${spec.name}` : spec.name;
+    return r ? `${spec.name} (from ${r.from})` : how;
+  };
+  const shown = (key: SettingKey) => {
+    const spec: SettingSpec = SETTINGS[key];
+    return spec.secret ? '' : `; got "${raw[key]?.value}"`;
+  };
+  const fail = (key: SettingKey, message: string) => {
+    issues.push(`${where(key)}: ${message}${raw[key] ? shown(key) : ''}`);
+  };
+
+  let gatewayUrl = '';
+  let token = '';
+  if (needs === 'all') {
+    const url = raw.gatewayUrl?.value;
+    if (!url) issues.push(`the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL`);
+    else if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url).success) fail('gatewayUrl', 'must be the gateway\'s http(s) URL, e.g. https://gateway.example.com');
+    else gatewayUrl = url;
+    const t = raw.token?.value;
+    if (!t) issues.push(`the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN`);
+    else if (!/^lb_agent_[0-9A-Za-z]{32}$/.test(t)) fail('token', 'the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)');
+    else token = t;
+  }
+
+  let database: DatabaseConfig | null = null;
+  const mssql = raw.mssql?.value;
+  const sqliteDir = raw.sqliteDir?.value;
+  if (mssql && sqliteDir) issues.push(`both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both`);
+  else if (mssql) database = { kind: 'mssql', connection: mssql };
+  else if (sqliteDir) database = { kind: 'sqlite', dir: sqliteDir };
+  else issues.push('no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both');
+
+  const logLevel = (raw.logLevel?.value ?? 'info') as AgentConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const number = (key: SettingKey, fallback: number, min: number, max: number, unit = 'milliseconds'): number => {
+    const r = raw[key];
+    // The support commands use the database only; a bad timing must not stop them.
+    if (!r || (needs === 'database' && key !== 'sqliteWorkers')) return fallback;
+    const n = Number(r.value);
+    if (!/^\d+$/.test(r.value.trim()) || n < min || n > max) {
+      fail(key, `must be a whole number of ${unit} from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+  const timings: ConnectionTimings = {
+    heartbeatIntervalMs: number('heartbeatIntervalMs', DEFAULT_TIMINGS.heartbeatIntervalMs, 50, 600_000),
+    heartbeatTimeoutMs: number('heartbeatTimeoutMs', DEFAULT_TIMINGS.heartbeatTimeoutMs, 100, 3_600_000),
+    backoffMinMs: number('backoffMinMs', DEFAULT_TIMINGS.backoffMinMs, 10, 600_000),
+    backoffMaxMs: number('backoffMaxMs', DEFAULT_TIMINGS.backoffMaxMs, 10, 3_600_000),
+    connectTimeoutMs: number('connectTimeoutMs', DEFAULT_TIMINGS.connectTimeoutMs, 100, 600_000),
+    drainGraceMs: number('drainGraceMs', DEFAULT_TIMINGS.drainGraceMs, 0, 3_600_000),
+    statusIntervalMs: number('statusIntervalMs', DEFAULT_TIMINGS.statusIntervalMs, 0, 86_400_000),
+  };
+  if (needs === 'all' && raw.heartbeatTimeoutMs && timings.heartbeatTimeoutMs <= timings.heartbeatIntervalMs) {
+    fail('heartbeatTimeoutMs', `must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (${timings.heartbeatIntervalMs}), or a single late pong drops the connection`);
+  }
+  if (needs === 'all' && raw.backoffMaxMs && timings.backoffMaxMs < timings.backoffMinMs) fail('backoffMaxMs', `must be at least GP_AGENT_BACKOFF_MIN_MS (${timings.backoffMinMs})`);
+  const sqliteWorkers = number('sqliteWorkers', 2, 1, 64, 'threads');
+
+  const delay = env[TEST_DELAY_ENV];
+  let testDelayMs = 0;
+  if (delay) {
+    if (!/^\d+$/.test(delay)) issues.push(`${TEST_DELAY_ENV} (from environment): must be a whole number of milliseconds (it is for tests only: unset it)`);
+    else testDelayMs = Number(delay);
+  }
+
+  if (issues.length || !database) throw new ConfigError(issues);
+  return {
+    gatewayUrl,
+    token,
+    database,
+    logLevel,
+    logFile: raw.logFile?.value ?? null,
+    timings,
+    sqliteWorkers,
+    testDelayMs,
+    configFile,
+  };
+}
+
+/** `gp-agent run`'s settings (everything); kept under its first name. */
+export function loadRunConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
+  return loadAgentConfig(flags, env, 'all');
+}
+
+/** The lines of `--help` that list every setting, for the commands that read them. */
+export function settingsHelp(): string {
+  const d = DEFAULT_TIMINGS;
+  return [
+    '',
+    'Settings (flag, or environment variable / configuration-file key; flags win over the environment,',
+    `the environment over the file given with --config or ${CONFIG_ENV}):`,
+    '  --gateway          GP_GATEWAY_URL                  the gateway, e.g. https://gateway.example.com',
+    '  --token            GP_AGENT_TOKEN                  the connection\'s agent token, lb_agent_…',
+    '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
+    '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',
+    '  --log-level        LOG_LEVEL                       fatal, error, warn, info (default), debug, trace',
+    '  --log-file         GP_AGENT_LOG_FILE               write logs to this file (default: standard output)',
+    `                     GP_AGENT_HEARTBEAT_INTERVAL_MS  ping the gateway this often (default ${d.heartbeatIntervalMs})`,
+    `                     GP_AGENT_HEARTBEAT_TIMEOUT_MS   reconnect after this long without a word (default ${d.heartbeatTimeoutMs})`,
+    `                     GP_AGENT_BACKOFF_MIN_MS         first reconnect delay (default ${d.backoffMinMs})`,
+    `                     GP_AGENT_BACKOFF_MAX_MS         longest reconnect delay (default ${d.backoffMaxMs})`,
+    `                     GP_AGENT_CONNECT_TIMEOUT_MS     connect and upgrade timeout (default ${d.connectTimeoutMs})`,
+    `                     GP_AGENT_DRAIN_GRACE_MS         on stop, time for requests in flight (default ${d.drainGraceMs})`,
+    `                     GP_AGENT_STATUS_INTERVAL_MS     re-check the database this often (default ${d.statusIntervalMs})`,
+    '                     GP_SQLITE_WORKERS               SQLite threads (default 2)',
+    '',
+  ].join('\n');
 }

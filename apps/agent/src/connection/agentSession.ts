@@ -3,41 +3,93 @@ import {
   encodeFrame,
   GatewayToAgentFrameSchema,
   PROTOCOL_VERSION,
+  type AgentHealth,
   type AgentInfo,
+  type Company,
+  type ErrorCode,
   type RequestFrame,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
+import { QueryCancelledError } from '../db/executor.ts';
 import { AgentError } from '../service/agentError.ts';
-import type { ReadService } from '../service/readService.ts';
+import type { HealthReport, ReadService } from '../service/readService.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
   send(text: string): void;
 }
 
+export interface AgentSessionOptions {
+  /** How often the agent re-checks its database and tells the gateway when something changed (default 60 s; 0 = never). */
+  statusIntervalMs?: number;
+  /** Told when the gateway accepts the hello. */
+  onWelcome?: (connectionId: string) => void;
+}
+
+/** Why a running request was stopped; each is answered with its own code and words. */
+type StopReason = 'deadline' | 'abandoned' | 'drain' | 'closed';
+
+interface Running {
+  op: RequestFrame['op'];
+  controller: AbortController;
+  started: number;
+  reason: StopReason | null;
+}
+
+const STOPPED: Record<StopReason, { code: ErrorCode; message: (ms: number) => string }> = {
+  deadline: { code: 'UPSTREAM_TIMEOUT', message: (ms) => `The agent cancelled the query after ${ms} ms: its deadline passed.` },
+  abandoned: { code: 'UPSTREAM_TIMEOUT', message: (ms) => `The agent cancelled the query after ${ms} ms: nobody waits for it any more.` },
+  drain: { code: 'CONNECTION_OFFLINE', message: (ms) => `The agent stopped the query after ${ms} ms: it is shutting down.` },
+  closed: { code: 'CONNECTION_OFFLINE', message: (ms) => `The agent stopped the query after ${ms} ms: its connection closed.` },
+};
+
 /**
  * The agent's half of one gateway connection: says hello, answers typed requests through the read
- * service, answers pings. Knows nothing about how the channel was opened or how it is re-opened.
+ * service, cancels them when the gateway says so or their deadline passes, drains on shutdown,
+ * answers pings and keeps the gateway told about its health. Knows nothing about how the channel
+ * was opened or how it is re-opened.
  */
 export class AgentSession {
   private readonly channel: FrameChannel;
   private readonly service: ReadService;
   private readonly log: Logger;
-  private inFlight = 0;
+  private readonly options: AgentSessionOptions;
+  private readonly running = new Map<string, Running>();
+  private readonly idle = new Set<() => void>();
+  private draining = false;
+  private lastReport: HealthReport | null = null;
+  private statusTimer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
 
-  constructor(channel: FrameChannel, service: ReadService, log: Logger) {
+  constructor(channel: FrameChannel, service: ReadService, log: Logger, options: AgentSessionOptions = {}) {
     this.channel = channel;
     this.service = service;
     this.log = log;
+    this.options = options;
   }
 
-  async hello(agent: AgentInfo): Promise<void> {
-    const companies = await this.service.companies();
-    this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'hello', agent, companies }));
+  /** Reads the agent's health and says hello with it; resolves once the hello is sent. */
+  async hello(agent: AgentInfo): Promise<HealthReport> {
+    const report = await this.service.health();
+    this.lastReport = report;
+    if (report.health.database === 'unavailable') {
+      this.log.error({ reason: report.health.databaseMessage }, 'the GP database is unavailable; connecting anyway so that the gateway can say so');
+    }
+    this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'hello', agent, companies: report.companies, health: report.health }));
+    const every = this.options.statusIntervalMs ?? 60_000;
+    if (every > 0) {
+      this.statusTimer = setInterval(() => void this.refreshHealth(), every);
+      this.statusTimer.unref();
+    }
+    return report;
   }
 
   get busy(): number {
-    return this.inFlight;
+    return this.running.size;
+  }
+
+  get health(): AgentHealth | null {
+    return this.lastReport?.health ?? null;
   }
 
   receive(text: string): void {
@@ -51,38 +103,159 @@ export class AgentSession {
       case 'request':
         void this.answer(frame);
         return;
+      case 'cancel':
+        this.stop(frame.id, frame.reason);
+        return;
       case 'ping':
-        this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at }));
+        this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at, now: Date.now() }));
         return;
       case 'welcome':
         this.log.info({ connectionId: frame.connectionId }, 'gateway accepted the agent');
+        this.options.onWelcome?.(frame.connectionId);
         return;
       case 'pong':
         return;
     }
   }
 
-  private async answer(frame: RequestFrame): Promise<void> {
-    const started = performance.now();
-    this.inFlight += 1;
+  /**
+   * Stops taking requests, tells the gateway, and resolves once the requests in flight have been
+   * answered, or after `graceMs` when those still running are stopped and answered as such.
+   */
+  async drain(graceMs: number): Promise<{ finished: number; stopped: number }> {
+    this.draining = true;
+    this.stopStatus();
     try {
-      const result = await this.service.handle(frame.op);
-      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id: frame.id, next: result.next }, result.payload));
-      this.log.debug({ op: frame.op.kind, object: frame.op.object, ms: Math.round(performance.now() - started) }, 'request answered');
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'draining', graceMs }));
+    } catch {
+      // The channel is already gone; the requests in flight can only be stopped.
+    }
+    const before = this.running.size;
+    if (before === 0) return { finished: 0, stopped: 0 };
+    this.log.info({ inFlight: before, graceMs }, 'draining: finishing the requests in flight, accepting no new ones');
+    let timer: NodeJS.Timeout | undefined;
+    const expired = await Promise.race([
+      this.whenIdle().then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+    ]);
+    clearTimeout(timer);
+    let stopped = 0;
+    if (expired) {
+      stopped = this.running.size;
+      this.log.warn({ stillRunning: stopped, graceMs }, 'grace period over: stopping the requests still running');
+      for (const id of [...this.running.keys()]) this.stop(id, 'drain');
+      await this.whenIdle();
+    }
+    return { finished: before - stopped, stopped };
+  }
+
+  /** The channel is gone: stop everything still running (its answers could not be delivered). */
+  closed(): void {
+    this.stopStatus();
+    for (const id of [...this.running.keys()]) this.stop(id, 'closed');
+  }
+
+  /** Re-reads health and sends a status frame when anything an operator would see changed. */
+  refreshHealth(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const report = await this.service.health();
+        const changed = !this.lastReport || summary(this.lastReport) !== summary(report);
+        this.lastReport = report;
+        if (!changed || this.draining) return;
+        this.log.info({ database: report.health.database, gpVersion: report.health.gpVersion, companies: report.companies.length }, 'agent health changed');
+        this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'status', companies: report.companies, health: report.health }));
+      } catch (error) {
+        this.log.warn({ err: error }, 'could not report the agent health');
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private stopStatus(): void {
+    if (this.statusTimer) clearInterval(this.statusTimer);
+    this.statusTimer = null;
+  }
+
+  private stop(id: string, reason: StopReason): void {
+    const running = this.running.get(id);
+    if (!running || running.reason) return;
+    running.reason = reason;
+    running.controller.abort();
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  private async answer(frame: RequestFrame): Promise<void> {
+    const { id, op } = frame;
+    if (this.draining) {
+      this.sendError(id, 'CONNECTION_OFFLINE', 'The agent is shutting down and takes no new requests.');
+      return;
+    }
+    if (this.running.has(id)) return;
+    const running: Running = { op, controller: new AbortController(), started: performance.now(), reason: null };
+    this.running.set(id, running);
+    // The gateway sends a cancel at its deadline; this is the backstop should that frame not arrive.
+    const deadline = setTimeout(() => this.stop(id, 'deadline'), frame.timeoutMs);
+    this.log.debug({ id, op: op.kind, object: op.object, timeoutMs: frame.timeoutMs }, 'request started');
+    try {
+      const result = await this.service.handle(op, running.controller.signal);
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: result.next }, result.payload));
+      this.log.debug({ id, op: op.kind, object: op.object, ms: this.elapsed(running) }, 'request answered');
+      if (this.lastReport?.health.database === 'unavailable') void this.refreshHealth();
     } catch (error) {
-      const known = error instanceof AgentError;
-      if (!known) this.log.error({ err: error, object: frame.op.object }, 'request failed');
-      this.channel.send(
-        encodeFrame({
-          v: PROTOCOL_VERSION,
-          type: 'error',
-          id: frame.id,
-          code: known ? error.code : 'INTERNAL_ERROR',
-          message: known ? error.message : 'the agent failed to answer this request',
-        }),
-      );
+      this.answerError(id, running, error);
     } finally {
-      this.inFlight -= 1;
+      clearTimeout(deadline);
+      this.running.delete(id);
+      if (this.running.size === 0) {
+        for (const resolve of this.idle) resolve();
+        this.idle.clear();
+      }
     }
   }
+
+  private answerError(id: string, running: Running, error: unknown): void {
+    const ms = this.elapsed(running);
+    const { op } = running;
+    if (running.reason && (error instanceof QueryCancelledError || running.controller.signal.aborted)) {
+      const stopped = STOPPED[running.reason];
+      this.log.warn({ id, object: op.object, company: op.company, reason: running.reason, ms }, 'request cancelled');
+      this.sendError(id, stopped.code, stopped.message(ms));
+      return;
+    }
+    if (error instanceof AgentError) {
+      if (error.code === 'ERP_UNAVAILABLE') {
+        this.log.error({ id, object: op.object, reason: error.detail }, 'the GP database is unavailable');
+        void this.refreshHealth();
+      }
+      this.sendError(id, error.code, error.message);
+      return;
+    }
+    this.log.error({ err: error, id, object: op.object }, 'request failed');
+    this.sendError(id, 'INTERNAL_ERROR', 'the agent failed to answer this request');
+  }
+
+  private sendError(id: string, code: ErrorCode, message: string): void {
+    try {
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'error', id, code, message }));
+    } catch {
+      // The channel closed meanwhile: nobody is waiting for this answer.
+    }
+  }
+
+  private elapsed(running: Running): number {
+    return Math.round(performance.now() - running.started);
+  }
+}
+
+/** What operators see of a health report; a change in it is worth a status frame. */
+function summary(report: HealthReport): string {
+  const { database, databaseMessage, gpVersion } = report.health;
+  return JSON.stringify([database, databaseMessage, gpVersion, report.companies.map((c: Company) => [c.id, c.name])]);
 }

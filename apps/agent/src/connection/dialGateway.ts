@@ -1,10 +1,37 @@
 import os from 'node:os';
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
-import { CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, type AgentInfo } from '@gp-gateway/protocol';
+import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, type AgentInfo } from '@gp-gateway/protocol';
 import type { ReadService } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
 import { AGENT_VERSION } from '../version.ts';
+
+/** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
+export interface ConnectionTimings {
+  /** Reconnect delays grow from min, doubling, to max; each is then jittered down by up to half. */
+  backoffMinMs: number;
+  backoffMaxMs: number;
+  /** The agent pings the gateway this often (keeps NAT and firewall state alive too) ... */
+  heartbeatIntervalMs: number;
+  /** ... and drops a connection it has heard nothing on for this long, then reconnects. */
+  heartbeatTimeoutMs: number;
+  /** How long the TCP connect, TLS and WebSocket upgrade may take. */
+  connectTimeoutMs: number;
+  /** On stop, how long requests in flight get to finish. */
+  drainGraceMs: number;
+  /** How often health is re-checked and reported when it changed. */
+  statusIntervalMs: number;
+}
+
+export const DEFAULT_TIMINGS: ConnectionTimings = {
+  backoffMinMs: 500,
+  backoffMaxMs: 30_000,
+  heartbeatIntervalMs: 10_000,
+  heartbeatTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  drainGraceMs: 30_000,
+  statusIntervalMs: 60_000,
+};
 
 export interface DialOptions {
   /** Gateway base URL, e.g. https://gateway.example.com; the agent endpoint is <url>/agent. */
@@ -13,8 +40,14 @@ export interface DialOptions {
   service: ReadService;
   log: Logger;
   dialect: AgentInfo['dialect'];
-  /** Reconnect delays grow from min to max with jitter. */
-  backoffMs?: { min: number; max: number };
+  timings?: Partial<ConnectionTimings>;
+}
+
+export interface DialControl {
+  /** Abort to stop gracefully: drain (tell the gateway, finish in-flight work within the grace period), then close. */
+  stop: AbortSignal;
+  /** Abort to stop at once, e.g. on a second Ctrl+C: requests in flight are abandoned. */
+  force?: AbortSignal;
 }
 
 /** Stops the agent for good: retrying cannot help (bad token, incompatible gateway). */
@@ -27,71 +60,167 @@ export function agentEndpoint(gatewayUrl: string): string {
   return url.toString();
 }
 
+/** The n-th reconnect delay (n from 0): exponential, capped, jittered into [cap/2, cap]. */
+export function backoffDelay(attempt: number, timings: Pick<ConnectionTimings, 'backoffMinMs' | 'backoffMaxMs'>, random = Math.random): number {
+  const cap = Math.min(timings.backoffMaxMs, timings.backoffMinMs * 2 ** Math.min(attempt, 30));
+  return cap * (0.5 + random() / 2);
+}
+
+interface Outcome {
+  fatal: boolean;
+  reason: string;
+  /** The gateway welcomed the agent on this connection ... */
+  welcomed: boolean;
+  /** ... and it lasted this long. */
+  upMs: number;
+}
+
 /**
  * Keeps one outbound WebSocket to the gateway open: dial, hello, serve, and on loss redial with
- * exponential backoff and jitter. Resolves when `signal` aborts; rejects with FatalConnectionError
- * when the gateway refuses the token or the protocol version.
+ * exponential backoff and jitter, forever; only a refused token or protocol version stops it
+ * (FatalConnectionError). Both sides ping: the gateway drops an agent it no longer hears, and the
+ * agent drops a gateway it no longer hears (a NAT or firewall that silently forgot the connection)
+ * and reconnects. Resolves once stopped through `control`.
  */
-export async function dialGateway(options: DialOptions, signal: AbortSignal): Promise<void> {
-  const { min, max } = options.backoffMs ?? { min: 500, max: 30_000 };
+export async function dialGateway(options: DialOptions, control: DialControl | AbortSignal): Promise<void> {
+  const { stop, force } = control instanceof AbortSignal ? { stop: control, force: undefined } : control;
+  const timings = { ...DEFAULT_TIMINGS, ...options.timings };
   const info: AgentInfo = { version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: options.dialect };
   let attempt = 0;
-  while (!signal.aborted) {
-    const outcome = await connectOnce(options, info, signal, () => {
-      attempt = 0;
+  let offlineSince: number | null = null;
+  while (!stop.aborted) {
+    const outcome = await connectOnce(options, timings, info, stop, force, () => {
+      if (offlineSince !== null) {
+        options.log.info({ attempts: attempt + 1, offlineMs: Date.now() - offlineSince }, 'reconnected to the gateway');
+      }
+      offlineSince = null;
     });
     if (outcome.fatal) throw new FatalConnectionError(outcome.reason);
-    if (signal.aborted) return;
-    const delay = Math.min(max, min * 2 ** attempt) * (0.5 + Math.random() / 2);
+    if (stop.aborted) return;
+    // A connection that stayed up resets the backoff; one that drops at once (a gateway that
+    // accepts and then fails) keeps growing it, so a flapping gateway is not hammered.
+    if (outcome.welcomed && outcome.upMs >= timings.heartbeatTimeoutMs) attempt = 0;
+    offlineSince ??= Date.now();
+    const delay = backoffDelay(attempt, timings);
     attempt += 1;
-    options.log.warn({ reason: outcome.reason, retryInMs: Math.round(delay) }, 'connection to the gateway lost; retrying');
-    await new Promise((resolve) => {
-      const timer = setTimeout(resolve, delay);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(undefined); }, { once: true });
+    options.log.warn({ reason: outcome.reason, attempt, retryInMs: Math.round(delay) }, 'not connected to the gateway; retrying');
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, delay);
+      stop.addEventListener('abort', done, { once: true });
     });
   }
 }
 
 function connectOnce(
   options: DialOptions,
+  timings: ConnectionTimings,
   info: AgentInfo,
-  signal: AbortSignal,
-  onAccepted: () => void,
-): Promise<{ fatal: boolean; reason: string }> {
+  stop: AbortSignal,
+  force: AbortSignal | undefined,
+  onWelcome: () => void,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const ws = new WebSocket(agentEndpoint(options.gatewayUrl), {
       headers: { authorization: `Bearer ${options.token}` },
-      handshakeTimeout: 10_000,
+      handshakeTimeout: timings.connectTimeoutMs,
     });
-    const session = new AgentSession({ send: (text) => ws.send(text) }, options.service, options.log);
-    const abort = () => ws.close(1001, 'agent stopping');
-    signal.addEventListener('abort', abort, { once: true });
+    const log = options.log;
+    let welcomed = false;
+    let openedAt = 0;
+    let lastHeard = Date.now();
+    let heartbeat: NodeJS.Timeout | null = null;
+    const session = new AgentSession(
+      {
+        send: (text) => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(text);
+        },
+      },
+      options.service,
+      log,
+      {
+        statusIntervalMs: timings.statusIntervalMs,
+        onWelcome: () => {
+          welcomed = true;
+          onWelcome();
+        },
+      },
+    );
+
     let settled = false;
-    const finish = (result: { fatal: boolean; reason: string }) => {
+    const finish = (result: Omit<Outcome, 'welcomed' | 'upMs'>) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', abort);
-      resolve(result);
+      if (heartbeat) clearInterval(heartbeat);
+      stop.removeEventListener('abort', onStop);
+      force?.removeEventListener('abort', onForce);
+      session.closed();
+      resolve({ ...result, welcomed, upMs: openedAt ? Date.now() - openedAt : 0 });
     };
+
+    const onStop = () => {
+      if (ws.readyState !== WebSocket.OPEN) {
+        ws.terminate();
+        return;
+      }
+      const started = Date.now();
+      void session.drain(timings.drainGraceMs).then(({ finished, stopped }) => {
+        log.info({ finished, stopped, drainMs: Date.now() - started }, 'drained; closing the connection');
+        ws.close(CLOSE_AGENT_STOPPING, 'agent stopping');
+        // A gateway that does not complete the close handshake must not hold the agent up.
+        setTimeout(() => ws.terminate(), 2_000).unref();
+      });
+    };
+    const onForce = () => ws.terminate();
+    stop.addEventListener('abort', onStop, { once: true });
+    force?.addEventListener('abort', onForce, { once: true });
 
     ws.on('unexpected-response', (_req, res) => {
       const fatal = res.statusCode === 401 || res.statusCode === 403;
       finish({
         fatal,
         reason: fatal
-          ? 'the gateway rejected the agent token; check the token in the agent configuration'
-          : `the gateway answered HTTP ${res.statusCode} instead of opening a WebSocket`,
+          ? 'the gateway rejected the agent token; check GP_AGENT_TOKEN (or --token) in the agent configuration'
+          : res.statusCode === 404
+            ? `the gateway URL has no agent endpoint (HTTP 404); check GP_GATEWAY_URL`
+            : `the gateway answered HTTP ${res.statusCode} instead of opening a WebSocket`,
       });
       ws.terminate();
     });
     ws.on('open', () => {
-      options.log.info({ gateway: options.gatewayUrl }, 'connected to the gateway');
-      session.hello(info).then(onAccepted, (error: unknown) => {
-        options.log.error({ err: error }, 'cannot read the company list for the hello');
-        ws.close(1011, 'agent cannot read its database');
-      });
+      openedAt = Date.now();
+      lastHeard = openedAt;
+      log.info({ gateway: options.gatewayUrl }, 'connected to the gateway');
+      let lastTick = Date.now();
+      heartbeat = setInterval(() => {
+        const now = Date.now();
+        // Far behind schedule: this process was paused (a server resumed from sleep), so the
+        // silence was ours; give the gateway a full timeout from now before giving up on it.
+        if (now - lastTick > timings.heartbeatTimeoutMs) lastHeard = now;
+        lastTick = now;
+        const silentMs = now - lastHeard;
+        if (silentMs > timings.heartbeatTimeoutMs) {
+          log.warn({ silentMs, timeoutMs: timings.heartbeatTimeoutMs }, 'the gateway stopped answering; dropping the connection');
+          ws.terminate();
+          return;
+        }
+        ws.ping();
+      }, timings.heartbeatIntervalMs);
+      void session.hello(info);
     });
-    ws.on('message', (data) => session.receive(data.toString()));
+    const heard = () => {
+      lastHeard = Date.now();
+    };
+    ws.on('pong', heard);
+    ws.on('ping', heard);
+    ws.on('message', (data) => {
+      heard();
+      session.receive(data.toString());
+    });
     ws.on('close', (code, reason) => {
       const text = reason.toString() || `closed with code ${code}`;
       if (code === CLOSE_TOKEN_REJECTED) finish({ fatal: true, reason: `the gateway rejected the agent token: ${text}` });

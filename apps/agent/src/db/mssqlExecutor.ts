@@ -1,15 +1,30 @@
 import sql from 'mssql';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
-import { DatabaseUnavailableError, type Executor } from './executor.ts';
+import { DatabaseUnavailableError, QueryCancelledError, SYSTEM_DATABASE, TABLE_NAME, type Executor } from './executor.ts';
 
 /** Numeric values are bound as text: SQL Server converts varchar to numeric exactly, a JS number would not be. */
 const NUMERIC_AS_TEXT = sql.VarChar(41);
 
 /**
+ * SQL Server errors that mean "GP cannot be read right now" rather than a bug in our SQL: login
+ * failed (18456), database cannot be opened or is offline (4060, 942, 945, 926, 40613), permission
+ * denied (229, 230), object missing (208: a GP table this login cannot see).
+ */
+const UNAVAILABLE_NUMBERS = new Set([18456, 4060, 942, 945, 926, 40613, 229, 230, 208]);
+
+/** GP's version of the system database (companyID -32767), else the newest company's. */
+const GP_VERSION_SQL =
+  `SELECT TOP (1) versionMajor, versionMinor, versionBuild FROM [${SYSTEM_DATABASE}].[dbo].[DU000020] WHERE PRODID = 0 ` +
+  'ORDER BY CASE WHEN companyID = -32767 THEN 0 ELSE 1 END, versionMajor DESC, versionMinor DESC, versionBuild DESC';
+
+type RequestFactory = { request(overrides?: { requestTimeout?: number }): sql.Request };
+
+/**
  * SQL Server through mssql/tedious with one connection pool. Parameters are typed like GP's columns
  * (varchar, not nvarchar, so that GP's char indexes are used without implicit conversion) and rows
- * come back as arrays. Not yet exercised against a real server here: see the issue on SQL Server.
+ * come back as arrays. A query with a signal has no driver timeout of its own: its deadline is the
+ * gateway's, and an abort sends SQL Server an attention (request.cancel()), which stops the statement.
  */
 export class MssqlExecutor implements Executor {
   readonly dialect = mssqlDialect;
@@ -21,13 +36,45 @@ export class MssqlExecutor implements Executor {
     this.pool = new sql.ConnectionPool(connection as sql.config);
   }
 
-  async query(_company: string | null, query: CompiledQuery): Promise<unknown[][]> {
+  async query(_company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
+    if (signal?.aborted) throw new QueryCancelledError();
     const pool = await this.connected();
-    const request = pool.request();
+    const request = (pool as unknown as RequestFactory).request(signal ? { requestTimeout: 0 } : undefined);
     request.arrayRowMode = true;
     query.params.forEach((param, i) => request.input(`p${i}`, sqlTypeOf(param), bindValue(param)));
-    const result = await request.query(query.sql);
-    return result.recordset as unknown as unknown[][];
+    const cancel = () => request.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const result = await request.query(query.sql);
+      return result.recordset as unknown as unknown[][];
+    } catch (error) {
+      throw translate(error, signal);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  async gpVersion(): Promise<string | null> {
+    const pool = await this.connected();
+    try {
+      const result = await pool.request().query(GP_VERSION_SQL);
+      const row = result.recordset[0] as { versionMajor: number; versionMinor: number; versionBuild: number } | undefined;
+      return row ? `${row.versionMajor}.${row.versionMinor}.${row.versionBuild}` : null;
+    } catch (error) {
+      throw translate(error, undefined);
+    }
+  }
+
+  async checkReadable(company: string | null, table: string): Promise<void> {
+    if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`);
+    const pool = await this.connected();
+    const database = mssqlDialect.quote(company ?? SYSTEM_DATABASE);
+    try {
+      // TOP (0) reads nothing, but SQL Server still checks that the table exists and may be read.
+      await pool.request().query(`SELECT TOP (0) * FROM ${database}.[dbo].${mssqlDialect.quote(table)}`);
+    } catch (error) {
+      throw translate(error, undefined);
+    }
   }
 
   private connected(): Promise<sql.ConnectionPool> {
@@ -41,6 +88,14 @@ export class MssqlExecutor implements Executor {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+function translate(error: unknown, signal: AbortSignal | undefined): Error {
+  const e = error as { code?: string; number?: number; message?: string };
+  if (e.code === 'ECANCEL' || signal?.aborted) return new QueryCancelledError('SQL Server cancelled the query');
+  if (error instanceof sql.ConnectionError) return new DatabaseUnavailableError(`SQL Server connection failed: ${e.message}`);
+  if (e.number !== undefined && UNAVAILABLE_NUMBERS.has(e.number)) return new DatabaseUnavailableError(`SQL Server error ${e.number}: ${e.message}`);
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function sqlTypeOf(param: Param): sql.ISqlType | (() => sql.ISqlType) {

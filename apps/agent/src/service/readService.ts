@@ -11,10 +11,11 @@ import {
   type ObjectName,
   type Operation,
   type Position,
+  type AgentHealth,
 } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
-import { DatabaseUnavailableError, type Executor } from '../db/executor.ts';
+import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import { renderSelect } from '../sql/render.ts';
 import { AgentError } from './agentError.ts';
 
@@ -26,6 +27,28 @@ export interface ReadResult {
 
 /** How long a known company list is trusted before an unknown company id triggers a re-read. */
 const COMPANY_REFRESH_MS = 30_000;
+
+/** What an API client reads when GP's database fails; the agent's log and its health say why. */
+export const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
+
+/** The agent's view of GP for the hello and status frames. */
+export interface HealthReport {
+  companies: Company[];
+  health: AgentHealth;
+}
+
+/** Every table the catalogue reads, by database, for `gp-agent diagnose`'s permission checks. */
+export function catalogueTables(): { system: string[]; company: string[] } {
+  const system = new Set<string>();
+  const company = new Set<string>();
+  for (const def of Object.values(CATALOGUE)) {
+    const into = def.database === 'system' ? system : company;
+    for (const source of def.sources) into.add(source.table);
+    // Joined tables live in the same database as the main table (the dialect qualifies them alike).
+    for (const join of def.joins ?? []) into.add(join.table);
+  }
+  return { system: [...system].sort(), company: [...company].sort() };
+}
 
 /**
  * Executes the typed operations the gateway sends, through the catalogue only. Every operation is
@@ -42,22 +65,44 @@ export class ReadService {
     for (const [name, def] of Object.entries(CATALOGUE)) this.resources.set(name, new PreparedResource(def, executor.dialect));
   }
 
-  async handle(op: Operation): Promise<ReadResult> {
+  /**
+   * Answers one operation. Rejects with AgentError (reported to the gateway as is), with
+   * DatabaseUnavailableError turned into ERP_UNAVAILABLE, or with QueryCancelledError when `signal`
+   * aborted; the caller knows why it aborted and reports that.
+   */
+  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
     try {
-      return op.kind === 'list' ? await this.list(op) : await this.get(op);
+      return op.kind === 'list' ? await this.list(op, signal) : await this.get(op, signal);
     } catch (error) {
-      if (error instanceof AgentError) throw error;
-      if (error instanceof DatabaseUnavailableError) throw new AgentError('ERP_UNAVAILABLE', error.message);
+      if (error instanceof AgentError || error instanceof QueryCancelledError) throw error;
+      if (signal?.aborted) throw new QueryCancelledError();
+      if (error instanceof DatabaseUnavailableError) throw new AgentError('ERP_UNAVAILABLE', ERP_UNAVAILABLE_MESSAGE, error.message);
       throw error;
     }
   }
 
+  /**
+   * Companies, GP version and whether the database answers, for the hello and status frames. Never
+   * rejects for a database problem: that is what it reports.
+   */
+  async health(): Promise<HealthReport> {
+    const checkedAt = new Date().toISOString();
+    try {
+      const companies = await this.companies();
+      const gpVersion = await this.executor.gpVersion().catch(() => null);
+      return { companies, health: { database: 'ok', databaseMessage: null, gpVersion, checkedAt } };
+    } catch (error) {
+      const message = (error as Error).message.slice(0, 500);
+      return { companies: [], health: { database: 'unavailable', databaseMessage: message, gpVersion: null, checkedAt } };
+    }
+  }
+
   /** The companies of SY01500, for the hello frame and for validating company ids. */
-  async companies(): Promise<Company[]> {
+  async companies(signal?: AbortSignal): Promise<Company[]> {
     const all: Company[] = [];
     let after: Position | null = null;
     do {
-      const page = await this.list({ kind: 'list', object: 'companies', company: null, filters: {}, limit: 1000, after });
+      const page = await this.list({ kind: 'list', object: 'companies', company: null, filters: {}, limit: 1000, after }, signal);
       all.push(...(JSON.parse(page.payload) as Company[]));
       after = page.next;
     } while (after);
@@ -66,22 +111,22 @@ export class ReadService {
     return all;
   }
 
-  private async list(op: ListOperation): Promise<ReadResult> {
+  private async list(op: ListOperation, signal?: AbortSignal): Promise<ReadResult> {
     const resource = this.resource(op.object);
     const filters = this.validFilters(op.object, op.filters);
     const after = op.after === null ? null : this.validPosition(resource, op.after);
-    const company = await this.companyFor(resource, op.company);
+    const company = await this.companyFor(resource, op.company, signal);
     const parent = objectSpec(op.object)?.parent;
     if (parent) {
       // Lines of a document that does not exist are a 404, not an empty page.
-      await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) });
+      await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) }, signal);
     }
     const rows: Record<string, unknown>[] = [];
     let last: Position | null = null;
     let more = false;
     for (const { source, query } of resource.listQueries(company, filters, op.limit + 1, after)) {
       // Ask each table for one row more than still fits, so that we know whether a next page exists.
-      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - rows.length }, this.executor.dialect));
+      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - rows.length }, this.executor.dialect), signal);
       for (const row of raw) {
         if (rows.length === op.limit) {
           more = true;
@@ -95,16 +140,16 @@ export class ReadService {
     return { payload: JSON.stringify(rows), next: more ? last : null };
   }
 
-  private async get(op: GetOperation): Promise<ReadResult> {
+  private async get(op: GetOperation, signal?: AbortSignal): Promise<ReadResult> {
     const resource = this.resource(op.object);
     const spec = objectSpec(op.object)!;
     if (!spec.idForm) throw new AgentError('NOT_FOUND', `${op.object} has no get by id`);
     const parts = spec.idForm.kind === 'plain' ? [op.id] : splitCompositeId(op.id, spec.idForm.splitAt);
     if (!parts) throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
-    const company = await this.companyFor(resource, op.company);
+    const company = await this.companyFor(resource, op.company, signal);
     // Sources are in preference order: a document in both open and history is served from open (D4).
     for (const query of resource.getQueries(company, parts)) {
-      const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect));
+      const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
       if (row) return { payload: JSON.stringify(resource.decode(row)), next: null };
     }
     throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
@@ -137,11 +182,11 @@ export class ReadService {
   }
 
   /** Company tables need a company the system database lists; an id is never used unchecked. */
-  private async companyFor(resource: PreparedResource, company: string | null): Promise<string | null> {
+  private async companyFor(resource: PreparedResource, company: string | null, signal?: AbortSignal): Promise<string | null> {
     if (resource.def.database === 'system') return null;
     if (!company) throw new AgentError('VALIDATION_ERROR', 'a company is required');
     const id = company.toUpperCase();
-    if (!this.companyIds?.has(id) && Date.now() - this.companiesReadAt > COMPANY_REFRESH_MS) await this.companies();
+    if (!this.companyIds?.has(id) && Date.now() - this.companiesReadAt > COMPANY_REFRESH_MS) await this.companies(signal);
     if (!this.companyIds?.has(id)) throw new AgentError('VALIDATION_ERROR', 'unknown company');
     return id;
   }

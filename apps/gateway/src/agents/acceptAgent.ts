@@ -28,6 +28,6 @@ export function acceptAgent(channel: AgentChannel, firstFrame: string, connectio
   }
   const link = new AgentLink(channel, hello, log.child({ connectionId }));
   channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId }));
-  log.info({ connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id) }, 'agent connected');
+  log.info({ connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id), health: hello.health ?? null }, 'agent connected');
   return link;
 }

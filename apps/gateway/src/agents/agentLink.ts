@@ -3,6 +3,7 @@ import {
   decodeFrame,
   encodeFrame,
   PROTOCOL_VERSION,
+  type AgentHealth,
   type AgentInfo,
   type Company,
   type ErrorCode,
@@ -24,33 +25,63 @@ export interface AgentAnswer {
   next: Position | null;
 }
 
+/**
+ * The request never reached an answer because the agent went away (its socket dropped) or refused
+ * it while shutting down. Nothing was answered, so a read may be sent to another agent of the
+ * connection; the client sees 503 CONNECTION_OFFLINE when there is none.
+ */
+export class AgentLostError extends ApiError {
+  constructor(message: string) {
+    super('CONNECTION_OFFLINE', message);
+  }
+}
+
 /** Codes an agent may answer with; anything else from an agent is reported as an internal error. */
-const AGENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(['VALIDATION_ERROR', 'NOT_FOUND', 'ERP_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_ERROR']);
+const AGENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(['VALIDATION_ERROR', 'NOT_FOUND', 'ERP_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'CONNECTION_OFFLINE', 'INTERNAL_ERROR']);
+/** Requests past their deadline remembered to log the agent's confirmation of the cancel; bounded. */
+const MAX_EXPIRED = 1000;
 
 interface Pending {
   resolve: (answer: AgentAnswer) => void;
   reject: (error: ApiError) => void;
   timer: NodeJS.Timeout;
+  op: Operation;
+  sentAt: number;
+}
+
+export interface AgentHello {
+  agent: AgentInfo;
+  companies: Company[];
+  health?: AgentHealth | undefined;
 }
 
 /**
  * The gateway's half of one connected agent: correlates requests and answers by id, gives every
- * request a deadline, and fails everything pending the moment the agent goes away.
+ * request a deadline (and tells the agent to cancel when it passes), fails everything pending the
+ * moment the agent goes away, and keeps what the agent reports about itself (health, draining).
  */
 export class AgentLink {
   readonly agent: AgentInfo;
-  readonly companies: readonly Company[];
+  companies: readonly Company[];
+  /** Null for agents that predate health reports. */
+  health: AgentHealth | null;
+  /** The agent is shutting down: it finishes what it has and takes nothing new. */
+  draining = false;
+  lastSeen = Date.now();
+  /** Called when companies, health or draining change (set by the router). */
+  onChange: (() => void) | null = null;
   private readonly channel: AgentChannel;
   private readonly log: Logger;
   private readonly pending = new Map<string, Pending>();
+  private readonly expired = new Map<string, { object: string; at: number }>();
   private nextId = 1;
   private open = true;
-  lastSeen = Date.now();
 
-  constructor(channel: AgentChannel, hello: { agent: AgentInfo; companies: Company[] }, log: Logger) {
+  constructor(channel: AgentChannel, hello: AgentHello, log: Logger) {
     this.channel = channel;
     this.agent = hello.agent;
     this.companies = hello.companies;
+    this.health = hello.health ?? null;
     this.log = log;
   }
 
@@ -58,15 +89,18 @@ export class AgentLink {
     return this.pending.size;
   }
 
+  /** Open and not draining: new requests may be sent. */
+  get available(): boolean {
+    return this.open && !this.draining;
+  }
+
   request(op: Operation, timeoutMs: number): Promise<AgentAnswer> {
-    if (!this.open) return Promise.reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.'));
+    if (!this.open) return Promise.reject(new AgentLostError('The connection’s agent is offline.'));
+    if (this.draining) return Promise.reject(new AgentLostError('The connection’s agent is shutting down.'));
     const id = String(this.nextId++);
     return new Promise<AgentAnswer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ApiError('UPSTREAM_TIMEOUT', `The agent did not answer within ${timeoutMs} ms.`));
-      }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      const timer = setTimeout(() => this.expire(id), timeoutMs);
+      this.pending.set(id, { resolve, reject, timer, op, sentAt: Date.now() });
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id, timeoutMs, op }));
     });
   }
@@ -83,12 +117,13 @@ export class AgentLink {
       case 'response':
       case 'error': {
         const pending = this.pending.get(frame.id);
-        if (!pending) return; // answered after its deadline: the client already has its 504
+        if (!pending) return this.late(frame.id, frame.type === 'error' ? frame.code : 'answered', frame.type === 'error' ? frame.message : null);
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         if (frame.type === 'error') {
           const code = AGENT_ERROR_CODES.has(frame.code) ? frame.code : 'INTERNAL_ERROR';
-          pending.reject(new ApiError(code, frame.message));
+          // An agent answers CONNECTION_OFFLINE only for work it did not do (it is stopping).
+          pending.reject(code === 'CONNECTION_OFFLINE' ? new AgentLostError(frame.message) : new ApiError(code, frame.message));
         } else if (decoded.payload === null) {
           pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer without data.'));
         } else {
@@ -96,8 +131,21 @@ export class AgentLink {
         }
         return;
       }
+      case 'draining':
+        if (!this.draining) {
+          this.draining = true;
+          this.log.info({ host: this.agent.host, inFlight: this.pending.size, graceMs: frame.graceMs }, 'agent is draining; no new requests go to it');
+          this.onChange?.();
+        }
+        return;
+      case 'status':
+        this.companies = frame.companies;
+        this.health = frame.health;
+        this.log.info({ host: this.agent.host, database: frame.health.database, gpVersion: frame.health.gpVersion, companies: frame.companies.length }, 'agent status changed');
+        this.onChange?.();
+        return;
       case 'ping':
-        this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at }));
+        this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at, now: Date.now() }));
         return;
       case 'pong':
       case 'hello':
@@ -111,14 +159,40 @@ export class AgentLink {
     this.open = false;
     const waiting = [...this.pending.values()];
     this.pending.clear();
+    this.expired.clear();
     for (const p of waiting) {
       clearTimeout(p.timer);
-      p.reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent went offline during the request.'));
+      p.reject(new AgentLostError('The connection’s agent went offline during the request.'));
     }
   }
 
   close(code: number, reason: string): void {
     this.channel.close(code, reason);
     this.closed();
+  }
+
+  /** The deadline passed: the client gets 504 now, and the agent is told to stop the query. */
+  private expire(id: string): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    const ms = Date.now() - pending.sentAt;
+    pending.reject(new ApiError('UPSTREAM_TIMEOUT', `The agent did not answer within ${ms} ms; the query was cancelled.`));
+    if (this.expired.size >= MAX_EXPIRED) this.expired.delete(this.expired.keys().next().value!);
+    this.expired.set(id, { object: pending.op.object, at: Date.now() });
+    this.log.warn({ id, object: pending.op.object, host: this.agent.host, ms }, 'request deadline passed; asking the agent to cancel it');
+    try {
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'cancel', id, reason: 'deadline' }));
+    } catch {
+      // The agent is going away anyway.
+    }
+  }
+
+  /** An answer to a request that already has its 504: the agent confirming the cancel, or finishing just too late. */
+  private late(id: string, outcome: string, message: string | null): void {
+    const expired = this.expired.get(id);
+    if (!expired) return;
+    this.expired.delete(id);
+    this.log.info({ id, object: expired.object, host: this.agent.host, outcome, message, afterDeadlineMs: Date.now() - expired.at }, 'agent answered a request after its deadline');
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AGENT_PRESENCE_REFRESH_MS, type Store } from '../store/store.ts';
+import { AGENT_PRESENCE_REFRESH_MS, type AgentDetails, type Store } from '../store/store.ts';
 import type { AgentLink } from './agentLink.ts';
 import type { AgentLinkListener } from './agentRouter.ts';
 
@@ -53,9 +53,17 @@ export class AgentPresenceRecorder implements AgentLinkListener {
         agentVersion: link.agent.version,
         agentHost: link.agent.host,
         companies: link.companies.map((c) => c.id),
+        details: detailsOf(link),
         at: new Date(),
       }),
     );
+  }
+
+  updated(_agentKey: string, link: AgentLink): void {
+    const id = this.sessions.get(link);
+    if (id === undefined || this.stopped) return;
+    const update = { companies: link.companies.map((c) => c.id), details: detailsOf(link) };
+    this.write('details', () => this.options.store.recordAgentDetails(id, update, new Date()));
   }
 
   removed(_agentKey: string, link: AgentLink): void {
@@ -85,4 +93,16 @@ export class AgentPresenceRecorder implements AgentLinkListener {
       this.options.log.warn({ err: error, what }, 'could not record agent presence');
     });
   }
+}
+
+/** What operators see of an agent beyond version and host. */
+export function detailsOf(link: AgentLink): AgentDetails {
+  return {
+    platform: link.agent.platform,
+    dialect: link.agent.dialect,
+    gpVersion: link.health?.gpVersion ?? null,
+    database: link.health?.database ?? 'unknown',
+    databaseMessage: link.health?.databaseMessage ?? null,
+    draining: link.draining,
+  };
 }

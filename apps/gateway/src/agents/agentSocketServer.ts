@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
+import { decodeFrame, encodeFrame, PingFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
@@ -12,22 +13,36 @@ export const AGENT_PATH = '/agent';
 /** Frames carry at most one page of 1,000 rows; anything far larger is not from a sane agent. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
-const HEARTBEAT_MS = 15_000;
+
+/** How the gateway finds agents that went silent (a frozen process, a cable pulled, a NAT that forgot). */
+export interface AgentHeartbeat {
+  /** Each agent socket is pinged this often (which also keeps idle NAT and firewall state alive) ... */
+  intervalMs: number;
+  /** ... and dropped after this long without a word from it; its requests fail with 503 at once. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_AGENT_HEARTBEAT: AgentHeartbeat = { intervalMs: 10_000, timeoutMs: 30_000 };
 
 export interface AgentSocketServerOptions {
   server: Server;
   store: Store;
   router: LocalAgentRouter;
   log: Logger;
+  heartbeat?: AgentHeartbeat;
 }
 
 /**
  * Accepts agents on `/agent`. The agent token is checked before the upgrade, so a bad token gets a
- * plain HTTP 401 and never a socket. Dead sockets are found with WebSocket pings.
+ * plain HTTP 401 and never a socket. Silent agents are found with WebSocket pings: one not heard
+ * from within the heartbeat timeout is dropped, however its TCP connection looks. Before its hello,
+ * a socket may send application pings: `gp-agent diagnose` measures round trip and clock skew that
+ * way without ever being counted as an agent.
  */
-export function attachAgentSocketServer({ server, store, router, log }: AgentSocketServerOptions): { close(): void } {
+export function attachAgentSocketServer({ server, store, router, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const alive = new WeakMap<WebSocket, boolean>();
+  const lastHeard = new WeakMap<WebSocket, number>();
+  const connectionOf = new WeakMap<WebSocket, string>();
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void (async () => {
@@ -48,42 +63,58 @@ export function attachAgentSocketServer({ server, store, router, log }: AgentSoc
 
   function serve(ws: WebSocket, connectionId: string): void {
     let link: AgentLink | null = null;
-    alive.set(ws, true);
+    lastHeard.set(ws, Date.now());
+    connectionOf.set(ws, connectionId);
     const helloTimer = setTimeout(() => ws.close(4408, 'no hello received'), HELLO_TIMEOUT_MS);
-    ws.on('pong', () => alive.set(ws, true));
+    const heard = () => lastHeard.set(ws, Date.now());
+    ws.on('pong', heard);
+    ws.on('ping', heard);
     ws.on('message', (data) => {
-      alive.set(ws, true);
+      heard();
       const text = data.toString();
       if (link) return link.receive(text);
+      const ping = decodeFrame(PingFrameSchema, text);
+      if (ping.ok) {
+        ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now() }));
+        return;
+      }
       clearTimeout(helloTimer);
       link = acceptAgent({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) }, text, connectionId, log);
       if (link) router.add(connectionId, link);
     });
-    ws.on('close', () => {
+    ws.on('close', (code, reason) => {
       clearTimeout(helloTimer);
       if (!link) return;
       router.remove(connectionId, link);
       link.closed();
-      log.info({ connectionId }, 'agent disconnected');
+      log.info({ connectionId, host: link.agent.host, code, reason: reason.toString() }, 'agent disconnected');
     });
     ws.on('error', (error) => log.warn({ connectionId, err: error.message }, 'agent socket error'));
   }
 
-  const heartbeat = setInterval(() => {
+  let lastTick = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    // A tick far behind schedule means this process was paused (suspended VM, debugger, SIGSTOP):
+    // the silence was ours, so every agent gets a full timeout from now rather than being dropped.
+    const paused = now - lastTick > heartbeat.timeoutMs;
+    lastTick = now;
     for (const ws of wss.clients) {
-      if (!alive.get(ws)) {
+      if (paused) lastHeard.set(ws, now);
+      const silentMs = now - (lastHeard.get(ws) ?? now);
+      if (silentMs > heartbeat.timeoutMs) {
+        log.warn({ connectionId: connectionOf.get(ws), silentMs, timeoutMs: heartbeat.timeoutMs }, 'agent stopped answering; dropping it');
         ws.terminate();
         continue;
       }
-      alive.set(ws, false);
       ws.ping();
     }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  }, heartbeat.intervalMs);
+  timer.unref();
 
   return {
     close() {
-      clearInterval(heartbeat);
+      clearInterval(timer);
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },

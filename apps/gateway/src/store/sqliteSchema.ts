@@ -66,6 +66,12 @@ CREATE TABLE IF NOT EXISTS agent_sessions (
 CREATE INDEX IF NOT EXISTS agent_sessions_connection ON agent_sessions(connection_id);
 `;
 
+/** Columns added after ADDED_TABLES, in the order they were introduced (agent details: JSON). */
+const LATER_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
+  { table: 'agent_sessions', column: 'details', definition: 'TEXT' },
+  { table: 'connections', column: 'last_agent_details', definition: 'TEXT' },
+];
+
 function hasColumn(db: Database.Database, table: string, column: string): boolean {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
@@ -81,5 +87,8 @@ export function migrate(db: Database.Database): void {
       if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
     }
     db.exec(ADDED_TABLES);
+    for (const { table, column, definition } of LATER_COLUMNS) {
+      if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
   }).immediate();
 }

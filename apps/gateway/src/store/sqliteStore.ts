@@ -4,7 +4,9 @@ import { migrate } from './sqliteSchema.ts';
 import {
   AGENT_PRESENCE_STALE_MS,
   SANDBOX_CONNECTION_ID,
+  type AgentDetails,
   type AgentPresence,
+  type AgentSessionInfo,
   type ApiKey,
   type Connection,
   type ConnectionWithPresence,
@@ -50,12 +52,15 @@ interface ConnectionRow {
   last_agent_seen_at: string | null;
   last_agent_version: string | null;
   last_agent_host: string | null;
+  last_agent_details: string | null;
 }
 interface SessionRow {
   connection_id: string;
+  gateway_id: string;
   agent_version: string;
   agent_host: string;
   companies: string;
+  details: string | null;
   connected_at: string;
   last_seen_at: string;
 }
@@ -196,7 +201,15 @@ export class SqliteStore implements Store {
     const sessions = this.db.prepare(
       'SELECT * FROM agent_sessions WHERE connection_id = ? AND last_seen_at >= ? ORDER BY connected_at DESC, rowid DESC',
     );
-    return rows.map((row) => ({ ...toConnection(row), presence: toPresence(row, sessions.all(row.id, liveSince) as SessionRow[]) }));
+    return rows.map((row) => {
+      const live = sessions.all(row.id, liveSince) as SessionRow[];
+      return {
+        ...toConnection(row),
+        presence: toPresence(row, live),
+        agents: live.map(toSessionInfo),
+        lastAgentDetails: row.last_agent_details ? (JSON.parse(row.last_agent_details) as AgentDetails) : null,
+      };
+    });
   }
 
   async setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null> {
@@ -211,18 +224,19 @@ export class SqliteStore implements Store {
 
   async recordAgentConnected(session: NewAgentSession): Promise<void> {
     const at = session.at.toISOString();
+    const details = session.details ? JSON.stringify(session.details) : null;
     this.db.transaction(() => {
       // Sessions of gateways that died without saying so are dropped here rather than by a timer.
       this.db.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString());
       this.db
         .prepare(
-          `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, connected_at, last_seen_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, details, connected_at, last_seen_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(session.id, session.connectionId, session.gatewayId, session.agentVersion, session.agentHost, JSON.stringify(session.companies), at, at);
+        .run(session.id, session.connectionId, session.gatewayId, session.agentVersion, session.agentHost, JSON.stringify(session.companies), details, at, at);
       this.db
-        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ? WHERE id = ?')
-        .run(at, session.agentVersion, session.agentHost, session.connectionId);
+        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = ? WHERE id = ?')
+        .run(at, session.agentVersion, session.agentHost, details, session.connectionId);
     })();
   }
 
@@ -238,15 +252,26 @@ export class SqliteStore implements Store {
     })();
   }
 
+  async recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void> {
+    const seen = at.toISOString();
+    const details = JSON.stringify(update.details);
+    this.db.transaction(() => {
+      const row = this.db
+        .prepare('UPDATE agent_sessions SET companies = ?, details = ?, last_seen_at = ? WHERE id = ? RETURNING connection_id')
+        .get(JSON.stringify(update.companies), details, seen, sessionId) as { connection_id: string } | undefined;
+      if (row) this.db.prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_details = ? WHERE id = ?').run(seen, details, row.connection_id);
+    })();
+  }
+
   async recordAgentDisconnected(sessionId: string, at: Date): Promise<void> {
     this.db.transaction(() => {
-      const row = this.db.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host').get(sessionId) as
-        | Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host'>
+      const row = this.db.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host, details').get(sessionId) as
+        | Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host' | 'details'>
         | undefined;
       if (!row) return;
       this.db
-        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ? WHERE id = ?')
-        .run(at.toISOString(), row.agent_version, row.agent_host, row.connection_id);
+        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = COALESCE(?, last_agent_details) WHERE id = ?')
+        .run(at.toISOString(), row.agent_version, row.agent_host, row.details, row.connection_id);
     })();
   }
 
@@ -293,6 +318,18 @@ function toConnection(row: ConnectionRow): Connection {
     defaultCompany: row.default_company,
     writeWhitelist: JSON.parse(row.write_whitelist) as string[],
     createdAt: row.created_at,
+  };
+}
+
+function toSessionInfo(row: SessionRow): AgentSessionInfo {
+  return {
+    gatewayId: row.gateway_id,
+    agentVersion: row.agent_version,
+    agentHost: row.agent_host,
+    companies: JSON.parse(row.companies) as string[],
+    details: row.details ? (JSON.parse(row.details) as AgentDetails) : null,
+    connectedAt: row.connected_at,
+    lastSeenAt: row.last_seen_at,
   };
 }
 

@@ -72,8 +72,37 @@ export interface AgentPresence {
   companies: string[];
 }
 
+/** What an agent reports about itself beyond version and host (its hello and status frames). */
+export interface AgentDetails {
+  platform: string;
+  dialect: string;
+  /** GP's version from DYNAMICS..DU000020, "demo" for the embedded database; null when unknown. */
+  gpVersion: string | null;
+  /** Whether the agent can read GP; `unknown` for agents that do not report it. */
+  database: 'ok' | 'unavailable' | 'unknown';
+  databaseMessage: string | null;
+  /** The agent is shutting down. */
+  draining: boolean;
+}
+
+/** One agent connected now (any gateway instance), for operators. */
+export interface AgentSessionInfo {
+  gatewayId: string;
+  agentVersion: string;
+  agentHost: string;
+  companies: string[];
+  /** Null for sessions recorded before agents reported details. */
+  details: AgentDetails | null;
+  connectedAt: string;
+  lastSeenAt: string;
+}
+
 export interface ConnectionWithPresence extends Connection {
   presence: AgentPresence;
+  /** The agents connected now, newest first. */
+  agents: AgentSessionInfo[];
+  /** What the most recent agent reported, kept for when none is connected. */
+  lastAgentDetails: AgentDetails | null;
 }
 
 /** A gateway refreshes its agents' presence this often ... */
@@ -91,6 +120,8 @@ export interface NewAgentSession {
   agentVersion: string;
   agentHost: string;
   companies: string[];
+  /** Omitted by callers that know only version and host. */
+  details?: AgentDetails;
   at: Date;
 }
 
@@ -158,6 +189,8 @@ export interface Store {
 
   recordAgentConnected(session: NewAgentSession): Promise<void>;
   recordAgentsSeen(sessionIds: string[], at: Date): Promise<void>;
+  /** The agent reported new details or companies (health changed, draining). */
+  recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void>;
   recordAgentDisconnected(sessionId: string, at: Date): Promise<void>;
 
   close(): Promise<void>;

@@ -1,50 +1,98 @@
+import os from 'node:os';
 import type { Command } from 'commander';
-import pino from 'pino';
-import { SqliteExecutor } from '../../db/sqliteExecutor.ts';
-import { MssqlExecutor } from '../../db/mssqlExecutor.ts';
 import { ReadService } from '../../service/readService.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
-import { loadRunConfig } from '../runConfig.ts';
+import { AGENT_VERSION } from '../../version.ts';
+import { createAgentLogger, openExecutor } from '../common.ts';
+import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
+
+/** Exit codes of `gp-agent run`, for service managers and support. */
+export const EXIT_STOPPED = 0;
+export const EXIT_CONFIG = 1;
+export const EXIT_REFUSED = 2;
+
+/**
+ * Serves until stopped. The first SIGTERM/SIGINT (Ctrl+C, `systemctl stop`, a Windows service stop)
+ * drains: the gateway is told, new requests go elsewhere, requests in flight get the grace period,
+ * then the agent exits 0. A second signal stops at once.
+ */
+export async function runAgent(config: AgentConfig): Promise<number> {
+  const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
+  const threads = config.database.kind === 'sqlite' ? config.sqliteWorkers : 0;
+  const executor = openExecutor(config.database, { threads, testDelayMs: config.testDelayMs });
+  const service = new ReadService(executor);
+  log.info(
+    {
+      version: AGENT_VERSION,
+      host: os.hostname(),
+      pid: process.pid,
+      gateway: config.gatewayUrl,
+      database: config.database.kind === 'sqlite' ? { kind: 'sqlite', dir: config.database.dir } : { kind: 'mssql' },
+      configFile: config.configFile,
+      timings: config.timings,
+    },
+    'agent starting',
+  );
+  if (config.testDelayMs > 0) log.warn({ testDelayMs: config.testDelayMs }, `${TEST_DELAY_ENV} is set: every company query is slowed down. It is for tests only; unset it.`);
+
+  const stop = new AbortController();
+  const force = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) {
+      log.info({ signal, graceMs: config.timings.drainGraceMs }, 'stopping: finishing the requests in flight (send the signal again to stop at once)');
+      stop.abort();
+    } else if (!force.signal.aborted) {
+      log.warn({ signal }, 'stopping at once');
+      force.abort();
+    }
+  };
+  const signals: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGBREAK'] : ['SIGINT', 'SIGTERM'];
+  for (const signal of signals) process.on(signal, onSignal);
+
+  let code = EXIT_STOPPED;
+  try {
+    await dialGateway(
+      { gatewayUrl: config.gatewayUrl, token: config.token, service, log, dialect: executor.dialect.name, timings: config.timings },
+      { stop: stop.signal, force: force.signal },
+    );
+    log.info('agent stopped');
+  } catch (error) {
+    if (!(error instanceof FatalConnectionError)) throw error;
+    log.fatal({ reason: error.message }, 'the gateway refused the agent; not retrying');
+    console.error(`gp-agent: ${error.message}`);
+    code = EXIT_REFUSED;
+  } finally {
+    for (const signal of signals) process.off(signal, onSignal);
+    await executor.close().catch(() => {});
+    flush();
+  }
+  return code;
+}
 
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
-    .description('Connect to the gateway and serve requests until stopped (Ctrl+C or SIGTERM).')
+    .description('Connect to the gateway and serve requests until stopped (Ctrl+C or SIGTERM drains, a second one stops at once).')
+    .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG): NAME = value lines, or a .json object')
     .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL), e.g. https://gateway.example.com')
     .option('--token <token>', 'agent token of this connection, lb_agent_… (env GP_AGENT_TOKEN)')
     .option('--mssql <connection>', 'SQL Server connection string, e.g. "Server=gp01;User Id=api_read;Password=…;Encrypt=true" (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder instead (env GP_SQLITE_DIR)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)', undefined)
+    .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)')
+    .option('--log-file <file>', 'write logs to this file instead of standard output (env GP_AGENT_LOG_FILE)')
     .addHelpText(
       'after',
-      '\nExample:\n  gp-agent run --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./data/demo\n',
+      settingsHelp() +
+        '\nExit codes: 0 stopped, 1 configuration error, 2 the gateway refused the token or protocol version.\n' +
+        '\nExamples:\n' +
+        '  gp-agent run --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./data/demo\n' +
+        '  gp-agent run --config /etc/gp-agent/gp-agent.conf\n' +
+        '  gp-agent run --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n',
     )
     .action(async (flags: Record<string, string | undefined>) => {
-      const config = loadRunConfig(flags, process.env);
-      const log = pino({ level: config.logLevel, base: { component: 'agent' } });
-      const executor =
-        config.database.kind === 'mssql'
-          ? new MssqlExecutor(config.database.connection)
-          : new SqliteExecutor({ dir: config.database.dir, readonly: true });
-      const service = new ReadService(executor);
-      const stop = new AbortController();
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        process.once(signal, () => {
-          log.info({ signal }, 'stopping');
-          stop.abort();
-        });
-      }
-      try {
-        await dialGateway({ gatewayUrl: config.gatewayUrl, token: config.token, service, log, dialect: executor.dialect.name }, stop.signal);
-      } catch (error) {
-        if (error instanceof FatalConnectionError) {
-          log.fatal(error.message);
-          process.exitCode = 2;
-          return;
-        }
-        throw error;
-      } finally {
-        await executor.close();
-      }
+      const config = loadAgentConfig(flags, process.env, 'all');
+      const code = await runAgent(config);
+      // Exit now: a database driver's idle sockets must not keep a stopped service alive.
+      process.exit(code);
     });
 }

@@ -2,6 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256Hex } from '../../auth/secrets.ts';
 import { tempStore } from '../../testing/tempStore.ts';
+import { formatTime } from '../output.ts';
 import { createConnection, listConnections, setDefaultCompany, setWriteWhitelist } from './connection.ts';
 
 const { store, dispose } = tempStore();
@@ -36,18 +37,26 @@ test('connection list shows default company, writable objects and the agents as 
   await store.setWriteWhitelist(org.id, live.id, ['customers', 'gl-entries']);
   const at = new Date();
   const session = { gatewayId: 'gw_1', agentVersion: '0.1.0', agentHost: 'gp01', companies: ['TWO', 'NWIND'], at };
-  await store.recordAgentConnected({ ...session, id: 'as_live', connectionId: live.id });
-  await store.recordAgentConnected({ ...session, id: 'as_gone', connectionId: gone.id });
+  const details = { platform: 'win32', dialect: 'mssql', gpVersion: '18.7.1234', database: 'ok' as const, databaseMessage: null, draining: false };
+  await store.recordAgentConnected({ ...session, id: 'as_live', connectionId: live.id, details });
+  await store.recordAgentConnected({ ...session, id: 'as_live2', connectionId: live.id, agentHost: 'gp02', at: new Date(at.getTime() - 1), details });
+  await store.recordAgentDetails('as_live2', { companies: [], details: { ...details, gpVersion: null, database: 'unavailable', databaseMessage: 'Login failed for user \'api\'.', draining: true } }, at);
+  await store.recordAgentConnected({ ...session, id: 'as_gone', connectionId: gone.id, details });
   await store.recordAgentDisconnected('as_gone', new Date('2026-03-01T14:05:09.123Z'));
   const lines = await listConnections(store, org.id);
-  const rows = lines.slice(2).map((l) => l.split(/ {2,}/));
+  const rows = lines.slice(2).map((l) => (l.startsWith('    - ') ? [l] : l.split(/ {2,}/)));
+  const seen = formatTime(at.toISOString());
+  const before = formatTime(new Date(at.getTime() - 1).toISOString());
   assert.equal(lines[0], `Connections of "Listed" (${org.id}):`);
   assert.deepEqual(lines[1]!.split(/ {2,}/), ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT']);
   assert.deepEqual(rows, [
     ['sandbox', 'Demo sandbox', 'TWO', 'none (read-only)', 'built-in demo agent, not running (is the gateway started?)'],
     [quiet.id, 'Quiet', '-', 'none', 'never connected'],
-    [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (1 agent; agent 0.1.0 on gp01, companies TWO, NWIND)'],
+    [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (2 agents; agent 0.1.0 on gp01, companies TWO, NWIND)'],
+    [`    - gp01: agent 0.1.0 (win32, mssql), GP 18.7.1234, database ok, companies TWO, NWIND, connected ${seen}, last seen ${seen}`],
+    [`    - gp02: agent 0.1.0 (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`],
     [gone.id, 'Gone', 'NWIND', 'none', 'offline, last seen 2026-03-01 14:05:09 UTC (agent 0.1.0 on gp01)'],
+    ['    - last report: GP 18.7.1234, database ok'],
   ]);
 });
 

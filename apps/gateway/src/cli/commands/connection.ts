@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { newAgentToken, sha256Hex } from '../../auth/secrets.ts';
-import { SANDBOX_CONNECTION_ID, type ConnectionWithPresence, type Store } from '../../store/store.ts';
+import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence, type Store } from '../../store/store.ts';
 import { checkWriteWhitelist, writableObjects } from '../../writes/writableObjects.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
 import { connectionNamed, describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
@@ -31,6 +31,28 @@ function describeAgents(c: ConnectionWithPresence): string {
   return `${builtIn}offline, last seen ${formatTime(p.lastSeenAt)}${agent ? ` (${agent})` : ''}`;
 }
 
+/** What an agent reported about GP: version, whether its database answers, draining. */
+function describeDetails(d: AgentDetails): string {
+  const gp = d.gpVersion === null ? 'GP version unknown' : d.gpVersion === 'demo' ? 'demo database' : `GP ${d.gpVersion}`;
+  const database =
+    d.database === 'ok' ? 'database ok' : d.database === 'unavailable' ? `DATABASE UNAVAILABLE${d.databaseMessage ? ` (${d.databaseMessage})` : ''}` : 'database not reported';
+  return `${gp}, ${database}${d.draining ? ', DRAINING (shutting down)' : ''}`;
+}
+
+/** One line per agent connected now, under the connection's row; or what the last agent reported. */
+function agentLines(c: ConnectionWithPresence): string[] {
+  const indent = '    ';
+  if (c.agents.length) {
+    return c.agents.map((a) => {
+      const where = a.details ? ` (${a.details.platform}, ${a.details.dialect})` : '';
+      const details = a.details ? `${describeDetails(a.details)}, ` : '';
+      const companies = a.companies.length ? `companies ${a.companies.join(', ')}, ` : 'no companies, ';
+      return `${indent}- ${a.agentHost}: agent ${a.agentVersion}${where}, ${details}${companies}connected ${formatTime(a.connectedAt)}, last seen ${formatTime(a.lastSeenAt)}`;
+    });
+  }
+  return c.lastAgentDetails ? [`${indent}- last report: ${describeDetails(c.lastAgentDetails)}`] : [];
+}
+
 function describeWrites(c: ConnectionWithPresence): string {
   if (c.id === SANDBOX_CONNECTION_ID) return 'none (read-only)';
   return c.writeWhitelist.length ? c.writeWhitelist.join(',') : 'none';
@@ -56,13 +78,11 @@ export async function createConnection(store: Store, request: NewConnectionReque
 export async function listConnections(store: Store, idOrName: string): Promise<string[]> {
   const org = await organisationNamed(store, idOrName);
   const connections = await store.listConnections(org.id);
-  return [
-    `Connections of ${describeOrganisation(org)}:`,
-    ...formatTable(
-      ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
-      connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
-    ),
-  ];
+  const [header, ...rows] = formatTable(
+    ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
+    connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
+  );
+  return [`Connections of ${describeOrganisation(org)}:`, header!, ...rows.flatMap((row, i) => [row, ...agentLines(connections[i]!)])];
 }
 
 export async function setDefaultCompany(
@@ -132,7 +152,10 @@ export function registerConnectionCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nAGENT shows what the running gateways last wrote: "connected" with version and host, or when an agent\n' +
-        'was last seen. A gateway that stopped without notice stops counting as connected after a minute.\n',
+        'was last seen. A gateway that stopped without notice stops counting as connected after a minute.\n' +
+        'Under each connection, one line per connected agent: host, platform, GP version, whether its\n' +
+        'database answers (DATABASE UNAVAILABLE gives SQL Server\'s reason), companies, and when it was last\n' +
+        'heard from. On the agent\'s server, `gp-agent diagnose --config <file>` says what to fix.\n',
     )
     .action(({ org }: { org: string }) => runOnStore((store) => listConnections(store, org)));
 

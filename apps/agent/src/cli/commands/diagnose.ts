@@ -1,0 +1,113 @@
+import os from 'node:os';
+import type { Command } from 'commander';
+import { AGENT_VERSION } from '../../version.ts';
+import { openExecutor } from '../common.ts';
+import { checkDatabase, checkGateway, type Finding } from '../diagnostics.ts';
+import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
+
+export interface DiagnoseReport {
+  findings: Finding[];
+  /** True when any check failed: the command exits 1. */
+  failed: boolean;
+}
+
+/**
+ * Every check support needs, in the order a problem would show: configuration, database, gateway.
+ * A check that depends on an earlier one that failed is skipped and says so.
+ */
+export async function diagnose(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Promise<DiagnoseReport> {
+  const findings: Finding[] = [];
+  let config: AgentConfig | null = null;
+  let database: DatabaseConfig | null = null;
+  let configIssues: string[] = [];
+  try {
+    config = loadAgentConfig(flags, env, 'all');
+    database = config.database;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    configIssues = error.issues;
+    try {
+      database = loadAgentConfig(flags, env, 'database').database;
+    } catch {
+      database = null;
+    }
+  }
+  const file = flags.config ?? env.GP_AGENT_CONFIG;
+  if (configIssues.length) {
+    findings.push({
+      check: 'Configuration',
+      status: 'fail',
+      summary: `${configIssues.length === 1 ? 'one setting is' : `${configIssues.length} settings are`} missing or wrong`,
+      details: configIssues,
+      fix: file ? `correct ${file} (or the environment variable, which wins over the file)` : 'give the settings as flags, environment variables, or in a file named by --config',
+    });
+  } else {
+    const where = config!.database.kind === 'mssql' ? 'SQL Server' : `SQLite folder ${config!.database.dir}`;
+    findings.push({ check: 'Configuration', status: 'ok', summary: `gateway ${config!.gatewayUrl}, ${where}${file ? `, from ${file}` : ''}` });
+  }
+
+  if (database) {
+    const executor = openExecutor(database);
+    try {
+      findings.push(...(await checkDatabase(database, executor)).findings);
+    } finally {
+      await executor.close().catch(() => {});
+    }
+  } else {
+    findings.push({ check: 'Database', status: 'skip', summary: 'no usable database setting' });
+  }
+
+  if (config) findings.push(...(await checkGateway(config)).findings);
+  else findings.push({ check: 'Gateway', status: 'skip', summary: 'needs a valid gateway URL and token' });
+
+  return { findings, failed: findings.some((f) => f.status === 'fail') };
+}
+
+const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
+
+export function formatReport(report: DiagnoseReport): string[] {
+  const width = Math.max(...report.findings.map((f) => f.check.length));
+  const lines = [`gp-agent ${AGENT_VERSION} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
+  for (const f of report.findings) {
+    lines.push(`  ${MARK[f.status]}  ${f.check.padEnd(width)}  ${f.summary}`);
+    const indent = ' '.repeat(width + 10);
+    for (const detail of f.details ?? []) lines.push(`${indent}- ${detail}`);
+    if (f.fix && (f.status === 'fail' || f.status === 'warn')) lines.push(`${indent}Fix: ${f.fix}`);
+  }
+  const failed = report.findings.filter((f) => f.status === 'fail').length;
+  const warned = report.findings.filter((f) => f.status === 'warn').length;
+  lines.push('');
+  if (failed) lines.push(`${failed} ${failed === 1 ? 'check' : 'checks'} failed${warned ? `, ${warned} with warnings` : ''}: see "Fix" above.`);
+  else lines.push(`All checks passed${warned ? `, ${warned} with warnings` : ''}.`);
+  return lines;
+}
+
+export function registerDiagnoseCommand(program: Command): void {
+  program
+    .command('diagnose')
+    .description('Check everything the agent needs, in plain language, with a fix for each failure; exits 1 when a check fails.')
+    .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG), the same as `run` uses')
+    .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL)')
+    .option('--token <token>', 'agent token, lb_agent_… (env GP_AGENT_TOKEN)')
+    .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
+    .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
+    .option('--json', 'print the findings as JSON')
+    .addHelpText(
+      'after',
+      '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; read permission\n' +
+        'on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
+        'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
+        'the service\'s account, with the service\'s configuration file.\n' +
+        settingsHelp() +
+        '\nExamples:\n' +
+        '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf\n' +
+        '  gp-agent diagnose --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n' +
+        '  gp-agent diagnose --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./demo --json\n',
+    )
+    .action(async (flags: Record<string, string | undefined> & { json?: boolean }) => {
+      const report = await diagnose(flags, process.env);
+      if (flags.json) console.log(JSON.stringify(report, null, 2));
+      else console.log(formatReport(report).join('\n'));
+      process.exitCode = report.failed ? 1 : 0;
+    });
+}

@@ -1,0 +1,178 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
+import { QueryCancelledError } from '../db/executor.ts';
+import type { ReadService } from '../service/readService.ts';
+import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.ts';
+
+/**
+ * The agent's connection against a scripted gateway on a loopback port: heartbeats, refusal,
+ * cancel and drain, with short timings so nothing waits long.
+ */
+const log = pino({ level: 'silent' });
+const token = `lb_agent_${'a'.repeat(32)}`;
+const fast = { backoffMinMs: 20, backoffMaxMs: 100, heartbeatIntervalMs: 50, heartbeatTimeoutMs: 200, drainGraceMs: 2_000, statusIntervalMs: 0 };
+const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null };
+
+/** A read service whose `handle` waits for `release()` or for its signal. */
+function fakeService() {
+  const waiting: Array<() => void> = [];
+  let started: () => void = () => {};
+  const handling = new Promise<void>((r) => (started = r));
+  const service = {
+    async health() {
+      return { companies: [], health: { database: 'ok', databaseMessage: null, gpVersion: 'demo', checkedAt: new Date().toISOString() } };
+    },
+    handle(_op: Operation, signal?: AbortSignal) {
+      started();
+      return new Promise((resolve, reject) => {
+        waiting.push(() => resolve({ payload: '[]', next: null }));
+        signal?.addEventListener('abort', () => reject(new QueryCancelledError()), { once: true });
+      });
+    },
+  };
+  /** `handling` resolves once the first request reached the service. */
+  return { service: service as unknown as ReadService, release: () => waiting.shift()?.(), handling };
+}
+
+interface Gateway {
+  url: string;
+  sockets: WebSocket[];
+  frames: any[];
+  onHello: (ws: WebSocket) => void;
+  next(type: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+async function gateway(): Promise<Gateway> {
+  const server = http.createServer();
+  const wss = new WebSocketServer({ server, path: '/agent' });
+  const g: Gateway = {
+    url: '',
+    sockets: [],
+    frames: [],
+    onHello: (ws) => ws.send(encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn' })),
+    async next(type) {
+      for (;;) {
+        const found = g.frames.findIndex((f) => f.type === type);
+        if (found !== -1) return g.frames.splice(found, 1)[0];
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+  wss.on('connection', (ws) => {
+    g.sockets.push(ws);
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString().split('\n')[0]!);
+      g.frames.push({ ...frame, at: Date.now() });
+      if (frame.type === 'hello') g.onHello(ws);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  g.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return g;
+}
+
+const started: Array<{ stop: AbortController; done: Promise<unknown> }> = [];
+after(async () => {
+  for (const s of started) s.stop.abort();
+  await Promise.allSettled(started.map((s) => s.done));
+});
+
+function dial(g: Gateway, service: ReadService, timings = fast) {
+  const stop = new AbortController();
+  const done = dialGateway({ gatewayUrl: g.url, token, service, log, dialect: 'sqlite', timings }, { stop: stop.signal });
+  started.push({ stop, done });
+  return { stop, done };
+}
+
+test('reconnect delays double from the minimum up to the cap, jittered down by at most half', () => {
+  const t = { backoffMinMs: 500, backoffMaxMs: 30_000 };
+  assert.deepEqual([0, 1, 2, 3, 6, 7, 40].map((n) => backoffDelay(n, t, () => 1)), [500, 1000, 2000, 4000, 30_000, 30_000, 30_000]);
+  assert.deepEqual([0, 6].map((n) => backoffDelay(n, t, () => 0)), [250, 15_000]);
+});
+
+test('an incompatible protocol version stops the agent with the gateway\'s words, without retrying', async () => {
+  const g = await gateway();
+  g.onHello = (ws) => ws.close(CLOSE_VERSION_UNSUPPORTED, 'this gateway speaks agent protocol 2, the agent speaks 1; install a matching agent');
+  const { done } = dial(g, fakeService().service);
+  await assert.rejects(done, (e: Error) => e instanceof FatalConnectionError && /does not speak this agent's protocol: this gateway speaks agent protocol 2/.test(e.message));
+  assert.equal(g.sockets.length, 1, 'one attempt, no loop');
+  await g.close();
+});
+
+test('a gateway that stops answering is dropped within the heartbeat timeout, and the agent reconnects', async () => {
+  const g = await gateway();
+  const { stop, done } = dial(g, fakeService().service);
+  const firstHello = await g.next('hello');
+  // Stop reading the socket: the agent's pings go unanswered, as behind a NAT that forgot the connection.
+  (g.sockets[0] as any)._socket.pause();
+  const secondHello = await g.next('hello');
+  const ms = secondHello.at - firstHello.at;
+  assert.ok(ms >= fast.heartbeatTimeoutMs && ms < fast.heartbeatTimeoutMs + fast.heartbeatIntervalMs + fast.backoffMaxMs + 300, `reconnected after ${ms} ms`);
+  stop.abort();
+  await done;
+  await g.close();
+});
+
+test('a cancel from the gateway stops the request and the agent answers UPSTREAM_TIMEOUT', async () => {
+  const g = await gateway();
+  const { stop, done } = dial(g, fakeService().service);
+  await g.next('hello');
+  // Frames arrive in order, and the agent registers a request before it starts on it.
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '7', timeoutMs: 60_000, op }));
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'cancel', id: '7', reason: 'deadline' }));
+  const answer = await g.next('error');
+  assert.equal(answer.id, '7');
+  assert.equal(answer.code, 'UPSTREAM_TIMEOUT');
+  assert.match(answer.message, /^The agent cancelled the query after \d+ ms: its deadline passed\.$/);
+  stop.abort();
+  await done;
+  await g.close();
+});
+
+test('stopping drains: the gateway is told, the request in flight is answered, new ones are refused, then the socket closes', async () => {
+  const g = await gateway();
+  const { service, release, handling } = fakeService();
+  const { stop, done } = dial(g, service);
+  await g.next('hello');
+  const ws = g.sockets[0]!;
+  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+  ws.send(encodeFrame({ v: 1, type: 'request', id: '1', timeoutMs: 60_000, op }));
+  await handling;
+  stop.abort();
+  assert.deepEqual((await g.next('draining')).graceMs, fast.drainGraceMs);
+  ws.send(encodeFrame({ v: 1, type: 'request', id: '2', timeoutMs: 60_000, op }));
+  const refused = await g.next('error');
+  assert.deepEqual([refused.id, refused.code], ['2', 'CONNECTION_OFFLINE']);
+  release();
+  assert.equal((await g.next('response')).id, '1');
+  assert.equal(await closed, 1001);
+  await done;
+  assert.equal(g.sockets.length, 1, 'no reconnect after a stop');
+  await g.close();
+});
+
+test('a request still running when the grace period ends is stopped and answered as such', async () => {
+  const g = await gateway();
+  const { service, handling } = fakeService();
+  const { stop, done } = dial(g, service, { ...fast, drainGraceMs: 100 });
+  await g.next('hello');
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '1', timeoutMs: 60_000, op }));
+  await handling;
+  stop.abort();
+  const answer = await g.next('error');
+  assert.deepEqual([answer.id, answer.code], ['1', 'CONNECTION_OFFLINE']);
+  assert.match(answer.message, /it is shutting down/);
+  await done;
+  await g.close();
+});

@@ -1,0 +1,40 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
+import { MssqlExecutor } from './mssqlExecutor.ts';
+
+/**
+ * Cancellation and error mapping against a real SQL Server, which cannot run on these machines:
+ * set MSSQL_URL to an ADO-style connection string ("Server=host,1433;User Id=…;Password=…;
+ * Encrypt=true;TrustServerCertificate=true") to run them. Without it they are skipped, loudly.
+ */
+const url = process.env.MSSQL_URL;
+const skip = url ? false : 'SKIPPED LOUDLY: MSSQL_URL is not set, so SQL Server cancellation and error mapping were NOT tested';
+const executor = url ? new MssqlExecutor(url) : null;
+after(async () => {
+  await executor?.close();
+});
+
+test('an aborted query is cancelled on the server (request.cancel) and rejects with QueryCancelledError', { skip }, async () => {
+  const controller = new AbortController();
+  const started = performance.now();
+  setTimeout(() => controller.abort(), 200);
+  await assert.rejects(executor!.query(null, { sql: "WAITFOR DELAY '00:00:20'; SELECT 1", params: [] }, controller.signal), QueryCancelledError);
+  const ms = performance.now() - started;
+  assert.ok(ms < 3000, `cancelled after ${Math.round(ms)} ms`);
+  // The connection is usable again afterwards.
+  assert.deepEqual(await executor!.query(null, { sql: 'SELECT 1', params: [] }), [[1]]);
+});
+
+test('a table the login cannot see is DatabaseUnavailableError, which the API answers as ERP_UNAVAILABLE', { skip }, async () => {
+  await assert.rejects(executor!.checkReadable('master', 'NO_SUCH_GP_TABLE'), DatabaseUnavailableError);
+});
+
+test('a server that refuses the login is DatabaseUnavailableError', { skip }, async () => {
+  const wrong = new MssqlExecutor(`${url};Password=certainly-not-the-password`);
+  try {
+    await assert.rejects(wrong.query(null, { sql: 'SELECT 1', params: [] }), DatabaseUnavailableError);
+  } finally {
+    await wrong.close().catch(() => {});
+  }
+});

@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import { encodeFrame, type Operation } from '@gp-gateway/protocol';
+import { ApiError } from '../http/apiError.ts';
+import { AgentLink } from './agentLink.ts';
+import { LocalAgentRouter } from './agentRouter.ts';
+
+/** Links over fake channels: each records the frames the gateway sent it and answers when told. */
+const log = pino({ level: 'silent' });
+const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null };
+const health = (database: 'ok' | 'unavailable') => ({ database, databaseMessage: database === 'ok' ? null : 'Login failed', gpVersion: null, checkedAt: '2026-01-01T00:00:00Z' });
+
+function agent(host: string, companies = ['TWO']) {
+  const sent: any[] = [];
+  const link = new AgentLink(
+    { send: (text) => sent.push(JSON.parse(text.split('\n')[0]!)), close: () => {} },
+    { agent: { version: '1', host, platform: 'linux', dialect: 'sqlite' }, companies: companies.map((id) => ({ id, name: null, number: null })), health: health('ok') },
+    log,
+  );
+  const requests = () => sent.filter((f) => f.type === 'request');
+  const answer = (id: string, payload = `"${host}"`) => link.receive(encodeFrame({ v: 1, type: 'response', id, next: null }, payload));
+  return { link, sent, requests, answer };
+}
+
+test('a request past its deadline gets 504 and the agent is told to cancel it', async () => {
+  const a = agent('gp01');
+  const pending = a.link.request(op, 30);
+  await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_TIMEOUT');
+  const id = a.requests()[0].id;
+  assert.deepEqual(a.sent.at(-1), { v: 1, type: 'cancel', id, reason: 'deadline' });
+  // The agent's confirmation of the cancel is only logged; nothing is left pending.
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id, code: 'UPSTREAM_TIMEOUT', message: 'cancelled' }));
+  assert.equal(a.link.inFlight, 0);
+});
+
+test('requests spread over a connection\'s agents, the least busy first', async () => {
+  const router = new LocalAgentRouter();
+  const [a, b] = [agent('gp01'), agent('gp02')];
+  router.add('conn', a.link);
+  router.add('conn', b.link);
+  const first = router.request('conn', op, 1000);
+  const second = router.request('conn', op, 1000);
+  assert.deepEqual([a.requests().length, b.requests().length], [1, 1], 'one each while both are busy');
+  a.answer(a.requests()[0].id);
+  b.answer(b.requests()[0].id);
+  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload).sort(), ['"gp01"', '"gp02"']);
+  for (let i = 0; i < 4; i++) {
+    const next = router.request('conn', op, 1000);
+    const target = a.requests().length + b.requests().length;
+    for (const x of [a, b]) {
+      const last = x.requests().at(-1);
+      if (last && x.link.inFlight) x.answer(last.id);
+    }
+    await next;
+    assert.equal(a.requests().length + b.requests().length, target);
+  }
+  assert.deepEqual([a.requests().length, b.requests().length], [3, 3], 'sequential requests alternate');
+});
+
+test('a read whose agent drops mid-request is sent once to another agent of the connection', async () => {
+  const router = new LocalAgentRouter();
+  const [a, b] = [agent('gp01'), agent('gp02')];
+  router.add('conn', a.link);
+  router.add('conn', b.link);
+  const pending = router.request('conn', op, 1000);
+  const [gone, other] = a.requests().length ? [a, b] : [b, a];
+  router.remove('conn', gone.link);
+  gone.link.closed();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(other.requests().length, 1, 'retried on the other agent');
+  other.answer(other.requests()[0].id);
+  assert.equal((await pending).payload, JSON.stringify(other.link.agent.host));
+});
+
+test('with no other agent, a dropped agent fails its requests with 503 at once', async () => {
+  const router = new LocalAgentRouter();
+  const a = agent('gp01');
+  router.add('conn', a.link);
+  const pending = router.request('conn', op, 60_000);
+  const started = Date.now();
+  router.remove('conn', a.link);
+  a.link.closed();
+  await assert.rejects(pending, (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
+  assert.ok(Date.now() - started < 100);
+});
+
+test('a draining agent gets no new requests; when all drain, 503 at once; its refusal is retried elsewhere', async () => {
+  const router = new LocalAgentRouter();
+  const [a, b] = [agent('gp01'), agent('gp02')];
+  router.add('conn', a.link);
+  router.add('conn', b.link);
+  a.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 30_000 }));
+  const pending = router.request('conn', op, 1000);
+  assert.deepEqual([a.requests().length, b.requests().length], [0, 1]);
+  b.answer(b.requests()[0].id);
+  await pending;
+
+  // A request that crossed the draining frame on the wire is refused by the agent and retried.
+  const crossing = router.request('conn', op, 1000);
+  b.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 30_000 }));
+  b.link.receive(encodeFrame({ v: 1, type: 'error', id: b.requests().at(-1).id, code: 'CONNECTION_OFFLINE', message: 'The agent is shutting down.' }));
+  await assert.rejects(crossing, (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && /shutting down/.test(e.message));
+  await assert.rejects(router.request('conn', op, 1000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && e.message === 'The connection’s agent is shutting down.');
+  assert.deepEqual(router.companies('conn')?.map((c) => c.id), ['TWO'], 'company checks still pass; the request says why it fails');
+  router.remove('conn', a.link);
+  router.remove('conn', b.link);
+  assert.equal(router.companies('conn'), null);
+});
+
+test('agents up without their database: ERP_UNAVAILABLE; a status frame brings the companies back', () => {
+  const router = new LocalAgentRouter();
+  const a = agent('gp01', []);
+  a.link.health = health('unavailable');
+  router.add('conn', a.link);
+  const updates: string[] = [];
+  router.listen({ added: () => {}, removed: () => {}, updated: (_k, link) => updates.push(link.health!.database) });
+  assert.throws(() => router.companies('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
+  a.link.receive(encodeFrame({ v: 1, type: 'status', companies: [{ id: 'TWO', name: null, number: null }], health: health('ok') }));
+  assert.deepEqual(router.companies('conn')?.map((c) => c.id), ['TWO']);
+  assert.deepEqual(updates, ['ok']);
+});
