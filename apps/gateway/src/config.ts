@@ -9,6 +9,10 @@ const ConfigSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   requestTimeoutMs: z.coerce.number({ message: 'REQUEST_TIMEOUT_MS must be a number of milliseconds' }).int().positive().default(30_000),
   demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
+  agentHeartbeatIntervalMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' }).int().min(50, 'AGENT_HEARTBEAT_INTERVAL_MS must be at least 50').default(10_000),
+  agentHeartbeatTimeoutMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be a number of milliseconds' }).int().min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100').default(30_000),
+}).refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
+  message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
 });
 export type GatewayConfig = z.infer<typeof ConfigSchema>;
 
@@ -25,6 +29,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     logLevel: env.LOG_LEVEL || undefined,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS || undefined,
     demoScale: env.DEMO_SCALE || undefined,
+    agentHeartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS || undefined,
+    agentHeartbeatTimeoutMs: env.AGENT_HEARTBEAT_TIMEOUT_MS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };

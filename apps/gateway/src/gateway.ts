@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AgentPresenceRecorder } from './agents/agentPresence.ts';
-import { attachAgentSocketServer } from './agents/agentSocketServer.ts';
+import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
 import { createApp } from './http/app.ts';
+import { answerClientErrors } from './http/clientErrors.ts';
 import { CursorCodec } from './http/cursor.ts';
 import { InFlightGate } from './limits/inFlightGate.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
@@ -47,6 +48,10 @@ export interface GatewayOptions {
   /** Folder of the demo databases; when given, the built-in sandbox agent serves them. */
   sandboxDir?: string;
   limits?: Partial<GatewayLimitOptions>;
+  /** How agent sockets are pinged and when a silent one is dropped (agents/agentSocketServer.ts). */
+  agentHeartbeat?: AgentHeartbeat;
+  /** Largest text of an MCP tool result in bytes (mcp/budget.ts); for tests. */
+  mcpResultBudgetBytes?: number;
 }
 
 export interface RunningGateway {
@@ -63,7 +68,7 @@ export interface RunningGateway {
 /** The composition root: store, agent router, limits, HTTP app, agent socket and sandbox agent, wired together. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const limits = { ...DEFAULT_LIMIT_OPTIONS, ...options.limits };
-  const router = new LocalAgentRouter();
+  const router = new LocalAgentRouter(options.log.child({ component: 'agents' }));
   const presence = new AgentPresenceRecorder({
     store: options.store,
     gatewayId: `gw_${randomBytes(9).toString('base64url')}`,
@@ -80,9 +85,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
     limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
+    ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
   });
   const server = http.createServer(app);
-  const sockets = attachAgentSocketServer({ server, store: options.store, router, log: options.log });
+  answerClientErrors(server);
+  const sockets = attachAgentSocketServer({
+    server,
+    store: options.store,
+    router,
+    log: options.log,
+    ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
+  });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
   await new Promise<void>((resolve, reject) => {

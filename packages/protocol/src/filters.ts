@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * The filter vocabulary of v1 (gateway-api.md §4.3–4.4, decision D5). Each object declares its
- * filters with these kinds; the REST query schema, the gateway⇄agent wire schema and (later) the
- * MCP tool input schema are all derived from the same declaration, so they cannot drift apart.
+ * filters with these kinds; the REST query schema, the gateway⇄agent wire schema and the MCP tool
+ * schema are all derived from the same declaration, so they cannot drift apart.
  */
 export type FilterSpec =
   /** `fromPath` filters are taken from the URL path (e.g. a document's lines), never from the query. */
@@ -95,6 +95,8 @@ function queryParamSchema(spec: FilterSpec): z.ZodType {
         .pipe(
           z
             .array(z.string().min(1, 'ids must not be empty').max(MAX_ID_LENGTH, `ids must be at most ${MAX_ID_LENGTH} characters`))
+            // A query string cannot send no id at all; an MCP tool can (`id: []`).
+            .min(1, 'give at least one id')
             .max(MAX_IDS, `at most ${MAX_IDS} ids`),
         );
   }
@@ -119,6 +121,42 @@ function wireValueSchema(spec: FilterSpec): z.ZodType {
     case 'ids':
       return z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_IDS);
   }
+}
+
+/**
+ * A filter value as an MCP tool takes it: JSON types (booleans, integers, an array of ids) rather than
+ * query strings. This is what tools advertise; the values are then validated by the REST query schema
+ * itself (`parseToolFilters`), so the advertised form may describe a format that only validation checks.
+ */
+function toolValueSchema(spec: FilterSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'string':
+      return z.string().min(1).max(spec.maxLength).describe(spec.description);
+    case 'search':
+      return z.string().min(1).max(MAX_SEARCH_LENGTH).describe(spec.description);
+    case 'boolean':
+      return z.boolean().describe(spec.description);
+    case 'integer':
+      return z.int().min(-2147483648).max(2147483647).describe(spec.description);
+    case 'enum':
+      return z.enum(spec.values).describe(spec.description);
+    case 'timestamp':
+      return z.string().describe(`${spec.description}; an ISO-8601 date-time, or a date meaning its UTC midnight`);
+    case 'date':
+      return z.string().describe(`${spec.description}; a date YYYY-MM-DD (a date-time counts as the date written in it)`);
+    case 'ids':
+      return z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_IDS).describe(`fetch specific ids, at most ${MAX_IDS}`);
+  }
+}
+
+/** Schema of the filters of one object as an MCP tool advertises them (`fromPath` filters are ordinary ones there). */
+export function filterToolSchema(specs: FilterSpecs) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = toolValueSchema(spec);
+    shape[name] = spec.kind === 'string' && spec.required ? value : value.optional();
+  }
+  return z.object(shape).strict();
 }
 
 /** Query-string name of a filter: `ids` filters are sent as the repeated parameter `id[]`. */

@@ -55,7 +55,7 @@ export type { CodeNames } from './enums.ts';
 export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
 
 // Objects, filters and query parsing (§4.3, §4.4, §8, D4, D5)
-export { MAX_IDS, MAX_SEARCH_LENGTH, queryParamName } from './filters.ts';
+export { MAX_IDS, MAX_SEARCH_LENGTH, filterToolSchema, queryParamName } from './filters.ts';
 export type { FilterSpec, FilterSpecs, FilterValues } from './filters.ts';
 export {
   DEFAULT_LIMIT,
@@ -68,31 +68,42 @@ export {
   issuesOf,
   objectSpec,
   parseListQuery,
+  parseToolFilters,
   splitCompositeId,
 } from './objects.ts';
 export type { ListQuery, ObjectName, ObjectSpec, Parsed } from './objects.ts';
 
 // Gateway ⇄ agent frames (D11)
 export {
+  AgentHealthSchema,
   AgentInfoSchema,
   AgentToGatewayFrameSchema,
+  CancelFrameSchema,
+  CLOSE_AGENT_STOPPING,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_TOKEN_REJECTED,
   CLOSE_VERSION_UNSUPPORTED,
+  DrainingFrameSchema,
   ErrorFrameSchema,
   GatewayToAgentFrameSchema,
   HelloFrameSchema,
   OperationSchema,
+  PingFrameSchema,
+  PongFrameSchema,
   PROTOCOL_VERSION,
   PositionSchema,
   RequestFrameSchema,
   ResponseFrameSchema,
+  StatusFrameSchema,
   decodeFrame,
   encodeFrame,
 } from './frames.ts';
 export type {
+  AgentHealth,
   AgentInfo,
   AgentToGatewayFrame,
+  CancelFrame,
+  DrainingFrame,
   ErrorFrame,
   GatewayToAgentFrame,
   GetOperation,
@@ -102,4 +113,5 @@ export type {
   Position,
   RequestFrame,
   ResponseFrame,
+  StatusFrame,
 } from './frames.ts';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OBJECTS, parseListQuery, splitCompositeId } from './objects.ts';
+import { filterToolSchema } from './filters.ts';
+import { OBJECTS, parseListQuery, parseToolFilters, splitCompositeId } from './objects.ts';
 
 const customers = OBJECTS.customers;
 
@@ -74,4 +75,47 @@ test('composite ids split at the first or last colon', () => {
   assert.equal(splitCompositeId('nocolon', 'last'), null);
   assert.equal(splitCompositeId(':x', 'last'), null);
   assert.equal(splitCompositeId('x:', 'last'), null);
+});
+
+test('tool filters are JSON values, validated and normalised as the query string would be', () => {
+  const parsed = parseToolFilters(customers, { q: 'aaron', inactive: false, id: ['A', 'B'], updatedSince: '2026-03-01T15:05:09.1+01:00', hold: null });
+  assert.deepEqual(parsed, {
+    ok: true,
+    value: { q: 'aaron', inactive: false, id: ['A', 'B'], updatedSince: '2026-03-01T14:05:09.100Z' },
+  });
+  const fromQuery = parseListQuery(customers, { q: 'aaron', inactive: 'false', 'id[]': ['A', 'B'], updatedSince: '2026-03-01T15:05:09.1+01:00' });
+  assert.deepEqual(parsed.ok && parsed.value, fromQuery.ok && fromQuery.value.filters);
+  assert.deepEqual(parseToolFilters(OBJECTS['gl-entries'], { journalEntryNumber: 42, year: 'open' }), { ok: true, value: { journalEntryNumber: 42, year: 'open' } });
+});
+
+test('tool filter issues carry the REST messages under filters.<name>', () => {
+  const parsed = parseToolFilters(customers, { inactive: 'maybe', classId: ['A', 'B'], id: [], q: 'x'.repeat(65), colour: 'red' });
+  assert.deepEqual(!parsed.ok && parsed.issues, [
+    { path: 'filters.colour', message: 'unknown filter' },
+    { path: 'filters.q', message: 'must be at most 64 characters' },
+    { path: 'filters.id', message: 'give at least one id' },
+    { path: 'filters.classId', message: 'must be given once' },
+    { path: 'filters.inactive', message: 'must be true or false' },
+  ]);
+  const rest = parseListQuery(customers, { inactive: 'maybe' });
+  assert.deepEqual(!rest.ok && rest.issues, [{ path: 'inactive', message: 'must be true or false' }]);
+  const integer = parseToolFilters(OBJECTS['gl-entries'], { journalEntryNumber: 1.5 });
+  assert.deepEqual(!integer.ok && integer.issues, [{ path: 'filters.journalEntryNumber', message: 'must be an integer' }]);
+});
+
+test('a lines list takes its document as a required filter', () => {
+  const lines = OBJECTS['sales-order-lines'];
+  assert.deepEqual(parseToolFilters(lines, { documentId: 'invoice:STDINV1' }), { ok: true, value: { documentId: 'invoice:STDINV1' } });
+  assert.deepEqual(parseToolFilters(lines, {}), { ok: false, issues: [{ path: 'filters.documentId', message: 'is required' }] });
+  assert.deepEqual(parseToolFilters(lines, { documentId: 7 }), { ok: false, issues: [{ path: 'filters.documentId', message: 'must be a non-empty string' }] });
+});
+
+test('the advertised tool schema types each filter as JSON', () => {
+  const schema = filterToolSchema(OBJECTS['customer-addresses'].filters);
+  assert.equal(schema.safeParse({ customerId: 'A' }).success, true);
+  assert.equal(schema.safeParse({}).success, false, 'customerId is required');
+  const customersSchema = filterToolSchema(customers.filters);
+  assert.equal(customersSchema.safeParse({ inactive: false, id: ['A'] }).success, true);
+  assert.equal(customersSchema.safeParse({ inactive: 'false' }).success, false);
+  assert.equal(customersSchema.safeParse({ colour: 'red' }).success, false);
 });

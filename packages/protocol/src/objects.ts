@@ -433,6 +433,54 @@ export function parseListQuery(spec: ObjectSpec, query: Record<string, unknown>)
   return { ok: true, value: { limit: limit ?? DEFAULT_LIMIT, cursor: cursor ?? null, filters } };
 }
 
+/** A JSON value written the way a query string carries it: scalars as text, arrays element by element. */
+function asQueryValue(value: unknown): unknown {
+  const scalar = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
+  return Array.isArray(value) ? value.map(scalar) : scalar(value);
+}
+
+/**
+ * Validates the filters an MCP tool received as JSON (`{ "inactive": false, "id": ["A"] }`) with the
+ * very schema of the REST query string, after writing each value as a query string carries it
+ * (`inactive=false`, `id[]=A`): REST and MCP accept, reject and normalise the same filters, with the
+ * same messages. Issue paths read `filters.<name>`. Where a query string has no equivalent input: null
+ * means absent, an unknown name is "unknown filter", and a `fromPath` filter (the document whose
+ * lines to list) is an ordinary required string.
+ */
+export function parseToolFilters(spec: ObjectSpec, filters: Readonly<Record<string, unknown>>): Parsed<FilterValues> {
+  const query: Record<string, unknown> = {};
+  const fromPath: FilterValues = {};
+  const issues: ValidationIssue[] = [];
+  const nameOfParam = new Map<string, string>();
+  for (const name of Object.keys(filters)) {
+    if (!Object.hasOwn(spec.filters, name)) issues.push({ path: `filters.${name}`, message: 'unknown filter' });
+  }
+  for (const [name, filter] of Object.entries(spec.filters)) {
+    const value = Object.hasOwn(filters, name) ? filters[name] : undefined;
+    if (filter.kind === 'string' && filter.fromPath) {
+      if (typeof value === 'string' && value !== '') {
+        fromPath[name] = value;
+      } else {
+        const message = value === undefined || value === null ? 'is required' : 'must be a non-empty string';
+        issues.push({ path: `filters.${name}`, message });
+      }
+      continue;
+    }
+    const param = queryParamName(name, filter);
+    nameOfParam.set(param, name);
+    if (value !== undefined && value !== null) query[param] = asQueryValue(value);
+  }
+  const parsed = parseListQuery(spec, query);
+  if (!parsed.ok) {
+    for (const issue of parsed.issues) {
+      const [param = '', ...rest] = issue.path.split('.');
+      issues.push({ path: ['filters', nameOfParam.get(param) ?? param, ...rest].join('.'), message: issue.message });
+    }
+  }
+  if (issues.length || !parsed.ok) return { ok: false, issues };
+  return { ok: true, value: { ...parsed.value.filters, ...fromPath } };
+}
+
 const wireSchemas = new Map<ObjectSpec, z.ZodType>();
 /** The schema an agent applies to the filters it receives (it trusts nothing it did not validate). */
 export function filterWireSchemaOf(spec: ObjectSpec): z.ZodType {

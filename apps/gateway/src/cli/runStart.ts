@@ -23,7 +23,7 @@ export async function runStart(): Promise<void> {
     name: `quick start ${new Date().toISOString()}`,
     prefix: keyPrefix(secret),
     mode: 'test',
-    scopes: ['read'],
+    scopes: ['read', 'mcp'],
     secretHash: sha256Hex(secret),
   });
   const gateway = await startGateway({
@@ -34,11 +34,13 @@ export async function runStart(): Promise<void> {
     host: config.host,
     requestTimeoutMs: config.requestTimeoutMs,
     sandboxDir: paths.demo,
+    agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
   });
   process.stdout.write(
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
-      `A new test key for the demo sandbox (shown once, read scope):\n\n${secret}\n\n` +
-      `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n\n`,
+      `A new test key for the demo sandbox (shown once, read and mcp scopes):\n\n${secret}\n\n` +
+      `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
+      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

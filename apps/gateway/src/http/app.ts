@@ -1,9 +1,12 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AgentRouter } from '../agents/agentRouter.ts';
-import { authenticate } from '../auth/authenticate.ts';
+import { authenticate, requireScope } from '../auth/authenticate.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
+import { RESULT_BUDGET_BYTES } from '../mcp/budget.ts';
+import { mcpEndpoint, mcpMethodNotAllowed } from '../mcp/endpoint.ts';
+import { RecordReader } from '../reads/recordReader.ts';
 import type { Store } from '../store/store.ts';
 import { accessLog } from './accessLog.ts';
 import { applyLimits } from './applyLimits.ts';
@@ -22,9 +25,14 @@ export interface AppOptions {
   /** Each organisation's limits (D7). */
   limitsOf: LimitsLookup;
   limiter: RateLimiter;
+  /** Largest text of an MCP tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
+  mcpResultBudgetBytes?: number;
 }
 
-export function createApp({ store, agents, cursors, log, requestTimeoutMs, limitsOf, limiter }: AppOptions): Express {
+export function createApp(options: AppOptions): Express {
+  const { store, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
+  const reader = new RecordReader({ store, agents, cursors, requestTimeoutMs });
+  const authenticated = [authenticate(store), applyLimits({ limitsOf, limiter })];
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -37,13 +45,15 @@ export function createApp({ store, agents, cursors, log, requestTimeoutMs, limit
   });
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
-  app.use(
-    '/v1',
-    authenticate(store),
-    applyLimits({ limitsOf, limiter }),
-    apiKeyRoutes({ store }),
-    resourceRoutes({ store, agents, cursors, requestTimeoutMs }),
+  app.use('/v1', ...authenticated, apiKeyRoutes({ store }), resourceRoutes({ reader }));
+  // MCP (D10): the same keys, limits and routing; HTTP errors (D6) until the key may use MCP.
+  app.post(
+    '/mcp',
+    ...authenticated,
+    requireScope('mcp'),
+    mcpEndpoint({ reader, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
   );
+  app.all('/mcp', mcpMethodNotAllowed);
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -15,17 +15,27 @@ export function agentKeyOf(connection: Connection): string {
   return connection.id === SANDBOX_CONNECTION_ID ? SANDBOX_AGENT_KEY : connection.id;
 }
 
+/** The routing headers of a request as sent (D8): which connection, and which company inside it. */
+export interface RouteHeaders {
+  connectionId: string | undefined;
+  company: string | undefined;
+}
+
 function header(req: Request, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function routeHeadersOf(req: Request): RouteHeaders {
+  return { connectionId: header(req, 'x-connection-id'), company: header(req, 'x-company') };
 }
 
 /**
  * Resolves X-Connection-Id for a key (§5.5–5.6, D8): test keys reach only their organisation's
  * sandbox, with or without the header; live keys must name a live connection of their organisation.
  */
-export async function resolveConnection(req: Request, key: ApiKey, store: Store): Promise<Connection> {
-  const id = header(req, 'x-connection-id');
+export async function resolveConnection(headers: RouteHeaders, key: ApiKey, store: Store): Promise<Connection> {
+  const id = headers.connectionId;
   if (key.mode === 'test') {
     if (id !== undefined && id !== SANDBOX_CONNECTION_ID) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
     const sandbox = await store.findConnection(key.orgId, SANDBOX_CONNECTION_ID);
@@ -39,8 +49,8 @@ export async function resolveConnection(req: Request, key: ApiKey, store: Store)
 }
 
 /** The company a request names (X-Company or the connection's default), not yet checked against the agent. */
-export function requestedCompany(req: Request, connection: Connection, companyScoped: boolean): string | null {
-  const company = header(req, 'x-company');
+export function requestedCompany(headers: RouteHeaders, connection: Connection, companyScoped: boolean): string | null {
+  const company = headers.company;
   if (!companyScoped) {
     if (company !== undefined) throw issue('X-Company', 'this object is not read from a company; leave the header out');
     return null;

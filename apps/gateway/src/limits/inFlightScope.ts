@@ -10,8 +10,8 @@ const storage = new AsyncLocalStorage<InFlightScope>();
 
 /**
  * Carries the authenticated organisation and its in-flight cap from the HTTP layer to the agent
- * router without every route handler passing them along: REST reads today, writes and /mcp later,
- * all reach an agent through `AgentRouter.request` and are capped there.
+ * router without every route handler passing them along: REST reads and /mcp tool calls today,
+ * writes later, all reach an agent through `AgentRouter.request` and are capped there.
  */
 export function runInFlightScope<T>(scope: InFlightScope, fn: () => T): T {
   return storage.run(scope, fn);

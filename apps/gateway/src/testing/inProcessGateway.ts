@@ -33,6 +33,8 @@ export interface InProcessGateway {
 export interface InProcessGatewayOptions {
   /** D7 defaults unless given. */
   limits?: Partial<GatewayLimitOptions>;
+  /** Largest text of an MCP tool result in bytes; 64 KiB unless given. */
+  mcpResultBudgetBytes?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     host: '127.0.0.1',
     requestTimeoutMs: 5000,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
   });
 
   const executor = new SqliteExecutor({ dir: demoDir });

@@ -11,7 +11,9 @@ export function registerStartCommand(program: Command): void {
         '  DATA_DIR            folder for the store, the cursor key and the demo databases (default ./data)\n' +
         '  LOG_LEVEL           fatal, error, warn, info, debug, trace or silent (default info)\n' +
         '  REQUEST_TIMEOUT_MS  how long an agent gets to answer (default 30000)\n' +
-        '  DEMO_SCALE          size of the demo database generated on first start (default 1)\n',
+        '  DEMO_SCALE          size of the demo database generated on first start (default 1)\n' +
+        '  AGENT_HEARTBEAT_INTERVAL_MS  how often agents are pinged (default 10000)\n' +
+        '  AGENT_HEARTBEAT_TIMEOUT_MS   an agent silent this long is dropped (default 30000)\n',
     )
     // The server, its dependencies and the demo generator load only for `start`, so operator
     // commands (org, key, connection) start in about half the time.

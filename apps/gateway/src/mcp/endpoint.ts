@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { routeHeadersOf } from '../http/connectionContext.ts';
+import type { RecordReader } from '../reads/recordReader.ts';
+import { createMcpServer } from './server.ts';
+
+export interface McpEndpointOptions {
+  reader: RecordReader;
+  log: Logger;
+  /** Largest text of a tool result, in bytes (budget.ts). */
+  resultBudgetBytes: number;
+}
+
+/** Tool calls are a few hundred bytes; 64 KiB leaves room without reading megabytes for nothing. */
+const MAX_REQUEST_BYTES = 64 * 1024;
+
+/**
+ * `POST /mcp`, mounted after authentication, limits and the mcp scope: MCP Streamable HTTP, stateless
+ * (no session id), answering with JSON rather than an event stream. Each request gets its own server
+ * and transport, as the SDK requires of a stateless transport; the key and the X-Connection-Id and
+ * X-Company headers of this request are what its tools read with.
+ */
+export function mcpEndpoint({ reader, log, resultBudgetBytes }: McpEndpointOptions) {
+  const toolLog = log.child({ component: 'mcp' });
+  return async (req: Request, res: Response): Promise<void> => {
+    const server = createMcpServer({
+      reader,
+      target: { key: res.locals.auth!.key, headers: routeHeadersOf(req) },
+      requestId: res.locals.requestId!,
+      budgetBytes: resultBudgetBytes,
+      log: toolLog,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_REQUEST_BYTES,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}
+
+/**
+ * GET (a server-to-client stream) and DELETE (end a session) mean nothing to a stateless server:
+ * 405 with Allow, as the transport spec says, in JSON-RPC form as MCP clients expect.
+ */
+export function mcpMethodNotAllowed(_req: Request, res: Response): void {
+  res.setHeader('Allow', 'POST');
+  res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+}

@@ -1,0 +1,33 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { callTool, TOOLS, type ToolContext } from './tools.ts';
+
+const SERVER_INFO = { name: 'gp-gateway', title: 'GP gateway', version: '1.0.0' };
+
+/**
+ * A server validates only what it asks clients for (elicitation, which these tools never use), but
+ * builds an Ajv instance per server unless given one: one for every request would cost more than the
+ * rest of a tool call.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+const INSTRUCTIONS =
+  'Read-only access to the Microsoft Dynamics GP data of one connection: customers, vendors, items, GL accounts and entries, ' +
+  'receivables, payables, sales and purchase orders and more. Call list_objects first: it lists every object with its fields, ' +
+  'the filters list_records takes for it and the form of its id. Lists are paged: pass nextCursor back as cursor, with the same ' +
+  'object, filters and company, until it is null. Money and quantities are decimal strings.';
+
+/**
+ * The MCP server of one HTTP request (stateless: nothing outlives the request). Tools are served
+ * through McpServer's underlying Server, as its docs advise for custom request handlers, rather than
+ * with registerTool: registerTool validates arguments itself and answers a failure as plain text,
+ * and our failures must carry the API's error codes and REST's validation messages.
+ */
+export function createMcpServer(context: ToolContext): McpServer {
+  const mcp = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
+  mcp.server.registerCapabilities({ tools: {} });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request) => callTool(context, request.params.name, request.params.arguments));
+  return mcp;
+}
