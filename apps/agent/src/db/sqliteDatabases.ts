@@ -36,7 +36,9 @@ export class SqliteDatabases {
     const key = `${name}\u0000${sql}`;
     let statement = this.statements.get(key);
     if (!statement) {
-      statement = this.database(name).prepare(sql).raw(true).safeIntegers(true);
+      // Plain numbers are exact here: amounts arrive as text (the dialect CASTs numeric(19,5)), and
+      // GP's int, smallint and tinyint columns are far below 2^53. BigInts per cell would cost time.
+      statement = this.database(name).prepare(sql).raw(true).safeIntegers(false);
       this.statements.set(key, statement);
     }
     const values = params.map((p) => p.value);
