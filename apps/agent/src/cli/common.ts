@@ -48,7 +48,7 @@ export interface ExecutorChoice {
 
 /** The executor for the configured database. */
 export function openExecutor(database: DatabaseConfig, choice: ExecutorChoice = {}): Executor {
-  if (database.kind === 'mssql') return new MssqlExecutor(database.connection);
+  if (database.kind === 'mssql') return new MssqlExecutor(database.connection, { isolation: database.isolation });
   if (choice.threads) return new SqliteWorkerExecutor({ dir: database.dir, readonly: true, workers: choice.threads, testDelayMs: choice.testDelayMs ?? 0 });
   return new SqliteExecutor({ dir: database.dir, readonly: true });
 }

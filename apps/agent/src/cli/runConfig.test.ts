@@ -36,7 +36,7 @@ test('flags win over environment variables', () => {
 
 test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => {
   const config = loadRunConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
-  assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS' });
+  assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS', isolation: 'read-committed' });
 });
 
 test('each missing or malformed setting is named with how to give it', () => {
@@ -80,7 +80,7 @@ test('a configuration file gives every setting by its environment name; the envi
 test('a JSON configuration file works the same way', () => {
   const conf = file('agent.json', JSON.stringify({ GP_GATEWAY_URL: 'https://json.example.com', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01', GP_SQLITE_WORKERS: 4 }));
   const config = loadAgentConfig({ config: conf }, {});
-  assert.deepEqual([config.gatewayUrl, config.database, config.sqliteWorkers], ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01' }, 4]);
+  assert.deepEqual([config.gatewayUrl, config.database, config.sqliteWorkers], ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' }, 4]);
 });
 
 test('bad values name the setting and where it came from, never a secret', () => {
@@ -95,7 +95,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
     'GP_AGENT_HEARTBEAT_TIMEOUT_MS (from bad.conf line 5): must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (10000), or a single late pong drops the connection; got "100"',
   ]);
   assert.deepEqual(issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})), [
-    'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+    'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
     'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
   ]);
   const missing = path.join(dir, 'nowhere.conf');
@@ -114,4 +114,11 @@ test('the test-only delay comes from the environment only', () => {
   const conf = file('delay.conf', 'GP_AGENT_TEST_DELAY_MS = 100\n');
   assert.match(issuesOf(() => loadAgentConfig({ config: conf }, {}))[0]!, /GP_AGENT_TEST_DELAY_MS is not a setting of the agent/);
   assert.equal(loadAgentConfig({ sqliteDir: 'd' }, { GP_AGENT_TEST_DELAY_MS: '250' }, 'database').testDelayMs, 250);
+});
+
+test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {
+  const base = { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_MSSQL_CONNECTION: 'Server=gp01' };
+  assert.deepEqual(loadRunConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
+  assert.deepEqual(loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
+  assert.throws(() => loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
 });

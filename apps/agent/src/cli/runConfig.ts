@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MSSQL_ISOLATION_LEVELS, type MssqlIsolation } from '../db/mssqlIsolation.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 
 /**
@@ -26,6 +27,7 @@ export const SETTINGS = {
   gatewayUrl: { name: 'GP_GATEWAY_URL', flag: { key: 'gateway', text: '--gateway' } },
   token: { name: 'GP_AGENT_TOKEN', flag: { key: 'token', text: '--token' }, secret: true },
   mssql: { name: 'GP_MSSQL_CONNECTION', flag: { key: 'mssql', text: '--mssql' }, secret: true },
+  mssqlIsolation: { name: 'GP_MSSQL_ISOLATION' },
   sqliteDir: { name: 'GP_SQLITE_DIR', flag: { key: 'sqliteDir', text: '--sqlite-dir' }, path: true },
   logLevel: { name: 'LOG_LEVEL', flag: { key: 'logLevel', text: '--log-level' } },
   logFile: { name: 'GP_AGENT_LOG_FILE', flag: { key: 'logFile', text: '--log-file' }, path: true },
@@ -46,7 +48,9 @@ export const CONFIG_ENV = 'GP_AGENT_CONFIG';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export type DatabaseConfig = { kind: 'sqlite'; dir: string } | { kind: 'mssql'; connection: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; dir: string }
+  | { kind: 'mssql'; connection: string; isolation: MssqlIsolation };
 
 export interface AgentConfig {
   gatewayUrl: string;
@@ -177,7 +181,11 @@ export function loadAgentConfig(flags: Record<string, string | undefined>, env: 
   const mssql = raw.mssql?.value;
   const sqliteDir = raw.sqliteDir?.value;
   if (mssql && sqliteDir) issues.push(`both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both`);
-  else if (mssql) database = { kind: 'mssql', connection: mssql };
+  else if (mssql) {
+    const isolation = (raw.mssqlIsolation?.value ?? 'read-committed') as MssqlIsolation;
+    if (!MSSQL_ISOLATION_LEVELS.includes(isolation)) fail('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`);
+    database = { kind: 'mssql', connection: mssql, isolation };
+  }
   else if (sqliteDir) database = { kind: 'sqlite', dir: sqliteDir };
   else issues.push('no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both');
 
@@ -246,6 +254,7 @@ export function settingsHelp(): string {
     '  --gateway          GP_GATEWAY_URL                  the gateway, e.g. https://gateway.example.com',
     '  --token            GP_AGENT_TOKEN                  the connection\'s agent token, lb_agent_…',
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
+    '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',
     '  --log-level        LOG_LEVEL                       fatal, error, warn, info (default), debug, trace',
     '  --log-file         GP_AGENT_LOG_FILE               write logs to this file (default: standard output)',

@@ -1,5 +1,6 @@
 import sql from 'mssql';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import type { MssqlIsolation } from './mssqlIsolation.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
 import { DatabaseUnavailableError, QueryCancelledError, SYSTEM_DATABASE, TABLE_NAME, type Executor } from './executor.ts';
 
@@ -18,6 +19,16 @@ const GP_VERSION_SQL =
   `SELECT TOP (1) versionMajor, versionMinor, versionBuild FROM [${SYSTEM_DATABASE}].[dbo].[DU000020] WHERE PRODID = 0 ` +
   'ORDER BY CASE WHEN companyID = -32767 THEN 0 ELSE 1 END, versionMajor DESC, versionMinor DESC, versionBuild DESC';
 
+const ISOLATION_LEVELS: Record<MssqlIsolation, number> = {
+  'read-committed': sql.ISOLATION_LEVEL.READ_COMMITTED,
+  snapshot: sql.ISOLATION_LEVEL.SNAPSHOT,
+  'read-uncommitted': sql.ISOLATION_LEVEL.READ_UNCOMMITTED,
+};
+
+function parseConnectionString(connection: string): sql.config {
+  return (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(connection);
+}
+
 type RequestFactory = { request(overrides?: { requestTimeout?: number }): sql.Request };
 
 /**
@@ -31,9 +42,16 @@ export class MssqlExecutor implements Executor {
   private readonly pool: sql.ConnectionPool;
   private connecting: Promise<sql.ConnectionPool> | null = null;
 
-  /** `connection` is an mssql config or an ADO-style connection string; it holds a password: never log it. */
-  constructor(connection: string | sql.config) {
-    this.pool = new sql.ConnectionPool(connection as sql.config);
+  /**
+   * `connection` is an mssql config or an ADO-style connection string; it holds a password: never
+   * log it. Every connection of the pool reads at `isolation` (default READ COMMITTED).
+   */
+  constructor(connection: string | sql.config, options: { isolation?: MssqlIsolation } = {}) {
+    const config = typeof connection === 'string' ? parseConnectionString(connection) : connection;
+    this.pool = new sql.ConnectionPool({
+      ...config,
+      options: { ...config.options, isolationLevel: ISOLATION_LEVELS[options.isolation ?? 'read-committed'] },
+    });
   }
 
   async query(_company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
