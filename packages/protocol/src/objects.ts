@@ -75,7 +75,7 @@ const dateTo = { kind: 'date', description: 'document date on or before (inclusi
 const dueBefore = { kind: 'date', description: 'due date before (exclusive)' } as const;
 const required = (description: string) => ({ kind: 'string', maxLength: 31, required: true, description }) as const;
 const documentIdFromPath = { kind: 'string', maxLength: 64, required: true, fromPath: true, description: 'the document whose lines to list' } as const;
-const documentId = { kind: 'composite', parts: ['type', 'number'], splitAt: 'first' } as const;
+const salesDocumentId = { kind: 'composite', parts: ['type', 'number'], splitAt: 'first' } as const;
 
 const arFilters = (types: CodeNames) => ({
   status: { kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' },
@@ -272,7 +272,7 @@ export const OBJECTS = {
       dateFrom,
       dateTo,
     },
-    idForm: documentId,
+    idForm: salesDocumentId,
     companyScoped: true,
   },
   'sales-order-lines': {
