@@ -80,6 +80,8 @@ export const SANDBOX_DEFAULT_COMPANY = 'TWO';
 /** The gateway's store in one SQLite file (WAL, so the operator CLI can use it beside a running gateway). */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  /** Every request looks up its key and connection: prepare each statement once, not per call. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -89,12 +91,21 @@ export class SqliteStore implements Store {
     migrate(this.db);
   }
 
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   async createOrganisation(name: string): Promise<Organisation> {
     const createdAt = now();
     const id = newId('org');
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO organisations (id, name, created_at) VALUES (?, ?, ?)').run(id, name, createdAt);
-      this.db
+      this.prepare('INSERT INTO organisations (id, name, created_at) VALUES (?, ?, ?)').run(id, name, createdAt);
+      this
         .prepare('INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
         .run(id, SANDBOX_CONNECTION_ID, 'Demo sandbox', SANDBOX_DEFAULT_COMPANY, createdAt);
     })();
@@ -102,17 +113,17 @@ export class SqliteStore implements Store {
   }
 
   async findOrganisation(id: string): Promise<Organisation | null> {
-    const row = this.db.prepare('SELECT * FROM organisations WHERE id = ?').get(id) as OrganisationRow | undefined;
+    const row = this.prepare('SELECT * FROM organisations WHERE id = ?').get(id) as OrganisationRow | undefined;
     return row ? toOrganisation(row) : null;
   }
 
   async findOrganisationByName(name: string): Promise<Organisation | null> {
-    const row = this.db.prepare('SELECT * FROM organisations WHERE name = ?').get(name) as OrganisationRow | undefined;
+    const row = this.prepare('SELECT * FROM organisations WHERE name = ?').get(name) as OrganisationRow | undefined;
     return row ? toOrganisation(row) : null;
   }
 
   async listOrganisations(): Promise<Organisation[]> {
-    const rows = this.db.prepare('SELECT * FROM organisations ORDER BY created_at, rowid').all() as OrganisationRow[];
+    const rows = this.prepare('SELECT * FROM organisations ORDER BY created_at, rowid').all() as OrganisationRow[];
     return rows.map(toOrganisation);
   }
 
@@ -120,7 +131,7 @@ export class SqliteStore implements Store {
     const fields = (Object.keys(LIMIT_COLUMNS) as (keyof LimitOverrides)[]).filter((f) => limits[f] !== undefined);
     if (fields.length) {
       const assignments = fields.map((f) => `${LIMIT_COLUMNS[f]} = ?`).join(', ');
-      this.db.prepare(`UPDATE organisations SET ${assignments} WHERE id = ?`).run(...fields.map((f) => limits[f]), id);
+      this.prepare(`UPDATE organisations SET ${assignments} WHERE id = ?`).run(...fields.map((f) => limits[f]), id);
     }
     return this.findOrganisation(id);
   }
@@ -134,22 +145,22 @@ export class SqliteStore implements Store {
   }
 
   async findApiKey(orgId: string, id: string): Promise<ApiKey | null> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE org_id = ? AND id = ?').get(orgId, id) as KeyRow | undefined;
+    const row = this.prepare('SELECT * FROM api_keys WHERE org_id = ? AND id = ?').get(orgId, id) as KeyRow | undefined;
     return row ? toApiKey(row) : null;
   }
 
   async findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE secret_hash = ?').get(secretHash) as KeyRow | undefined;
+    const row = this.prepare('SELECT * FROM api_keys WHERE secret_hash = ?').get(secretHash) as KeyRow | undefined;
     return row ? toApiKey(row) : null;
   }
 
   async listApiKeys(orgId: string): Promise<ApiKey[]> {
-    const rows = this.db.prepare('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, rowid').all(orgId) as KeyRow[];
+    const rows = this.prepare('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, rowid').all(orgId) as KeyRow[];
     return rows.map(toApiKey);
   }
 
   async touchApiKey(id: string, at: Date): Promise<void> {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), id);
+    this.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), id);
   }
 
   async rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null> {
@@ -166,7 +177,7 @@ export class SqliteStore implements Store {
 
   async revokeApiKey(id: string, at: Date): Promise<{ key: ApiKey; revokedNow: boolean } | null> {
     return this.db.transaction(() => {
-      const before = this.db.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').get(id) as Pick<KeyRow, 'revoked_at'> | undefined;
+      const before = this.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').get(id) as Pick<KeyRow, 'revoked_at'> | undefined;
       if (!before) return null;
       const row = this.db
         .prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *')
@@ -184,12 +195,12 @@ export class SqliteStore implements Store {
   }
 
   async findConnection(orgId: string, id: string): Promise<Connection | null> {
-    const row = this.db.prepare('SELECT * FROM connections WHERE org_id = ? AND id = ?').get(orgId, id) as ConnectionRow | undefined;
+    const row = this.prepare('SELECT * FROM connections WHERE org_id = ? AND id = ?').get(orgId, id) as ConnectionRow | undefined;
     return row ? toConnection(row) : null;
   }
 
   async findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null> {
-    const row = this.db.prepare('SELECT * FROM connections WHERE agent_token_hash = ?').get(tokenHash) as ConnectionRow | undefined;
+    const row = this.prepare('SELECT * FROM connections WHERE agent_token_hash = ?').get(tokenHash) as ConnectionRow | undefined;
     return row ? toConnection(row) : null;
   }
 
@@ -198,7 +209,7 @@ export class SqliteStore implements Store {
       .prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY id <> ?, created_at, rowid')
       .all(orgId, SANDBOX_CONNECTION_ID) as ConnectionRow[];
     const liveSince = new Date(Date.now() - AGENT_PRESENCE_STALE_MS).toISOString();
-    const sessions = this.db.prepare(
+    const sessions = this.prepare(
       'SELECT * FROM agent_sessions WHERE connection_id = ? AND last_seen_at >= ? ORDER BY connected_at DESC, rowid DESC',
     );
     return rows.map((row) => {
@@ -213,12 +224,12 @@ export class SqliteStore implements Store {
   }
 
   async setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null> {
-    this.db.prepare('UPDATE connections SET default_company = ? WHERE org_id = ? AND id = ?').run(company, orgId, id);
+    this.prepare('UPDATE connections SET default_company = ? WHERE org_id = ? AND id = ?').run(company, orgId, id);
     return this.findConnection(orgId, id);
   }
 
   async setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null> {
-    this.db.prepare('UPDATE connections SET write_whitelist = ? WHERE org_id = ? AND id = ?').run(JSON.stringify(objects), orgId, id);
+    this.prepare('UPDATE connections SET write_whitelist = ? WHERE org_id = ? AND id = ?').run(JSON.stringify(objects), orgId, id);
     return this.findConnection(orgId, id);
   }
 
@@ -227,14 +238,14 @@ export class SqliteStore implements Store {
     const details = session.details ? JSON.stringify(session.details) : null;
     this.db.transaction(() => {
       // Sessions of gateways that died without saying so are dropped here rather than by a timer.
-      this.db.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString());
-      this.db
+      this.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString());
+      this
         .prepare(
           `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, details, connected_at, last_seen_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(session.id, session.connectionId, session.gatewayId, session.agentVersion, session.agentHost, JSON.stringify(session.companies), details, at, at);
-      this.db
+      this
         .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = ? WHERE id = ?')
         .run(at, session.agentVersion, session.agentHost, details, session.connectionId);
     })();
@@ -242,8 +253,8 @@ export class SqliteStore implements Store {
 
   async recordAgentsSeen(sessionIds: string[], at: Date): Promise<void> {
     const seen = at.toISOString();
-    const session = this.db.prepare('UPDATE agent_sessions SET last_seen_at = ? WHERE id = ? RETURNING connection_id');
-    const connection = this.db.prepare('UPDATE connections SET last_agent_seen_at = ? WHERE id = ?');
+    const session = this.prepare('UPDATE agent_sessions SET last_seen_at = ? WHERE id = ? RETURNING connection_id');
+    const connection = this.prepare('UPDATE connections SET last_agent_seen_at = ? WHERE id = ?');
     this.db.transaction(() => {
       for (const id of sessionIds) {
         const row = session.get(seen, id) as { connection_id: string } | undefined;
@@ -259,17 +270,17 @@ export class SqliteStore implements Store {
       const row = this.db
         .prepare('UPDATE agent_sessions SET companies = ?, details = ?, last_seen_at = ? WHERE id = ? RETURNING connection_id')
         .get(JSON.stringify(update.companies), details, seen, sessionId) as { connection_id: string } | undefined;
-      if (row) this.db.prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_details = ? WHERE id = ?').run(seen, details, row.connection_id);
+      if (row) this.prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_details = ? WHERE id = ?').run(seen, details, row.connection_id);
     })();
   }
 
   async recordAgentDisconnected(sessionId: string, at: Date): Promise<void> {
     this.db.transaction(() => {
-      const row = this.db.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host, details').get(sessionId) as
+      const row = this.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host, details').get(sessionId) as
         | Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host' | 'details'>
         | undefined;
       if (!row) return;
-      this.db
+      this
         .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = COALESCE(?, last_agent_details) WHERE id = ?')
         .run(at.toISOString(), row.agent_version, row.agent_host, row.details, row.connection_id);
     })();
