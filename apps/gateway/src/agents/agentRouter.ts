@@ -3,6 +3,13 @@ import type { Logger } from 'pino';
 import { ApiError } from '../http/apiError.ts';
 import { AgentLostError, type AgentAnswer, type AgentLink } from './agentLink.ts';
 
+/** Whose request it is: the in-flight cap applies per organisation and connection (D7). */
+export interface Tenant {
+  orgId: string;
+  /** The organisation's cap on requests in flight per connection. */
+  maxInFlight: number;
+}
+
 /**
  * Finds an agent for a connection and sends it an operation. This instance knows only the agents
  * connected to it; a later step routes across gateway instances (NATS) behind the same interface.
@@ -14,7 +21,7 @@ export interface AgentRouter {
    */
   companies(agentKey: string): readonly Company[] | null;
   /** Rejects at once with CONNECTION_OFFLINE when no agent is connected. */
-  request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer>;
+  request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer>;
 }
 
 /** Told when links come and go, e.g. to record agent presence for operators. */

@@ -1,19 +1,18 @@
 import type { Company, Operation } from '@gp-gateway/protocol';
 import type { InFlightGate } from '../limits/inFlightGate.ts';
-import { currentInFlightScope } from '../limits/inFlightScope.ts';
 import type { AgentAnswer } from './agentLink.ts';
-import type { AgentRouter } from './agentRouter.ts';
+import type { AgentRouter, Tenant } from './agentRouter.ts';
 
 /**
  * Any agent router with the per-connection in-flight cap of D7 in front of it. The cap and the
- * organisation come from the request's in-flight scope (set after authentication); the slot is per
+ * organisation come with each request (the caller's Tenant); the slot is per
  * organisation and agent key, so every organisation's sandbox has its own slots although one
  * built-in agent serves them all, and one tenant cannot fill another's.
  */
 export class InFlightLimitedRouter implements AgentRouter {
   private readonly inner: AgentRouter;
   private readonly gate: InFlightGate;
-  /** Applies to requests outside any HTTP request scope (none today). */
+  /** Applies to requests that name no tenant (none from the HTTP routes). */
   private readonly defaultCap: number;
 
   constructor(inner: AgentRouter, gate: InFlightGate, defaultCap: number) {
@@ -26,9 +25,8 @@ export class InFlightLimitedRouter implements AgentRouter {
     return this.inner.companies(agentKey);
   }
 
-  async request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer> {
-    const scope = currentInFlightScope();
-    const release = await this.gate.acquire(slotKey(scope?.orgId ?? null, agentKey), scope?.maxInFlightPerConnection ?? this.defaultCap);
+  async request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer> {
+    const release = await this.gate.acquire(slotKey(tenant?.orgId ?? null, agentKey), tenant?.maxInFlight ?? this.defaultCap);
     try {
       return await this.inner.request(agentKey, op, timeoutMs);
     } finally {

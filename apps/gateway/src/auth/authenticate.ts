@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../http/apiError.ts';
 import type { ApiKey, Scope, Store } from '../store/store.ts';
+import type { Limits } from '../limits/limits.ts';
 import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';
 
 export interface AuthContext {
@@ -13,6 +14,8 @@ declare global {
     interface Locals {
       auth?: AuthContext;
       requestId?: string;
+      /** The organisation's limits, set by applyLimits. */
+      limits?: Limits;
     }
   }
 }

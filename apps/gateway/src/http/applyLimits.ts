@@ -1,5 +1,4 @@
 import type { NextFunction, Request, Response } from 'express';
-import { runInFlightScope } from '../limits/inFlightScope.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import { rateLimitHeaders } from '../limits/rateLimitHeaders.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
@@ -14,7 +13,7 @@ export interface ApplyLimitsOptions {
  * The organisation's limits for one authenticated request (D7), mounted right after `authenticate`
  * on `/v1` (and on `/mcp`): spends one request of the key's bucket, puts the quota headers on the
  * response whatever its status, refuses with 429 RATE_LIMITED when the bucket is empty, and hands
- * the connection in-flight cap on to the agent router.
+ * the organisation's limits on (res.locals.limits) for the in-flight cap.
  *
  * The bucket is the key's id, not its secret, so rotating a key does not refill it.
  */
@@ -34,6 +33,7 @@ export function applyLimits({ limitsOf, limiter }: ApplyLimitsOptions) {
         { retryAfterSeconds: decision.retryAfterSeconds },
       );
     }
-    runInFlightScope({ orgId: key.orgId, maxInFlightPerConnection: limits.maxInFlightPerConnection }, next);
+    res.locals.limits = limits;
+    next();
   };
 }

@@ -123,7 +123,7 @@ export const TOOLS: Tool[] = [
  */
 function targetFor(context: ToolContext, spec: ObjectSpec, company: string | undefined): ReadTarget {
   const headerCompany = spec.companyScoped ? context.target.headers.company : undefined;
-  return { key: context.target.key, headers: { ...context.target.headers, company: company ?? headerCompany } };
+  return { ...context.target, headers: { ...context.target.headers, company: company ?? headerCompany } };
 }
 
 /** A company problem names the `company` argument when that is where the company came from. */

@@ -1,5 +1,5 @@
 import type { FilterValues, ObjectSpec, Operation, Position } from '@gp-gateway/protocol';
-import type { AgentRouter } from '../agents/agentRouter.ts';
+import type { AgentRouter, Tenant } from '../agents/agentRouter.ts';
 import type { ApiKey, Store } from '../store/store.ts';
 import { ApiError } from '../http/apiError.ts';
 import { agentKeyOf, checkCompany, requestedCompany, resolveConnection, type RouteHeaders } from '../http/connectionContext.ts';
@@ -13,10 +13,11 @@ export interface RecordReaderOptions {
   requestTimeoutMs: number;
 }
 
-/** Who reads, and where to: the caller's key and its routing headers as sent. */
+/** Who reads, and where to: the caller's key, its routing headers as sent, and its organisation's in-flight cap. */
 export interface ReadTarget {
   key: ApiKey;
   headers: RouteHeaders;
+  maxInFlight: number;
 }
 
 /** A list whose connection, company and cursor have been checked: pages can be asked of it. */
@@ -24,6 +25,7 @@ export interface OpenList {
   readonly spec: ObjectSpec;
   readonly binding: CursorBinding;
   readonly agentKey: string;
+  readonly tenant: Tenant;
   readonly company: string | null;
   /** Where the page starts: the verified cursor's position, or null for the first page. */
   readonly after: Position | null;
@@ -34,6 +36,8 @@ export interface ListPage {
   payload: string;
   nextCursor: string | null;
 }
+
+const tenantOf = (target: ReadTarget): Tenant => ({ orgId: target.key.orgId, maxInFlight: target.maxInFlight });
 
 /** Longest document id a lines list accepts (GP document numbers are at most 21 characters). */
 const MAX_DOCUMENT_ID = 64;
@@ -75,7 +79,7 @@ export class RecordReader {
     const binding = { orgId: connection.orgId, connectionId: connection.id, company, object: spec.name, filters };
     const after = cursor === null ? null : this.cursors.decode(cursor, binding);
     if (cursor !== null && after === null) throw ApiError.validation([{ path: 'cursor', message: BAD_CURSOR }]);
-    return { spec, binding, agentKey, company, after };
+    return { spec, binding, agentKey, tenant: tenantOf(target), company, after };
   }
 
   /**
@@ -84,7 +88,7 @@ export class RecordReader {
    * may ask again with a smaller limit and get a prefix of the same walk.
    */
   async page(list: OpenList, limit: number): Promise<ListPage> {
-    const answer = await this.ask(list.agentKey, list.company, {
+    const answer = await this.ask(list.agentKey, list.tenant, list.company, {
       kind: 'list',
       object: list.spec.name as Operation['object'],
       company: list.company,
@@ -98,7 +102,7 @@ export class RecordReader {
   /** One record by id: the agent's serialised JSON object. The object must have get-by-id. */
   async get(target: ReadTarget, spec: ObjectSpec, id: string): Promise<string> {
     const { company, agentKey } = await this.route(target, spec);
-    const answer = await this.ask(agentKey, company, { kind: 'get', object: spec.name as Operation['object'], company, id });
+    const answer = await this.ask(agentKey, tenantOf(target), company, { kind: 'get', object: spec.name as Operation['object'], company, id });
     return answer.payload;
   }
 
@@ -108,10 +112,10 @@ export class RecordReader {
     return { connection, company, agentKey: agentKeyOf(connection) };
   }
 
-  private async ask(agentKey: string, company: string | null, op: Operation) {
+  private async ask(agentKey: string, tenant: Tenant, company: string | null, op: Operation) {
     const known = this.agents.companies(agentKey);
     if (!known) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
     checkCompany(company, known);
-    return this.agents.request(agentKey, op, this.requestTimeoutMs);
+    return this.agents.request(agentKey, op, this.requestTimeoutMs, tenant);
   }
 }

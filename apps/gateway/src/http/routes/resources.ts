@@ -28,7 +28,7 @@ function linesOf(req: Request): ObjectSpec {
 }
 
 function targetOf(req: Request, res: Response): ReadTarget {
-  return { key: res.locals.auth!.key, headers: routeHeadersOf(req) };
+  return { key: res.locals.auth!.key, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection };
 }
 
 /** `GET /v1/{object}` and `GET /v1/{object}/{id}` for every object of the protocol catalogue. */
