@@ -149,14 +149,28 @@ function toolValueSchema(spec: FilterSpec): z.ZodType {
   }
 }
 
-/** Schema of the filters of one object as an MCP tool advertises them (`fromPath` filters are ordinary ones there). */
-export function filterToolSchema(specs: FilterSpecs) {
+/**
+ * One strict object over an object's filters: each filter's value schema, optional unless the filter
+ * is required. The three schemas below differ only in the value schema, the key, and whether
+ * filters taken from the path take part.
+ */
+function filtersObject(
+  specs: FilterSpecs,
+  valueOf: (spec: FilterSpec) => z.ZodType,
+  { key = (name: string) => name, withPathFilters = true }: { key?: (name: string, spec: FilterSpec) => string; withPathFilters?: boolean } = {},
+) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    const value = toolValueSchema(spec);
-    shape[name] = spec.kind === 'string' && spec.required ? value : value.optional();
+    if (!withPathFilters && spec.kind === 'string' && spec.fromPath) continue;
+    const value = valueOf(spec);
+    shape[key(name, spec)] = spec.kind === 'string' && spec.required ? value : value.optional();
   }
   return z.object(shape).strict();
+}
+
+/** Schema of the filters of one object as an MCP tool advertises them (`fromPath` filters are ordinary ones there). */
+export function filterToolSchema(specs: FilterSpecs) {
+  return filtersObject(specs, toolValueSchema);
 }
 
 /** Query-string name of a filter: `ids` filters are sent as the repeated parameter `id[]`. */
@@ -166,23 +180,12 @@ export function queryParamName(name: string, spec: FilterSpec): string {
 
 /** Schema of the raw query-string filters of one object (strings in, typed values out). */
 export function filterQuerySchema(specs: FilterSpecs) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    if (spec.kind === 'string' && spec.fromPath) continue;
-    const param = queryParamSchema(spec);
-    shape[queryParamName(name, spec)] = spec.kind === 'string' && spec.required ? param : param.optional();
-  }
-  return z.object(shape).strict();
+  return filtersObject(specs, queryParamSchema, { key: queryParamName, withPathFilters: false });
 }
 
 /** Schema of the typed filters as they travel from gateway to agent. */
 export function filterWireSchema(specs: FilterSpecs) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    const value = wireValueSchema(spec);
-    shape[name] = spec.kind === 'string' && spec.required ? value : value.optional();
-  }
-  return z.object(shape).strict();
+  return filtersObject(specs, wireValueSchema);
 }
 
 export type FilterValues = Record<string, string | number | boolean | string[]>;

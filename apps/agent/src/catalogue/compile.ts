@@ -13,7 +13,20 @@ const ROW_ID = 'DEX_ROW_ID';
 
 export class CatalogueError extends Error {}
 
+const sqlTypes = new Map<string, SqlType>();
+
+/** The SQL type of a GP column, looked up once per column: queries ask for it on every request. */
 export function sqlTypeOf(table: string, column: string): SqlType {
+  const key = `${table}.${column}`;
+  let type = sqlTypes.get(key);
+  if (!type) {
+    type = lookUpSqlType(table, column);
+    sqlTypes.set(key, type);
+  }
+  return type;
+}
+
+function lookUpSqlType(table: string, column: string): SqlType {
   const def = (GP_TABLES as Readonly<Record<string, GpTable | undefined>>)[table];
   const col = def?.columns.find((c) => c.name === column);
   if (!def || !col) throw new CatalogueError(`the catalogue refers to ${table}.${column}, which is not a known GP column`);
@@ -37,6 +50,7 @@ export class PreparedResource {
   readonly def: ResourceDef;
   readonly dialect: Dialect;
   private readonly slots: ColumnSource[] = [];
+  private readonly selectLists = new Map<string, ColumnRef[]>();
   private readonly build: (raw: readonly unknown[]) => Record<string, unknown>;
 
   constructor(def: ResourceDef, dialect: Dialect) {
@@ -90,8 +104,14 @@ export class PreparedResource {
     return { alias: source.join ?? MAIN, column: source.column, type: sqlTypeOf(table, source.column) };
   }
 
+  /** The select list for a source table; built once per table, since every request needs it. */
   columns(mainTable: string): ColumnRef[] {
-    return this.slots.map((s) => this.ref(s, mainTable));
+    let columns = this.selectLists.get(mainTable);
+    if (!columns) {
+      columns = this.slots.map((s) => this.ref(s, mainTable));
+      this.selectLists.set(mainTable, columns);
+    }
+    return columns;
   }
 
   /** One select per source table that a list with these filters reads, starting at `after`. */
