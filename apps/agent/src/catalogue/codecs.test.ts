@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp } from './codecs.ts';
+import { decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp, jsonString, jsonValue } from './codecs.ts';
 
 test('money keeps 2 decimals and up to 5 significant ones, never through a float', () => {
   assert.equal(formatMoney('1250.00000'), '1250.00');
@@ -40,5 +40,25 @@ test('money and quantity formatting agrees with decimal.js on edge values', asyn
     assert.equal(formatMoney(text), viaDecimal(text, 2), text);
     assert.equal(formatQuantity(text), viaDecimal(text, 0), text);
   }
-  assert.throws(() => formatMoney('1e5'));
+  for (const bad of ['1e5', '', '-', '.5', '1.', '1.2.3', '12a', ' 1', '+1']) assert.throws(() => formatMoney(bad), Error, bad);
+});
+
+test('random amounts format as decimal.js formats them', async () => {
+  const { Decimal } = await import('decimal.js');
+  for (let i = 0; i < 2000; i++) {
+    const whole = String(Math.floor(Math.random() * 10 ** Math.floor(Math.random() * 15)));
+    const fraction = String(Math.floor(Math.random() * 100000)).padStart(5, '0');
+    const text = `${Math.random() < 0.3 ? '-' : ''}${whole}.${fraction}`;
+    const d = new Decimal(text);
+    const expected = d.isZero() ? '0.00' : d.toFixed(Math.max(2, d.decimalPlaces()));
+    assert.equal(formatMoney(text), expected, text);
+  }
+});
+
+test('strings become JSON text exactly as JSON.stringify writes them', () => {
+  const samples = ['', 'plain', 'O"Brien', 'back\\slash', 'tab\there', 'nul\u0000', '\u001f', 'line\u2028sep', 'é ü ß 漢字', '😀 pair', 'lone \ud800', 'lone \udfff end', '</script>'];
+  for (const text of samples) assert.equal(jsonString(text), JSON.stringify(text), text);
+  for (const value of ['x', 0, -1.5, 12, true, false, null, undefined, Number.NaN, { a: 1 }, ['b']]) {
+    assert.equal(jsonValue(value), JSON.stringify(value) ?? 'null', String(value));
+  }
 });

@@ -9,6 +9,33 @@ const GP_EMPTY_DATE = '1900-01-01';
 
 export type Decoder = (raw: unknown) => unknown;
 
+/** Characters JSON must escape, and lone surrogates, which JSON.stringify escapes too. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string as JSON text, exactly as JSON.stringify writes it. GP text almost never needs escaping,
+ * and quoting it directly is several times cheaper than JSON.stringify on every value of every row.
+ */
+export function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** Any decoded API value as JSON text, exactly as JSON.stringify writes it inside an object. */
+export function jsonValue(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return jsonString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'undefined':
+      return 'null';
+    default:
+      return value === null ? 'null' : JSON.stringify(value);
+  }
+}
+
 /** char(n) values are padded with blanks; an empty one is null (decision D1). */
 export function decodeString(raw: unknown): string | null {
   if (raw === null || raw === undefined) return null;
@@ -16,23 +43,41 @@ export function decodeString(raw: unknown): string | null {
   return text === '' ? null : text;
 }
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const ZERO = 48;
+const NINE = 57;
+const MINUS = 45;
+const POINT = 46;
 
 /**
  * An exact decimal string with its fraction cut to the significant digits, but never below
  * `minDecimals`. Pure digit work on text that is already exact: no float, and no arithmetic, which
- * is where decimal.js is used. This runs once per amount of every row, so it stays cheap.
+ * is where decimal.js is used. This runs for every amount of every row the agent reads, so it walks
+ * the characters once instead of using regular expressions.
  */
 function trimDecimal(decimal: string, minDecimals: number): string {
-  const m = DECIMAL.exec(decimal);
-  if (!m) throw new Error(`not a decimal: ${decimal}`);
-  const [, sign, whole, fraction = ''] = m;
-  let end = fraction.length;
-  while (end > minDecimals && fraction.charCodeAt(end - 1) === 48 /* 0 */) end--;
-  const digits = fraction.slice(0, end).padEnd(minDecimals, '0');
-  const wholeDigits = whole!.replace(/^0+(?=\d)/, '');
-  const zero = /^0*$/.test(wholeDigits + digits);
-  return `${zero ? '' : sign}${wholeDigits}${digits ? `.${digits}` : ''}`;
+  const length = decimal.length;
+  const negative = decimal.charCodeAt(0) === MINUS;
+  const start = negative ? 1 : 0;
+  let point = -1;
+  let significant = false;
+  for (let i = start; i < length; i++) {
+    const c = decimal.charCodeAt(i);
+    if (c === POINT && point === -1 && i > start && i < length - 1) point = i;
+    else if (c < ZERO || c > NINE) throw new Error(`not a decimal: ${decimal}`);
+    else if (c !== ZERO) significant = true;
+  }
+  if (length === start) throw new Error(`not a decimal: ${decimal}`);
+  const wholeEnd = point === -1 ? length : point;
+  let wholeStart = start;
+  while (wholeStart < wholeEnd - 1 && decimal.charCodeAt(wholeStart) === ZERO) wholeStart++;
+  let fractionEnd = length;
+  if (point !== -1) while (fractionEnd > point + 1 + minDecimals && decimal.charCodeAt(fractionEnd - 1) === ZERO) fractionEnd--;
+  let fraction = point === -1 ? '' : decimal.slice(point + 1, fractionEnd);
+  if (fraction.length < minDecimals) fraction = fraction.padEnd(minDecimals, '0');
+  const whole = decimal.slice(wholeStart, wholeEnd);
+  // A zero amount has no sign: "-0.00000" is "0.00".
+  const sign = negative && significant ? '-' : '';
+  return fraction ? `${sign}${whole}.${fraction}` : `${sign}${whole}`;
 }
 
 /** Money: at least 2 decimals, more only when significant, up to GP's 5 ("1250.00", "0.12345"). */

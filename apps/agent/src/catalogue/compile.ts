@@ -2,7 +2,7 @@ import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-
 import { GP_TABLES, type GpTable } from '../gp/tables.ts';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
-import { decoderFor, type Decoder } from './codecs.ts';
+import { decoderFor, jsonValue, type Decoder } from './codecs.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -44,14 +44,16 @@ function lookUpSqlType(table: string, column: string): SqlType {
 
 /**
  * A resource prepared for one dialect: the select list (every column its fields need, then the row
- * id), and a row decoder that turns one raw row into the API object. Built once per resource.
+ * id), and a row encoder that turns one raw row into the API object's JSON text. Built once per
+ * resource.
  */
 export class PreparedResource {
   readonly def: ResourceDef;
   readonly dialect: Dialect;
   private readonly slots: ColumnSource[] = [];
   private readonly selectLists = new Map<string, ColumnRef[]>();
-  private readonly build: (raw: readonly unknown[]) => Record<string, unknown>;
+  /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its reader. */
+  private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => unknown]> = [];
 
   constructor(def: ResourceDef, dialect: Dialect) {
     this.def = def;
@@ -62,23 +64,18 @@ export class PreparedResource {
       this.slots.push({ column: source.column, ...(source.join ? { join: source.join } : {}) });
       return this.slots.length - 1;
     };
-    const fields: Array<[string, (raw: readonly unknown[]) => unknown]> = [];
     for (const [name, field] of Object.entries(def.fields)) {
+      const key = `${this.fields.length === 0 ? '{' : ','}${JSON.stringify(name)}:`;
       if ('codec' in field) {
         const slot = slotOf(field);
         const decode = decoderFor(field.codec, dialect);
-        fields.push([name, (raw) => decode(raw[slot])]);
+        this.fields.push([key, (raw) => decode(raw[slot])]);
       } else {
         const parts: Array<[number, Decoder]> = field.columns.map((c) => [slotOf(c), decoderFor(c.codec, dialect)]);
-        fields.push([name, (raw) => field.compute(parts.map(([slot, decode]) => decode(raw[slot])))]);
+        this.fields.push([key, (raw) => field.compute(parts.map(([slot, decode]) => decode(raw[slot])))]);
       }
     }
     slotOf({ column: ROW_ID });
-    this.build = (raw) => {
-      const out: Record<string, unknown> = {};
-      for (const [name, read] of fields) out[name] = read(raw);
-      return out;
-    };
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
   }
@@ -88,8 +85,14 @@ export class PreparedResource {
     return this.slots.length - 1;
   }
 
-  decode(raw: readonly unknown[]): Record<string, unknown> {
-    return this.build(raw);
+  /**
+   * One raw row as the API object's JSON text, the same text JSON.stringify would write for the
+   * decoded object, written field by field: no object is built only to be serialised.
+   */
+  encode(raw: readonly unknown[]): string {
+    let json = '';
+    for (const [key, read] of this.fields) json += key + jsonValue(read(raw));
+    return json === '' ? '{}' : `${json}}`;
   }
 
   private tableOf(source: ColumnSource, mainTable: string): string {

@@ -1,9 +1,12 @@
 import pino, { type Logger } from 'pino';
 import type { DatabaseConfig } from './runConfig.ts';
+import type { AgentInfo } from '@gp-gateway/protocol';
 import type { Executor } from '../db/executor.ts';
 import { MssqlExecutor } from '../db/mssqlExecutor.ts';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { SqliteWorkerExecutor } from '../db/sqliteWorkerExecutor.ts';
+import { ReadAhead } from '../service/readAhead.ts';
+import { ReadService, type OperationHandler } from '../service/readService.ts';
 
 export interface AgentLogger {
   log: Logger;
@@ -40,17 +43,50 @@ export function createAgentLogger(level: string, file: string | null): AgentLogg
   };
 }
 
-export interface ExecutorChoice {
-  /** Worker threads for SQLite (cancellable, off the event loop); the one-shot commands do without. */
-  threads?: number;
-  testDelayMs?: number;
+/** The executor for the configured database, on the calling thread: for the one-shot commands. */
+export function openExecutor(database: DatabaseConfig): Executor {
+  if (database.kind === 'mssql') return new MssqlExecutor(database.connection, { isolation: database.isolation });
+  return new SqliteExecutor({ dir: database.dir, readonly: true });
 }
 
-/** The executor for the configured database. */
-export function openExecutor(database: DatabaseConfig, choice: ExecutorChoice = {}): Executor {
-  if (database.kind === 'mssql') return new MssqlExecutor(database.connection, { isolation: database.isolation });
-  if (choice.threads) return new SqliteWorkerExecutor({ dir: database.dir, readonly: true, workers: choice.threads, testDelayMs: choice.testDelayMs ?? 0 });
-  return new SqliteExecutor({ dir: database.dir, readonly: true });
+export interface ServingOptions {
+  /** Worker threads for SQLite (cancellable, off the event loop). */
+  sqliteThreads: number;
+  testDelayMs: number;
+}
+
+/** What `gp-agent run` answers operations with, and what it closes when it stops. */
+export interface Serving {
+  service: OperationHandler;
+  dialect: AgentInfo['dialect'];
+  close(): Promise<void>;
+}
+
+/**
+ * SQL Server: a ReadService over the driver's pool (its I/O never blocks the event loop). SQLite:
+ * the worker pool, which runs whole operations on its threads and can cancel them. Either way,
+ * walks are read ahead (ReadAhead).
+ */
+export function openServing(database: DatabaseConfig, options: ServingOptions): Serving {
+  const { reads, dialect, closeDatabase } = openReads(database, options);
+  const service = new ReadAhead(reads);
+  return {
+    service,
+    dialect,
+    close: async () => {
+      service.close();
+      await closeDatabase();
+    },
+  };
+}
+
+function openReads(database: DatabaseConfig, options: ServingOptions): { reads: OperationHandler; dialect: AgentInfo['dialect']; closeDatabase(): Promise<void> } {
+  if (database.kind === 'mssql') {
+    const executor = new MssqlExecutor(database.connection, { isolation: database.isolation });
+    return { reads: new ReadService(executor), dialect: 'mssql', closeDatabase: () => executor.close() };
+  }
+  const pool = new SqliteWorkerExecutor({ dir: database.dir, readonly: true, workers: options.sqliteThreads, testDelayMs: options.testDelayMs });
+  return { reads: pool, dialect: 'sqlite', closeDatabase: () => pool.close() };
 }
 
 /** Prints a ConfigError or any other failure the way every command does, and sets the exit code. */

@@ -12,7 +12,7 @@ import {
 import type { Logger } from 'pino';
 import { QueryCancelledError } from '../db/executor.ts';
 import { AgentError } from '../service/agentError.ts';
-import type { HealthReport, ReadService } from '../service/readService.ts';
+import type { HealthReport, OperationHandler } from '../service/readService.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -51,7 +51,7 @@ const STOPPED: Record<StopReason, { code: ErrorCode; message: (ms: number) => st
  */
 export class AgentSession {
   private readonly channel: FrameChannel;
-  private readonly service: ReadService;
+  private readonly service: OperationHandler;
   private readonly log: Logger;
   private readonly options: AgentSessionOptions;
   private readonly running = new Map<string, Running>();
@@ -61,7 +61,7 @@ export class AgentSession {
   private statusTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
 
-  constructor(channel: FrameChannel, service: ReadService, log: Logger, options: AgentSessionOptions = {}) {
+  constructor(channel: FrameChannel, service: OperationHandler, log: Logger, options: AgentSessionOptions = {}) {
     this.channel = channel;
     this.service = service;
     this.log = log;

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
-import type { ReadService } from '../service/readService.ts';
+import type { OperationHandler } from '../service/readService.ts';
 import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.ts';
 
 /**
@@ -36,7 +36,7 @@ function fakeService() {
     },
   };
   /** `handling` resolves once the first request reached the service. */
-  return { service: service as unknown as ReadService, release: () => waiting.shift()?.(), handling };
+  return { service: service as unknown as OperationHandler, release: () => waiting.shift()?.(), handling };
 }
 
 interface Gateway {
@@ -88,7 +88,7 @@ after(async () => {
   await Promise.allSettled(started.map((s) => s.done));
 });
 
-function dial(g: Gateway, service: ReadService, timings = fast) {
+function dial(g: Gateway, service: OperationHandler, timings = fast) {
   const stop = new AbortController();
   const done = dialGateway({ gatewayUrl: g.url, token, service, log, dialect: 'sqlite', timings }, { stop: stop.signal });
   started.push({ stop, done });

@@ -2,7 +2,7 @@ import os from 'node:os';
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
 import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, type AgentInfo } from '@gp-gateway/protocol';
-import type { ReadService } from '../service/readService.ts';
+import type { OperationHandler } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
 import { AGENT_VERSION } from '../version.ts';
 
@@ -37,7 +37,7 @@ export interface DialOptions {
   /** Gateway base URL, e.g. https://gateway.example.com; the agent endpoint is <url>/agent. */
   gatewayUrl: string;
   token: string;
-  service: ReadService;
+  service: OperationHandler;
   log: Logger;
   dialect: AgentInfo['dialect'];
   timings?: Partial<ConnectionTimings>;

@@ -1,12 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
+import { AgentError } from '../service/agentError.ts';
+import { ReadService } from '../service/readService.ts';
+import { sqliteDialect } from '../sql/sqliteDialect.ts';
+import type { CompiledQuery } from '../sql/model.ts';
+import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
 import { SqliteDatabases } from './sqliteDatabases.ts';
 import type { SqliteWorkerData, SqliteWorkerReply, SqliteWorkerTask } from './sqliteWorkerExecutor.ts';
 
 /**
  * One thread of SqliteWorkerExecutor: runs one task at a time against its own connections. The
  * main thread cancels by setting `cancel[0]` to 1 (and notifying); rows are stepped one by one and
- * the flag is read between rows, so a cancelled statement stops at its next row.
+ * the flag is read between rows, so a cancelled statement stops at its next row. Operations run
+ * through this thread's own ReadService, so only their JSON text goes back to the main thread.
  */
 if (!parentPort) throw new Error('sqliteWorker must run as a worker thread');
 const port = parentPort;
@@ -15,28 +20,49 @@ const flag = new Int32Array(cancel);
 const databases = new SqliteDatabases({ dir, readonly });
 const cancelled = () => Atomics.load(flag, 0) !== 0;
 
+function query(company: string | null, sql: string, params: CompiledQuery['params']): unknown[][] {
+  // Test-only (GP_AGENT_TEST_DELAY_MS): a statement on a company database first takes this long,
+  // as a slow one would, and is cancelled the same way; the wait ends early when cancelled.
+  if (testDelayMs > 0 && company !== null) Atomics.wait(flag, 0, 0, testDelayMs);
+  return databases.run(company, sql, params, cancelled);
+}
+
+/** This thread's databases as an Executor, for its ReadService: synchronous underneath. */
+const executor: Executor = {
+  dialect: sqliteDialect,
+  query: async (company, compiled) => query(company, compiled.sql, compiled.params),
+  gpVersion: async () => databases.gpVersion(),
+  checkReadable: async (company, table) => databases.checkReadable(company, table),
+  close: async () => databases.close(),
+};
+const service = new ReadService(executor);
+
 port.on('message', (task: SqliteWorkerTask) => {
-  let reply: SqliteWorkerReply;
-  try {
-    reply = { id: task.id, ok: true, result: run(task) };
-  } catch (error) {
-    const kind = error instanceof QueryCancelledError ? 'cancelled' : error instanceof DatabaseUnavailableError ? 'unavailable' : 'failed';
-    reply = { id: task.id, ok: false, kind, message: (error as Error).message };
-  }
-  port.postMessage(reply);
+  run(task).then(
+    (result) => port.postMessage({ id: task.id, ok: true, result } satisfies SqliteWorkerReply),
+    (error: unknown) => port.postMessage(failure(task.id, error)),
+  );
 });
 
-function run(task: SqliteWorkerTask): unknown {
+async function run(task: SqliteWorkerTask): Promise<unknown> {
   switch (task.kind) {
+    case 'operation':
+      return service.handle(task.op);
+    case 'health':
+      return service.health();
     case 'query':
-      // Test-only (GP_AGENT_TEST_DELAY_MS): a statement on a company database first takes this long,
-      // as a slow one would, and is cancelled the same way; the wait ends early when cancelled.
-      if (testDelayMs > 0 && task.company !== null) Atomics.wait(flag, 0, 0, testDelayMs);
-      return databases.run(task.company, task.sql, task.params, cancelled);
+      return query(task.company, task.sql, task.params);
     case 'gpVersion':
       return databases.gpVersion();
     case 'checkReadable':
       databases.checkReadable(task.company, task.table);
       return null;
   }
+}
+
+function failure(id: number, error: unknown): SqliteWorkerReply {
+  const message = (error as Error).message;
+  if (error instanceof AgentError) return { id, ok: false, kind: 'agent', code: error.code, message, detail: error.detail };
+  const kind = error instanceof QueryCancelledError ? 'cancelled' : error instanceof DatabaseUnavailableError ? 'unavailable' : 'failed';
+  return { id, ok: false, kind, message };
 }

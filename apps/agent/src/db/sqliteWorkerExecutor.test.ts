@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { Operation } from '@gp-gateway/protocol';
+import { generateDemo } from '../demo/generate.ts';
+import { AgentError } from '../service/agentError.ts';
+import { ReadService } from '../service/readService.ts';
 import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
+import { SqliteExecutor } from './sqliteExecutor.ts';
 import { SqliteWorkerExecutor } from './sqliteWorkerExecutor.ts';
 
 /** Real statements on real threads: what `gp-agent run` relies on to cancel a query past its deadline. */
@@ -79,6 +84,45 @@ test('the test-only delay applies to company databases and ends early when cance
     assert.deepEqual(await slow.query(null, { sql: 'SELECT 1', params: [] }), [[1]], 'the system database is not delayed');
     assert.ok(performance.now() - started < 2_000);
     const { error, ms } = await cancelAfter(100, (signal) => slow.query('TWO', { sql: 'SELECT 1', params: [] }, signal));
+    assert.ok(error instanceof QueryCancelledError, String(error));
+    assert.ok(ms < 400, `cancelled after ${Math.round(ms)} ms`);
+  } finally {
+    await slow.close();
+  }
+});
+
+test('whole operations run on the threads and answer what a ReadService on this thread answers', async () => {
+  const demo = path.join(dir, 'demo');
+  generateDemo({ dir: demo, seed: 3 });
+  const pool = new SqliteWorkerExecutor({ dir: demo, workers: 2 });
+  const local = new ReadService(new SqliteExecutor({ dir: demo }));
+  try {
+    const first: Operation = { kind: 'list', object: 'gl-entries', company: 'TWO', filters: {}, limit: 50, after: null };
+    const page = await pool.handle(first);
+    assert.deepEqual(page, await local.handle(first));
+    assert.equal((JSON.parse(page.payload) as unknown[]).length, 50);
+    const second: Operation = { ...first, after: page.next };
+    assert.deepEqual(await pool.handle(second), await local.handle(second));
+    const customers = await local.handle({ kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null });
+    const [customer] = JSON.parse(customers.payload) as Array<{ id: string }>;
+    const get: Operation = { kind: 'get', object: 'customers', company: 'TWO', id: customer!.id };
+    assert.deepEqual(await pool.handle(get), await local.handle(get));
+    assert.deepEqual(await pool.health().then((h) => h.companies), await local.health().then((h) => h.companies));
+
+    // The agent's own refusals keep their code across the thread boundary.
+    await assert.rejects(pool.handle({ ...get, id: 'NOSUCHCUSTOMER' }), (error: Error) => error instanceof AgentError && error.code === 'NOT_FOUND');
+    await assert.rejects(pool.handle({ ...first, company: 'ZZZ' }), (error: Error) => error instanceof AgentError && error.code === 'VALIDATION_ERROR');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('an operation is cancelled on its thread like a single statement', async () => {
+  const demo = path.join(dir, 'demo');
+  const slow = new SqliteWorkerExecutor({ dir: demo, workers: 1, testDelayMs: 5_000 });
+  try {
+    const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 10, after: null };
+    const { error, ms } = await cancelAfter(100, (signal) => slow.handle(op, signal));
     assert.ok(error instanceof QueryCancelledError, String(error));
     assert.ok(ms < 400, `cancelled after ${Math.round(ms)} ms`);
   } finally {

@@ -1,7 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import type { ErrorCode, Operation } from '@gp-gateway/protocol';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
+import { AgentError } from '../service/agentError.ts';
+import type { HealthReport, OperationHandler, ReadResult } from '../service/readService.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
 
 const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.meta.url));
@@ -31,6 +34,8 @@ export interface SqliteWorkerData {
 }
 
 export type SqliteWorkerTask = { id: number } & (
+  | { kind: 'operation'; op: Operation }
+  | { kind: 'health' }
   | { kind: 'query'; company: string | null; sql: string; params: Param[] }
   | { kind: 'gpVersion' }
   | { kind: 'checkReadable'; company: string | null; table: string }
@@ -39,7 +44,8 @@ type TaskBody = SqliteWorkerTask extends infer T ? (T extends SqliteWorkerTask ?
 
 export type SqliteWorkerReply =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; kind: 'cancelled' | 'unavailable' | 'failed'; message: string };
+  | { id: number; ok: false; kind: 'cancelled' | 'unavailable' | 'failed'; message: string }
+  | { id: number; ok: false; kind: 'agent'; code: ErrorCode; message: string; detail: string | null };
 
 interface Job {
   id: number;
@@ -64,8 +70,13 @@ interface Slot {
  * can be cancelled: better-sqlite3 12 has no interrupt(), so each thread steps rows one at a time
  * and checks a shared cancel flag between rows; a thread that does not stop within
  * `cancelGraceMs` is terminated and replaced. Tasks beyond the number of threads wait in order.
+ *
+ * Whole operations run in the threads (each has its own ReadService), so rows never cross the
+ * thread boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands
+ * of row arrays. It is an Executor too (single statements on the threads), which its cancellation
+ * tests use.
  */
-export class SqliteWorkerExecutor implements Executor {
+export class SqliteWorkerExecutor implements Executor, OperationHandler {
   readonly dialect = sqliteDialect;
   private readonly options: Required<SqliteWorkerExecutorOptions>;
   private readonly slots: Slot[];
@@ -79,6 +90,14 @@ export class SqliteWorkerExecutor implements Executor {
       const buffer = new SharedArrayBuffer(4);
       return { worker: null, buffer, flag: new Int32Array(buffer), job: null, killTimer: null };
     });
+  }
+
+  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+    return (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
+  }
+
+  async health(): Promise<HealthReport> {
+    return (await this.submit({ kind: 'health' }, undefined)) as HealthReport;
   }
 
   async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
@@ -204,5 +223,7 @@ function errorOf(reply: Extract<SqliteWorkerReply, { ok: false }>): Error {
       return new DatabaseUnavailableError(reply.message);
     case 'failed':
       return new Error(reply.message);
+    case 'agent':
+      return new AgentError(reply.code, reply.message, reply.detail);
   }
 }

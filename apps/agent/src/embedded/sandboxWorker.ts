@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
 import pino from 'pino';
 import { SqliteWorkerExecutor } from '../db/sqliteWorkerExecutor.ts';
-import { ReadService } from '../service/readService.ts';
+import { ReadAhead } from '../service/readAhead.ts';
 import { AgentSession } from '../connection/agentSession.ts';
 import { AGENT_VERSION } from '../version.ts';
 
@@ -23,7 +23,7 @@ if (!parentPort) throw new Error('sandboxWorker must run as a worker thread');
 const port = parentPort;
 const { dir, logLevel, threads } = workerData as SandboxWorkerData;
 const log = pino({ level: logLevel, base: { component: 'sandbox-agent' } });
-const service = new ReadService(new SqliteWorkerExecutor({ dir, readonly: true, workers: threads ?? 2 }));
+const service = new ReadAhead(new SqliteWorkerExecutor({ dir, readonly: true, workers: threads ?? 2 }));
 const session = new AgentSession({ send: (text) => port.postMessage(text) }, service, log);
 port.on('message', (text: string) => session.receive(text));
 await session.hello({ version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: 'sqlite' });

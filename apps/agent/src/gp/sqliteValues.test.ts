@@ -6,6 +6,7 @@ import {
   gpDate,
   gpTimestampFromEpochMs,
   padChar,
+  scaledTextToDecimalString,
   scaledToDecimalString,
   toScaled,
 } from './sqliteValues.ts';
@@ -51,6 +52,13 @@ describe('scaledToDecimalString', () => {
   test('accepts safe integer numbers, as better-sqlite3 returns them by default', () => {
     assert.equal(scaledToDecimalString(125050000), '1250.50000');
     assert.equal(scaledToDecimalString(-1), '-0.00001');
+  });
+
+  test('reads the integer text of CAST(x AS TEXT) the same way, and refuses anything else', () => {
+    for (const value of [0n, 1n, -1n, 99999n, 100000n, -100000n, 125050000n, -50000n, 9223372036854775807n, -9223372036854775808n]) {
+      assert.equal(scaledTextToDecimalString(value.toString()), scaledToDecimalString(value), value.toString());
+    }
+    for (const bad of ['', '-', '1.5', '1e5', ' 1', '12a', '+1']) assert.throws(() => scaledTextToDecimalString(bad), RangeError, bad);
   });
 
   test('refuses numbers that cannot be exact', () => {

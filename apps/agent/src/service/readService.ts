@@ -25,6 +25,15 @@ export interface ReadResult {
   next: Position | null;
 }
 
+/**
+ * What answers the gateway's operations: a ReadService on the calling thread, or the SQLite worker
+ * pool, which runs a ReadService in each of its threads.
+ */
+export interface OperationHandler {
+  handle(op: Operation, signal?: AbortSignal): Promise<ReadResult>;
+  health(): Promise<HealthReport>;
+}
+
 /** How long a known company list is trusted before an unknown company id triggers a re-read. */
 const COMPANY_REFRESH_MS = 30_000;
 
@@ -54,7 +63,7 @@ export function catalogueTables(): { system: string[]; company: string[] } {
  * Executes the typed operations the gateway sends, through the catalogue only. Every operation is
  * validated again here: the agent trusts nothing it did not check itself.
  */
-export class ReadService {
+export class ReadService implements OperationHandler {
   private readonly executor: Executor;
   private readonly resources = new Map<string, PreparedResource>();
   private companyIds: Set<string> | null = null;
@@ -121,23 +130,24 @@ export class ReadService {
       // Lines of a document that does not exist are a 404, not an empty page.
       await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) }, signal);
     }
-    const rows: Record<string, unknown>[] = [];
+    let payload = '';
+    let count = 0;
     let last: Position | null = null;
     let more = false;
     for (const { source, query } of resource.listQueries(company, filters, op.limit + 1, after)) {
       // Ask each table for one row more than still fits, so that we know whether a next page exists.
-      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - rows.length }, this.executor.dialect), signal);
+      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - count }, this.executor.dialect), signal);
       for (const row of raw) {
-        if (rows.length === op.limit) {
+        if (count === op.limit) {
           more = true;
           break;
         }
-        rows.push(resource.decode(row));
+        payload += (count++ === 0 ? '' : ',') + resource.encode(row);
         last = [source, Number(row[resource.rowIdSlot])];
       }
       if (more) break;
     }
-    return { payload: JSON.stringify(rows), next: more ? last : null };
+    return { payload: `[${payload}]`, next: more ? last : null };
   }
 
   private async get(op: GetOperation, signal?: AbortSignal): Promise<ReadResult> {
@@ -150,7 +160,7 @@ export class ReadService {
     // Sources are in preference order: a document in both open and history is served from open (D4).
     for (const query of resource.getQueries(company, parts)) {
       const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
-      if (row) return { payload: JSON.stringify(resource.decode(row)), next: null };
+      if (row) return { payload: resource.encode(row), next: null };
     }
     throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
   }

@@ -1,9 +1,8 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { ReadService } from '../../service/readService.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
 import { AGENT_VERSION } from '../../version.ts';
-import { createAgentLogger, openExecutor } from '../common.ts';
+import { createAgentLogger, openServing } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 
 /** Exit codes of `gp-agent run`, for service managers and support. */
@@ -18,9 +17,7 @@ export const EXIT_REFUSED = 2;
  */
 export async function runAgent(config: AgentConfig): Promise<number> {
   const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
-  const threads = config.database.kind === 'sqlite' ? config.sqliteWorkers : 0;
-  const executor = openExecutor(config.database, { threads, testDelayMs: config.testDelayMs });
-  const service = new ReadService(executor);
+  const serving = openServing(config.database, { sqliteThreads: config.sqliteWorkers, testDelayMs: config.testDelayMs });
   log.info(
     {
       version: AGENT_VERSION,
@@ -52,7 +49,7 @@ export async function runAgent(config: AgentConfig): Promise<number> {
   let code = EXIT_STOPPED;
   try {
     await dialGateway(
-      { gatewayUrl: config.gatewayUrl, token: config.token, service, log, dialect: executor.dialect.name, timings: config.timings },
+      { gatewayUrl: config.gatewayUrl, token: config.token, service: serving.service, log, dialect: serving.dialect, timings: config.timings },
       { stop: stop.signal, force: force.signal },
     );
     log.info('agent stopped');
@@ -63,7 +60,7 @@ export async function runAgent(config: AgentConfig): Promise<number> {
     code = EXIT_REFUSED;
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
-    await executor.close().catch(() => {});
+    await serving.close().catch(() => {});
     flush();
   }
   return code;

@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
+import { QueryCancelledError } from '../db/executor.ts';
+import { ReadAhead } from './readAhead.ts';
+import type { HealthReport, OperationHandler, ReadResult } from './readService.ts';
+
+/**
+ * A handler over a list of numbered rows, pages of `limit`, recording every read it was asked for
+ * and the signal it got. `version` changes the rows' text, standing in for data changing in GP.
+ */
+class Rows implements OperationHandler {
+  readonly reads: Array<{ after: Position | null; signal: AbortSignal | undefined }> = [];
+  version = 1;
+  /** The read starting at this row fails, once. */
+  failAt: number | null = null;
+  delayMs = 0;
+
+  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+    const list = op as ListOperation;
+    this.reads.push({ after: list.after, signal });
+    const version = this.version;
+    if (this.delayMs) await sleep(this.delayMs);
+    if (signal?.aborted) throw new QueryCancelledError();
+    const start = list.after ? Number(list.after[1]) : 0;
+    if (this.failAt === start) {
+      this.failAt = null;
+      throw new Error('database went away');
+    }
+    const rows = Array.from({ length: Math.max(0, Math.min(list.limit, 10 - start)) }, (_, i) => `v${version}-${start + i + 1}`);
+    const end = start + rows.length;
+    return { payload: JSON.stringify(rows), next: end < 10 ? [0, end] : null };
+  }
+
+  health(): Promise<HealthReport> {
+    throw new Error('not used');
+  }
+}
+
+const page = (after: Position | null): ListOperation => ({ kind: 'list', object: 'gl-entries', company: 'TWO', filters: {}, limit: 3, after });
+const settle = () => sleep(5);
+
+test('a walk past its first page gets its next page read ahead, and served from there', async () => {
+  const rows = new Rows();
+  const ahead = new ReadAhead(rows);
+  const first = await ahead.handle(page(null));
+  await settle();
+  assert.equal(rows.reads.length, 1, 'a single page is not read ahead');
+  const second = await ahead.handle(page(first.next));
+  await settle();
+  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6]], 'page 3 read ahead');
+  const third = await ahead.handle(page(second.next));
+  assert.deepEqual(JSON.parse(third.payload), ['v1-7', 'v1-8', 'v1-9']);
+  assert.deepEqual(third.next, [0, 9]);
+  await settle();
+  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6], [0, 9]], 'page 3 not read twice; page 4 read ahead');
+  const last = await ahead.handle(page(third.next));
+  assert.equal(last.next, null);
+  await settle();
+  assert.equal(rows.reads.length, 4);
+  assert.equal(ahead.pending, 0, 'nothing read ahead past the end');
+});
+
+test('a page read ahead is served once; a second ask reads afresh', async () => {
+  const rows = new Rows();
+  const ahead = new ReadAhead(rows);
+  await ahead.handle(page([0, 3]));
+  await settle();
+  await ahead.handle(page([0, 6]));
+  rows.version = 2;
+  const again = await ahead.handle(page([0, 6]));
+  assert.deepEqual(JSON.parse(again.payload), ['v2-7', 'v2-8', 'v2-9']);
+});
+
+test('a page read ahead and not asked for in time is dropped and its read cancelled', async () => {
+  const rows = new Rows();
+  rows.delayMs = 200;
+  const ahead = new ReadAhead(rows, { freshMs: 50, maxPages: 8 });
+  await ahead.handle(page([0, 3]));
+  const readAhead = rows.reads[1]!;
+  await sleep(80);
+  assert.equal(readAhead.signal?.aborted, true);
+  assert.equal(ahead.pending, 0);
+  rows.delayMs = 0;
+  rows.version = 2;
+  assert.deepEqual(JSON.parse((await ahead.handle(page([0, 6]))).payload), ['v2-7', 'v2-8', 'v2-9'], 'fresh rows, not the stale page');
+});
+
+test('when reading ahead failed, the page is read again and answered', async () => {
+  const rows = new Rows();
+  rows.failAt = 6;
+  const ahead = new ReadAhead(rows);
+  await ahead.handle(page([0, 3]));
+  await settle();
+  assert.equal(rows.failAt, null, 'the read ahead failed');
+  const answer = await ahead.handle(page([0, 6]));
+  assert.deepEqual(JSON.parse(answer.payload), ['v1-7', 'v1-8', 'v1-9']);
+  assert.equal(rows.reads.filter((r) => r.after?.[1] === 6).length, 2);
+});
+
+test('a request cancelled while its page is still being read ahead is cancelled, and so is the read', async () => {
+  const rows = new Rows();
+  rows.delayMs = 100;
+  const ahead = new ReadAhead(rows);
+  await ahead.handle(page([0, 3]));
+  const slowRead = rows.reads[1]!;
+  const controller = new AbortController();
+  const asked = ahead.handle(page([0, 6]), controller.signal);
+  controller.abort();
+  await assert.rejects(asked, QueryCancelledError);
+  assert.equal(slowRead.signal?.aborted, true);
+});
+
+test('no more than maxPages are read ahead at once, and close cancels them', async () => {
+  const rows = new Rows();
+  rows.delayMs = 100;
+  const ahead = new ReadAhead(rows, { freshMs: 5_000, maxPages: 2 });
+  const walks = ['gl-entries', 'customers', 'vendors'].map((object) => ({ ...page([0, 3]), object }) as ListOperation);
+  await Promise.all(walks.map((op) => ahead.handle(op)));
+  assert.equal(ahead.pending, 2);
+  const started = rows.reads.slice(3);
+  assert.equal(started.length, 2);
+  ahead.close();
+  assert.equal(ahead.pending, 0);
+  assert.ok(started.every((r) => r.signal?.aborted));
+});
