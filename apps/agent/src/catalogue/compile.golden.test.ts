@@ -14,13 +14,13 @@ function listSql(dialect: Dialect, object: keyof typeof CATALOGUE, filters: Reco
 }
 
 const CUSTOMER_COLUMNS_SQLITE =
-  '"t"."CUSTNMBR", "t"."CUSTNAME", "t"."STMTNAME", "t"."SHRTNAME", "t"."CUSTCLAS", "t"."CNTCPRSN", "t"."ADRSCODE", ' +
-  '"t"."PYMTRMID", "t"."SLPRSNID", "t"."SALSTERR", "t"."CURNCYID", "t"."CRLMTTYP", CAST("t"."CRLMTAMT" AS TEXT), "t"."PHONE1", ' +
-  '"t"."TAXSCHID", "t"."INACTIVE", "t"."HOLD", "t"."CREATDDT", "t"."DEX_ROW_TS", "t"."DEX_ROW_ID"';
+  'rtrim("t"."CUSTNMBR"), rtrim("t"."CUSTNAME"), rtrim("t"."STMTNAME"), rtrim("t"."SHRTNAME"), rtrim("t"."CUSTCLAS"), rtrim("t"."CNTCPRSN"), rtrim("t"."ADRSCODE"), ' +
+  'rtrim("t"."PYMTRMID"), rtrim("t"."SLPRSNID"), rtrim("t"."SALSTERR"), rtrim("t"."CURNCYID"), "t"."CRLMTTYP", CAST("t"."CRLMTAMT" AS TEXT), rtrim("t"."PHONE1"), ' +
+  'rtrim("t"."TAXSCHID"), "t"."INACTIVE", "t"."HOLD", "t"."CREATDDT", "t"."DEX_ROW_TS", "t"."DEX_ROW_ID"';
 const CUSTOMER_COLUMNS_MSSQL =
-  '[t].[CUSTNMBR], [t].[CUSTNAME], [t].[STMTNAME], [t].[SHRTNAME], [t].[CUSTCLAS], [t].[CNTCPRSN], [t].[ADRSCODE], ' +
-  '[t].[PYMTRMID], [t].[SLPRSNID], [t].[SALSTERR], [t].[CURNCYID], [t].[CRLMTTYP], CONVERT(varchar(41), [t].[CRLMTAMT]), [t].[PHONE1], ' +
-  '[t].[TAXSCHID], [t].[INACTIVE], [t].[HOLD], CONVERT(varchar(23), [t].[CREATDDT], 121), CONVERT(varchar(23), [t].[DEX_ROW_TS], 121), [t].[DEX_ROW_ID]';
+  'RTRIM([t].[CUSTNMBR]), RTRIM([t].[CUSTNAME]), RTRIM([t].[STMTNAME]), RTRIM([t].[SHRTNAME]), RTRIM([t].[CUSTCLAS]), RTRIM([t].[CNTCPRSN]), RTRIM([t].[ADRSCODE]), ' +
+  'RTRIM([t].[PYMTRMID]), RTRIM([t].[SLPRSNID]), RTRIM([t].[SALSTERR]), RTRIM([t].[CURNCYID]), [t].[CRLMTTYP], CONVERT(varchar(41), [t].[CRLMTAMT]), RTRIM([t].[PHONE1]), ' +
+  'RTRIM([t].[TAXSCHID]), [t].[INACTIVE], [t].[HOLD], CONVERT(varchar(23), [t].[CREATDDT], 121), CONVERT(varchar(23), [t].[DEX_ROW_TS], 121), [t].[DEX_ROW_ID]';
 
 test('customers, first page, no filters', () => {
   assert.deepEqual(listSql(sqliteDialect, 'customers', {}, 101, null), [
@@ -88,9 +88,10 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
     const c = (a: string, n: string) => (d.name === 'sqlite' ? `"${a}"."${n}"` : `[${a}].[${n}]`);
     const money = (n: string) => (d.name === 'sqlite' ? `CAST(${c('t', n)} AS TEXT)` : `CONVERT(varchar(41), ${c('t', n)})`);
     const date = (n: string) => (d.name === 'sqlite' ? c('t', n) : `CONVERT(varchar(23), ${c('t', n)}, 121)`);
+    const text = (a: string, n: string) => (d.name === 'sqlite' ? `rtrim(${c(a, n)})` : `RTRIM(${c(a, n)})`);
     return [
-      c('t', 'JRNENTRY'), c('t', 'SERIES'), c('t', 'SOURCDOC'), c('t', 'REFRENCE'), c('t', 'DSCRIPTN'), date('TRXDATE'),
-      c('a', 'ACTNUMST'), money('DEBITAMT'), money('CRDTAMNT'), c('t', 'ORGNTSRC'), c('t', 'ORMSTRID'), c('t', 'ORDOCNUM'), c('t', 'DEX_ROW_ID'),
+      c('t', 'JRNENTRY'), c('t', 'SERIES'), text('t', 'SOURCDOC'), text('t', 'REFRENCE'), text('t', 'DSCRIPTN'), date('TRXDATE'),
+      text('a', 'ACTNUMST'), money('DEBITAMT'), money('CRDTAMNT'), text('t', 'ORGNTSRC'), text('t', 'ORMSTRID'), text('t', 'ORDOCNUM'), c('t', 'DEX_ROW_ID'),
     ].join(', ');
   };
   const filters = { accountNumber: '000-1100-00', dateTo: '2025-12-31' };
@@ -149,7 +150,7 @@ test('companies come from the DYNAMICS system database', () => {
   assert.deepEqual(listSql(mssqlDialect, 'companies', { id: ['TWO'] }, 2, null, null), [
     {
       source: 0,
-      sql: 'SELECT TOP (@p1) [t].[INTERID], [t].[CMPNYNAM], [t].[CMPANYID], [t].[DEX_ROW_ID] FROM [DYNAMICS].[dbo].[SY01500] AS [t] WHERE [t].[INTERID] IN (@p0) ORDER BY [t].[DEX_ROW_ID]',
+      sql: 'SELECT TOP (@p1) RTRIM([t].[INTERID]), RTRIM([t].[CMPNYNAM]), [t].[CMPANYID], [t].[DEX_ROW_ID] FROM [DYNAMICS].[dbo].[SY01500] AS [t] WHERE [t].[INTERID] IN (@p0) ORDER BY [t].[DEX_ROW_ID]',
       params: [
         { value: 'TWO', type: { kind: 'char', length: 5 } },
         { value: 2, type: { kind: 'int' } },
@@ -163,8 +164,8 @@ test('get customer-address by its two id parts', () => {
   const [query] = resource.getQueries('TWO', ['AARONFIT0001', 'PRIMARY']);
   assert.deepEqual(renderSelect(query!, mssqlDialect), {
     sql:
-      'SELECT TOP (@p2) [t].[CUSTNMBR], [t].[ADRSCODE], [t].[CNTCPRSN], [t].[ADDRESS1], [t].[ADDRESS2], [t].[ADDRESS3], [t].[CITY], [t].[STATE], ' +
-      '[t].[ZIP], [t].[COUNTRY], [t].[PHONE1], [t].[SHIPMTHD], [t].[TAXSCHID], [t].[DEX_ROW_ID] FROM [TWO].[dbo].[RM00102] AS [t] ' +
+      'SELECT TOP (@p2) RTRIM([t].[CUSTNMBR]), RTRIM([t].[ADRSCODE]), RTRIM([t].[CNTCPRSN]), RTRIM([t].[ADDRESS1]), RTRIM([t].[ADDRESS2]), RTRIM([t].[ADDRESS3]), RTRIM([t].[CITY]), RTRIM([t].[STATE]), ' +
+      'RTRIM([t].[ZIP]), RTRIM([t].[COUNTRY]), RTRIM([t].[PHONE1]), RTRIM([t].[SHIPMTHD]), RTRIM([t].[TAXSCHID]), [t].[DEX_ROW_ID] FROM [TWO].[dbo].[RM00102] AS [t] ' +
       'WHERE [t].[CUSTNMBR] = @p0 AND [t].[ADRSCODE] = @p1 ORDER BY [t].[DEX_ROW_ID]',
     params: [
       { value: 'AARONFIT0001', type: { kind: 'char', length: 15 } },

@@ -5,7 +5,8 @@ const SYSTEM_DATABASE = 'DYNAMICS';
 
 /**
  * SQL Server as GP uses it. numeric and datetime columns are converted to text in the select list:
- * tedious returns numeric as a JS number (a float) and datetime through the local clock otherwise.
+ * tedious returns numeric as a JS number (a float) and datetime through the local clock otherwise;
+ * char columns are right-trimmed there, as the API shows them (D1).
  * Company tables are addressed by three-part names; the company id is checked against SY01500
  * before a query is compiled, and quoted as an identifier besides.
  */
@@ -25,6 +26,9 @@ export const mssqlDialect: Dialect = {
         return `CONVERT(varchar(41), ${name})`;
       case 'datetime':
         return `CONVERT(varchar(23), ${name}, 121)`;
+      // GP pads char(n) to its full width; trimmed, a char(65) name crosses the network as its text.
+      case 'char':
+        return `RTRIM(${name})`;
       default:
         return name;
     }

@@ -16,8 +16,16 @@ export const sqliteDialect: Dialect = {
   },
   selectExpression(column: ColumnRef) {
     const name = `${this.quote(column.alias)}.${this.quote(column.column)}`;
-    // Scaled money as exact text: the reader then needs no BigInt per amount (see decodeDecimal).
-    return column.type.kind === 'numeric' ? `CAST(${name} AS TEXT)` : name;
+    switch (column.type.kind) {
+      // Scaled money as exact text: the reader then needs no BigInt per amount (see decodeDecimal).
+      case 'numeric':
+        return `CAST(${name} AS TEXT)`;
+      // Padding is never shown (D1); trimming in SQLite spares building long blank-padded JS strings.
+      case 'char':
+        return `rtrim(${name})`;
+      default:
+        return name;
+    }
   },
   limitSelect: (selectList, rest, limit) => `SELECT ${selectList} ${rest} LIMIT ${limit}`,
   encode(value: Value, type: SqlType): Param {
