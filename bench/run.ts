@@ -101,17 +101,27 @@ async function sequential(base: string, headers: Record<string, string>, paths: 
   return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
-/** Walks a list sequentially at limit 1000, returning rows/s and the cursor of a page `deep` rows in. */
+/**
+ * Walks a list sequentially at limit 1000, returning rows/s and the cursor of a page `deep` rows in.
+ * Like any load generator it measures the server, not JSON.parse: the cursor is read from the end
+ * of each body (both servers write `"nextCursor"` last), full pages count `limit` rows, and only the
+ * last page is parsed. The caller checks the total against the database, which a short or missing
+ * page would break.
+ */
 async function walk(first: string, next: (cursor: string) => string, headers: Record<string, string>, deep: number, onPage: () => void) {
+  const limit = Number(new URL(first).searchParams.get('limit'));
   const started = performance.now();
   let rows = 0;
   let deepCursor: string | null = null;
   let url: string | null = first;
   while (url) {
-    const body = (await (await fetch(url, { headers })).json()) as { data: unknown[]; nextCursor: string | null };
-    rows += body.data.length;
-    if (deepCursor === null && rows >= deep && body.nextCursor) deepCursor = body.nextCursor;
-    url = body.nextCursor ? next(body.nextCursor) : null;
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${res.status} from ${url}: ${body.slice(0, 200)}`);
+    const cursor = /"nextCursor":(?:"([^"]*)"|null)}$/.exec(body.slice(-600))?.[1] ?? null;
+    rows += cursor ? limit : (JSON.parse(body) as { data: unknown[] }).data.length;
+    if (deepCursor === null && rows >= deep && cursor) deepCursor = cursor;
+    url = cursor ? next(cursor) : null;
     onPage();
   }
   return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), deepCursor };
@@ -121,7 +131,13 @@ async function main() {
   ensureDatabase();
   const system = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
   const customerIds = system.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
-  const glLines = Number(system.prepare("SELECT (SELECT count(*) FROM GL20000) + (SELECT count(*) FROM GL30000)").pluck().get());
+  // What /v1/gl-entries lists: both years' lines without the year-end closing rows (decision D3).
+  const glLines = Number(
+    system
+      .prepare("SELECT (SELECT count(*) FROM GL20000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L')) + (SELECT count(*) FROM GL30000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L'))")
+      .pluck()
+      .get(),
+  );
   system.close();
 
   const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
@@ -189,6 +205,9 @@ async function main() {
   const deep = Math.min(1_000_000, Math.floor(glLines * 0.9));
   const exportG = await walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample);
   const exportF = await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, deep, () => {});
+  for (const [side, walked] of [['gateway', exportG], ['floor', exportF]] as const) {
+    if (walked.rows !== glLines) throw new Error(`the ${side} export returned ${walked.rows} rows, the database holds ${glLines}`);
+  }
   record('export GL lines (limit 1000)', 'rows/s', 'higher', exportG.rowsPerSecond, exportF.rowsPerSecond);
 
   log(`first page vs a page ${deep.toLocaleString('en')} rows deep (limit 100, concurrency 1)`);

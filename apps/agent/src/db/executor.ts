@@ -14,6 +14,13 @@ export interface Executor {
    */
   query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]>;
   /**
+   * The same rows handed to `onRow` one by one as the driver delivers them, so that a page is encoded
+   * while it arrives and its raw rows are never all held at once (SQL Server streams them; SQLite,
+   * in-process, reads a page in one call, which is faster there). If `onRow` throws, the statement is
+   * cancelled and the promise rejects with that error.
+   */
+  forEachRow(company: string | null, query: CompiledQuery, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void>;
+  /**
    * GP's version as DYNAMICS..DU000020 records it (`major.minor.build`), a label for a database that
    * is not a real GP install (the embedded demo), or null when the table cannot be read.
    */

@@ -9,7 +9,7 @@ import { MssqlExecutor } from './mssqlExecutor.ts';
  * Encrypt=true;TrustServerCertificate=true") to run them. Without it they are skipped, loudly.
  */
 const url = process.env.MSSQL_URL;
-const skip = url ? false : 'SKIPPED LOUDLY: MSSQL_URL is not set, so SQL Server cancellation and error mapping were NOT tested';
+const skip = url ? false : 'SKIPPED LOUDLY: MSSQL_URL is not set, so SQL Server cancellation, row streaming and error mapping were NOT tested';
 const executor = url ? new MssqlExecutor(url) : null;
 after(async () => {
   await executor?.close();
@@ -37,4 +37,30 @@ test('a server that refuses the login is DatabaseUnavailableError', { skip }, as
   } finally {
     await wrong.close().catch(() => {});
   }
+});
+
+/** 5,000 numbered rows, produced by SQL Server itself. */
+const NUMBERS = {
+  sql: 'SELECT TOP (5000) ROW_NUMBER() OVER (ORDER BY (SELECT NULL)) AS n FROM sys.all_objects a CROSS JOIN sys.all_objects b',
+  params: [],
+};
+
+test('rows are streamed to the caller in order, one array at a time', { skip }, async () => {
+  const seen: unknown[][] = [];
+  await executor!.forEachRow(null, NUMBERS, (row) => seen.push(row));
+  assert.equal(seen.length, 5000);
+  assert.deepEqual(seen.slice(0, 2), [[1], [2]]);
+});
+
+test('a failure while handling a streamed row cancels the statement and rejects with it', { skip }, async () => {
+  let rows = 0;
+  const failure = new Error('encoding failed');
+  await assert.rejects(
+    executor!.forEachRow(null, NUMBERS, () => {
+      if (++rows === 10) throw failure;
+    }),
+    (error: unknown) => error === failure,
+  );
+  assert.equal(rows, 10, 'no row handed on after the failure');
+  assert.deepEqual(await executor!.query(null, { sql: 'SELECT 1', params: [] }), [[1]]);
 });

@@ -54,17 +54,43 @@ export class MssqlExecutor implements Executor {
     });
   }
 
-  async query(_company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
+  async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
+    const rows: unknown[][] = [];
+    await this.forEachRow(company, query, (row) => rows.push(row), signal);
+    return rows;
+  }
+
+  /**
+   * Rows are streamed (mssql's stream mode): each is handed on as tedious decodes it from the wire,
+   * instead of the driver first collecting the whole recordset.
+   */
+  async forEachRow(_company: string | null, query: CompiledQuery, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new QueryCancelledError();
     const pool = await this.connected();
     const request = (pool as unknown as RequestFactory).request(signal ? { requestTimeout: 0 } : undefined);
     request.arrayRowMode = true;
+    request.stream = true;
     query.params.forEach((param, i) => request.input(`p${i}`, sqlTypeOf(param), bindValue(param)));
+    // In stream mode failures arrive as 'error' events (possibly several; the first is the cause) and
+    // the promise of query() resolves at 'done', which always follows.
+    let failure: unknown = null;
+    request.on('error', (error: unknown) => {
+      failure ??= error;
+    });
+    request.on('row', (row: unknown[]) => {
+      if (failure !== null) return;
+      try {
+        onRow(row);
+      } catch (error) {
+        failure = error;
+        request.cancel();
+      }
+    });
     const cancel = () => request.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const result = await request.query(query.sql);
-      return result.recordset as unknown as unknown[][];
+      await request.query(query.sql);
+      if (failure !== null) throw failure;
     } catch (error) {
       throw translate(error, signal);
     } finally {

@@ -23,6 +23,10 @@ export class SqliteExecutor implements Executor {
     return this.databases.run(company, query.sql, query.params);
   }
 
+  async forEachRow(company: string | null, query: CompiledQuery, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
+    for (const row of await this.query(company, query, signal)) onRow(row);
+  }
+
   async gpVersion(): Promise<string | null> {
     return this.databases.gpVersion();
   }

@@ -31,6 +31,9 @@ function query(company: string | null, sql: string, params: CompiledQuery['param
 const executor: Executor = {
   dialect: sqliteDialect,
   query: async (company, compiled) => query(company, compiled.sql, compiled.params),
+  forEachRow: async (company, compiled, onRow) => {
+    for (const row of query(company, compiled.sql, compiled.params)) onRow(row);
+  },
   gpVersion: async () => databases.gpVersion(),
   checkReadable: async (company, table) => databases.checkReadable(company, table),
   close: async () => databases.close(),

@@ -104,6 +104,10 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
     return (await this.submit({ kind: 'query', company, sql: query.sql, params: query.params }, signal)) as unknown[][];
   }
 
+  async forEachRow(company: string | null, query: CompiledQuery, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
+    for (const row of await this.query(company, query, signal)) onRow(row);
+  }
+
   async gpVersion(): Promise<string | null> {
     return (await this.submit({ kind: 'gpVersion' }, undefined)) as string | null;
   }

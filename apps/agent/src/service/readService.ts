@@ -136,15 +136,20 @@ export class ReadService implements OperationHandler {
     let more = false;
     for (const { source, query } of resource.listQueries(company, filters, op.limit + 1, after)) {
       // Ask each table for one row more than still fits, so that we know whether a next page exists.
-      const raw = await this.executor.query(company, renderSelect({ ...query, limit: op.limit + 1 - count }, this.executor.dialect), signal);
-      for (const row of raw) {
-        if (count === op.limit) {
-          more = true;
-          break;
-        }
-        payload += (count++ === 0 ? '' : ',') + resource.encode(row);
-        last = [source, Number(row[resource.rowIdSlot])];
-      }
+      const compiled = renderSelect({ ...query, limit: op.limit + 1 - count }, this.executor.dialect);
+      await this.executor.forEachRow(
+        company,
+        compiled,
+        (row) => {
+          if (count === op.limit) {
+            more = true;
+            return;
+          }
+          payload += (count++ === 0 ? '' : ',') + resource.encode(row);
+          last = [source, Number(row[resource.rowIdSlot])];
+        },
+        signal,
+      );
       if (more) break;
     }
     return { payload: `[${payload}]`, next: more ? last : null };
