@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { newRequestId } from './requestId.ts';
 
 /**
  * Requests that Node's HTTP parser rejects before express sees them (oversized headers, a request
@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) return socket.destroy();
-    const requestId = `req_${randomBytes(12).toString('base64url')}`;
+    const requestId = newRequestId();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const message = tooLarge
       ? 'The request headers are too large (at most 16 KB in all).'
