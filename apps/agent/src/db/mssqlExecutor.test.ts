@@ -1,5 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
 import { MssqlExecutor } from './mssqlExecutor.ts';
 
@@ -63,4 +65,32 @@ test('a failure while handling a streamed row cancels the statement and rejects 
   );
   assert.equal(rows, 10, 'no row handed on after the failure');
   assert.deepEqual(await executor!.query(null, { sql: 'SELECT 1', params: [] }), [[1]]);
+});
+
+/**
+ * This one needs no SQL Server: a socket that accepts and never answers is what a hung or
+ * firewalled server looks like to tedious, which then waits out its connect timeout.
+ */
+test('while SQL Server cannot be reached, requests fail at once instead of each waiting out the connect timeout', async () => {
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as AddressInfo;
+  const unreachable = new MssqlExecutor(
+    { server: '127.0.0.1', port, user: 'gp', password: 'x', connectionTimeout: 400, options: { encrypt: false, trustServerCertificate: true } },
+    { retryConnectAfterMs: 1_000 },
+  );
+  const timed = async () => {
+    const started = performance.now();
+    await assert.rejects(unreachable.query('TWO', { sql: 'SELECT 1', params: [] }), DatabaseUnavailableError);
+    return performance.now() - started;
+  };
+  try {
+    assert.ok((await timed()) >= 350, 'the first request waits for the connect timeout');
+    assert.ok((await timed()) < 100, 'the next ones fail at once');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    assert.ok((await timed()) >= 350, 'after the retry interval, a request tries to connect again');
+  } finally {
+    await unreachable.close().catch(() => {});
+    silent.close();
+  }
 });

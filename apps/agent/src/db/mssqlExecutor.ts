@@ -32,6 +32,19 @@ function parseConnectionString(connection: string): sql.config {
 type RequestFactory = { request(overrides?: { requestTimeout?: number }): sql.Request };
 
 /**
+ * After SQL Server could not be reached, requests fail at once for this long instead of each waiting
+ * out the connect timeout (15 s by default) while GP is down; then the next request tries again.
+ */
+const RETRY_CONNECT_AFTER_MS = 5_000;
+
+export interface MssqlExecutorOptions {
+  /** READ COMMITTED unless set (GP_MSSQL_ISOLATION). */
+  isolation?: MssqlIsolation;
+  /** See RETRY_CONNECT_AFTER_MS; tests shorten it. */
+  retryConnectAfterMs?: number;
+}
+
+/**
  * SQL Server through mssql/tedious with one connection pool. Parameters are typed like GP's columns
  * (varchar, not nvarchar, so that GP's char indexes are used without implicit conversion) and rows
  * come back as arrays. A query with a signal has no driver timeout of its own: its deadline is the
@@ -41,13 +54,17 @@ export class MssqlExecutor implements Executor {
   readonly dialect = mssqlDialect;
   private readonly pool: sql.ConnectionPool;
   private connecting: Promise<sql.ConnectionPool> | null = null;
+  private readonly retryConnectAfterMs: number;
+  /** The last failure to reach SQL Server, answered at once until it is retryConnectAfterMs old. */
+  private unreachable: { at: number; error: DatabaseUnavailableError } | null = null;
 
   /**
    * `connection` is an mssql config or an ADO-style connection string; it holds a password: never
    * log it. Every connection of the pool reads at `isolation` (default READ COMMITTED).
    */
-  constructor(connection: string | sql.config, options: { isolation?: MssqlIsolation } = {}) {
+  constructor(connection: string | sql.config, options: MssqlExecutorOptions = {}) {
     const config = typeof connection === 'string' ? parseConnectionString(connection) : connection;
+    this.retryConnectAfterMs = options.retryConnectAfterMs ?? RETRY_CONNECT_AFTER_MS;
     this.pool = new sql.ConnectionPool({
       ...config,
       options: { ...config.options, isolationLevel: ISOLATION_LEVELS[options.isolation ?? 'read-committed'] },
@@ -92,7 +109,7 @@ export class MssqlExecutor implements Executor {
       await request.query(query.sql);
       if (failure !== null) throw failure;
     } catch (error) {
-      throw translate(error, signal);
+      throw this.failed(error, signal);
     } finally {
       signal?.removeEventListener('abort', cancel);
     }
@@ -105,7 +122,7 @@ export class MssqlExecutor implements Executor {
       const row = result.recordset[0] as { versionMajor: number; versionMinor: number; versionBuild: number } | undefined;
       return row ? `${row.versionMajor}.${row.versionMinor}.${row.versionBuild}` : null;
     } catch (error) {
-      throw translate(error, undefined);
+      throw this.failed(error, undefined);
     }
   }
 
@@ -117,15 +134,32 @@ export class MssqlExecutor implements Executor {
       // TOP (0) reads nothing, but SQL Server still checks that the table exists and may be read.
       await pool.request().query(`SELECT TOP (0) * FROM ${database}.[dbo].${mssqlDialect.quote(table)}`);
     } catch (error) {
-      throw translate(error, undefined);
+      throw this.failed(error, undefined);
     }
   }
 
+  /** The error to report; a lost connection also makes the next requests fail at once for a while. */
+  private failed(error: unknown, signal: AbortSignal | undefined): Error {
+    const translated = translate(error, signal);
+    if (error instanceof sql.ConnectionError) this.unreachable = { at: Date.now(), error: translated as DatabaseUnavailableError };
+    return translated;
+  }
+
   private connected(): Promise<sql.ConnectionPool> {
-    this.connecting ??= this.pool.connect().catch((error: unknown) => {
-      this.connecting = null;
-      throw new DatabaseUnavailableError(`SQL Server refused the connection: ${(error as Error).message}`);
-    });
+    const unreachable = this.unreachable;
+    if (unreachable && Date.now() - unreachable.at < this.retryConnectAfterMs) return Promise.reject(unreachable.error);
+    this.connecting ??= this.pool.connect().then(
+      (pool) => {
+        this.unreachable = null;
+        return pool;
+      },
+      (error: unknown) => {
+        this.connecting = null;
+        const failure = new DatabaseUnavailableError(`SQL Server refused the connection: ${(error as Error).message}`);
+        this.unreachable = { at: Date.now(), error: failure };
+        throw failure;
+      },
+    );
     return this.connecting;
   }
 
