@@ -44,3 +44,16 @@ test('protocol 1 stays compatible both ways: a hello without health decodes, and
   assert.deepEqual(decoded.ok && decoded.frame, hello);
   assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'pong', at: 5 })).ok, true);
 });
+
+test('a frame received as bytes keeps its payload as bytes, header decoded, multi-byte text intact', () => {
+  const payload = '[{"name":"Müller & Søn – 東京","amount":"12.50"}]';
+  const bytes = Buffer.from(encodeFrame({ v: 1, type: 'response', id: '7', next: [0, 12] }, payload));
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, bytes);
+  assert.equal(decoded.ok, true);
+  if (!decoded.ok) return;
+  assert.deepEqual(decoded.frame, { v: 1, type: 'response', id: '7', next: [0, 12] });
+  assert.ok(Buffer.isBuffer(decoded.payload));
+  assert.equal(decoded.payload!.toString(), payload);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, Buffer.from('{"v":1,"type":"ping","at":5}')).ok, true);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, Buffer.from('{not json\n[]')).ok, false);
+});

@@ -173,16 +173,28 @@ export const CLOSE_PROTOCOL_ERROR = 4400;
 /** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
 export const CLOSE_AGENT_STOPPING = 1001;
 
+const NEWLINE = 0x0a;
+
 export function encodeFrame(header: object, payload?: string): string {
   const head = JSON.stringify(header);
   return payload === undefined ? head : `${head}\n${payload}`;
 }
 
-export type DecodedFrame<T> = { ok: true; frame: T; payload: string | null } | { ok: false; error: string };
+export type DecodedFrame<T, P = string> = { ok: true; frame: T; payload: P | null } | { ok: false; error: string };
 
-export function decodeFrame<T>(schema: z.ZodType<T>, text: string): DecodedFrame<T> {
-  const newline = text.indexOf('\n');
-  const head = newline === -1 ? text : text.slice(0, newline);
+/**
+ * A frame's header, validated, and its payload untouched. From a Buffer (a WebSocket message as
+ * received) only the header is decoded: the payload stays bytes, which the gateway writes into the
+ * HTTP response without ever turning them into a string.
+ */
+export function decodeFrame<T>(schema: z.ZodType<T>, data: string): DecodedFrame<T, string>;
+export function decodeFrame<T>(schema: z.ZodType<T>, data: Buffer): DecodedFrame<T, Buffer>;
+export function decodeFrame<T>(schema: z.ZodType<T>, data: string | Buffer): DecodedFrame<T, string | Buffer>;
+export function decodeFrame<T>(schema: z.ZodType<T>, data: string | Buffer): DecodedFrame<T, string | Buffer> {
+  const text = typeof data === 'string';
+  const newline = text ? data.indexOf('\n') : data.indexOf(NEWLINE);
+  const end = newline === -1 ? data.length : newline;
+  const head = text ? data.slice(0, end) : data.toString('utf8', 0, end);
   let json: unknown;
   try {
     json = JSON.parse(head);
@@ -191,5 +203,6 @@ export function decodeFrame<T>(schema: z.ZodType<T>, text: string): DecodedFrame
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { ok: false, error: `invalid frame: ${parsed.error.issues[0]?.message ?? 'unknown'}` };
-  return { ok: true, frame: parsed.data, payload: newline === -1 ? null : text.slice(newline + 1) };
+  const payload = newline === -1 ? null : text ? data.slice(newline + 1) : data.subarray(newline + 1);
+  return { ok: true, frame: parsed.data, payload };
 }

@@ -13,7 +13,7 @@ import { AgentLink, type AgentChannel } from './agentLink.ts';
  * Turns an agent's first frame into a link, or refuses it with a close code and a message the agent
  * logs. Shared by WebSocket agents and the built-in sandbox agent.
  */
-export function acceptAgent(channel: AgentChannel, firstFrame: string, connectionId: string, log: Logger): AgentLink | null {
+export function acceptAgent(channel: AgentChannel, firstFrame: string | Buffer, connectionId: string, log: Logger): AgentLink | null {
   const decoded = decodeFrame(HelloFrameSchema, firstFrame);
   if (!decoded.ok) {
     log.warn({ connectionId, reason: decoded.error }, 'agent refused: its first frame is not a hello');

@@ -20,8 +20,8 @@ export interface AgentChannel {
 }
 
 export interface AgentAnswer {
-  /** The agent's serialised data, spliced into the HTTP response as is. */
-  payload: string;
+  /** The agent's serialised data as UTF-8 bytes, written into the HTTP response as they came. */
+  payload: Buffer;
   next: Position | null;
 }
 
@@ -105,9 +105,10 @@ export class AgentLink {
     });
   }
 
-  receive(text: string): void {
+  /** A frame from the agent: a WebSocket message's bytes, or text from the built-in agent's thread. */
+  receive(data: string | Buffer): void {
     this.lastSeen = Date.now();
-    const decoded = decodeFrame(AgentToGatewayFrameSchema, text);
+    const decoded = decodeFrame(AgentToGatewayFrameSchema, data);
     if (!decoded.ok) {
       this.log.warn({ reason: decoded.error }, 'agent sent a frame the gateway does not understand');
       return;
@@ -127,7 +128,8 @@ export class AgentLink {
         } else if (decoded.payload === null) {
           pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer without data.'));
         } else {
-          pending.resolve({ payload: decoded.payload, next: frame.next });
+          const payload = decoded.payload;
+          pending.resolve({ payload: typeof payload === 'string' ? Buffer.from(payload) : payload, next: frame.next });
         }
         return;
       }

@@ -19,7 +19,7 @@ function agent(host: string, companies = ['TWO']) {
     log,
   );
   const requests = () => sent.filter((f) => f.type === 'request');
-  const answer = (id: string, payload = `"${host}"`) => link.receive(encodeFrame({ v: 1, type: 'response', id, next: null }, payload));
+  const answer = (id: string, payload = `"${host}"`) => link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id, next: null }, payload)));
   return { link, sent, requests, answer };
 }
 
@@ -44,7 +44,7 @@ test('requests spread over a connection\'s agents, the least busy first', async 
   assert.deepEqual([a.requests().length, b.requests().length], [1, 1], 'one each while both are busy');
   a.answer(a.requests()[0].id);
   b.answer(b.requests()[0].id);
-  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload).sort(), ['"gp01"', '"gp02"']);
+  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload.toString()).sort(), ['"gp01"', '"gp02"']);
   for (let i = 0; i < 4; i++) {
     const next = router.request('conn', op, 1000);
     const target = a.requests().length + b.requests().length;
@@ -70,7 +70,7 @@ test('a read whose agent drops mid-request is sent once to another agent of the 
   await new Promise((r) => setImmediate(r));
   assert.equal(other.requests().length, 1, 'retried on the other agent');
   other.answer(other.requests()[0].id);
-  assert.equal((await pending).payload, JSON.stringify(other.link.agent.host));
+  assert.equal((await pending).payload.toString(), JSON.stringify(other.link.agent.host));
 });
 
 test('with no other agent, a dropped agent fails its requests with 503 at once', async () => {

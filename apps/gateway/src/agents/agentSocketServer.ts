@@ -69,17 +69,18 @@ export function attachAgentSocketServer({ server, store, router, log, heartbeat 
     const heard = () => lastHeard.set(ws, Date.now());
     ws.on('pong', heard);
     ws.on('ping', heard);
-    ws.on('message', (data) => {
+    ws.on('message', (message) => {
       heard();
-      const text = data.toString();
-      if (link) return link.receive(text);
-      const ping = decodeFrame(PingFrameSchema, text);
+      // Kept as bytes: a response's payload goes into the HTTP response without a round trip through a string.
+      const data = Buffer.isBuffer(message) ? message : Buffer.concat(Array.isArray(message) ? message : [Buffer.from(message)]);
+      if (link) return link.receive(data);
+      const ping = decodeFrame(PingFrameSchema, data);
       if (ping.ok) {
         ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now() }));
         return;
       }
       clearTimeout(helloTimer);
-      link = acceptAgent({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) }, text, connectionId, log);
+      link = acceptAgent({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
       if (link) router.add(connectionId, link);
     });
     ws.on('close', (code, reason) => {

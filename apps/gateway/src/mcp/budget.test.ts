@@ -11,7 +11,7 @@ function fakeAgent(records: readonly unknown[]) {
       asked.push(limit);
       const slice = records.slice(start, start + limit);
       const end = start + slice.length;
-      return { payload: JSON.stringify(slice), nextCursor: end < records.length ? `cursor-${end}` : null };
+      return { payload: Buffer.from(JSON.stringify(slice)), nextCursor: end < records.length ? `cursor-${end}` : null };
     },
   });
   return { source, asked };

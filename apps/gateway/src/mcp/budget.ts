@@ -49,8 +49,10 @@ export async function pageWithinBudget(source: PageSource, list: OpenList, limit
   let ask = limit;
   for (;;) {
     const page = await source.page(list, ask);
-    const text = pageText(page.payload, page.nextCursor);
-    const data = JSON.parse(page.payload) as unknown[];
+    // MCP results are text: the one place the agent's bytes become a string.
+    const payload = page.payload.toString();
+    const text = pageText(payload, page.nextCursor);
+    const data = JSON.parse(payload) as unknown[];
     if (Buffer.byteLength(text) <= budget || data.length <= 1) return { text, data, nextCursor: page.nextCursor };
     const cursorBytes = Math.max(CURSOR_ALLOWANCE_BYTES, JSON.stringify(page.nextCursor).length);
     // Strictly fewer than this page held, so the loop ends; at least one, so a walk always advances.

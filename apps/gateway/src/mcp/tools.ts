@@ -160,7 +160,8 @@ async function getRecord(context: ToolContext, raw: Record<string, unknown> | un
   // Some clients send an id that looks like a number (GP ids may be digits only) as a JSON number.
   const args = parseArguments(GetRecordArguments, typeof raw?.id === 'number' ? { ...raw, id: String(raw.id) } : raw);
   const spec: ObjectSpec = OBJECTS[args.object];
-  const payload = await namingCompanyArgument(args.company, () => context.reader.get(targetFor(context, spec, args.company), spec, args.id));
+  const bytes = await namingCompanyArgument(args.company, () => context.reader.get(targetFor(context, spec, args.company), spec, args.id));
+  const payload = bytes.toString();
   return toolResult({ data: JSON.parse(payload) as unknown }, `{"data":${payload}}`);
 }
 

@@ -32,8 +32,8 @@ export interface OpenList {
 }
 
 export interface ListPage {
-  /** The agent's serialised JSON array of records, untouched. */
-  payload: string;
+  /** The agent's serialised JSON array of records, as the UTF-8 bytes it sent. */
+  payload: Buffer;
   nextCursor: string | null;
 }
 
@@ -99,8 +99,8 @@ export class RecordReader {
     return { payload: answer.payload, nextCursor: answer.next === null ? null : this.cursors.encode(list.binding, answer.next) };
   }
 
-  /** One record by id: the agent's serialised JSON object. The object must have get-by-id. */
-  async get(target: ReadTarget, spec: ObjectSpec, id: string): Promise<string> {
+  /** One record by id: the agent's serialised JSON object, as bytes. The object must have get-by-id. */
+  async get(target: ReadTarget, spec: ObjectSpec, id: string): Promise<Buffer> {
     const { company, agentKey } = await this.route(target, spec);
     const answer = await this.ask(agentKey, tenantOf(target), company, { kind: 'get', object: spec.name as Operation['object'], company, id });
     return answer.payload;

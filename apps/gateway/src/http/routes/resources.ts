@@ -27,6 +27,19 @@ function linesOf(req: Request): ObjectSpec {
   return spec;
 }
 
+/**
+ * A 200 JSON body made of our text around the agent's bytes, written in one go (one writev with the
+ * headers) without first copying the bytes into one buffer or through a string.
+ */
+function sendJson(res: Response, parts: ReadonlyArray<string | Buffer>): void {
+  const chunks = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
+  res.type('application/json');
+  res.setHeader('Content-Length', chunks.reduce((bytes, chunk) => bytes + chunk.length, 0));
+  res.cork();
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
+}
+
 function targetOf(req: Request, res: Response): ReadTarget {
   return { key: res.locals.auth!.key, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection };
 }
@@ -43,7 +56,7 @@ export function resourceRoutes({ reader }: ResourceRoutesOptions): Router {
     const open = await reader.openList(targetOf(req, res), spec, filters, query.value.cursor);
     const page = await reader.page(open, query.value.limit);
     // The agent's payload is already JSON: splice it in rather than parse and re-serialise every row.
-    res.type('application/json').send(`{"data":${page.payload},"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+    sendJson(res, ['{"data":', page.payload, `,"nextCursor":${JSON.stringify(page.nextCursor)}}`]);
   }
 
   router.get('/:object', (req, res) => list(req, res, objectOf(req), {}));
@@ -59,7 +72,7 @@ export function resourceRoutes({ reader }: ResourceRoutesOptions): Router {
     const query = NoQuery.safeParse(req.query);
     if (!query.success) throw ApiError.validation(issuesOf(query.error));
     const payload = await reader.get(targetOf(req, res), spec, String(req.params.id));
-    res.type('application/json').send(`{"data":${payload}}`);
+    sendJson(res, ['{"data":', payload, '}']);
   });
 
   return router;
