@@ -4,7 +4,8 @@ import type { ErrorCode, Operation } from '@gp-gateway/protocol';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
 import { AgentError } from '../service/agentError.ts';
-import type { HealthReport, OperationHandler, ReadResult } from '../service/readService.ts';
+import { ReadService, type HealthReport, type OperationHandler, type ReadResult } from '../service/readService.ts';
+import { SqliteExecutor } from './sqliteExecutor.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
 
 const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.meta.url));
@@ -71,9 +72,11 @@ interface Slot {
  * and checks a shared cancel flag between rows; a thread that does not stop within
  * `cancelGraceMs` is terminated and replaced. Tasks beyond the number of threads wait in order.
  *
- * Whole operations run in the threads (each has its own ReadService), so rows never cross the
- * thread boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands
- * of row arrays. It is an Executor too (single statements on the threads), which its cancellation
+ * Lists run whole in the threads (each has its own ReadService), so rows never cross the thread
+ * boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands of row
+ * arrays. A get reads one row through the table's key (an index seek of microseconds: every get's
+ * plan is checked by getPlans.test.ts), so it runs on the calling thread: the trip to a thread and
+ * back would cost more than the read, and a seek needs no cancelling. It is an Executor too (single statements on the threads), which its cancellation
  * tests use.
  */
 export class SqliteWorkerExecutor implements Executor, OperationHandler {
@@ -83,9 +86,14 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Gets, on the calling thread (see above). */
+  private readonly seeks: ReadService;
+  private readonly seekDatabases: SqliteExecutor;
 
   constructor(options: SqliteWorkerExecutorOptions) {
     this.options = { readonly: true, workers: 2, cancelGraceMs: 250, testDelayMs: 0, ...options };
+    this.seekDatabases = new SqliteExecutor({ dir: this.options.dir, readonly: this.options.readonly });
+    this.seeks = new ReadService(this.seekDatabases);
     this.slots = Array.from({ length: Math.max(1, this.options.workers) }, () => {
       const buffer = new SharedArrayBuffer(4);
       return { worker: null, buffer, flag: new Int32Array(buffer), job: null, killTimer: null };
@@ -93,6 +101,7 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   }
 
   async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+    if (op.kind === 'get') return this.seeks.handle(op, signal);
     return (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
   }
 
@@ -118,6 +127,7 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.seekDatabases.close();
     for (const job of this.queue.splice(0)) this.settle(job, new QueryCancelledError('the agent is stopping'));
     await Promise.all(
       this.slots.map(async (slot) => {
