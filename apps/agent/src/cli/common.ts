@@ -64,8 +64,8 @@ export interface Serving {
 
 /**
  * SQL Server: a ReadService over the driver's pool (its I/O never blocks the event loop). SQLite:
- * the worker pool, which runs whole operations on its threads and can cancel them. Either way,
- * walks are read ahead (ReadAhead).
+ * the worker pool, which runs lists on its threads (cancellable) and gets, single index seeks, on
+ * the event loop. Either way, walks are read ahead (ReadAhead).
  */
 export function openServing(database: DatabaseConfig, options: ServingOptions): Serving {
   const { reads, dialect, closeDatabase } = openReads(database, options);

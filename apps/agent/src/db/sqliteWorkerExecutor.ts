@@ -76,8 +76,8 @@ interface Slot {
  * boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands of row
  * arrays. A get reads one row through the table's key (an index seek of microseconds: every get's
  * plan is checked by getPlans.test.ts), so it runs on the calling thread: the trip to a thread and
- * back would cost more than the read, and a seek needs no cancelling. It is an Executor too (single statements on the threads), which its cancellation
- * tests use.
+ * back would cost more than the read, and a seek needs no cancelling. It is an Executor too (single
+ * statements on the threads), which its cancellation tests use.
  */
 export class SqliteWorkerExecutor implements Executor, OperationHandler {
   readonly dialect = sqliteDialect;
@@ -101,7 +101,10 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   }
 
   async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
-    if (op.kind === 'get') return this.seeks.handle(op, signal);
+    if (op.kind === 'get') {
+      if (this.closed) throw new QueryCancelledError('the agent is stopping');
+      return this.seeks.handle(op, signal);
+    }
     return (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
   }
 
