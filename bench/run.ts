@@ -84,22 +84,36 @@ async function load(url: string, headers: Record<string, string>, paths: () => s
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+interface Target {
+  base: string;
+  headers: Record<string, string>;
+  path: () => string;
+}
+
 /**
  * Latency at concurrency 1 with sub-millisecond resolution (autocannon's histogram counts whole
- * milliseconds): one request after another for `seconds`, timed with performance.now().
+ * milliseconds): one request after another for `seconds`, timed with performance.now(). The targets
+ * take turns, request by request, so that each sees the same machine: on a shared 2-core machine,
+ * back-to-back runs of a few seconds differ by more than what is being compared.
  */
-async function sequential(base: string, headers: Record<string, string>, paths: () => string, seconds = SECONDS / 2): Promise<{ p50: number; p99: number }> {
-  const times: number[] = [];
+type Latency = { p50: number; p99: number };
+
+async function sequential<T extends readonly Target[]>(targets: T, seconds = SECONDS): Promise<{ [K in keyof T]: Latency }> {
+  const times: number[][] = targets.map(() => []);
   const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
-    const started = performance.now();
-    const res = await fetch(`${base}${paths()}`, { headers });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${res.status} from ${base}`);
-    times.push(performance.now() - started);
+    for (const [i, target] of targets.entries()) {
+      const started = performance.now();
+      const res = await fetch(`${target.base}${target.path()}`, { headers: target.headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${res.status} from ${target.base}`);
+      times[i]!.push(performance.now() - started);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+  return times.map((t) => {
+    t.sort((x, y) => x - y);
+    return { p50: t[Math.floor(t.length / 2)]!, p99: t[Math.floor(t.length * 0.99)]! };
+  }) as { [K in keyof T]: Latency };
 }
 
 /** One keep-alive connection for a walk, as an exporting client would hold. */
@@ -222,11 +236,15 @@ async function main() {
   record('get customer p99', 'ms', 'lower', getG.p99, getF.p99);
 
   log('latency at concurrency 1');
-  const list1G = await sequential(gw, auth, () => '/v1/customers?limit=100');
-  const list1F = await sequential(fl, {}, () => '/v1/customers?limit=100');
+  const [list1G, list1F] = await sequential([
+    { base: gw, headers: auth, path: () => '/v1/customers?limit=100' },
+    { base: fl, headers: {}, path: () => '/v1/customers?limit=100' },
+  ] as const);
   record('list p50 at concurrency 1', 'ms', 'lower', list1G.p50, list1F.p50);
-  const get1G = await sequential(gw, auth, () => `/v1/customers/${anyCustomer()}`);
-  const get1F = await sequential(fl, {}, () => `/v1/customers/${anyCustomer()}`);
+  const [get1G, get1F] = await sequential([
+    { base: gw, headers: auth, path: () => `/v1/customers/${anyCustomer()}` },
+    { base: fl, headers: {}, path: () => `/v1/customers/${anyCustomer()}` },
+  ] as const);
   record('get p50 at concurrency 1', 'ms', 'lower', get1G.p50, get1F.p50);
 
   log(`export of ${glLines.toLocaleString('en')} GL lines at limit 1000`);
@@ -241,10 +259,12 @@ async function main() {
   record('export GL lines (limit 1000)', 'rows/s', 'higher', exportG.rowsPerSecond, exportF.rowsPerSecond);
 
   log(`first page vs a page ${deep.toLocaleString('en')} rows deep (limit 100, concurrency 1)`);
-  const firstG = await sequential(gw, auth, () => '/v1/gl-entries?limit=100');
-  const deepG = await sequential(gw, auth, () => `/v1/gl-entries?limit=100&cursor=${encodeURIComponent(exportG.deepCursor!)}`);
-  const firstF = await sequential(fl, {}, () => '/v1/gl-entries?limit=100');
-  const deepF = await sequential(fl, {}, () => `/v1/gl-entries?limit=100&after=${exportF.deepCursor}`);
+  const [firstG, deepG, firstF, deepF] = await sequential([
+    { base: gw, headers: auth, path: () => '/v1/gl-entries?limit=100' },
+    { base: gw, headers: auth, path: () => `/v1/gl-entries?limit=100&cursor=${encodeURIComponent(exportG.deepCursor!)}` },
+    { base: fl, headers: {}, path: () => '/v1/gl-entries?limit=100' },
+    { base: fl, headers: {}, path: () => `/v1/gl-entries?limit=100&after=${exportF.deepCursor}` },
+  ] as const);
   record('first page p50', 'ms', 'lower', firstG.p50, firstF.p50);
   record('deep page p50', 'ms', 'lower', deepG.p50, deepF.p50);
 
