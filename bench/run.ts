@@ -301,7 +301,7 @@ async function main() {
     },
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ ...result, targets: targetsOf(result.rows, result.derived) }, null, 2)}\n`);
   printTable(result);
 
   agent.kill('SIGTERM');
@@ -325,8 +325,28 @@ function printTable(result: { rows: Record<string, { gateway: number; floor: num
     `- gateway peak RSS with 1,000 requests in flight: ${d.gatewayPeakRssMB.toFixed(0)} MB (errors during the flood: ${d.floodErrors})`,
     `- agent RSS during the export: first page ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, after a tenth of the pages ${d.agentRssDuringExportMB.afterFirstTenth?.toFixed(0)} MB, at most ${d.agentRssDuringExportMB.maxAfterFirstTenth.toFixed(0)} MB from there, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
     `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
+    '',
+    'Targets (issue 8):',
+    ...targetsOf(result.rows, d).map(({ name, met, value }) => `- ${met ? 'met' : 'NOT MET'}: ${name} (${value})`),
   );
   console.log(lines.join('\n'));
+}
+
+/** Issue 8's targets, each checked against this run. */
+function targetsOf(rows: Record<string, { gateway: number; floor: number }>, d: any): Array<{ name: string; met: boolean; value: string }> {
+  const ratio = (name: string) => rows[name]!.gateway / rows[name]!.floor;
+  const listRatio = ratio('list customers (limit 100) throughput');
+  const getRatio = ratio('get customer throughput');
+  const { afterFirstTenth, maxAfterFirstTenth } = d.agentRssDuringExportMB;
+  return [
+    { name: 'throughput at least 0.5x the floor', met: listRatio >= 0.5 && getRatio >= 0.5, value: `list ${listRatio.toFixed(2)}x, get ${getRatio.toFixed(2)}x` },
+    { name: 'added p50 under 1 ms at concurrency 1', met: d.addedP50ListMs < 1 && d.addedP50GetMs < 1, value: `list ${d.addedP50ListMs.toFixed(2)} ms, get ${d.addedP50GetMs.toFixed(2)} ms` },
+    { name: 'deep page within 1.3x the first', met: d.deepOverFirstPage <= 1.3, value: `${d.deepOverFirstPage.toFixed(2)}x` },
+    { name: 'export at least 200,000 rows/s', met: d.exportRowsPerSecond >= 200_000, value: `${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s` },
+    { name: 'gateway RSS under 300 MB with 1,000 requests in flight', met: d.gatewayPeakRssMB < 300 && d.floodErrors === 0, value: `${d.gatewayPeakRssMB.toFixed(0)} MB` },
+    // "Flat": once warm (after the first tenth of the pages), within 10% to the end.
+    { name: 'agent RSS flat during the export', met: maxAfterFirstTenth <= afterFirstTenth * 1.1, value: `${afterFirstTenth.toFixed(0)} -> at most ${maxAfterFirstTenth.toFixed(0)} MB` },
+  ];
 }
 
 await main();
