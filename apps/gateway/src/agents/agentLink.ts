@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import {
   AgentToGatewayFrameSchema,
   decodeFrame,
@@ -127,6 +128,11 @@ export class AgentLink {
           pending.reject(code === 'CONNECTION_OFFLINE' ? new AgentLostError(frame.message) : new ApiError(code, frame.message));
         } else if (decoded.payload === null) {
           pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer without data.'));
+        } else if (typeof decoded.payload !== 'string' && !isUtf8(decoded.payload)) {
+          // The bytes go to the client as they are: a binary frame (which the WebSocket does not
+          // check, unlike text) must not put anything but UTF-8 into a JSON response.
+          this.log.warn({ id: frame.id }, 'agent sent an answer that is not UTF-8');
+          pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer that is not valid text.'));
         } else {
           const payload = decoded.payload;
           pending.resolve({ payload: typeof payload === 'string' ? Buffer.from(payload) : payload, next: frame.next });

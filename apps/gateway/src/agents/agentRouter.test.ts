@@ -120,3 +120,16 @@ test('agents up without their database: ERP_UNAVAILABLE; a status frame brings t
   assert.deepEqual(router.companies('conn')?.map((c) => c.id), ['TWO']);
   assert.deepEqual(updates, ['ok']);
 });
+
+test('an answer whose bytes are not UTF-8 fails the request instead of reaching the client', async () => {
+  const a = agent('gp01');
+  const pending = a.link.request(op, 5_000);
+  const id = a.requests()[0].id;
+  const header = Buffer.from(`${encodeFrame({ v: 1, type: 'response', id, next: null })}\n`);
+  a.link.receive(Buffer.concat([header, Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d])]));
+  await assert.rejects(pending, (e: ApiError) => e.code === 'INTERNAL_ERROR');
+  // Multi-byte UTF-8 passes untouched.
+  const next = a.link.request(op, 5_000);
+  a.answer(a.requests()[1].id, '["Müller – 東京"]');
+  assert.equal((await next).payload.toString(), '["Müller – 東京"]');
+});
