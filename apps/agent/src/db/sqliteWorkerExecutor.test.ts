@@ -91,7 +91,7 @@ test('the test-only delay applies to company databases and ends early when cance
   }
 });
 
-test('whole operations run on the threads and answer what a ReadService on this thread answers', async () => {
+test('operations (lists on the threads, gets inline) answer what a ReadService on this thread answers', async () => {
   const demo = path.join(dir, 'demo');
   generateDemo({ dir: demo, seed: 3 });
   const pool = new SqliteWorkerExecutor({ dir: demo, workers: 2 });
