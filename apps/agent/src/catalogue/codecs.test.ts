@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp, jsonString, jsonValue } from './codecs.ts';
+import { decoderFor, decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp, jsonString, jsonValue, jsonWriterFor } from './codecs.ts';
+import type { Codec } from './types.ts';
 
 test('money keeps 2 decimals and up to 5 significant ones, never through a float', () => {
   assert.equal(formatMoney('1250.00000'), '1250.00');
@@ -61,4 +62,27 @@ test('strings become JSON text exactly as JSON.stringify writes them', () => {
   for (const value of ['x', 0, -1.5, 12, true, false, null, undefined, Number.NaN, { a: 1 }, ['b']]) {
     assert.equal(jsonValue(value), JSON.stringify(value) ?? 'null', String(value));
   }
+});
+
+test('each codec writes exactly the JSON text JSON.stringify writes for its decoded value', async () => {
+  const { sqliteDialect } = await import('../sql/sqliteDialect.ts');
+  const { mssqlDialect } = await import('../sql/mssqlDialect.ts');
+  const samples: Array<[Codec, unknown[]]> = [
+    ['string', ['AARONFIT0001   ', '', '   ', 'O"Brien \\ Søn', 'tab\there', null]],
+    ['money', ['125050000', '0', '-50000', '1', '9223372036854775807']],
+    ['quantity', ['1200000', '50000', '0']],
+    ['percent', [250, 0, 10000, -125]],
+    ['date', ['2026-03-01 00:00:00.000', '1900-01-01 00:00:00.000']],
+    ['timestamp', ['2026-03-01 14:05:09.123', '1900-01-01 00:00:00.000']],
+    ['flag', [0, 1]],
+    ['int', [0, 42, -7]],
+    [{ enum: { 1: 'invoice', 3: 'debit-memo', 7: 'with "quotes"' } }, [1, 3, 7, 99]],
+  ];
+  for (const [codec, raws] of samples) {
+    const decode = decoderFor(codec, sqliteDialect);
+    const write = jsonWriterFor(codec, sqliteDialect);
+    for (const raw of raws) assert.equal(write(raw), JSON.stringify(decode(raw)), `${JSON.stringify(codec)} ${String(raw)}`);
+  }
+  // SQL Server hands amounts over as decimal text already.
+  for (const raw of ['1250.50000', '-0.00000', '0.12345']) assert.equal(jsonWriterFor('money', mssqlDialect)(raw), JSON.stringify(decoderFor('money', mssqlDialect)(raw)));
 });

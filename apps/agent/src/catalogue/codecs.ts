@@ -142,3 +142,39 @@ export function decoderFor(codec: Codec, dialect: Dialect): Decoder {
       return (raw) => dialect.decodeInt(raw);
   }
 }
+
+/**
+ * A raw value straight to the JSON text of its decoded value: exactly JSON.stringify(decoder(raw)),
+ * but without asking whether text needs escaping when the codec guarantees it does not. Amounts,
+ * quantities, percents, dates and timestamps are digits and punctuation our formatters wrote; enum
+ * texts are computed once per code. Only free text goes through jsonString.
+ */
+export function jsonWriterFor(codec: Codec, dialect: Dialect): (raw: unknown) => string {
+  if (typeof codec === 'object') {
+    const texts = new Map(Object.entries(codec.enum).map(([code, name]) => [Number(code), JSON.stringify(name)]));
+    return (raw) => {
+      const code = dialect.decodeInt(raw);
+      return texts.get(code) ?? `"${code}"`;
+    };
+  }
+  const decode = decoderFor(codec, dialect);
+  switch (codec) {
+    case 'string':
+      return (raw) => {
+        const text = decodeString(raw);
+        return text === null ? 'null' : jsonString(text);
+      };
+    case 'money':
+    case 'quantity':
+    case 'percent':
+    case 'date':
+    case 'timestamp':
+      return (raw) => {
+        const text = decode(raw) as string | null;
+        return text === null ? 'null' : `"${text}"`;
+      };
+    case 'flag':
+    case 'int':
+      return (raw) => jsonValue(decode(raw));
+  }
+}

@@ -2,7 +2,7 @@ import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-
 import { GP_TABLES, type GpTable } from '../gp/tables.ts';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
-import { decoderFor, jsonValue, type Decoder } from './codecs.ts';
+import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -52,8 +52,8 @@ export class PreparedResource {
   readonly dialect: Dialect;
   private readonly slots: ColumnSource[] = [];
   private readonly selectLists = new Map<string, ColumnRef[]>();
-  /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its reader. */
-  private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => unknown]> = [];
+  /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its value's JSON writer. */
+  private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => string]> = [];
 
   constructor(def: ResourceDef, dialect: Dialect) {
     this.def = def;
@@ -68,11 +68,11 @@ export class PreparedResource {
       const key = `${this.fields.length === 0 ? '{' : ','}${JSON.stringify(name)}:`;
       if ('codec' in field) {
         const slot = slotOf(field);
-        const decode = decoderFor(field.codec, dialect);
-        this.fields.push([key, (raw) => decode(raw[slot])]);
+        const write = jsonWriterFor(field.codec, dialect);
+        this.fields.push([key, (raw) => write(raw[slot])]);
       } else {
         const parts: Array<[number, Decoder]> = field.columns.map((c) => [slotOf(c), decoderFor(c.codec, dialect)]);
-        this.fields.push([key, (raw) => field.compute(parts.map(([slot, decode]) => decode(raw[slot])))]);
+        this.fields.push([key, (raw) => jsonValue(field.compute(parts.map(([slot, decode]) => decode(raw[slot]))))]);
       }
     }
     slotOf({ column: ROW_ID });
@@ -91,7 +91,7 @@ export class PreparedResource {
    */
   encode(raw: readonly unknown[]): string {
     let json = '';
-    for (const [key, read] of this.fields) json += key + jsonValue(read(raw));
+    for (const [key, write] of this.fields) json += key + write(raw);
     return json === '' ? '{}' : `${json}}`;
   }
 
