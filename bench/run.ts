@@ -1,14 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { demoDir, ensureDatabase, log, memory, ROOT, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
+import { walk } from './walk.ts';
 
 /**
  * `pnpm bench`: the gateway and an agent as separate processes over loopback, side by side with the
@@ -17,54 +13,8 @@ import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/ga
  * bench/results/latest.json. BENCH_SCALE (default 200: 1M GL lines, 100k customers per company)
  * and BENCH_SECONDS (default 8 per load scenario) size it.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SCALE = Number(process.env.BENCH_SCALE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = 16;
-const DATA = path.join(ROOT, 'bench', '.data');
-const demoDir = path.join(DATA, `scale-${SCALE}`);
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
-
-function ensureDatabase(): void {
-  if (fs.existsSync(demoDatabasePaths(demoDir).systemDatabase)) return;
-  log(`generating the scale-${SCALE} database in ${demoDir} (once; reused by later runs)`);
-  let last = 0;
-  generateDemo({
-    dir: demoDir,
-    scale: SCALE,
-    onProgress: ({ phase, done, total }) => {
-      if (Date.now() - last < 2000 && done < total) return;
-      last = Date.now();
-      log(`  ${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
-    },
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-}
-
-function startProcess(script: string, args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const port = /listening (\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-/** Peak and current resident memory of a process, in MB (Linux /proc). */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
 
 interface Load {
   rps: number;
@@ -116,100 +66,24 @@ async function sequential<T extends readonly Target[]>(targets: T, seconds = SEC
   }) as { [K in keyof T]: Latency };
 }
 
-/** One keep-alive connection for a walk, as an exporting client would hold. */
-const walkAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-/** GETs `url`: its status and its body as the chunks that arrived (nothing copied or decoded yet). */
-function getChunks(url: string, headers: Record<string, string>): Promise<{ status: number; chunks: Buffer[] }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers, agent: walkAgent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, chunks }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
-/** The last `bytes` bytes of a body as text (all of it for Infinity). */
-function tailOf(chunks: Buffer[], bytes: number): string {
-  const kept: Buffer[] = [];
-  let length = 0;
-  for (let i = chunks.length - 1; i >= 0 && length < bytes; i--) {
-    kept.unshift(chunks[i]!);
-    length += chunks[i]!.length;
-  }
-  const tail = Buffer.concat(kept);
-  return tail.subarray(Math.max(0, tail.length - bytes)).toString();
-}
-
-/**
- * Walks a list sequentially at limit 1000, returning rows/s and the cursor of a page `deep` rows in.
- * Like any load generator it measures the server, not the client: every byte of every page is
- * read, but only the end of each body is decoded, to take the cursor (both servers write
- * `"nextCursor"` last); full pages count `limit` rows and only the last page is parsed. The caller
- * checks the total against the database, which a short or missing page would break.
- */
-async function walk(first: string, next: (cursor: string) => string, headers: Record<string, string>, deep: number, onPage: () => void) {
-  const limit = Number(new URL(first).searchParams.get('limit'));
-  const started = performance.now();
-  let rows = 0;
-  let deepCursor: string | null = null;
-  let url: string | null = first;
-  while (url) {
-    const { status, chunks } = await getChunks(url, headers);
-    const tail = tailOf(chunks, 600);
-    if (status !== 200) throw new Error(`${status} from ${url}: ${tail.slice(-200)}`);
-    const cursor = /"nextCursor":(?:"([^"]*)"|null)}$/.exec(tail)?.[1] ?? null;
-    rows += cursor ? limit : (JSON.parse(tailOf(chunks, Infinity)) as { data: unknown[] }).data.length;
-    if (deepCursor === null && rows >= deep && cursor) deepCursor = cursor;
-    url = cursor ? next(cursor) : null;
-    onPage();
-  }
-  return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), deepCursor };
-}
-
 async function main() {
   ensureDatabase();
-  const system = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
-  const customerIds = system.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
+  const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
+  const customerIds = company.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
   // What /v1/gl-entries lists: both years' lines without the year-end closing rows (decision D3).
   const glLines = Number(
-    system
+    company
       .prepare("SELECT (SELECT count(*) FROM GL20000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L')) + (SELECT count(*) FROM GL30000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L'))")
       .pluck()
       .get(),
   );
-  system.close();
-
-  const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
-  const store = new SqliteStore(path.join(gatewayDir, 'gateway.sqlite'));
-  const org = await store.createOrganisation('Bench');
-  await store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 });
-  const key = newApiKeySecret('live');
-  await store.createApiKey({ orgId: org.id, name: 'bench', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
-  const token = newAgentToken();
-  const connection = await store.createConnection({ orgId: org.id, name: 'bench', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' });
-  await store.close();
+  company.close();
 
   const floor = await startProcess('bench/floorServer.ts', [demoDir]);
-  const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir]);
-  const agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', `http://127.0.0.1:${gateway.port}`, '--token', token, '--sqlite-dir', demoDir], {
-    cwd: ROOT,
-    // The agent's log (e.g. requests cancelled when the flood's connections close) goes to a file.
-    stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
-  const gw = `http://127.0.0.1:${gateway.port}`;
+  const system = await startGatewayAndAgent();
+  const { gateway, agent, auth } = system;
+  const gw = system.url;
   const fl = `http://127.0.0.1:${floor.port}`;
-  const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connection.id };
-  for (;;) {
-    const res = await fetch(`${gw}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
   let i = 0;
   const anyCustomer = () => encodeURIComponent(customerIds[i++ % customerIds.length]!);
   const rows: Record<string, { gateway: number; floor: number; unit: string; better: 'higher' | 'lower' }> = {};
@@ -249,7 +123,9 @@ async function main() {
 
   log(`export of ${glLines.toLocaleString('en')} GL lines at limit 1000`);
   const agentMemory: number[] = [];
-  const sample = () => agentMemory.push(memory(agent.pid!).rss);
+  const sample = () => {
+    agentMemory.push(memory(agent.pid!).rss);
+  };
   const deep = Math.min(1_000_000, Math.floor(glLines * 0.9));
   const exportG = await walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample);
   const exportF = await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, deep, () => {});
@@ -304,10 +180,8 @@ async function main() {
   fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ ...result, targets: targetsOf(result.rows, result.derived) }, null, 2)}\n`);
   printTable(result);
 
-  agent.kill('SIGTERM');
-  gateway.child.kill('SIGTERM');
+  await system.stop();
   floor.child.kill('SIGTERM');
-  fs.rmSync(gatewayDir, { recursive: true, force: true });
 }
 
 function printTable(result: { rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>; derived: Record<string, unknown>; machine: unknown; scale: number; glLines: number }) {

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { cpuMs, demoDir, ensureDatabase, log, ROOT, startGatewayAndAgent } from './system.ts';
+import { walk } from './walk.ts';
+
+/**
+ * `pnpm bench:profile <list|get|export> [seconds]`: where the time goes. Starts the gateway and an
+ * agent as `pnpm bench` does, but under `node --cpu-prof`, drives one scenario for `seconds`
+ * (default 10), stops both (each thread writes its profile on exit) and prints each process's CPU
+ * per request or page and, per thread, the functions that used the most of it. The profiles stay
+ * in bench/.profiles/<time>/ for Chrome DevTools or speedscope.
+ */
+const [scenario = '', secondsArg] = process.argv.slice(2);
+const SECONDS = Number(secondsArg ?? 10);
+if (!['list', 'get', 'export'].includes(scenario) || !(SECONDS > 0)) {
+  console.error('usage: pnpm bench:profile <list|get|export> [seconds]');
+  process.exit(1);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in one profile, as shares of the thread's busy time. */
+function hottest(file: string, count: number): { busyMs: number; rows: string[] } {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  const byNode = new Map<number, number>();
+  profile.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byFunction = new Map<string, number>();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const us = byNode.get(node.id) ?? 0;
+    if (!us || functionName === '(idle)') continue;
+    busy += us;
+    const where = url ? `${url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '').replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : '';
+    const name = `${functionName || '(anonymous)'} ${where}`.trim();
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  }
+  const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, us]) => `${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  return { busyMs: busy / 1000, rows };
+}
+
+async function main() {
+  ensureDatabase();
+  const dir = path.join(ROOT, 'bench', '.profiles', new Date().toISOString().replace(/[:.]/g, '-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const system = await startGatewayAndAgent(['--cpu-prof', '--cpu-prof-dir', dir]);
+  const pids = { gateway: system.gateway.child.pid!, agent: system.agent.pid! };
+  const before = { gateway: cpuMs(pids.gateway), agent: cpuMs(pids.agent) };
+  log(`profiling ${scenario} for ${SECONDS} s`);
+  let units = 0;
+  let unit = 'request';
+  if (scenario === 'export') {
+    unit = '1000-row page';
+    const until = performance.now() + SECONDS * 1000;
+    const first = `${system.url}/v1/gl-entries?limit=1000`;
+    await walk(first, (c) => `${first}&cursor=${encodeURIComponent(c)}`, system.auth, Infinity, () => {
+      units++;
+      return performance.now() < until;
+    });
+  } else {
+    const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
+    const ids = company.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
+    company.close();
+    let i = 0;
+    const pathOf = scenario === 'list' ? () => '/v1/customers?limit=100' : () => `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}`;
+    const result = await autocannon({ url: system.url, connections: 16, duration: SECONDS, headers: system.auth, requests: [{ setupRequest: (req: any) => ({ ...req, path: pathOf() }) }] } as any);
+    units = result.requests.total;
+  }
+  const used = { gateway: cpuMs(pids.gateway) - before.gateway, agent: cpuMs(pids.agent) - before.agent };
+  // SIGINT: both processes exit cleanly, which is when --cpu-prof writes the profiles.
+  await system.stop('SIGINT');
+
+  console.log(`${scenario}: ${units} ${unit}s in ${SECONDS} s`);
+  for (const side of ['gateway', 'agent'] as const) console.log(`  ${side} CPU per ${unit}: ${(used[side] / units).toFixed(3)} ms`);
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+    // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile; thread 0 is the main thread.
+    const [, , , pid, thread] = file.split('.');
+    const owner = Number(pid) === pids.gateway ? 'gateway' : Number(pid) === pids.agent ? 'agent' : `pid ${pid}`;
+    const { busyMs, rows } = hottest(path.join(dir, file), 12);
+    if (busyMs < 50) continue;
+    console.log(`\n${owner}, thread ${thread} (${Number(thread) === 0 ? 'main' : 'a worker, or tsx\'s loader at start-up'}): ${busyMs.toFixed(0)} ms busy`);
+    for (const row of rows) console.log(`  ${row}`);
+  }
+  console.log(`\nprofiles: ${path.relative(ROOT, dir)}`);
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
+import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
+import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+
+/**
+ * The system under measurement, shared by `pnpm bench` and `pnpm bench:profile`: the cached large
+ * demo database, and the gateway and an agent started as separate processes over loopback.
+ */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DATA = path.join(ROOT, 'bench', '.data');
+export const SCALE = Number(process.env.BENCH_SCALE ?? 200);
+export const demoDir = path.join(DATA, `scale-${SCALE}`);
+
+export const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Generates the scale-SCALE demo into bench/.data once; later runs reuse it. */
+export function ensureDatabase(): void {
+  if (fs.existsSync(demoDatabasePaths(demoDir).systemDatabase)) return;
+  log(`generating the scale-${SCALE} database in ${demoDir} (once; reused by later runs)`);
+  let last = 0;
+  generateDemo({
+    dir: demoDir,
+    scale: SCALE,
+    onProgress: ({ phase, done, total }) => {
+      if (Date.now() - last < 2000 && done < total) return;
+      last = Date.now();
+      log(`  ${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+    },
+  });
+}
+
+export interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+/** Starts a TypeScript entry point that prints `listening <port>` once it serves. */
+export function startProcess(script: string, args: string[], nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const port = /listening (\d+)/.exec(out)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** Peak and current resident memory of a process, in MB (Linux /proc). */
+export function memory(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU time a process has used so far, in ms: user + system from Linux /proc, in 10 ms clock ticks (CLK_TCK 100). */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export interface GatewayAndAgent {
+  gateway: Server;
+  agent: ChildProcess;
+  /** http://127.0.0.1:<port> of the gateway. */
+  url: string;
+  /** Headers of a live key of the bench organisation, addressed to its connection. */
+  auth: Record<string, string>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * A gateway with one organisation (limits out of the way: the bench measures speed, not quotas),
+ * a live read key and a connection, and an agent on the demo database dialled in to it. `nodeArgs`
+ * go to both processes (e.g. --cpu-prof). Resolves once a read goes through.
+ */
+export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<GatewayAndAgent> {
+  const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
+  const store = new SqliteStore(path.join(gatewayDir, 'gateway.sqlite'));
+  const org = await store.createOrganisation('Bench');
+  await store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 });
+  const key = newApiKeySecret('live');
+  await store.createApiKey({ orgId: org.id, name: 'bench', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
+  const token = newAgentToken();
+  const connection = await store.createConnection({ orgId: org.id, name: 'bench', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' });
+  await store.close();
+
+  const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
+  const url = `http://127.0.0.1:${gateway.port}`;
+  const agent = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', url, '--token', token, '--sqlite-dir', demoDir], {
+    cwd: ROOT,
+    // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
+    stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connection.id };
+  for (;;) {
+    const res = await fetch(`${url}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return {
+    gateway,
+    agent,
+    url,
+    auth,
+    async stop(signal = 'SIGTERM') {
+      agent.kill(signal);
+      gateway.child.kill(signal);
+      await Promise.all([exited(agent), exited(gateway.child)]);
+      fs.rmSync(gatewayDir, { recursive: true, force: true });
+    },
+  };
+}
