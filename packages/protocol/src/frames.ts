@@ -175,9 +175,13 @@ export const CLOSE_AGENT_STOPPING = 1001;
 
 const NEWLINE = 0x0a;
 
-export function encodeFrame(header: object, payload?: string): string {
+export function encodeFrame(header: object, payload?: string): string;
+export function encodeFrame(header: object, payload: string | Buffer): string | Buffer;
+/** A frame as text, or as bytes when its payload is bytes (JSON already in UTF-8: no round trip). */
+export function encodeFrame(header: object, payload?: string | Buffer): string | Buffer {
   const head = JSON.stringify(header);
-  return payload === undefined ? head : `${head}\n${payload}`;
+  if (payload === undefined) return head;
+  return typeof payload === 'string' ? `${head}\n${payload}` : Buffer.concat([Buffer.from(`${head}\n`), payload]);
 }
 
 export type DecodedFrame<T, P = string> = { ok: true; frame: T; payload: P | null } | { ok: false; error: string };

@@ -22,6 +22,9 @@ test('char padding is trimmed and empty strings are null', () => {
   assert.equal(decodeString('AARONFIT0001   '), 'AARONFIT0001');
   assert.equal(decodeString('     '), null);
   assert.equal(decodeString('  leading kept'), '  leading kept');
+  // Only blanks are padding: other trailing white space was typed into GP, as SQL's RTRIM sees it.
+  assert.equal(decodeString('tab\t   '), 'tab\t');
+  assert.equal(decodeString('nbsp\u00a0'), 'nbsp\u00a0');
 });
 
 test('GP empty dates are null; timestamps are ISO UTC', () => {

@@ -36,11 +36,19 @@ export function jsonValue(value: unknown): string {
   }
 }
 
-/** char(n) values are padded with blanks; an empty one is null (decision D1). */
+const BLANK = 32;
+
+/**
+ * char(n) values are padded with blanks; an empty one is null (decision D1). Only blanks are
+ * padding: a trailing tab or no-break space is data, kept as SQL's RTRIM keeps it (the embedded
+ * database's pages are trimmed by SQLite's rtrim, which agrees).
+ */
 export function decodeString(raw: unknown): string | null {
   if (raw === null || raw === undefined) return null;
-  const text = String(raw).trimEnd();
-  return text === '' ? null : text;
+  const text = String(raw);
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === BLANK) end--;
+  return end === 0 ? null : end === text.length ? text : text.slice(0, end);
 }
 
 const ZERO = 48;

@@ -1,8 +1,9 @@
 import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-gateway/protocol';
 import { GP_TABLES, type GpTable } from '../gp/tables.ts';
 import type { Dialect } from '../sql/dialect.ts';
-import type { ColumnRef, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
+import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
+import { sqliteJsonObject } from './sqliteJson.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -54,6 +55,11 @@ export class PreparedResource {
   private readonly selectLists = new Map<string, ColumnRef[]>();
   /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its value's JSON writer. */
   private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => string]> = [];
+  /**
+   * On the embedded database, the row's JSON written by SQLite (catalogue/sqliteJson.ts), for list
+   * pages; null for SQL Server, and for resources with a computed field, which only JavaScript writes.
+   */
+  readonly jsonRow: CompiledQuery | null;
 
   constructor(def: ResourceDef, dialect: Dialect) {
     this.def = def;
@@ -76,6 +82,13 @@ export class PreparedResource {
       }
     }
     slotOf({ column: ROW_ID });
+    const plain = Object.entries(def.fields).flatMap(([name, field]) => ('codec' in field ? [{ name, field }] : []));
+    this.jsonRow =
+      dialect.name === 'sqlite' && plain.length === Object.keys(def.fields).length
+        ? sqliteJsonObject(
+            plain.map(({ name, field }) => ({ name, codec: field.codec, column: `${dialect.quote(field.join ?? MAIN)}.${dialect.quote(field.column)}` })),
+          )
+        : null;
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
   }

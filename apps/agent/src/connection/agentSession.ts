@@ -16,7 +16,8 @@ import type { HealthReport, OperationHandler } from '../service/readService.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
-  send(text: string): void;
+  /** A frame as text, or as bytes when its payload came as bytes. */
+  send(frame: string | Buffer): void;
 }
 
 export interface AgentSessionOptions {

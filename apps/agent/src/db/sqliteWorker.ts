@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AgentError } from '../service/agentError.ts';
-import { ReadService } from '../service/readService.ts';
+import { ReadService, type ReadResult } from '../service/readService.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery } from '../sql/model.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
@@ -42,7 +42,7 @@ const service = new ReadService(executor);
 
 port.on('message', (task: SqliteWorkerTask) => {
   run(task).then(
-    (result) => port.postMessage({ id: task.id, ok: true, result } satisfies SqliteWorkerReply),
+    (result) => port.postMessage({ id: task.id, ok: true, result } satisfies SqliteWorkerReply, handedOver(result)),
     (error: unknown) => port.postMessage(failure(task.id, error)),
   );
 });
@@ -61,6 +61,17 @@ async function run(task: SqliteWorkerTask): Promise<unknown> {
       databases.checkReadable(task.company, task.table);
       return null;
   }
+}
+
+/**
+ * A page's bytes, when they fill a buffer of their own, move to the main thread instead of being
+ * copied (ReadService writes SQLite-written pages that way).
+ */
+function handedOver(result: unknown): ArrayBuffer[] {
+  const payload = (result as Partial<ReadResult> | null)?.payload;
+  if (!(payload instanceof Uint8Array)) return [];
+  const whole = payload.byteOffset === 0 && payload.byteLength === payload.buffer.byteLength && payload.buffer instanceof ArrayBuffer;
+  return whole ? [payload.buffer as ArrayBuffer] : [];
 }
 
 function failure(id: number, error: unknown): SqliteWorkerReply {

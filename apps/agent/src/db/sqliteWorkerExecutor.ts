@@ -105,7 +105,10 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
       if (this.closed) throw new QueryCancelledError('the agent is stopping');
       return this.seeks.handle(op, signal);
     }
-    return (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
+    const result = (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
+    // Bytes cross the thread boundary as a plain Uint8Array; the rest of the agent expects a Buffer.
+    const payload = result.payload as string | Uint8Array;
+    return typeof payload === 'string' || Buffer.isBuffer(payload) ? result : { ...result, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) };
   }
 
   async health(): Promise<HealthReport> {

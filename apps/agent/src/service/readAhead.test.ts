@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import { ReadAhead } from './readAhead.ts';
-import type { HealthReport, OperationHandler, ReadResult } from './readService.ts';
+import { payloadText, type HealthReport, type OperationHandler, type ReadResult } from './readService.ts';
 
 /**
  * A handler over a list of numbered rows, pages of `limit`, recording every read it was asked for
@@ -51,7 +51,7 @@ test('a walk past its first page gets its next page read ahead, and served from 
   await settle();
   assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6]], 'page 3 read ahead');
   const third = await ahead.handle(page(second.next));
-  assert.deepEqual(JSON.parse(third.payload), ['v1-7', 'v1-8', 'v1-9']);
+  assert.deepEqual(JSON.parse(payloadText(third.payload)), ['v1-7', 'v1-8', 'v1-9']);
   assert.deepEqual(third.next, [0, 9]);
   await settle();
   assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6], [0, 9]], 'page 3 not read twice; page 4 read ahead');
@@ -70,7 +70,7 @@ test('a page read ahead is served once; a second ask reads afresh', async () => 
   await ahead.handle(page([0, 6]));
   rows.version = 2;
   const again = await ahead.handle(page([0, 6]));
-  assert.deepEqual(JSON.parse(again.payload), ['v2-7', 'v2-8', 'v2-9']);
+  assert.deepEqual(JSON.parse(payloadText(again.payload)), ['v2-7', 'v2-8', 'v2-9']);
 });
 
 test('a page read ahead and not asked for in time is dropped and its read cancelled', async () => {
@@ -84,7 +84,7 @@ test('a page read ahead and not asked for in time is dropped and its read cancel
   assert.equal(ahead.pending, 0);
   rows.delayMs = 0;
   rows.version = 2;
-  assert.deepEqual(JSON.parse((await ahead.handle(page([0, 6]))).payload), ['v2-7', 'v2-8', 'v2-9'], 'fresh rows, not the stale page');
+  assert.deepEqual(JSON.parse(payloadText((await ahead.handle(page([0, 6]))).payload)), ['v2-7', 'v2-8', 'v2-9'], 'fresh rows, not the stale page');
 });
 
 test('when reading ahead failed, the page is read again and answered', async () => {
@@ -95,7 +95,7 @@ test('when reading ahead failed, the page is read again and answered', async () 
   await settle();
   assert.equal(rows.failAt, null, 'the read ahead failed');
   const answer = await ahead.handle(page([0, 6]));
-  assert.deepEqual(JSON.parse(answer.payload), ['v1-7', 'v1-8', 'v1-9']);
+  assert.deepEqual(JSON.parse(payloadText(answer.payload)), ['v1-7', 'v1-8', 'v1-9']);
   assert.equal(rows.reads.filter((r) => r.after?.[1] === 6).length, 2);
 });
 

@@ -16,13 +16,22 @@ import {
 import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
-import { renderSelect } from '../sql/render.ts';
+import type { CompiledQuery } from '../sql/model.ts';
+import { renderJsonPage, renderSelect } from '../sql/render.ts';
 import { AgentError } from './agentError.ts';
 
 export interface ReadResult {
-  /** The serialised `data` of the answer: a JSON array for lists, one object for get. */
-  payload: string;
+  /**
+   * The serialised `data` of the answer: a JSON array for lists, one object for get. As text, or as
+   * its UTF-8 bytes where SQLite wrote it (list pages on the embedded database).
+   */
+  payload: string | Buffer;
   next: Position | null;
+}
+
+/** A payload as text, for the agent's own reading of an answer (companies, `gp-agent query`). */
+export function payloadText(payload: string | Buffer): string {
+  return typeof payload === 'string' ? payload : payload.toString('utf8');
 }
 
 /**
@@ -112,7 +121,7 @@ export class ReadService implements OperationHandler {
     let after: Position | null = null;
     do {
       const page = await this.list({ kind: 'list', object: 'companies', company: null, filters: {}, limit: 1000, after }, signal);
-      all.push(...(JSON.parse(page.payload) as Company[]));
+      all.push(...(JSON.parse(payloadText(page.payload)) as Company[]));
       after = page.next;
     } while (after);
     this.companyIds = new Set(all.map((c) => c.id.toUpperCase()));
@@ -130,18 +139,32 @@ export class ReadService implements OperationHandler {
       // Lines of a document that does not exist are a 404, not an empty page.
       await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) }, signal);
     }
+    return resource.jsonRow
+      ? this.sqliteWrittenPage(resource, resource.jsonRow, company, filters, op.limit, after, signal)
+      : this.encodedPage(resource, company, filters, op.limit, after, signal);
+  }
+
+  /** A page whose rows are read as values and written to JSON here (PreparedResource.encode). */
+  private async encodedPage(
+    resource: PreparedResource,
+    company: string | null,
+    filters: FilterValues,
+    limit: number,
+    after: Position | null,
+    signal?: AbortSignal,
+  ): Promise<ReadResult> {
     let payload = '';
     let count = 0;
     let last: Position | null = null;
     let more = false;
-    for (const { source, query } of resource.listQueries(company, filters, op.limit + 1, after)) {
+    for (const { source, query } of resource.listQueries(company, filters, limit + 1, after)) {
       // Ask each table for one row more than still fits, so that we know whether a next page exists.
-      const compiled = renderSelect({ ...query, limit: op.limit + 1 - count }, this.executor.dialect);
+      const compiled = renderSelect({ ...query, limit: limit + 1 - count }, this.executor.dialect);
       await this.executor.forEachRow(
         company,
         compiled,
         (row) => {
-          if (count === op.limit) {
+          if (count === limit) {
             more = true;
             return;
           }
@@ -153,6 +176,46 @@ export class ReadService implements OperationHandler {
       if (more) break;
     }
     return { payload: `[${payload}]`, next: more ? last : null };
+  }
+
+  /**
+   * A page that SQLite wrote (PreparedResource.jsonRow): each source table gives its rows' JSON as
+   * one value, until the page is full; then a single row past the page, in this table or a later
+   * one, says whether a next page exists.
+   */
+  private async sqliteWrittenPage(
+    resource: PreparedResource,
+    rowJson: CompiledQuery,
+    company: string | null,
+    filters: FilterValues,
+    limit: number,
+    after: Position | null,
+    signal?: AbortSignal,
+  ): Promise<ReadResult> {
+    const parts: Uint8Array[] = [];
+    let count = 0;
+    let last: Position | null = null;
+    for (const { source, query } of resource.listQueries(company, filters, limit, after)) {
+      const compiled = renderJsonPage({ ...query, limit: limit - count }, this.executor.dialect, rowJson);
+      const [row] = await this.executor.query(company, compiled, signal);
+      const rows = Number(row?.[1] ?? 0);
+      if (rows > 0) {
+        parts.push(row![0] as Uint8Array);
+        count += rows;
+        last = [source, Number(row![2])];
+      }
+      if (count === limit) break;
+    }
+    const more = count === limit && last !== null && (await this.anyRowAfter(resource, company, filters, last, signal));
+    return { payload: jsonArrayOf(parts), next: more ? last : null };
+  }
+
+  private async anyRowAfter(resource: PreparedResource, company: string | null, filters: FilterValues, after: Position, signal?: AbortSignal): Promise<boolean> {
+    for (const { query } of resource.listQueries(company, filters, 1, after)) {
+      const rows = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
+      if (rows.length > 0) return true;
+    }
+    return false;
   }
 
   private async get(op: GetOperation, signal?: AbortSignal): Promise<ReadResult> {
@@ -205,4 +268,27 @@ export class ReadService implements OperationHandler {
     if (!this.companyIds?.has(id)) throw new AgentError('VALIDATION_ERROR', 'unknown company');
     return id;
   }
+}
+
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+
+/**
+ * `[part,part,…]` as one buffer of its own (never a slice of Node's shared pool), so that a worker
+ * thread can hand it over to the main thread without a copy.
+ */
+function jsonArrayOf(parts: readonly Uint8Array[]): Buffer {
+  let length = 2 + Math.max(0, parts.length - 1);
+  for (const part of parts) length += part.length;
+  const out = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  out[at++] = OPEN;
+  parts.forEach((part, i) => {
+    if (i > 0) out[at++] = COMMA;
+    out.set(part, at);
+    at += part.length;
+  });
+  out[at] = CLOSE;
+  return out;
 }

@@ -7,6 +7,30 @@ const COMPARISON = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' }
 
 /** Renders a select of the query model into one statement of the dialect, values as parameters. */
 export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuery {
+  return render(query, dialect, () => query.columns.map((c) => dialect.selectExpression(c)).join(', '), (statement) => statement);
+}
+
+/**
+ * A list page as one row, for the embedded database (catalogue/sqliteJson.ts): the page's rows as
+ * JSON objects joined by commas, in UTF-8 bytes (a BLOB, or NULL for no rows), then how many rows
+ * and the last row's key. The query's single ORDER BY column is that key and ascends, so the last
+ * row's is the largest; group_concat is told the order too, which SQLite otherwise leaves open.
+ */
+export function renderJsonPage(query: SelectQuery, dialect: Dialect, rowJson: CompiledQuery): CompiledQuery {
+  if (query.orderBy.length !== 1) throw new DialectError('a JSON page is keyed on one column');
+  const key = query.orderBy[0]!;
+  return render(
+    query,
+    dialect,
+    (bind) => {
+      for (const param of rowJson.params) bind(param);
+      return `${rowJson.sql} AS "j", ${dialect.quote(key.alias)}.${dialect.quote(key.column)} AS "k"`;
+    },
+    (statement) => `SELECT CAST(group_concat("j", ',' ORDER BY "k") AS BLOB), count(*), max("k") FROM (${statement})`,
+  );
+}
+
+function render(query: SelectQuery, dialect: Dialect, selectList: (bind: (param: Param) => string) => string, wrap: (statement: string) => string): CompiledQuery {
   if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
   const params: Param[] = [];
   const bind = (param: Param) => {
@@ -34,7 +58,8 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
     }
   };
 
-  const selectList = query.columns.map((c) => dialect.selectExpression(c)).join(', ');
+  // Placeholders number in the order they appear: the select list's come first.
+  const list = selectList(bind);
   const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}`;
   const joins = query.joins.map(
     (j) =>
@@ -44,5 +69,5 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
   const where = query.where.length ? ` WHERE ${query.where.map(condition).join(' AND ')}` : '';
   const orderBy = ` ORDER BY ${query.orderBy.map(column).join(', ')}`;
   const limit = bind({ value: query.limit, type: { kind: 'int' } });
-  return { sql: dialect.limitSelect(selectList, `${from}${joins.join('')}${where}${orderBy}`, limit), params };
+  return { sql: wrap(dialect.limitSelect(list, `${from}${joins.join('')}${where}${orderBy}`, limit)), params };
 }

@@ -26,9 +26,10 @@ export function startBuiltinAgent(dir: string, router: LocalAgentRouter, log: Lo
       send: (text: string) => worker.postMessage(text),
       close: () => void worker.terminate(),
     };
-    worker.on('message', (text: string) => {
-      if (link) return link.receive(text);
-      link = acceptAgent(channel, text, SANDBOX_AGENT_KEY, log);
+    worker.on('message', (message: string | Uint8Array) => {
+      // A frame with a byte payload crosses the thread boundary as a plain Uint8Array.
+      if (link) return link.receive(typeof message === 'string' ? message : Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+      link = acceptAgent(channel, String(message), SANDBOX_AGENT_KEY, log);
       if (!link) return reject(new Error('the built-in sandbox agent was refused'));
       router.add(SANDBOX_AGENT_KEY, link);
       resolve({

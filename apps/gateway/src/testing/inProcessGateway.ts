@@ -69,10 +69,11 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
   const executor = new SqliteExecutor({ dir: demoDir });
   const service = new ReadService(executor);
   let link: AgentLink | null = null;
-  let held: string[] | null = null;
-  const deliver = (text: string) => (link ? link.receive(text) : accept(text));
+  let held: Array<string | Buffer> | null = null;
+  // The hello is the first frame, and text: only answers carry a payload, which may be bytes.
+  const deliver = (frame: string | Buffer) => (link ? link.receive(frame) : accept(frame.toString()));
   const session = new AgentSession(
-    { send: (text) => queueMicrotask(() => (held && link ? held.push(text) : deliver(text))) },
+    { send: (frame) => queueMicrotask(() => (held && link ? held.push(frame) : deliver(frame))) },
     service,
     log,
   );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { objectSpec, OBJECT_NAMES, parseListQuery, type ObjectName, type Operation, type Position } from '@gp-gateway/protocol';
-import { ReadService } from '../../service/readService.ts';
+import { payloadText, ReadService } from '../../service/readService.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { openExecutor } from '../common.ts';
 import { loadAgentConfig } from '../runConfig.ts';
@@ -68,7 +68,7 @@ export async function runQuery(
   try {
     const result = await new ReadService(executor).handle(op);
     const ms = Math.round(performance.now() - started);
-    const data = JSON.parse(result.payload) as unknown;
+    const data = JSON.parse(payloadText(result.payload)) as unknown;
     const rows = (Array.isArray(data) ? data : [data]).map((row) => JSON.stringify(row));
     const where = company ? ` in ${company}` : '';
     const more = result.next ? `; more rows follow: add --after ${result.next.join(',')}` : '';
