@@ -18,6 +18,16 @@ export const demoDir = path.join(DATA, `scale-${SCALE}`);
 
 export const log = (line: string) => process.stderr.write(`${line}\n`);
 
+/**
+ * The Node flags the gateway and the agent run with, taken from `pnpm start` (the agent's launchers
+ * carry the same; launchers.test.ts checks), so that the bench measures what users run.
+ */
+export const RUNTIME_FLAGS: readonly string[] = (() => {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const words = scripts.start!.split(/\s+/);
+  return words.slice(1, words.indexOf('--import'));
+})();
+
 /** Generates the scale-SCALE demo into bench/.data once; later runs reuse it. */
 export function ensureDatabase(): void {
   if (fs.existsSync(demoDatabasePaths(demoDir).systemDatabase)) return;
@@ -41,7 +51,7 @@ export interface Server {
 
 /** Starts a TypeScript entry point that prints `listening <port>` once it serves. */
 export function startProcess(script: string, args: string[], nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...RUNTIME_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
@@ -98,7 +108,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<Gat
 
   const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
   const url = `http://127.0.0.1:${gateway.port}`;
-  const agent = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', url, '--token', token, '--sqlite-dir', demoDir], {
+  const agent = spawn(process.execPath, [...RUNTIME_FLAGS, ...nodeArgs, '--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', url, '--token', token, '--sqlite-dir', demoDir], {
     cwd: ROOT,
     // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
     stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],

@@ -40,9 +40,10 @@ test('the unit stops with SIGTERM, gives the drain room, and does not restart af
   assert.ok(Number(directive('TimeoutStopSec')) > 30, 'longer than the 30 s drain grace period');
   assert.equal(directive('Restart'), 'always');
   assert.equal(directive('RestartPreventExitStatus'), '1 2');
-  assert.deepEqual(execStart.slice(0, 3), ['/usr/bin/node', '--import', 'tsx']);
-  assert.ok(fs.existsSync(execStart[3]!), `${execStart[3]} is the agent's CLI`);
-  assert.deepEqual(execStart.slice(4), ['run', '--config', '/etc/gp-agent/gp-agent.conf']);
+  // The heap floor is every launcher's (docs/decisions.md "Speed", launchers.test.ts).
+  assert.deepEqual(execStart.slice(0, 4), ['/usr/bin/node', '--initial-old-space-size=128', '--import', 'tsx']);
+  assert.ok(fs.existsSync(execStart[4]!), `${execStart[4]} is the agent's CLI`);
+  assert.deepEqual(execStart.slice(5), ['run', '--config', '/etc/gp-agent/gp-agent.conf']);
 });
 
 test('the WinSW file runs the same command, stops gracefully and rolls its logs', () => {
@@ -51,9 +52,9 @@ test('the WinSW file runs the same command, stops gracefully and rolls its logs'
   assert.equal(element('id'), 'gp-agent');
   assert.match(element('executable')!, /\\node\.exe$/);
   const args = element('arguments')!.match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
-  const cli = args[2]!.replace('C:\\Program Files\\gp-agent\\', '').replaceAll('\\', '/');
-  assert.deepEqual([args[0], args[1], cli, ...args.slice(3, 5)], ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--config']);
-  assert.equal(path.join(ROOT, cli), execStart[3], 'the same CLI as the systemd unit');
+  const cli = args[3]!.replace('C:\\Program Files\\gp-agent\\', '').replaceAll('\\', '/');
+  assert.deepEqual([...args.slice(0, 3), cli, ...args.slice(4, 6)], [...execStart.slice(1, 4), 'apps/agent/src/cli/main.ts', 'run', '--config']);
+  assert.equal(path.join(ROOT, cli), execStart[4], 'the same CLI as the systemd unit');
   assert.ok(Number(/^(\d+) sec$/.exec(element('stoptimeout')!)?.[1]) > 30, 'stoptimeout longer than the drain grace period');
   assert.match(xml, /<log mode="roll-by-size">\s*<sizeThreshold>\d+<\/sizeThreshold>\s*<keepFiles>\d+<\/keepFiles>\s*<\/log>/);
   assert.equal((xml.match(/<onfailure action="restart"/g) ?? []).length, 3);

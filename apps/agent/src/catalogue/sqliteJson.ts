@@ -30,8 +30,9 @@ function scaledDecimal(x: string, digits: number, minDecimals: number): string {
   const unit = 10 ** digits;
   const fraction = (shown: number) => (shown === 0 ? "''" : `'.' || substr(abs(${x}) % ${unit} + ${unit}, 2, ${shown})`);
   const branches: string[] = [];
-  for (let significant = 0; significant < digits; significant++) {
-    branches.push(`WHEN ${x} % ${10 ** (digits - significant)} = 0 THEN ${fraction(Math.max(significant, minDecimals))}`);
+  // Up to minDecimals significant digits, one test: whatever the zeros, minDecimals are shown.
+  for (let significant = minDecimals; significant < digits; significant++) {
+    branches.push(`WHEN ${x} % ${10 ** (digits - significant)} = 0 THEN ${fraction(significant)}`);
   }
   const sign = `CASE WHEN ${x} < 0 THEN '-' ELSE '' END`;
   return `(${sign} || (abs(${x}) / ${unit}) || CASE ${branches.join(' ')} ELSE ${fraction(digits)} END)`;

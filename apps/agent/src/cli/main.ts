@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env -S node --initial-old-space-size=128 --import tsx
 import { Command } from 'commander';
 import { AGENT_VERSION } from '../version.ts';
 import { registerRunCommand } from './commands/run.ts';
