@@ -74,6 +74,14 @@ export function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/**
+ * Resets a process's peak resident memory (VmHWM) to its current RSS (Linux: `5` to clear_refs), so
+ * that the next peak read belongs to what runs after this.
+ */
+export function resetPeakMemory(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
 /** CPU time a process has used so far, in ms: user + system from Linux /proc, in 10 ms clock ticks (CLK_TCK 100). */
 export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
