@@ -17,8 +17,8 @@ import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, wai
  * and `gp-agent diagnose` against good and broken settings. Heartbeats, backoff and deadlines are
  * short here (environment below) so that every failure is detected in about a second.
  *
- * Slow queries use GP_AGENT_TEST_DELAY_MS: the agent's SQLite threads hold every statement on a
- * company database that long before running it, and cancel the wait like a statement (see
+ * Slow queries use GP_AGENT_TEST_DELAY_MS: the agent's SQLite threads hold every list on a company
+ * database that long before running it, and cancel the wait like a statement (see
  * db/sqliteWorker.ts). Statements on DYNAMICS (companies) are not delayed, which the tests use to
  * see whether an agent is free.
  */

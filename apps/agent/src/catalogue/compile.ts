@@ -3,7 +3,7 @@ import { GP_TABLES, type GpTable } from '../gp/tables.ts';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
-import { sqliteJsonObject } from './sqliteJson.ts';
+import { sqliteJsonObject, sqliteJsonValue, type Bind } from './sqliteJson.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -82,15 +82,26 @@ export class PreparedResource {
       }
     }
     slotOf({ column: ROW_ID });
-    const plain = Object.entries(def.fields).flatMap(([name, field]) => ('codec' in field ? [{ name, field }] : []));
-    this.jsonRow =
-      dialect.name === 'sqlite' && plain.length === Object.keys(def.fields).length
-        ? sqliteJsonObject(
-            plain.map(({ name, field }) => ({ name, codec: field.codec, column: `${dialect.quote(field.join ?? MAIN)}.${dialect.quote(field.column)}` })),
-          )
-        : null;
+    this.jsonRow = dialect.name === 'sqlite' ? this.sqliteJsonRow() : null;
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
+  }
+
+  /** The row's JSON written by SQLite, or null when a computed field has no SQLite twin. */
+  private sqliteJsonRow(): CompiledQuery | null {
+    const column = (source: ColumnSource) => `${this.dialect.quote(source.join ?? MAIN)}.${this.dialect.quote(source.column)}`;
+    const fields: Array<{ name: string; value: (bind: Bind) => string }> = [];
+    for (const [name, field] of Object.entries(this.def.fields)) {
+      if ('codec' in field) {
+        fields.push({ name, value: (bind) => sqliteJsonValue(column(field), field.codec, bind) });
+      } else if (field.sqlite) {
+        const sqlite = field.sqlite;
+        fields.push({ name, value: (bind) => sqlite(field.columns.map((c) => sqliteJsonValue(column(c), c.codec, bind))) });
+      } else {
+        return null;
+      }
+    }
+    return sqliteJsonObject(fields);
   }
 
   /** Index of DEX_ROW_ID in a raw row. */

@@ -10,7 +10,7 @@ import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import { jsonWriterFor } from './codecs.ts';
 import { PreparedResource } from './compile.ts';
 import { CATALOGUE } from './index.ts';
-import { sqliteJsonObject } from './sqliteJson.ts';
+import { sqliteJsonObject, sqliteJsonValue } from './sqliteJson.ts';
 import type { Codec } from './types.ts';
 
 /**
@@ -24,7 +24,7 @@ after(() => memory.close());
 
 /** `raw` through the SQLite writer, as the value of a one-field JSON object. */
 function viaSqlite(codec: Codec, raw: unknown): unknown {
-  const { sql, params } = sqliteJsonObject([{ name: 'v', column: '"x"', codec }]);
+  const { sql, params } = sqliteJsonObject([{ name: 'v', value: (bind) => sqliteJsonValue('"x"', codec, bind) }]);
   // Bound as an integer, as the embedded database stores GP's numbers (a JS number would bind as REAL).
   const value = typeof raw === 'number' ? BigInt(raw) : raw;
   const json = memory.prepare(`SELECT ${sql} FROM (SELECT ? AS "x")`).pluck().get(...params.map((p) => p.value), value) as string;

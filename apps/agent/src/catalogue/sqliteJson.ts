@@ -43,7 +43,7 @@ function scaledDecimal(x: string, digits: number, minDecimals: number): string {
  * `jsonWriterFor(codec)` writes for the raw value of the column expression `x`. `bind` adds a
  * catalogue text as a parameter and returns its placeholder.
  */
-export function sqliteJsonValue(x: string, codec: Codec, bind: (text: string) => string): string {
+export function sqliteJsonValue(x: string, codec: Codec, bind: Bind): string {
   if (typeof codec === 'object') {
     // An unknown code passes through as its number in string form (D2).
     const code = `coalesce(${x}, 0)`;
@@ -71,20 +71,23 @@ export function sqliteJsonValue(x: string, codec: Codec, bind: (text: string) =>
   }
 }
 
+/** Adds a catalogue text as a parameter and returns its placeholder. */
+export type Bind = (text: string) => string;
+
 /**
  * One row's JSON object as a select-list expression with its parameters (`?`, in order): the fields
- * in order, each a key and a column expression with its codec.
+ * in order, each a key and the SQL of its value (sqliteJsonValue, or a computed field's twin).
  */
-export function sqliteJsonObject(fields: ReadonlyArray<{ name: string; column: string; codec: Codec }>): CompiledQuery {
+export function sqliteJsonObject(fields: ReadonlyArray<{ name: string; value: (bind: Bind) => string }>): CompiledQuery {
   const params: Param[] = [];
-  const bind = (text: string) => {
+  const bind: Bind = (text) => {
     params.push({ value: text, type: TEXT });
     return '?';
   };
   const members = fields.map((f) => {
     // Placeholders number in the order they appear: the key's before its value's enum names.
     const key = bind(f.name);
-    return `${key}, ${sqliteJsonValue(f.column, f.codec, bind)}`;
+    return `${key}, ${f.value(bind)}`;
   });
   return { sql: `json_object(${members.join(', ')})`, params };
 }

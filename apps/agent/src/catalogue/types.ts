@@ -27,7 +27,17 @@ export interface ColumnSource {
 export type FieldDef =
   | (ColumnSource & { codec: Codec })
   /** A value computed from several columns, e.g. a credit limit that depends on its type column. */
-  | { columns: readonly (ColumnSource & { codec: Codec })[]; compute: (values: readonly unknown[]) => unknown };
+  | {
+      columns: readonly (ColumnSource & { codec: Codec })[];
+      compute: (values: readonly unknown[]) => unknown;
+      /**
+       * The same computation as a SQLite expression over the columns' decoded values (each given as
+       * the expression catalogue/sqliteJson.ts writes for its codec), so that SQLite can write list
+       * pages of this resource; without it, its pages are written by JavaScript. sqliteJson.test.ts
+       * holds the two equal over every demo row.
+       */
+      sqlite?: (values: readonly string[]) => string;
+    };
 
 /** One part of a composite id, or of a document id given to a lines list; enum parts take API names. */
 export type IdPart = ColumnSource & { enum?: CodeNames };

@@ -21,10 +21,17 @@ const databases = new SqliteDatabases({ dir, readonly });
 const cancelled = () => Atomics.load(flag, 0) !== 0;
 
 function query(company: string | null, sql: string, params: CompiledQuery['params']): unknown[][] {
-  // Test-only (GP_AGENT_TEST_DELAY_MS): a statement on a company database first takes this long,
-  // as a slow one would, and is cancelled the same way; the wait ends early when cancelled.
-  if (testDelayMs > 0 && company !== null) Atomics.wait(flag, 0, 0, testDelayMs);
   return databases.run(company, sql, params, cancelled);
+}
+
+/**
+ * Test-only (GP_AGENT_TEST_DELAY_MS): work on a company database (a list, or a statement run for the
+ * main thread) first takes this long, as a slow query would, and is cancelled the same way: the wait
+ * ends early when cancelled. Once per task, however many statements it runs.
+ */
+function slowDown(company: string | null): void {
+  if (testDelayMs > 0 && company !== null) Atomics.wait(flag, 0, 0, testDelayMs);
+  if (cancelled()) throw new QueryCancelledError();
 }
 
 /** This thread's databases as an Executor, for its ReadService: synchronous underneath. */
@@ -50,10 +57,12 @@ port.on('message', (task: SqliteWorkerTask) => {
 async function run(task: SqliteWorkerTask): Promise<unknown> {
   switch (task.kind) {
     case 'operation':
+      slowDown(task.op.company);
       return service.handle(task.op);
     case 'health':
       return service.health();
     case 'query':
+      slowDown(task.company);
       return query(task.company, task.sql, task.params);
     case 'gpVersion':
       return databases.gpVersion();

@@ -29,6 +29,7 @@ export const customers: ResourceDef = {
       ],
       compute: ([type, amount]) =>
         type === CREDIT_LIMIT_NONE ? '0.00' : type === CREDIT_LIMIT_UNLIMITED ? null : amount,
+      sqlite: ([type, amount]) => `CASE ${type} WHEN ${CREDIT_LIMIT_NONE} THEN '0.00' WHEN ${CREDIT_LIMIT_UNLIMITED} THEN NULL ELSE ${amount} END`,
     },
     phone: { column: 'PHONE1', codec: 'string' },
     taxScheduleId: { column: 'TAXSCHID', codec: 'string' },
