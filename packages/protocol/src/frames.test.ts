@@ -57,3 +57,13 @@ test('a frame received as bytes keeps its payload as bytes, header decoded, mult
   assert.equal(decodeFrame(AgentToGatewayFrameSchema, Buffer.from('{"v":1,"type":"ping","at":5}')).ok, true);
   assert.equal(decodeFrame(AgentToGatewayFrameSchema, Buffer.from('{not json\n[]')).ok, false);
 });
+
+test('a payload given as bytes is framed as bytes, and decodes to the same header and bytes', () => {
+  const payload = Buffer.from('[{"name":"Müller & Søn – 東京","amount":"12.50"}]');
+  const frame = encodeFrame({ v: 1, type: 'response', id: '8', next: null }, payload);
+  assert.ok(Buffer.isBuffer(frame));
+  const decoded = decodeFrame(AgentToGatewayFrameSchema, frame as Buffer);
+  assert.ok(decoded.ok);
+  assert.deepEqual(decoded.frame, { v: 1, type: 'response', id: '8', next: null });
+  assert.deepEqual(decoded.payload, payload);
+});

@@ -6,9 +6,8 @@ import type { Codec } from './types.ts';
  * char(n) padded with blanks, numeric(19,5) as integers scaled by 100000, datetimes as
  * `YYYY-MM-DD HH:MM:SS.SSS`. A list page on the embedded database is then written by SQLite itself,
  * one json_object per row, and leaves it as UTF-8 bytes: no value becomes a JavaScript string only to
- * be written out again, which was half the agent's CPU on an export. parity with jsonWriterFor is
- * checked value by value (sqliteJson.test.ts) and over every resource of the demo data
- * (readService.test.ts).
+ * be written out again, which was half the SQLite thread's time on an export. sqliteJson.test.ts
+ * holds it equal to jsonWriterFor value by value, and over every row of every resource of the demo.
  *
  * The SQL here holds no request value: column references from the catalogue, format constants, and
  * the catalogue's texts (JSON keys, enum names), which are bound as parameters all the same.

@@ -59,6 +59,9 @@ async function run(task: SqliteWorkerTask): Promise<unknown> {
     case 'operation':
       slowDown(task.op.company);
       return service.handle(task.op);
+    case 'listEnd':
+      slowDown(task.op.company);
+      return service.listEnd(task.op);
     case 'health':
       return service.health();
     case 'query':

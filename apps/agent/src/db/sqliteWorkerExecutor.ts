@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import type { ErrorCode, Operation } from '@gp-gateway/protocol';
+import type { ErrorCode, ListOperation, Operation, Position } from '@gp-gateway/protocol';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
 import { AgentError } from '../service/agentError.ts';
@@ -36,6 +36,7 @@ export interface SqliteWorkerData {
 
 export type SqliteWorkerTask = { id: number } & (
   | { kind: 'operation'; op: Operation }
+  | { kind: 'listEnd'; op: ListOperation }
   | { kind: 'health' }
   | { kind: 'query'; company: string | null; sql: string; params: Param[] }
   | { kind: 'gpVersion' }
@@ -109,6 +110,11 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
     // Bytes cross the thread boundary as a plain Uint8Array; the rest of the agent expects a Buffer.
     const payload = result.payload as string | Uint8Array;
     return typeof payload === 'string' || Buffer.isBuffer(payload) ? result : { ...result, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) };
+  }
+
+  /** Where a list page ends, from its keys alone, on a thread (ReadService.listEnd). */
+  async pageEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
+    return (await this.submit({ kind: 'listEnd', op }, signal)) as Position | null;
   }
 
   async health(): Promise<HealthReport> {

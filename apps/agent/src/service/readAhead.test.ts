@@ -125,3 +125,60 @@ test('no more than maxPages are read ahead at once, and close cancels them', asy
   assert.equal(ahead.pending, 0);
   assert.ok(started.every((r) => r.signal?.aborted));
 });
+
+/** Rows whose handler can say where a page ends without reading it, as the embedded database's threads can. */
+class RowsWithEnds extends Rows {
+  readonly ends: Array<Position | null> = [];
+  /** What pageEnd answers instead of the truth, once (data that changed between the two reads). */
+  wrongEnd: Position | null = null;
+  inFlight = 0;
+  maxInFlight = 0;
+
+  override async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+    try {
+      return await super.handle(op, signal);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async pageEnd(op: ListOperation): Promise<Position | null> {
+    this.ends.push(op.after);
+    if (this.wrongEnd) {
+      const wrong = this.wrongEnd;
+      this.wrongEnd = null;
+      return wrong;
+    }
+    const end = Math.min((op.after ? Number(op.after[1]) : 0) + op.limit, 10);
+    return end < 10 ? [0, end] : null;
+  }
+}
+
+test('where the handler knows where a page ends, the two pages after the one served are read at once', async () => {
+  const rows = new RowsWithEnds();
+  rows.delayMs = 30;
+  const ahead = new ReadAhead(rows);
+  await ahead.handle(page([0, 0]));
+  await sleep(10);
+  assert.deepEqual(rows.reads.map((r) => r.after).slice(1), [[0, 3], [0, 6]], 'pages 2 and 3 started together');
+  assert.equal(rows.maxInFlight, 2);
+  assert.deepEqual(rows.ends, [[0, 3]], 'page 2 ended from its keys; page 3 is the last one read ahead');
+  const second = await ahead.handle(page([0, 3]));
+  const third = await ahead.handle(page(second.next));
+  assert.deepEqual(JSON.parse(payloadText(third.payload)), ['v1-7', 'v1-8', 'v1-9']);
+  assert.equal(rows.reads.filter((r) => r.after?.[1] === 6).length, 1, 'page 3 read once');
+});
+
+test('a page read ahead from a wrong guess of where the one before ends is never served', async () => {
+  const rows = new RowsWithEnds();
+  rows.wrongEnd = [0, 5];
+  const ahead = new ReadAhead(rows);
+  await ahead.handle(page([0, 0]));
+  await settle();
+  assert.ok(rows.reads.some((r) => r.after?.[1] === 5), 'a page was read from the wrong guess');
+  const second = await ahead.handle(page([0, 3]));
+  assert.deepEqual(second.next, [0, 6]);
+  const third = await ahead.handle(page(second.next));
+  assert.deepEqual(JSON.parse(payloadText(third.payload)), ['v1-7', 'v1-8', 'v1-9'], 'the walk goes on from the true end');
+});

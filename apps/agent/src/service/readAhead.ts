@@ -1,4 +1,4 @@
-import type { ListOperation, Operation } from '@gp-gateway/protocol';
+import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import type { HealthReport, OperationHandler, ReadResult } from './readService.ts';
 
@@ -13,9 +13,20 @@ export const READ_AHEAD_DEFAULTS: ReadAheadOptions = { freshMs: 2_000, maxPages:
 
 interface Ahead {
   result: Promise<ReadResult>;
+  /** The page's `next` once read, so that the page after it need not ask where it ends. */
+  next: Position | null | undefined;
   controller: AbortController;
   timer: NodeJS.Timeout;
+  /** Whether the page after this one has been started. */
+  followed: boolean;
 }
+
+/**
+ * Pages a walk is read ahead of the page last served: two where the handler can say where a page
+ * ends before reading it (pageEnd: the embedded database's threads), so that two threads read at
+ * once; otherwise one, since the second could only start when the first is read.
+ */
+const DEPTH_WITH_PAGE_END = 2;
 
 /**
  * Reads the next page of a walk while the current one travels to the client. A client exporting a
@@ -39,7 +50,7 @@ export class ReadAhead implements OperationHandler {
 
   async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
     const result = (await this.take(op, signal)) ?? (await this.inner.handle(op, signal));
-    if (op.kind === 'list' && op.after !== null && result.next !== null && !signal?.aborted) this.start({ ...op, after: result.next });
+    if (op.kind === 'list' && op.after !== null && result.next !== null && !signal?.aborted) this.readAhead({ ...op, after: result.next }, this.inner.pageEnd ? DEPTH_WITH_PAGE_END : 1);
     return result;
   }
 
@@ -78,16 +89,37 @@ export class ReadAhead implements OperationHandler {
     }
   }
 
-  private start(op: ListOperation): void {
+  /**
+   * Reads the page `op` ahead unless it is already, and with `depth` 2 the page after it too. Where
+   * that page starts is where this one ends: known once this page is read, or sooner from its keys
+   * alone when the handler can say (pageEnd), so that both pages are read at once on two threads.
+   */
+  private readAhead(op: ListOperation, depth: number): void {
     const key = keyOf(op);
-    if (this.pages.size >= this.options.maxPages || this.pages.has(key)) return;
+    const ahead = this.pages.get(key) ?? this.start(op, key);
+    if (!ahead || depth < 2 || ahead.followed) return;
+    ahead.followed = true;
+    const end = ahead.next !== undefined || !this.inner.pageEnd ? ahead.result.then((r) => r.next) : this.inner.pageEnd(op, ahead.controller.signal);
+    end.then(
+      (next) => {
+        // Not for a page dropped (stale, or the agent stopping) or cancelled with its request.
+        if (next !== null && !ahead.controller.signal.aborted) this.readAhead({ ...op, after: next }, depth - 1);
+      },
+      () => {},
+    );
+  }
+
+  private start(op: ListOperation, key: string): Ahead | null {
+    if (this.pages.size >= this.options.maxPages) return null;
     const controller = new AbortController();
     const result = this.inner.handle(op, controller.signal);
-    // Nobody may ever ask for this page; its failure must not become an unhandled rejection.
-    result.catch(() => {});
     const timer = setTimeout(() => this.drop(key), this.options.freshMs);
     timer.unref();
-    this.pages.set(key, { result, controller, timer });
+    const ahead: Ahead = { result, next: undefined, controller, timer, followed: false };
+    // Nobody may ever ask for this page; its failure must not become an unhandled rejection.
+    result.then((r) => (ahead.next = r.next), () => {});
+    this.pages.set(key, ahead);
+    return ahead;
   }
 
   private drop(key: string): void {

@@ -4,14 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { FilterValues, ObjectName, Position } from '@gp-gateway/protocol';
+import type { FilterValues, ListOperation, ObjectName, Position } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { generateDemo } from '../demo/generate.ts';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { renderSelect } from '../sql/render.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
-import { payloadText, ReadService } from './readService.ts';
+import { payloadText, ReadService, type ReadResult } from './readService.ts';
 
 /**
  * Paging on the embedded database, where SQLite writes each page (ReadService.sqliteWrittenPage):
@@ -87,5 +87,23 @@ test('filtered walks: one year, one account, and a filter nothing matches', asyn
     const { rows } = everyRow('gl-entries', filters);
     const walked = await walk('gl-entries', filters, 50);
     assert.deepEqual(walked.rows, rows, JSON.stringify(filters));
+  }
+});
+
+test('where a page ends, read from its keys alone, is the next position the page itself gives', async () => {
+  const { perSource } = everyRow('gl-entries', {});
+  for (const [object, filters, limit] of [
+    ['gl-entries', {}, 97],
+    ['gl-entries', {}, perSource[0]!],
+    ['gl-entries', { year: 'history' }, 250],
+    ['customers', {}, 40],
+  ] as Array<[ObjectName, FilterValues, number]>) {
+    let after: Position | null = null;
+    do {
+      const op: ListOperation = { kind: 'list', object, company: 'TWO', filters, limit, after };
+      const [page, end]: [ReadResult, Position | null] = await Promise.all([service.handle(op), service.listEnd(op)]);
+      assert.deepEqual(end, page.next, `${object} ${JSON.stringify(filters)} limit ${limit} after ${JSON.stringify(after)}`);
+      after = page.next;
+    } while (after);
   }
 });

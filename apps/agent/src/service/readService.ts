@@ -41,6 +41,12 @@ export function payloadText(payload: string | Buffer): string {
 export interface OperationHandler {
   handle(op: Operation, signal?: AbortSignal): Promise<ReadResult>;
   health(): Promise<HealthReport>;
+  /**
+   * Where a list page ends (its `next`), without reading its rows: lets ReadAhead read two pages
+   * at once. Only where the threads are the agent's own (the embedded database): on SQL Server the
+   * agent adds no speculative statements beyond the one page read ahead.
+   */
+  pageEnd?(op: ListOperation, signal?: AbortSignal): Promise<Position | null>;
 }
 
 /** How long a known company list is trusted before an unknown company id triggers a re-read. */
@@ -129,7 +135,25 @@ export class ReadService implements OperationHandler {
     return all;
   }
 
+  /**
+   * Where the list page `op` ends, its `next`, read from the keys alone: no row is written. The
+   * same as the page's own `next` while the data stands still; ReadAhead uses it to start reading
+   * the page after a page still being read (SqliteWorkerExecutor.pageEnd). Embedded database only.
+   */
+  async listEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
+    const { resource, filters, after, company } = await this.listed(op, signal);
+    return (await this.keyedPage(resource, null, company, filters, op.limit, after, signal)).next;
+  }
+
   private async list(op: ListOperation, signal?: AbortSignal): Promise<ReadResult> {
+    const { resource, filters, after, company } = await this.listed(op, signal);
+    return resource.jsonRow
+      ? this.keyedPage(resource, resource.jsonRow, company, filters, op.limit, after, signal)
+      : this.encodedPage(resource, company, filters, op.limit, after, signal);
+  }
+
+  /** A list operation checked: its resource, filters, position and company. */
+  private async listed(op: ListOperation, signal?: AbortSignal) {
     const resource = this.resource(op.object);
     const filters = this.validFilters(op.object, op.filters);
     const after = op.after === null ? null : this.validPosition(resource, op.after);
@@ -139,9 +163,7 @@ export class ReadService implements OperationHandler {
       // Lines of a document that does not exist are a 404, not an empty page.
       await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) }, signal);
     }
-    return resource.jsonRow
-      ? this.sqliteWrittenPage(resource, resource.jsonRow, company, filters, op.limit, after, signal)
-      : this.encodedPage(resource, company, filters, op.limit, after, signal);
+    return { resource, filters, after, company };
   }
 
   /** A page whose rows are read as values and written to JSON here (PreparedResource.encode). */
@@ -179,13 +201,13 @@ export class ReadService implements OperationHandler {
   }
 
   /**
-   * A page that SQLite wrote (PreparedResource.jsonRow): each source table gives its rows' JSON as
-   * one value, until the page is full; then a single row past the page, in this table or a later
-   * one, says whether a next page exists.
+   * A page that SQLite wrote (PreparedResource.jsonRow; with `rowJson` null, only its end): each
+   * source table gives its rows' JSON as one value, until the page is full; then a single row past
+   * the page, in this table or a later one, says whether a next page exists.
    */
-  private async sqliteWrittenPage(
+  private async keyedPage(
     resource: PreparedResource,
-    rowJson: CompiledQuery,
+    rowJson: CompiledQuery | null,
     company: string | null,
     filters: FilterValues,
     limit: number,
@@ -200,7 +222,7 @@ export class ReadService implements OperationHandler {
       const [row] = await this.executor.query(company, compiled, signal);
       const rows = Number(row?.[1] ?? 0);
       if (rows > 0) {
-        parts.push(row![0] as Uint8Array);
+        if (rowJson) parts.push(row![0] as Uint8Array);
         count += rows;
         last = [source, Number(row![2])];
       }

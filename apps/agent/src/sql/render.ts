@@ -19,18 +19,23 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
  * of group_concat open, and `ORDER BY "k"` inside it would say so, but at the price of sorting every
  * page again (16% of the statement). readService.test.ts walks GL in order at several page sizes,
  * so a SQLite that changed this would fail there, and could lose no row: only the cursor matters.
+ *
+ * With `rowJson` null, only where the page ends: NULL, the count and the last key, read from the
+ * keys alone (ReadService.listEnd).
  */
-export function renderJsonPage(query: SelectQuery, dialect: Dialect, rowJson: CompiledQuery): CompiledQuery {
+export function renderJsonPage(query: SelectQuery, dialect: Dialect, rowJson: CompiledQuery | null): CompiledQuery {
   if (query.orderBy.length !== 1) throw new DialectError('a JSON page is keyed on one column');
   const key = query.orderBy[0]!;
   return render(
     query,
     dialect,
     (bind) => {
+      const keyColumn = `${dialect.quote(key.alias)}.${dialect.quote(key.column)} AS "k"`;
+      if (!rowJson) return keyColumn;
       for (const param of rowJson.params) bind(param);
-      return `${rowJson.sql} AS "j", ${dialect.quote(key.alias)}.${dialect.quote(key.column)} AS "k"`;
+      return `${rowJson.sql} AS "j", ${keyColumn}`;
     },
-    (statement) => `SELECT CAST(group_concat("j", ',') AS BLOB), count(*), max("k") FROM (${statement})`,
+    (statement) => `SELECT ${rowJson ? `CAST(group_concat("j", ',') AS BLOB)` : 'NULL'}, count(*), max("k") FROM (${statement})`,
   );
 }
 
