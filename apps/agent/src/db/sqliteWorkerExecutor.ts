@@ -10,6 +10,15 @@ import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './
 
 const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.meta.url));
 
+/**
+ * A SQLite thread's young generation, in MB. What a thread allocates dies young: rows, and each
+ * page's bytes, which live outside the heap and are freed only when a scavenge finds them dead.
+ * V8's default young generation grows to 48 MB per thread under an export's pace, and the bytes it
+ * waits to free with it; at 4 MB, the agent's RSS stays flat through a full export with both
+ * threads reading (bench: 320-340 MB against 340-390 MB), at the same speed.
+ */
+const THREAD_YOUNG_GENERATION_MB = 4;
+
 export interface SqliteWorkerExecutorOptions {
   /** Folder holding DYNAMICS.sqlite and one <INTERID>.sqlite per company. */
   dir: string;
@@ -178,7 +187,7 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   private workerOf(slot: Slot): Worker {
     if (slot.worker) return slot.worker;
     const data: SqliteWorkerData = { dir: this.options.dir, readonly: this.options.readonly, cancel: slot.buffer, testDelayMs: this.options.testDelayMs };
-    const worker = new Worker(WORKER_PATH, { workerData: data });
+    const worker = new Worker(WORKER_PATH, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB } });
     slot.worker = worker;
     worker.on('message', (reply: SqliteWorkerReply) => {
       const job = slot.job;
