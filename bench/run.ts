@@ -179,11 +179,13 @@ async function main() {
       gatewayPeakRssBeforeFloodMB: lifetimePeak,
       gatewayRssBeforeFloodMB: before.rss,
       floodErrors: flood.errors,
-      // Flat means no growth once warm: the first tenth of the pages fills caches and heaps.
+      // Flat means no growth once warm: the first tenth of the pages fills caches and heaps. RSS
+      // rises and falls with each garbage collection (tens of MB), so the tenth is judged by its
+      // peak, not by one sample that may fall in a trough.
       agentRssDuringExportMB: {
         first: agentMemory[0],
-        afterFirstTenth: agentMemory[Math.floor(agentMemory.length / 10)],
-        maxAfterFirstTenth: Math.max(...agentMemory.slice(Math.floor(agentMemory.length / 10))),
+        peakFirstTenth: Math.max(...agentMemory.slice(0, Math.floor(agentMemory.length / 10) + 1)),
+        peakAfterFirstTenth: Math.max(...agentMemory.slice(Math.floor(agentMemory.length / 10) + 1)),
         last: agentMemory.at(-1),
       },
       agentPeakRssMB: memory(agent.pid!).peak,
@@ -210,7 +212,7 @@ function printTable(result: { rows: Record<string, { gateway: number; floor: num
     `- deep page / first page (gateway p50): ${d.deepOverFirstPage.toFixed(2)}×`,
     `- export: ${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s over ${result.glLines.toLocaleString('en')} GL lines`,
     `- gateway peak RSS with 1,000 requests in flight: ${d.gatewayPeakRssMB.toFixed(0)} MB (errors during the flood: ${d.floodErrors}); before the flood, its peak was ${d.gatewayPeakRssBeforeFloodMB.toFixed(0)} MB`,
-    `- agent RSS during the export: first page ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, after a tenth of the pages ${d.agentRssDuringExportMB.afterFirstTenth?.toFixed(0)} MB, at most ${d.agentRssDuringExportMB.maxAfterFirstTenth.toFixed(0)} MB from there, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
+    `- agent RSS during the export (every 10th page): first page ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, at most ${d.agentRssDuringExportMB.peakFirstTenth.toFixed(0)} MB in the first tenth of the pages, at most ${d.agentRssDuringExportMB.peakAfterFirstTenth.toFixed(0)} MB after it, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
     `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
     '',
     'Targets (issue 8):',
@@ -224,15 +226,15 @@ function targetsOf(rows: Record<string, { gateway: number; floor: number }>, d: 
   const ratio = (name: string) => rows[name]!.gateway / rows[name]!.floor;
   const listRatio = ratio('list customers (limit 100) throughput');
   const getRatio = ratio('get customer throughput');
-  const { afterFirstTenth, maxAfterFirstTenth } = d.agentRssDuringExportMB;
+  const { peakFirstTenth, peakAfterFirstTenth } = d.agentRssDuringExportMB;
   return [
     { name: 'throughput at least 0.5x the floor', met: listRatio >= 0.5 && getRatio >= 0.5, value: `list ${listRatio.toFixed(2)}x, get ${getRatio.toFixed(2)}x` },
     { name: 'added p50 under 1 ms at concurrency 1', met: d.addedP50ListMs < 1 && d.addedP50GetMs < 1, value: `list ${d.addedP50ListMs.toFixed(2)} ms, get ${d.addedP50GetMs.toFixed(2)} ms` },
     { name: 'deep page within 1.3x the first', met: d.deepOverFirstPage <= 1.3, value: `${d.deepOverFirstPage.toFixed(2)}x` },
     { name: 'export at least 200,000 rows/s', met: d.exportRowsPerSecond >= 200_000, value: `${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s` },
     { name: 'gateway RSS under 300 MB with 1,000 requests in flight', met: d.gatewayPeakRssMB < 300 && d.floodErrors === 0, value: `${d.gatewayPeakRssMB.toFixed(0)} MB` },
-    // "Flat": once warm (after the first tenth of the pages), within 10% to the end.
-    { name: 'agent RSS flat during the export', met: maxAfterFirstTenth <= afterFirstTenth * 1.1, value: `${afterFirstTenth.toFixed(0)} -> at most ${maxAfterFirstTenth.toFixed(0)} MB` },
+    // "Flat": after the first tenth of the pages, never more than 10% above that tenth's peak.
+    { name: 'agent RSS flat during the export', met: peakAfterFirstTenth <= peakFirstTenth * 1.1, value: `${peakFirstTenth.toFixed(0)} -> at most ${peakAfterFirstTenth.toFixed(0)} MB` },
   ];
 }
 
