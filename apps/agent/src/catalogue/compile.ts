@@ -57,7 +57,7 @@ export class PreparedResource {
   private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => string]> = [];
   /**
    * On the embedded database, the row's JSON written by SQLite (catalogue/sqliteJson.ts), for list
-   * pages; null for SQL Server, and for resources with a computed field, which only JavaScript writes.
+   * pages; null for SQL Server, and for a resource with a computed field that has no SQLite twin.
    */
   readonly jsonRow: CompiledQuery | null;
 

@@ -49,6 +49,15 @@ export interface OperationHandler {
   pageEnd?(op: ListOperation, signal?: AbortSignal): Promise<Position | null>;
 }
 
+/** A list operation as checked by ReadService: what its pages are read with. */
+interface CheckedList {
+  resource: PreparedResource;
+  company: string | null;
+  filters: FilterValues;
+  limit: number;
+  after: Position | null;
+}
+
 /** How long a known company list is trusted before an unknown company id triggers a re-read. */
 const COMPANY_REFRESH_MS = 30_000;
 
@@ -141,19 +150,17 @@ export class ReadService implements OperationHandler {
    * the page after a page still being read (SqliteWorkerExecutor.pageEnd). Embedded database only.
    */
   async listEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
-    const { resource, filters, after, company } = await this.listed(op, signal);
-    return (await this.keyedPage(resource, null, company, filters, op.limit, after, signal)).next;
+    return (await this.keyedPage(await this.listed(op, signal), null, signal)).next;
   }
 
   private async list(op: ListOperation, signal?: AbortSignal): Promise<ReadResult> {
-    const { resource, filters, after, company } = await this.listed(op, signal);
-    return resource.jsonRow
-      ? this.keyedPage(resource, resource.jsonRow, company, filters, op.limit, after, signal)
-      : this.encodedPage(resource, company, filters, op.limit, after, signal);
+    const list = await this.listed(op, signal);
+    const rowJson = list.resource.jsonRow;
+    return rowJson ? this.keyedPage(list, rowJson, signal) : this.encodedPage(list, signal);
   }
 
   /** A list operation checked: its resource, filters, position and company. */
-  private async listed(op: ListOperation, signal?: AbortSignal) {
+  private async listed(op: ListOperation, signal?: AbortSignal): Promise<CheckedList> {
     const resource = this.resource(op.object);
     const filters = this.validFilters(op.object, op.filters);
     const after = op.after === null ? null : this.validPosition(resource, op.after);
@@ -163,18 +170,11 @@ export class ReadService implements OperationHandler {
       // Lines of a document that does not exist are a 404, not an empty page.
       await this.get({ kind: 'get', object: parent as ObjectName, company, id: String(filters.documentId) }, signal);
     }
-    return { resource, filters, after, company };
+    return { resource, filters, after, company, limit: op.limit };
   }
 
   /** A page whose rows are read as values and written to JSON here (PreparedResource.encode). */
-  private async encodedPage(
-    resource: PreparedResource,
-    company: string | null,
-    filters: FilterValues,
-    limit: number,
-    after: Position | null,
-    signal?: AbortSignal,
-  ): Promise<ReadResult> {
+  private async encodedPage({ resource, company, filters, limit, after }: CheckedList, signal?: AbortSignal): Promise<ReadResult> {
     let payload = '';
     let count = 0;
     let last: Position | null = null;
@@ -205,15 +205,8 @@ export class ReadService implements OperationHandler {
    * source table gives its rows' JSON as one value, until the page is full; then a single row past
    * the page, in this table or a later one, says whether a next page exists.
    */
-  private async keyedPage(
-    resource: PreparedResource,
-    rowJson: CompiledQuery | null,
-    company: string | null,
-    filters: FilterValues,
-    limit: number,
-    after: Position | null,
-    signal?: AbortSignal,
-  ): Promise<ReadResult> {
+  private async keyedPage(list: CheckedList, rowJson: CompiledQuery | null, signal?: AbortSignal): Promise<ReadResult> {
+    const { resource, company, filters, limit, after } = list;
     const parts: Uint8Array[] = [];
     let count = 0;
     let last: Position | null = null;
@@ -228,11 +221,11 @@ export class ReadService implements OperationHandler {
       }
       if (count === limit) break;
     }
-    const more = count === limit && last !== null && (await this.anyRowAfter(resource, company, filters, last, signal));
+    const more = count === limit && last !== null && (await this.anyRowAfter(list, last, signal));
     return { payload: jsonArrayOf(parts), next: more ? last : null };
   }
 
-  private async anyRowAfter(resource: PreparedResource, company: string | null, filters: FilterValues, after: Position, signal?: AbortSignal): Promise<boolean> {
+  private async anyRowAfter({ resource, company, filters }: CheckedList, after: Position, signal?: AbortSignal): Promise<boolean> {
     for (const { query } of resource.listQueries(company, filters, 1, after)) {
       const rows = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
       if (rows.length > 0) return true;
