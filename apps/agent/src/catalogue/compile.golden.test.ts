@@ -26,7 +26,7 @@ test('customers, first page, no filters', () => {
   assert.deepEqual(listSql(sqliteDialect, 'customers', {}, 101, null), [
     {
       source: 0,
-      sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+      sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" ORDER BY "t"."DEX_ROW_ID" LIMIT +?`,
       params: [{ value: 101, type: { kind: 'int' } }],
     },
   ]);
@@ -52,7 +52,7 @@ test('customers with every kind of filter, after a position', () => {
   assert.deepEqual(listSql(sqliteDialect, 'customers', filters, 11, [0, 250]), [
     {
       source: 0,
-      sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" WHERE ${where('s')} ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+      sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" WHERE ${where('s')} ORDER BY "t"."DEX_ROW_ID" LIMIT +?`,
       params: [
         { value: "%50\\%\\_o'brien%", type: { kind: 'varchar', length: 255 } },
         { value: 'USA-ILMO-T1    ', type: { kind: 'char', length: 15 } },
@@ -100,7 +100,7 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
       source: 0,
       sql:
         `SELECT ${cols(sqliteDialect)} FROM "GL20000" AS "t" LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" ` +
-        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? AND "t"."DEX_ROW_ID" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT +?`,
       params: [
         { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
@@ -115,7 +115,7 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
       source: 1,
       sql:
         `SELECT ${cols(sqliteDialect)} FROM "GL30000" AS "t" LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" ` +
-        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+        `WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "a"."ACTNUMST" = ? AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ? ORDER BY "t"."DEX_ROW_ID" LIMIT +?`,
       params: [
         { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
         { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
@@ -185,7 +185,7 @@ test('a value longer than its char column matches nothing instead of failing', (
   const resource = new PreparedResource(CATALOGUE.customers, sqliteDialect);
   const [query] = resource.getQueries('TWO', ['X'.repeat(16)]);
   assert.deepEqual(renderSelect(query!, sqliteDialect), {
-    sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" WHERE 1 = 0 ORDER BY "t"."DEX_ROW_ID" LIMIT ?`,
+    sql: `SELECT ${CUSTOMER_COLUMNS_SQLITE} FROM "RM00101" AS "t" WHERE 1 = 0 ORDER BY "t"."DEX_ROW_ID" LIMIT +?`,
     params: [{ value: 1, type: { kind: 'int' } }],
   });
   assert.deepEqual(listSql(mssqlDialect, 'customers', { id: ['OK', 'Y'.repeat(16)] }, 2, null)[0]!.params.slice(0, 1), [
