@@ -98,6 +98,8 @@ export {
   decodeFrame,
   encodeFrame,
 } from './frames.ts';
+export { sendInBatches } from './sendInBatches.ts';
+export type { Corkable } from './sendInBatches.ts';
 export type {
   AgentHealth,
   AgentInfo,

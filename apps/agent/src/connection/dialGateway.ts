@@ -1,7 +1,7 @@
 import os from 'node:os';
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
-import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, type AgentInfo } from '@gp-gateway/protocol';
+import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, sendInBatches, type AgentInfo } from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
 import { AGENT_VERSION } from '../version.ts';
@@ -138,10 +138,16 @@ function connectOnce(
     let openedAt = 0;
     let lastHeard = Date.now();
     let heartbeat: NodeJS.Timeout | null = null;
+    // Answers leave in one write per turn of the event loop. ws emits 'upgrade', which holds the
+    // socket, before 'open'.
+    let send = (frame: string | Buffer) => ws.send(frame);
+    ws.once('upgrade', (response) => {
+      send = sendInBatches(response.socket, send);
+    });
     const session = new AgentSession(
       {
-        send: (text) => {
-          if (ws.readyState === WebSocket.OPEN) ws.send(text);
+        send: (frame) => {
+          if (ws.readyState === WebSocket.OPEN) send(frame);
         },
       },
       options.service,

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import { decodeFrame, encodeFrame, PingFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
+import { decodeFrame, encodeFrame, PingFrameSchema, PROTOCOL_VERSION, sendInBatches } from '@gp-gateway/protocol';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
@@ -54,14 +54,14 @@ export function attachAgentSocketServer({ server, store, router, log, heartbeat 
         log.warn({ remote: req.socket.remoteAddress }, 'agent refused: unknown agent token');
         return refuse(socket, 401, 'Unauthorized');
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, connection.id));
+      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id));
     })().catch((error: unknown) => {
       log.error({ err: error }, 'agent upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
     });
   });
 
-  function serve(ws: WebSocket, connectionId: string): void {
+  function serve(ws: WebSocket, socket: Duplex, connectionId: string): void {
     let link: AgentLink | null = null;
     lastHeard.set(ws, Date.now());
     connectionOf.set(ws, connectionId);
@@ -80,7 +80,9 @@ export function attachAgentSocketServer({ server, store, router, log, heartbeat 
         return;
       }
       clearTimeout(helloTimer);
-      link = acceptAgent({ send: (t) => ws.send(t), close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
+      // Requests to one agent leave in one write per turn of the event loop.
+      const send = sendInBatches(socket, (frame: string) => ws.send(frame));
+      link = acceptAgent({ send, close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
       if (link) router.add(connectionId, link);
     });
     ws.on('close', (code, reason) => {
