@@ -117,6 +117,10 @@ before(async () => {
       waitFor(`agent ${label} to serve`, async () => ((await get(label, '/v1/companies')).status === 200 ? true : null)),
     ),
   );
+  // pairA and pairB share a connection, whose reads answer as soon as either agent is in: wait for
+  // the gateway to have accepted both, or the first test may find only one of them.
+  const pair = new RegExp(`"connectionId":"${connections[CONNECTION_OF.pairA]!.id}"[^\n]*"msg":"agent connected"`, 'g');
+  await waitFor('both agents of the pair to connect', () => ((gateway.output().match(pair)?.length ?? 0) >= 2 ? true : null));
 });
 
 after(async () => {
