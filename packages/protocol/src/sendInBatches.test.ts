@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { sendInBatches } from './sendInBatches.ts';
 
-/** A loopback TCP pair; `writes` counts the chunks the kernel was handed (one per writev). */
+/** A connected loopback TCP pair, and what the far end has received so far. */
 async function socketPair() {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -29,6 +29,8 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 test('frames sent in one turn of the event loop are written together, in order, when the turn ends', async () => {
   const pair = await socketPair();
+  // How many chunks each write system call carried: Node hands a corked socket's buffered chunks to
+  // _writev in one call.
   const writes: number[] = [];
   const writev = pair.client._writev!.bind(pair.client);
   pair.client._writev = (chunks, callback) => {
