@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { demoDir, ensureDatabase, log, memory, resetPeakMemory, ROOT, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
+import { cpuMs, demoDir, ensureDatabase, log, memory, resetPeakMemory, ROOT, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -18,6 +18,7 @@ const CONCURRENCY = 16;
 
 interface Load {
   rps: number;
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -31,7 +32,7 @@ async function load(url: string, headers: Record<string, string>, paths: () => s
     headers,
     requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
   } as any);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 interface Target {
@@ -87,6 +88,15 @@ async function main() {
   let i = 0;
   const anyCustomer = () => encodeURIComponent(customerIds[i++ % customerIds.length]!);
   const rows: Record<string, { gateway: number; floor: number; unit: string; better: 'higher' | 'lower' }> = {};
+  // Where a throughput goes: each process's CPU per request (or page) while the gateway side ran.
+  const pids = { gateway: gateway.child.pid!, agent: agent.pid! };
+  const cpuPer: Record<string, { gateway: number; agent: number }> = {};
+  const withCpu = async <T>(name: string, work: () => Promise<T>, units: (result: T) => number): Promise<T> => {
+    const before = { gateway: cpuMs(pids.gateway), agent: cpuMs(pids.agent) };
+    const result = await work();
+    cpuPer[name] = { gateway: (cpuMs(pids.gateway) - before.gateway) / units(result), agent: (cpuMs(pids.agent) - before.agent) / units(result) };
+    return result;
+  };
   const record = (name: string, unit: string, better: 'higher' | 'lower', g: number, f: number) => {
     rows[name] = { gateway: g, floor: f, unit, better };
     log(`  ${name}: gateway ${g.toFixed(2)} ${unit}, floor ${f.toFixed(2)} ${unit}`);
@@ -100,11 +110,11 @@ async function main() {
   await load(fl, {}, () => '/v1/customers?limit=100', 4, 2);
 
   log(`list and get, ${CONCURRENCY} connections, ${SECONDS} s each`);
-  const listG = await load(gw, auth, () => '/v1/customers?limit=100', CONCURRENCY);
+  const listG = await withCpu('list', () => load(gw, auth, () => '/v1/customers?limit=100', CONCURRENCY), (r) => r.requests);
   const listF = await load(fl, {}, () => '/v1/customers?limit=100', CONCURRENCY);
   record('list customers (limit 100) throughput', 'req/s', 'higher', listG.rps, listF.rps);
   record('list customers p99', 'ms', 'lower', listG.p99, listF.p99);
-  const getG = await load(gw, auth, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY);
+  const getG = await withCpu('get', () => load(gw, auth, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY), (r) => r.requests);
   const getF = await load(fl, {}, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY);
   record('get customer throughput', 'req/s', 'higher', getG.rps, getF.rps);
   record('get customer p99', 'ms', 'lower', getG.p99, getF.p99);
@@ -135,7 +145,7 @@ async function main() {
     if (pages++ % 10 === 0) agentMemory.push(memory(agent.pid!).rss);
   };
   const deep = Math.min(1_000_000, Math.floor(glLines * 0.9));
-  const exportG = await walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample);
+  const exportG = await withCpu('export page', () => walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample), () => pages);
   const exportF = await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, deep, () => {});
   for (const [side, walked] of [['gateway', exportG], ['floor', exportF]] as const) {
     if (walked.rows !== glLines) throw new Error(`the ${side} export returned ${walked.rows} rows, the database holds ${glLines}`);
@@ -188,6 +198,7 @@ async function main() {
         last: agentMemory.at(-1),
       },
       agentPeakRssMB: memory(agent.pid!).peak,
+      cpuMsPer: cpuPer,
     },
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
@@ -212,6 +223,7 @@ function printTable(result: { rows: Record<string, { gateway: number; floor: num
     `- export: ${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s over ${result.glLines.toLocaleString('en')} GL lines`,
     `- gateway peak RSS with 1,000 requests in flight: ${d.gatewayPeakRssMB.toFixed(0)} MB (errors during the flood: ${d.floodErrors}); before the flood, its peak was ${d.gatewayPeakRssBeforeFloodMB.toFixed(0)} MB`,
     `- agent RSS during the export (every 10th page): first page ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, at most ${d.agentRssDuringExportMB.peakFirstTenth.toFixed(0)} MB in the first tenth of the pages, at most ${d.agentRssDuringExportMB.peakAfterFirstTenth.toFixed(0)} MB after it, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
+    `- CPU per request at ${CONCURRENCY} connections (ms): list gateway ${d.cpuMsPer.list.gateway.toFixed(3)}, agent ${d.cpuMsPer.list.agent.toFixed(3)}; get gateway ${d.cpuMsPer.get.gateway.toFixed(3)}, agent ${d.cpuMsPer.get.agent.toFixed(3)}; per 1000-row export page: gateway ${d.cpuMsPer['export page'].gateway.toFixed(2)}, agent ${d.cpuMsPer['export page'].agent.toFixed(2)}`,
     `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
     '',
     'Targets (issue 8):',
