@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import { cpuMs, demoDir, ensureDatabase, log, ROOT, startGatewayAndAgent } from './system.ts';
+import { ensureDatabase, log, ROOT, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -55,7 +54,7 @@ async function main() {
   fs.mkdirSync(dir, { recursive: true });
   const system = await startGatewayAndAgent(['--cpu-prof', '--cpu-prof-dir', dir]);
   const pids = { gateway: system.gateway.child.pid!, agent: system.agent.pid! };
-  const before = { gateway: cpuMs(pids.gateway), agent: cpuMs(pids.agent) };
+  const before = system.cpu();
   log(`profiling ${scenario} for ${SECONDS} s`);
   let units = 0;
   let unit = 'request';
@@ -68,15 +67,14 @@ async function main() {
       return performance.now() < until;
     });
   } else {
-    const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
-    const ids = company.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
-    company.close();
+    const ids = sampleCustomerIds();
     let i = 0;
     const pathOf = scenario === 'list' ? () => '/v1/customers?limit=100' : () => `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}`;
     const result = await autocannon({ url: system.url, connections: 16, duration: SECONDS, headers: system.auth, requests: [{ setupRequest: (req: any) => ({ ...req, path: pathOf() }) }] } as any);
     units = result.requests.total;
   }
-  const used = { gateway: cpuMs(pids.gateway) - before.gateway, agent: cpuMs(pids.agent) - before.agent };
+  const after = system.cpu();
+  const used = { gateway: after.gateway - before.gateway, agent: after.agent - before.agent };
   // SIGINT: both processes exit cleanly, which is when --cpu-prof writes the profiles.
   await system.stop('SIGINT');
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { cpuMs, demoDir, ensureDatabase, log, memory, resetPeakMemory, ROOT, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
+import { demoDir, ensureDatabase, log, memory, resetPeakMemory, ROOT, sampleCustomerIds, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -69,8 +69,8 @@ async function sequential<T extends readonly Target[]>(targets: T, seconds = SEC
 
 async function main() {
   ensureDatabase();
+  const customerIds = sampleCustomerIds();
   const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
-  const customerIds = company.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT 2000').pluck().all() as string[];
   // What /v1/gl-entries lists: both years' lines without the year-end closing rows (decision D3).
   const glLines = Number(
     company
@@ -89,12 +89,12 @@ async function main() {
   const anyCustomer = () => encodeURIComponent(customerIds[i++ % customerIds.length]!);
   const rows: Record<string, { gateway: number; floor: number; unit: string; better: 'higher' | 'lower' }> = {};
   // Where a throughput goes: each process's CPU per request (or page) while the gateway side ran.
-  const pids = { gateway: gateway.child.pid!, agent: agent.pid! };
   const cpuPer: Record<string, { gateway: number; agent: number }> = {};
   const withCpu = async <T>(name: string, work: () => Promise<T>, units: (result: T) => number): Promise<T> => {
-    const before = { gateway: cpuMs(pids.gateway), agent: cpuMs(pids.agent) };
+    const before = system.cpu();
     const result = await work();
-    cpuPer[name] = { gateway: (cpuMs(pids.gateway) - before.gateway) / units(result), agent: (cpuMs(pids.agent) - before.agent) / units(result) };
+    const after = system.cpu();
+    cpuPer[name] = { gateway: (after.gateway - before.gateway) / units(result), agent: (after.agent - before.agent) / units(result) };
     return result;
   };
   const record = (name: string, unit: string, better: 'higher' | 'lower', g: number, f: number) => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
 import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
 import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
@@ -42,6 +43,16 @@ export function ensureDatabase(): void {
       log(`  ${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
     },
   });
+}
+
+/** `count` customer ids of the bench database's first company, in random order, for gets. */
+export function sampleCustomerIds(count = 2000): string[] {
+  const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
+  try {
+    return company.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY random() LIMIT ?').pluck().all(count) as string[];
+  } finally {
+    company.close();
+  }
 }
 
 export interface Server {
@@ -101,6 +112,8 @@ export interface GatewayAndAgent {
   url: string;
   /** Headers of a live key of the bench organisation, addressed to its connection. */
   auth: Record<string, string>;
+  /** CPU each process has used so far, in ms (cpuMs). */
+  cpu(): { gateway: number; agent: number };
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -140,6 +153,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<Gat
     agent,
     url,
     auth,
+    cpu: () => ({ gateway: cpuMs(gateway.child.pid!), agent: cpuMs(agent.pid!) }),
     async stop(signal = 'SIGTERM') {
       agent.kill(signal);
       gateway.child.kill(signal);
