@@ -9,6 +9,7 @@ import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
 import { createApp } from './http/app.ts';
 import { answerClientErrors } from './http/clientErrors.ts';
 import { CursorCodec } from './http/cursor.ts';
+import { createExpressShapedServer } from './http/expressShapedServer.ts';
 import { InFlightGate } from './limits/inFlightGate.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
 import { cachedLimitsLookup } from './limits/limitsLookup.ts';
@@ -87,7 +88,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
   });
-  const server = http.createServer(app);
+  const server = createExpressShapedServer(app);
   answerClientErrors(server);
   const sockets = attachAgentSocketServer({
     server,
