@@ -1,11 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../http/apiError.ts';
-import type { ApiKey, Scope, Store } from '../store/store.ts';
+import { connectionToRead, routeHeadersOf } from '../http/connectionContext.ts';
+import type { ApiKey, Connection, Scope, Store } from '../store/store.ts';
 import type { Limits } from '../limits/limits.ts';
 import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';
 
 export interface AuthContext {
   key: ApiKey;
+  /** The connection the request's headers name, read with the key; resolveConnection checks it. */
+  connection: Connection | null;
 }
 
 declare global {
@@ -33,12 +36,14 @@ export function authenticate(store: Store) {
   const touched = new Map<string, number>();
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const hash = secret && apiKeyMode(secret) ? sha256Hex(secret) : null;
-    const key = hash ? await store.findApiKeyBySecretHash(hash) : null;
-    if (!key || !hash || key.revokedAt !== null || !sameDigest(key.secretHash, hash)) {
+    const mode = secret ? apiKeyMode(secret) : null;
+    const hash = secret && mode ? sha256Hex(secret) : null;
+    const found = hash ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode!)) : null;
+    const key = found?.key;
+    if (!found || !key || !hash || key.revokedAt !== null || !sameDigest(key.secretHash, hash)) {
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED);
     }
-    res.locals.auth = { key };
+    res.locals.auth = found;
     const now = Date.now();
     if (now - (touched.get(key.id) ?? 0) > TOUCH_INTERVAL_MS) {
       touched.set(key.id, now);

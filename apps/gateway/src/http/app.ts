@@ -31,7 +31,7 @@ export interface AppOptions {
 
 export function createApp(options: AppOptions): Express {
   const { store, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
-  const reader = new RecordReader({ store, agents, cursors, requestTimeoutMs });
+  const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
   const authenticated = [authenticate(store), applyLimits({ limitsOf, limiter })];
   const app = express();
   app.disable('x-powered-by');

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import type { ApiKey, Connection, Store } from '../store/store.ts';
+import type { KeyMode } from '../auth/secrets.ts';
+import type { ApiKey, Connection } from '../store/store.ts';
 import { SANDBOX_CONNECTION_ID } from '../store/store.ts';
 import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
 import { ApiError } from './apiError.ts';
@@ -31,21 +32,30 @@ export function routeHeadersOf(req: Request): RouteHeaders {
 }
 
 /**
- * Resolves X-Connection-Id for a key (§5.5–5.6, D8): test keys reach only their organisation's
- * sandbox, with or without the header; live keys must name a live connection of their organisation.
+ * The connection a key of this mode reaches with these headers, if any could be: authentication
+ * reads it along with the key. Test keys reach only their organisation's sandbox (D8).
  */
-export async function resolveConnection(headers: RouteHeaders, key: ApiKey, store: Store): Promise<Connection> {
+export function connectionToRead(headers: RouteHeaders, mode: KeyMode): string | null {
+  if (mode === 'test') return SANDBOX_CONNECTION_ID;
+  const id = headers.connectionId;
+  return id === undefined || id === SANDBOX_CONNECTION_ID ? null : id;
+}
+
+/**
+ * Checks X-Connection-Id for a key (§5.5–5.6, D8) against the connection read with the key
+ * (connectionToRead): test keys reach only their organisation's sandbox, with or without the header;
+ * live keys must name a live connection of their organisation.
+ */
+export function resolveConnection(headers: RouteHeaders, key: ApiKey, read: Connection | null): Connection {
   const id = headers.connectionId;
   if (key.mode === 'test') {
     if (id !== undefined && id !== SANDBOX_CONNECTION_ID) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
-    const sandbox = await store.findConnection(key.orgId, SANDBOX_CONNECTION_ID);
-    if (!sandbox) throw new ApiError('INTERNAL_ERROR', 'The organisation has no sandbox connection.');
-    return sandbox;
+    if (read?.id !== SANDBOX_CONNECTION_ID) throw new ApiError('INTERNAL_ERROR', 'The organisation has no sandbox connection.');
+    return read;
   }
   if (id === undefined) throw issue('X-Connection-Id', 'the header is required');
-  const connection = id === SANDBOX_CONNECTION_ID ? null : await store.findConnection(key.orgId, id);
-  if (!connection) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
-  return connection;
+  if (id === SANDBOX_CONNECTION_ID || read?.id !== id) throw issue('X-Connection-Id', UNKNOWN_CONNECTION);
+  return read;
 }
 
 /** The company a request names (X-Company or the connection's default), not yet checked against the agent. */

@@ -26,7 +26,7 @@ export function mcpEndpoint({ reader, log, resultBudgetBytes }: McpEndpointOptio
   return async (req: Request, res: Response): Promise<void> => {
     const server = createMcpServer({
       reader,
-      target: { key: res.locals.auth!.key, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
+      target: { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
       requestId: res.locals.requestId!,
       budgetBytes: resultBudgetBytes,
       log: toolLog,

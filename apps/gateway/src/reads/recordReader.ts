@@ -1,22 +1,25 @@
 import type { FilterValues, ObjectSpec, Operation, Position } from '@gp-gateway/protocol';
 import type { AgentRouter, Tenant } from '../agents/agentRouter.ts';
-import type { ApiKey, Store } from '../store/store.ts';
+import type { ApiKey, Connection } from '../store/store.ts';
 import { ApiError } from '../http/apiError.ts';
 import { agentKeyOf, checkCompany, requestedCompany, resolveConnection, type RouteHeaders } from '../http/connectionContext.ts';
 import type { CursorBinding, CursorCodec } from '../http/cursor.ts';
 
 export interface RecordReaderOptions {
-  store: Store;
   agents: AgentRouter;
   cursors: CursorCodec;
   /** How long an agent gets to answer before the caller gets UPSTREAM_TIMEOUT. */
   requestTimeoutMs: number;
 }
 
-/** Who reads, and where to: the caller's key, its routing headers as sent, and its organisation's in-flight cap. */
+/**
+ * Who reads, and where to: the caller's key, its routing headers as sent, the connection they name
+ * as read with the key (AuthContext), and its organisation's in-flight cap.
+ */
 export interface ReadTarget {
   key: ApiKey;
   headers: RouteHeaders;
+  connection: Connection | null;
   maxInFlight: number;
 }
 
@@ -61,13 +64,11 @@ export function noGetById(spec: ObjectSpec): ApiError {
  * contract's errors imply: connection, company, cursor, agent offline, company unknown to the agent.
  */
 export class RecordReader {
-  private readonly store: Store;
   private readonly agents: AgentRouter;
   private readonly cursors: CursorCodec;
   private readonly requestTimeoutMs: number;
 
   constructor(options: RecordReaderOptions) {
-    this.store = options.store;
     this.agents = options.agents;
     this.cursors = options.cursors;
     this.requestTimeoutMs = options.requestTimeoutMs;
@@ -75,7 +76,7 @@ export class RecordReader {
 
   /** Resolves where a list is read and where its page starts; `filters` are already validated. */
   async openList(target: ReadTarget, spec: ObjectSpec, filters: FilterValues, cursor: string | null): Promise<OpenList> {
-    const { connection, company, agentKey } = await this.route(target, spec);
+    const { connection, company, agentKey } = this.route(target, spec);
     const binding = { orgId: connection.orgId, connectionId: connection.id, company, object: spec.name, filters };
     const after = cursor === null ? null : this.cursors.decode(cursor, binding);
     if (cursor !== null && after === null) throw ApiError.validation([{ path: 'cursor', message: BAD_CURSOR }]);
@@ -101,13 +102,13 @@ export class RecordReader {
 
   /** One record by id: the agent's serialised JSON object, as bytes. The object must have get-by-id. */
   async get(target: ReadTarget, spec: ObjectSpec, id: string): Promise<Buffer> {
-    const { company, agentKey } = await this.route(target, spec);
+    const { company, agentKey } = this.route(target, spec);
     const answer = await this.ask(agentKey, tenantOf(target), company, { kind: 'get', object: spec.name as Operation['object'], company, id });
     return answer.payload;
   }
 
-  private async route(target: ReadTarget, spec: ObjectSpec) {
-    const connection = await resolveConnection(target.headers, target.key, this.store);
+  private route(target: ReadTarget, spec: ObjectSpec) {
+    const connection = resolveConnection(target.headers, target.key, target.connection);
     const company = requestedCompany(target.headers, connection, spec.companyScoped);
     return { connection, company, agentKey: agentKeyOf(connection) };
   }

@@ -106,6 +106,20 @@ test('revoking keeps the first revocation time; unknown ids give null', async ()
   await store.close();
 });
 
+test('a key is read with a connection of its own organisation only', async () => {
+  const store = freshStore();
+  const { org, key } = await orgWithKey(store, 'Alpha');
+  const { org: other } = await orgWithKey(store, 'Beta');
+  const mine = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: 'TWO' });
+  const foreign = await store.createConnection({ orgId: other.id, name: 'Theirs', agentTokenHash: hash('2'), defaultCompany: null });
+  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, mine.id), { key, connection: await store.findConnection(org.id, mine.id) });
+  assert.equal((await store.findApiKeyWithConnection(key.secretHash, 'sandbox'))?.connection?.name, 'Demo sandbox');
+  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, foreign.id), { key, connection: null }, 'another organisation\'s connection');
+  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, 'conn_nowhere'), { key, connection: null });
+  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, null), { key, connection: null });
+  assert.equal(await store.findApiKeyWithConnection(hash('z'), mine.id), null, 'an unknown key finds nothing, connection or not');
+});
+
 test('keys are listed per organisation, oldest first', async () => {
   const store = freshStore();
   const a = await orgWithKey(store, 'Alpha');

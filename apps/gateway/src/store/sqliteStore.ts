@@ -11,6 +11,7 @@ import {
   type Connection,
   type ConnectionWithPresence,
   type KeyRotation,
+  type KeyWithConnection,
   type LimitOverrides,
   type NewAgentSession,
   type NewApiKey,
@@ -53,6 +54,17 @@ interface ConnectionRow {
   last_agent_version: string | null;
   last_agent_host: string | null;
   last_agent_details: string | null;
+}
+/** The columns a Connection is made of (the rest are the agent presence of listConnections). */
+type ConnectionColumns = Pick<ConnectionRow, 'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'>;
+/** A key row with the columns of the connection joined to it (all null when none matched). */
+interface KeyWithConnectionRow extends KeyRow {
+  c_id: string | null;
+  c_name: string | null;
+  c_agent_token_hash: string | null;
+  c_default_company: string | null;
+  c_write_whitelist: string | null;
+  c_created_at: string | null;
 }
 interface SessionRow {
   connection_id: string;
@@ -152,6 +164,29 @@ export class SqliteStore implements Store {
   async findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null> {
     const row = this.prepare('SELECT * FROM api_keys WHERE secret_hash = ?').get(secretHash) as KeyRow | undefined;
     return row ? toApiKey(row) : null;
+  }
+
+  async findApiKeyWithConnection(secretHash: string, connectionId: string | null): Promise<KeyWithConnection | null> {
+    const row = this.prepare(
+      `SELECT k.*, c.id AS c_id, c.name AS c_name, c.agent_token_hash AS c_agent_token_hash, c.default_company AS c_default_company,
+              c.write_whitelist AS c_write_whitelist, c.created_at AS c_created_at
+       FROM api_keys k LEFT JOIN connections c ON c.org_id = k.org_id AND c.id = ?
+       WHERE k.secret_hash = ?`,
+    ).get(connectionId, secretHash) as KeyWithConnectionRow | undefined;
+    if (!row) return null;
+    const connection =
+      row.c_id === null
+        ? null
+        : toConnection({
+            id: row.c_id,
+            org_id: row.org_id,
+            name: row.c_name!,
+            agent_token_hash: row.c_agent_token_hash,
+            default_company: row.c_default_company,
+            write_whitelist: row.c_write_whitelist!,
+            created_at: row.c_created_at!,
+          });
+    return { key: toApiKey(row), connection };
   }
 
   async listApiKeys(orgId: string): Promise<ApiKey[]> {
@@ -320,7 +355,7 @@ function toApiKey(row: KeyRow): ApiKey {
   };
 }
 
-function toConnection(row: ConnectionRow): Connection {
+function toConnection(row: ConnectionColumns): Connection {
   return {
     id: row.id,
     orgId: row.org_id,

@@ -41,7 +41,7 @@ function sendJson(res: Response, parts: ReadonlyArray<string | Buffer>): void {
 }
 
 function targetOf(req: Request, res: Response): ReadTarget {
-  return { key: res.locals.auth!.key, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection };
+  return { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection };
 }
 
 /** `GET /v1/{object}` and `GET /v1/{object}/{id}` for every object of the protocol catalogue. */
