@@ -5,12 +5,14 @@ import type { Logger } from 'pino';
 export function accessLog(log: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
+    // Read now: routers mounted on a prefix (`/v1`) strip it from req.path while they handle the request.
+    const path = req.path;
     res.on('finish', () => {
       log.info(
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
           key: res.locals.auth?.key.prefix,

@@ -181,3 +181,22 @@ describe('lists, cursors and gets', () => {
     assert.deepEqual(one.body, { data: address });
   });
 });
+
+describe('access log', () => {
+  test('each request is one line with its request id, whole path, status and key prefix', async () => {
+    const read = await get('/v1/customers?limit=1', as(keys.test!));
+    const refused = await get('/v1/customers/NO-SUCH-CUSTOMER', as(keys.test!));
+    const writer = await t.makeKey((await t.store.findApiKeyBySecretHash(sha256Hex(keys.test!)))!.orgId, 'test', ['write']);
+    keys.writer = writer.secret;
+    const rotate = await fetch(`${t.gateway.url}/v1/api-keys/${writer.key.id}/rotate`, { method: 'POST', headers: as(writer.secret) });
+    keys.rotated = ((await rotate.json()) as { secret: string }).secret;
+    const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    for (const [res, path, status] of [[read, '/v1/customers', 200], [refused, '/v1/customers/NO-SUCH-CUSTOMER', 404], [rotate, `/v1/api-keys/${writer.key.id}/rotate`, 200]] as const) {
+      const logged = lines.filter((l) => l.msg === 'request' && l.requestId === res.headers.get('x-request-id'));
+      assert.equal(logged.length, 1, `one line for ${path}`);
+      assert.equal(logged[0].path, path);
+      assert.equal(logged[0].status, status);
+      assert.match(logged[0].key, /^lb_test_\w+$/, 'a key prefix');
+    }
+  });
+});
