@@ -14,7 +14,7 @@ import type { CursorCodec } from './cursor.ts';
 import { errorHandler, notFound } from './errorHandler.ts';
 import { requestId } from './requestId.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
-import { resourceRoutes } from './routes/resources.ts';
+import { mountResourceRoutes } from './routes/resources.ts';
 
 export interface AppOptions {
   store: Store;
@@ -45,7 +45,8 @@ export function createApp(options: AppOptions): Express {
   });
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
-  app.use('/v1', ...authenticated, apiKeyRoutes({ store }), resourceRoutes({ reader }));
+  mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
+  app.use('/v1', ...authenticated, apiKeyRoutes({ store }));
   // MCP (D10): the same keys, limits and routing; HTTP errors (D6) until the key may use MCP.
   app.post(
     '/mcp',

@@ -1,7 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { issuesOf, OBJECTS, objectSpec, parseListQuery, type ObjectSpec } from '@gp-gateway/protocol';
 import { z } from 'zod';
-import { requireScope } from '../../auth/authenticate.ts';
 import { documentFilter, noGetById, type ReadTarget, type RecordReader } from '../../reads/recordReader.ts';
 import { ApiError } from '../apiError.ts';
 import { routeHeadersOf } from '../connectionContext.ts';
@@ -44,11 +43,13 @@ function targetOf(req: Request, res: Response): ReadTarget {
   return { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection };
 }
 
-/** `GET /v1/{object}` and `GET /v1/{object}/{id}` for every object of the protocol catalogue. */
-export function resourceRoutes({ reader }: ResourceRoutesOptions): Router {
-  const router = Router();
-  router.use(requireScope('read'));
-
+/**
+ * `GET /v1/{object}`, `/v1/{object}/{id}` and `/v1/{object}/{id}/lines` for every object of the
+ * protocol catalogue, each route after `guards` (authentication, limits, the read scope). They are
+ * mounted on the app itself: behind a `/v1` prefix and a router of their own, express walked four
+ * more layers per request, ~10% of the gateway's CPU per get.
+ */
+export function mountResourceRoutes(app: Express, guards: RequestHandler[], { reader }: ResourceRoutesOptions): void {
   async function list(req: Request, res: Response, spec: ObjectSpec, pathFilters: Record<string, string>) {
     const query = parseListQuery(spec, req.query as Record<string, unknown>);
     if (!query.ok) throw ApiError.validation(query.issues);
@@ -59,14 +60,14 @@ export function resourceRoutes({ reader }: ResourceRoutesOptions): Router {
     sendJson(res, ['{"data":', page.payload, `,"nextCursor":${JSON.stringify(page.nextCursor)}}`]);
   }
 
-  router.get('/:object', (req, res) => list(req, res, objectOf(req), {}));
+  app.get('/v1/:object', ...guards, (req, res) => list(req, res, objectOf(req), {}));
 
-  router.get('/:object/:id/lines', (req, res) => {
+  app.get('/v1/:object/:id/lines', ...guards, (req, res) => {
     const spec = linesOf(req);
     return list(req, res, spec, documentFilter(String(req.params.id)));
   });
 
-  router.get('/:object/:id', async (req, res) => {
+  app.get('/v1/:object/:id', ...guards, async (req, res) => {
     const spec = objectOf(req);
     if (!spec.idForm) throw noGetById(spec);
     const query = NoQuery.safeParse(req.query);
@@ -74,6 +75,4 @@ export function resourceRoutes({ reader }: ResourceRoutesOptions): Router {
     const payload = await reader.get(targetOf(req, res), spec, String(req.params.id));
     sendJson(res, ['{"data":', payload, '}']);
   });
-
-  return router;
 }
