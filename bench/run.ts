@@ -41,6 +41,45 @@ interface Target {
   path: () => string;
 }
 
+/** Throughput is measured in turns of this many seconds: see loadInTurns. */
+const TURN_SECONDS = 2;
+
+/**
+ * Throughput of each target at `connections`, `seconds` each, measured in turns of TURN_SECONDS that
+ * alternate A B B A A B…: this shared 2-core machine's speed drifts by more than the comparison over
+ * a minute, so back-to-back runs of one side and then the other measure the drift as much as the
+ * sides. Requests and errors are summed over the turns; p50 and p99 are the medians of the turns'.
+ * `busy` is called around each of the first target's turns (the CPU it reads is summed).
+ */
+async function loadInTurns(
+  targets: readonly [Target, Target],
+  connections: number,
+  busy: (work: () => Promise<Load>) => Promise<Load>,
+  seconds = SECONDS,
+): Promise<[Load, Load]> {
+  const turns: Load[][] = [[], []];
+  const count = Math.max(1, Math.round(seconds / TURN_SECONDS));
+  for (let turn = 0; turn < count; turn++) {
+    const order = turn % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) {
+      const { base, headers, path } = targets[i]!;
+      const run = () => load(base, headers, path, connections, seconds / count);
+      turns[i]!.push(await (i === 0 ? busy(run) : run()));
+    }
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return turns.map((runs) => {
+    const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+    return {
+      rps: requests / seconds,
+      requests,
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    };
+  }) as [Load, Load];
+}
+
 /**
  * Latency at concurrency 1 with sub-millisecond resolution (autocannon's histogram counts whole
  * milliseconds): one request after another for `seconds`, timed with performance.now(). The targets
@@ -88,13 +127,17 @@ async function main() {
   let i = 0;
   const anyCustomer = () => encodeURIComponent(customerIds[i++ % customerIds.length]!);
   const rows: Record<string, { gateway: number; floor: number; unit: string; better: 'higher' | 'lower' }> = {};
-  // Where a throughput goes: each process's CPU per request (or page) while the gateway side ran.
-  const cpuPer: Record<string, { gateway: number; agent: number }> = {};
+  // Where a throughput goes: each process's CPU while the gateway side ran, and the requests (or pages) it served.
+  const cpuPer: Record<string, { gateway: number; agent: number; units: number }> = {};
   const withCpu = async <T>(name: string, work: () => Promise<T>, units: (result: T) => number): Promise<T> => {
     const before = system.cpu();
     const result = await work();
     const after = system.cpu();
-    cpuPer[name] = { gateway: (after.gateway - before.gateway) / units(result), agent: (after.agent - before.agent) / units(result) };
+    const spent = cpuPer[name] ?? { gateway: 0, agent: 0, units: 0 };
+    spent.gateway += after.gateway - before.gateway;
+    spent.agent += after.agent - before.agent;
+    spent.units += units(result);
+    cpuPer[name] = spent;
     return result;
   };
   const record = (name: string, unit: string, better: 'higher' | 'lower', g: number, f: number) => {
@@ -109,13 +152,25 @@ async function main() {
   await load(gw, auth, () => '/v1/customers?limit=100', 4, 2);
   await load(fl, {}, () => '/v1/customers?limit=100', 4, 2);
 
-  log(`list and get, ${CONCURRENCY} connections, ${SECONDS} s each`);
-  const listG = await withCpu('list', () => load(gw, auth, () => '/v1/customers?limit=100', CONCURRENCY), (r) => r.requests);
-  const listF = await load(fl, {}, () => '/v1/customers?limit=100', CONCURRENCY);
+  log(`list and get, ${CONCURRENCY} connections, ${SECONDS} s each in turns of ${TURN_SECONDS} s`);
+  const [listG, listF] = await loadInTurns(
+    [
+      { base: gw, headers: auth, path: () => '/v1/customers?limit=100' },
+      { base: fl, headers: {}, path: () => '/v1/customers?limit=100' },
+    ],
+    CONCURRENCY,
+    (run) => withCpu('list', run, (r) => r.requests),
+  );
   record('list customers (limit 100) throughput', 'req/s', 'higher', listG.rps, listF.rps);
   record('list customers p99', 'ms', 'lower', listG.p99, listF.p99);
-  const getG = await withCpu('get', () => load(gw, auth, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY), (r) => r.requests);
-  const getF = await load(fl, {}, () => `/v1/customers/${anyCustomer()}`, CONCURRENCY);
+  const [getG, getF] = await loadInTurns(
+    [
+      { base: gw, headers: auth, path: () => `/v1/customers/${anyCustomer()}` },
+      { base: fl, headers: {}, path: () => `/v1/customers/${anyCustomer()}` },
+    ],
+    CONCURRENCY,
+    (run) => withCpu('get', run, (r) => r.requests),
+  );
   record('get customer throughput', 'req/s', 'higher', getG.rps, getF.rps);
   record('get customer p99', 'ms', 'lower', getG.p99, getF.p99);
 
@@ -198,7 +253,7 @@ async function main() {
         last: agentMemory.at(-1),
       },
       agentPeakRssMB: memory(agent.pid!).peak,
-      cpuMsPer: cpuPer,
+      cpuMsPer: Object.fromEntries(Object.entries(cpuPer).map(([name, spent]) => [name, { gateway: spent.gateway / spent.units, agent: spent.agent / spent.units }])),
     },
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
