@@ -5,9 +5,23 @@ import type { ColumnRef, CompiledQuery, Condition, Param, SelectQuery } from './
 const LIKE_PATTERN = { kind: 'varchar', length: 255 } as const;
 const COMPARISON = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
 
+/**
+ * Select lists as rendered, per dialect and column list: PreparedResource shares one column list per
+ * table, and writing a resource's 20–60 column expressions again was half of the work of a get.
+ */
+const selectLists = new WeakMap<Dialect, WeakMap<readonly ColumnRef[], string>>();
+
+function selectListOf(columns: readonly ColumnRef[], dialect: Dialect): string {
+  let byColumns = selectLists.get(dialect);
+  if (!byColumns) selectLists.set(dialect, (byColumns = new WeakMap()));
+  let list = byColumns.get(columns);
+  if (list === undefined) byColumns.set(columns, (list = columns.map((c) => dialect.selectExpression(c)).join(', ')));
+  return list;
+}
+
 /** Renders a select of the query model into one statement of the dialect, values as parameters. */
 export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuery {
-  return render(query, dialect, () => query.columns.map((c) => dialect.selectExpression(c)).join(', '), (statement) => statement);
+  return render(query, dialect, () => selectListOf(query.columns, dialect), (statement) => statement);
 }
 
 /**
