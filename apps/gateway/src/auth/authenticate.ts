@@ -38,11 +38,11 @@ export function authenticate(store: Store) {
     const secret = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const mode = secret ? apiKeyMode(secret) : null;
     const hash = secret && mode ? sha256Hex(secret) : null;
-    const found = hash ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode!)) : null;
-    const key = found?.key;
-    if (!found || !key || !hash || key.revokedAt !== null || !sameDigest(key.secretHash, hash)) {
+    const found = hash && mode ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode)) : null;
+    if (!found || !hash || found.key.revokedAt !== null || !sameDigest(found.key.secretHash, hash)) {
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED);
     }
+    const { key } = found;
     res.locals.auth = found;
     const now = Date.now();
     if (now - (touched.get(key.id) ?? 0) > TOUCH_INTERVAL_MS) {
