@@ -2,8 +2,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { DATA, ensureDatabase, log, ROOT, sampleCustomerIds, startGatewayAndAgent, type GatewayAndAgent } from './system.ts';
+import { DATA, ensureDatabase, load, log, ROOT, sampleCustomerIds, startGatewayAndAgent, type GatewayAndAgent } from './system.ts';
 
 /**
  * `pnpm bench:ab <git ref> [get|list] [turns]`: is this working tree's gateway cheaper than <ref>'s?
@@ -42,18 +41,18 @@ const sides: { name: string; system: GatewayAndAgent; requests: number; gateway:
 ];
 let i = 0;
 const nextPath = () => (scenario === 'get' ? `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}` : '/v1/customers?limit=100');
-const load = async (system: GatewayAndAgent, seconds: number) => {
-  const result = await autocannon({ url: system.url, connections: 16, duration: seconds, headers: system.auth, requests: [{ setupRequest: (req: any) => ({ ...req, path: nextPath() }) }] } as any);
-  if (result.errors + result.non2xx > 0) throw new Error(`${result.errors + result.non2xx} failed requests`);
-  return result.requests.total;
+const loadTurn = async (system: GatewayAndAgent, seconds: number) => {
+  const { requests, errors } = await load(system.url, system.auth, nextPath, 16, seconds);
+  if (errors > 0) throw new Error(`${errors} failed requests`);
+  return requests;
 };
 try {
-  for (const side of sides) await load(side.system, 2);
+  for (const side of sides) await loadTurn(side.system, 2);
   log(`${TURNS} turns of 1 s on each side, ${scenario}, 16 connections`);
   for (let turn = 0; turn < TURNS; turn++) {
     for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
       const before = side.system.cpu();
-      side.requests += await load(side.system, 1);
+      side.requests += await loadTurn(side.system, 1);
       const after = side.system.cpu();
       side.gateway += after.gateway - before.gateway;
       side.agent += after.agent - before.agent;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { ensureDatabase, log, ROOT, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
+import { ensureDatabase, load, log, ROOT, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -70,8 +69,7 @@ async function main() {
     const ids = sampleCustomerIds();
     let i = 0;
     const pathOf = scenario === 'list' ? () => '/v1/customers?limit=100' : () => `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}`;
-    const result = await autocannon({ url: system.url, connections: 16, duration: SECONDS, headers: system.auth, requests: [{ setupRequest: (req: any) => ({ ...req, path: pathOf() }) }] } as any);
-    units = result.requests.total;
+    units = (await load(system.url, system.auth, pathOf, 16, SECONDS)).requests;
   }
   const after = system.cpu();
   const used = { gateway: after.gateway - before.gateway, agent: after.agent - before.agent };

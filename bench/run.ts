@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { demoDir, ensureDatabase, log, memory, resetPeakMemory, ROOT, sampleCustomerIds, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
+import { demoDir, ensureDatabase, load, log, memory, type Load, resetPeakMemory, ROOT, sampleCustomerIds, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -15,25 +14,6 @@ import { walk } from './walk.ts';
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = 16;
-
-interface Load {
-  rps: number;
-  requests: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function load(url: string, headers: Record<string, string>, paths: () => string, connections: number, seconds = SECONDS): Promise<Load> {
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    headers,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
-  } as any);
-  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
 
 interface Target {
   base: string;

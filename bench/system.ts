@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
 import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
@@ -43,6 +44,27 @@ export function ensureDatabase(): void {
       log(`  ${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
     },
   });
+}
+
+/** What one autocannon run measured; latencies in ms, errors counting non-2xx answers too. */
+export interface Load {
+  rps: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** `connections` keep-alive connections asking for `paths()` in turn against `url` for `seconds`. */
+export async function load(url: string, headers: Record<string, string>, paths: () => string, connections: number, seconds: number): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
+  } as any);
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 /** `count` customer ids of the bench database's first company, in random order, for gets. */
