@@ -104,6 +104,16 @@ export class PreparedResource {
     return sqliteJsonObject(fields);
   }
 
+  /**
+   * Whether a list without filters reads only the rows it returns: no source table has a condition of
+   * its own (such as GL's closing rows left out), so each is read in rowid order from the page's
+   * start, and nothing is read and then skipped. callingThreadPlans.test.ts holds the rest: those
+   * reads, and the joins, go through keys.
+   */
+  get unfilteredListReadsOnlyItsRows(): boolean {
+    return this.def.sources.every((source) => !source.where?.length);
+  }
+
   /** Index of DEX_ROW_ID in a raw row. */
   get rowIdSlot(): number {
     return this.slots.length - 1;

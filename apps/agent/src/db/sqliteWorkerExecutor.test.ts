@@ -121,11 +121,42 @@ test('an operation is cancelled on its thread like a single statement', async ()
   const demo = path.join(dir, 'demo');
   const slow = new SqliteWorkerExecutor({ dir: demo, workers: 1, testDelayMs: 5_000 });
   try {
-    const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 10, after: null };
+    const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: { inactive: false }, limit: 10, after: null };
     const { error, ms } = await cancelAfter(100, (signal) => slow.handle(op, signal));
     assert.ok(error instanceof QueryCancelledError, String(error));
     assert.ok(ms < 400, `cancelled after ${Math.round(ms)} ms`);
   } finally {
+    await slow.close();
+  }
+});
+
+test('a short unfiltered page is answered on the calling thread even while every thread is busy; other lists wait', async () => {
+  const demo = path.join(dir, 'demo');
+  const slow = new SqliteWorkerExecutor({ dir: demo, workers: 1, testDelayMs: 5_000 });
+  const local = new ReadService(new SqliteExecutor({ dir: demo }));
+  const busy = new AbortController();
+  try {
+    const filtered: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: { inactive: false }, limit: 10, after: null };
+    const holding = slow.handle(filtered, busy.signal).catch((error: unknown) => error);
+    const short: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 100, after: null };
+    assert.equal(slow.answersOnCallingThread(short), true);
+    const started = performance.now();
+    const page = await slow.handle(short);
+    assert.ok(performance.now() - started < 2_000, 'the short page did not wait for the thread');
+    assert.deepEqual(page, await local.handle(short));
+    const second: Operation = { ...short, after: page.next };
+    assert.deepEqual(await slow.handle(second), await local.handle(second), 'a later page reads only its rows too');
+
+    // A longer page, a filtered one, and a table with conditions of its own wait for a thread.
+    for (const op of [{ ...short, limit: 101 }, filtered, { ...short, object: 'gl-entries' }] as Operation[]) {
+      assert.equal(slow.answersOnCallingThread(op), false, JSON.stringify(op));
+      const { error } = await cancelAfter(200, (signal) => slow.handle(op, signal));
+      assert.ok(error instanceof QueryCancelledError, `${JSON.stringify(op)}: ${String(error)}`);
+    }
+    busy.abort();
+    assert.ok((await holding) instanceof QueryCancelledError);
+  } finally {
+    busy.abort();
     await slow.close();
   }
 });

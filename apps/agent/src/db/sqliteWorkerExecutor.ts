@@ -19,6 +19,13 @@ const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.
  */
 const THREAD_YOUNG_GENERATION_MB = 4;
 
+/**
+ * The longest list page a SqliteWorkerExecutor reads on the calling thread: the API's default page.
+ * A 100-row page takes 0.1-0.3 ms there; a longer one would hold the agent's event loop for
+ * milliseconds, and an export's 1000-row pages gain from two threads reading at once (ReadAhead).
+ */
+const SHORT_PAGE_ROWS = 100;
+
 export interface SqliteWorkerExecutorOptions {
   /** Folder holding DYNAMICS.sqlite and one <INTERID>.sqlite per company. */
   dir: string;
@@ -84,10 +91,9 @@ interface Slot {
  *
  * Lists run whole in the threads (each has its own ReadService), so rows never cross the thread
  * boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands of row
- * arrays. A get reads one row through the table's key (an index seek of microseconds: every get's
- * plan is checked by getPlans.test.ts), so it runs on the calling thread: the trip to a thread and
- * back would cost more than the read, and a seek needs no cancelling. It is an Executor too (single
- * statements on the threads), which its cancellation tests use.
+ * arrays. Small bounded work runs on the calling thread instead (answersOnCallingThread): there the
+ * trip to a thread and back would cost more than the read, and there is nothing to cancel. It is an
+ * Executor too (single statements on the threads), which its cancellation tests use.
  */
 export class SqliteWorkerExecutor implements Executor, OperationHandler {
   readonly dialect = sqliteDialect;
@@ -96,7 +102,7 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
-  /** Gets, on the calling thread (see above). */
+  /** Gets and short pages, on the calling thread (answersOnCallingThread). */
   private readonly seeks: ReadService;
   private readonly seekDatabases: SqliteExecutor;
 
@@ -110,8 +116,19 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
     });
   }
 
+  /**
+   * A get, which reads one row through the table's key (an index seek), and a page of at most
+   * SHORT_PAGE_ROWS that reads only its own rows (ReadService.readsOnlyItsRows): both take a
+   * fraction of a millisecond on this thread, less than the trip to a thread and back (0.1-0.2 ms
+   * at concurrency 1, `pnpm bench`), and need no cancelling. callingThreadPlans.test.ts checks
+   * their plans. A page with filters may scan a whole table to fill itself, so it goes to a thread.
+   */
+  answersOnCallingThread(op: Operation): boolean {
+    return op.kind === 'get' || (op.limit <= SHORT_PAGE_ROWS && this.seeks.readsOnlyItsRows(op));
+  }
+
   async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
-    if (op.kind === 'get') {
+    if (this.answersOnCallingThread(op)) {
       if (this.closed) throw new QueryCancelledError('the agent is stopping');
       return this.seeks.handle(op, signal);
     }

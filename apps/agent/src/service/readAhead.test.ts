@@ -62,6 +62,18 @@ test('a walk past its first page gets its next page read ahead, and served from 
   assert.equal(ahead.pending, 0, 'nothing read ahead past the end');
 });
 
+test('a walk whose pages the handler answers on the calling thread is not read ahead', async () => {
+  const rows = new Rows();
+  const ahead = new ReadAhead(Object.assign(rows, { answersOnCallingThread: (op: Operation) => op.kind === 'list' && op.limit <= 3 }));
+  const first = await ahead.handle(page(null));
+  await ahead.handle(page(first.next));
+  await settle();
+  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3]], 'nothing read ahead of page 2');
+  await ahead.handle({ ...page(first.next), limit: 4 });
+  await settle();
+  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 3], [0, 7]], 'a longer page gets its next read ahead as before');
+});
+
 test('a page read ahead is served once; a second ask reads afresh', async () => {
   const rows = new Rows();
   const ahead = new ReadAhead(rows);

@@ -34,7 +34,8 @@ const DEPTH_WITH_PAGE_END = 2;
  * time overlaps the network's instead of adding to it.
  *
  * Only walks past their first page are read ahead, so a client that reads one page costs nothing
- * extra. A page read ahead is served once, and only within `freshMs` of being read: what a client
+ * extra; and only pages the handler does not answer on the calling thread (a short page does not
+ * wait for a thread, and reading it ahead would delay the page in hand). A page read ahead is served once, and only within `freshMs` of being read: what a client
  * sees is never older than that (docs/decisions.md). The position is the same keyset position
  * either way, so a walk returns exactly the rows it would without read-ahead.
  */
@@ -50,7 +51,10 @@ export class ReadAhead implements OperationHandler {
 
   async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
     const result = (await this.take(op, signal)) ?? (await this.inner.handle(op, signal));
-    if (op.kind === 'list' && op.after !== null && result.next !== null && !signal?.aborted) this.readAhead({ ...op, after: result.next }, this.inner.pageEnd ? DEPTH_WITH_PAGE_END : 1);
+    if (op.kind === 'list' && op.after !== null && result.next !== null && !signal?.aborted) {
+      const next: ListOperation = { ...op, after: result.next };
+      if (!this.inner.answersOnCallingThread?.(next)) this.readAhead(next, this.inner.pageEnd ? DEPTH_WITH_PAGE_END : 1);
+    }
     return result;
   }
 

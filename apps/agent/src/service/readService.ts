@@ -47,6 +47,11 @@ export interface OperationHandler {
    * agent adds no speculative statements beyond the one page read ahead.
    */
   pageEnd?(op: ListOperation, signal?: AbortSignal): Promise<Position | null>;
+  /**
+   * Whether `op` is answered on the calling thread, within the call. ReadAhead reads no such page
+   * ahead: reading it would hold up the answer in hand rather than overlap its trip to the client.
+   */
+  answersOnCallingThread?(op: Operation): boolean;
 }
 
 /** A list operation as checked by ReadService: what its pages are read with. */
@@ -142,6 +147,15 @@ export class ReadService implements OperationHandler {
     this.companyIds = new Set(all.map((c) => c.id.toUpperCase()));
     this.companiesReadAt = Date.now();
     return all;
+  }
+
+  /**
+   * Whether the list `op` reads only the rows it returns: it has no filters, and its resource reads
+   * every table in rowid order with no condition of its own. Its work is then bounded by its limit
+   * (at most limit + 1 rows of each table, each joined row through its key), however big the tables.
+   */
+  readsOnlyItsRows(op: ListOperation): boolean {
+    return Object.keys(op.filters).length === 0 && this.resources.get(op.object)?.unfilteredListReadsOnlyItsRows === true;
   }
 
   /**
