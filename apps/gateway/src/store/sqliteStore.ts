@@ -57,15 +57,11 @@ interface ConnectionRow {
 }
 /** The columns a Connection is made of (the rest are the agent presence of listConnections). */
 type ConnectionColumns = Pick<ConnectionRow, 'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'>;
-/** A key row with the columns of the connection joined to it (all null when none matched). */
-interface KeyWithConnectionRow extends KeyRow {
-  c_id: string | null;
-  c_name: string | null;
-  c_agent_token_hash: string | null;
-  c_default_company: string | null;
-  c_write_whitelist: string | null;
-  c_created_at: string | null;
-}
+/** A key row's columns in KeyRow's order, then the joined connection's (all null when none matched). */
+type KeyWithConnectionTuple = [
+  ...[string, string, string, string, KeyRow['mode'], string, string, string, string | null, string | null, string | null],
+  ...[string | null, string | null, string | null, string | null, string | null, string | null],
+];
 interface SessionRow {
   connection_id: string;
   gateway_id: string;
@@ -94,6 +90,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Every request looks up its key and connection: prepare each statement once, not per call. */
   private readonly statements = new Map<string, Database.Statement>();
+  private keyWithConnection: Database.Statement | null = null;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -166,27 +163,30 @@ export class SqliteStore implements Store {
     return row ? toApiKey(row) : null;
   }
 
+  /**
+   * Every request's one store read. Its row comes back as an array (better-sqlite3's raw mode) and
+   * is named here: better-sqlite3 builds a row object property by property through V8's slow path,
+   * which was a quarter of this call (7.0 against 5.3 us in-process).
+   */
   async findApiKeyWithConnection(secretHash: string, connectionId: string | null): Promise<KeyWithConnection | null> {
-    const row = this.prepare(
-      `SELECT k.*, c.id AS c_id, c.name AS c_name, c.agent_token_hash AS c_agent_token_hash, c.default_company AS c_default_company,
-              c.write_whitelist AS c_write_whitelist, c.created_at AS c_created_at
-       FROM api_keys k LEFT JOIN connections c ON c.org_id = k.org_id AND c.id = ?
-       WHERE k.secret_hash = ?`,
-    ).get(connectionId, secretHash) as KeyWithConnectionRow | undefined;
+    this.keyWithConnection ??= this.db
+      .prepare(
+        `SELECT k.id, k.org_id, k.name, k.prefix, k.mode, k.scopes, k.secret_hash, k.created_at, k.revoked_at, k.rotated_at, k.last_used_at,
+                c.id, c.name, c.agent_token_hash, c.default_company, c.write_whitelist, c.created_at
+         FROM api_keys k LEFT JOIN connections c ON c.org_id = k.org_id AND c.id = ?
+         WHERE k.secret_hash = ?`,
+      )
+      .raw(true);
+    const row = this.keyWithConnection.get(connectionId, secretHash) as KeyWithConnectionTuple | undefined;
     if (!row) return null;
-    const connection =
-      row.c_id === null
-        ? null
-        : toConnection({
-            id: row.c_id,
-            org_id: row.org_id,
-            name: row.c_name!,
-            agent_token_hash: row.c_agent_token_hash,
-            default_company: row.c_default_company,
-            write_whitelist: row.c_write_whitelist!,
-            created_at: row.c_created_at!,
-          });
-    return { key: toApiKey(row), connection };
+    const [id, org_id, name, prefix, mode, scopes, secret_hash, created_at, revoked_at, rotated_at, last_used_at, cId, cName, cTokenHash, cCompany, cWhitelist, cCreatedAt] = row;
+    return {
+      key: toApiKey({ id, org_id, name, prefix, mode, scopes, secret_hash, created_at, revoked_at, rotated_at, last_used_at }),
+      connection:
+        cId === null
+          ? null
+          : toConnection({ id: cId, org_id, name: cName!, agent_token_hash: cTokenHash, default_company: cCompany, write_whitelist: cWhitelist!, created_at: cCreatedAt! }),
+    };
   }
 
   async listApiKeys(orgId: string): Promise<ApiKey[]> {
