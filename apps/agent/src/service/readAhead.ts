@@ -62,6 +62,10 @@ export class ReadAhead implements OperationHandler {
     return this.inner.health();
   }
 
+  answersOnCallingThread(op: Operation): boolean {
+    return this.inner.answersOnCallingThread?.(op) ?? false;
+  }
+
   /** Pages read ahead and not yet asked for. */
   get pending(): number {
     return this.pages.size;

@@ -48,8 +48,9 @@ export interface OperationHandler {
    */
   pageEnd?(op: ListOperation, signal?: AbortSignal): Promise<Position | null>;
   /**
-   * Whether `op` is answered on the calling thread, within the call. ReadAhead reads no such page
-   * ahead: reading it would hold up the answer in hand rather than overlap its trip to the client.
+   * Whether `op` is answered on the calling thread, within the call: nothing can stop it midway, so
+   * AgentSession gives it no AbortController, and ReadAhead reads no such page ahead (reading it
+   * would hold up the answer in hand rather than overlap its trip to the client).
    */
   answersOnCallingThread?(op: Operation): boolean;
 }

@@ -43,54 +43,75 @@ export function renderJsonPage(query: SelectQuery, dialect: Dialect, rowJson: Co
   return render(
     query,
     dialect,
-    (bind) => {
-      const keyColumn = `${dialect.quote(key.alias)}.${dialect.quote(key.column)} AS "k"`;
+    (statement) => {
+      const keyColumn = `${statement.column(key)} AS "k"`;
       if (!rowJson) return keyColumn;
-      for (const param of rowJson.params) bind(param);
+      for (const param of rowJson.params) statement.bind(param);
       return `${rowJson.sql} AS "j", ${keyColumn}`;
     },
     (statement) => `SELECT ${rowJson ? `CAST(group_concat("j", ',') AS BLOB)` : 'NULL'}, count(*), max("k") FROM (${statement})`,
   );
 }
 
-function render(query: SelectQuery, dialect: Dialect, selectList: (bind: (param: Param) => string) => string, wrap: (statement: string) => string): CompiledQuery {
+function render(query: SelectQuery, dialect: Dialect, selectList: (statement: StatementWriter) => string, wrap: (statement: string) => string): CompiledQuery {
   if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
-  const params: Param[] = [];
-  const bind = (param: Param) => {
-    params.push(param);
-    return dialect.placeholder(params.length - 1);
-  };
-  const column = (ref: ColumnRef) => `${dialect.quote(ref.alias)}.${dialect.quote(ref.column)}`;
+  const statement = new StatementWriter(dialect);
+  // Placeholders number in the order they appear: the select list's come first.
+  const list = selectList(statement);
+  const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}`;
+  let joins = '';
+  for (const j of query.joins) {
+    joins += ` LEFT JOIN ${dialect.tableName(query.company, j)} AS ${dialect.quote(j.alias)}`;
+    joins += ` ON ${dialect.quote(j.alias)}.${dialect.quote(j.foreignColumn)} = ${statement.column(j.on)}`;
+  }
+  const where = query.where.length ? ` WHERE ${query.where.map((c) => statement.condition(c)).join(' AND ')}` : '';
+  const orderBy = ` ORDER BY ${query.orderBy.map((c) => statement.column(c)).join(', ')}`;
+  const limit = statement.bind({ value: query.limit, type: { kind: 'int' } });
+  return { sql: wrap(dialect.limitSelect(list, `${from}${joins}${where}${orderBy}`, limit)), params: statement.params };
+}
 
-  const like = (ref: ColumnRef, text: string) =>
-    `${column(ref)} LIKE ${bind({ value: `%${dialect.escapeLike(text)}%`, type: LIKE_PATTERN })} ESCAPE '\\'`;
-  const condition = (c: Condition): string => {
+/**
+ * The parts of one statement being written, in the dialect's spelling, and its parameters in
+ * placeholder order. Methods rather than closures made per statement: tsx names every closure it
+ * creates (esbuild's keepNames, an Object.defineProperty each): with four closures, a get's
+ * statement took 3.4 us to build and write instead of 1.3.
+ */
+class StatementWriter {
+  readonly params: Param[] = [];
+  private readonly dialect: Dialect;
+
+  constructor(dialect: Dialect) {
+    this.dialect = dialect;
+  }
+
+  /** A placeholder for the next parameter. */
+  bind(param: Param): string {
+    this.params.push(param);
+    return this.dialect.placeholder(this.params.length - 1);
+  }
+
+  column(ref: ColumnRef): string {
+    return `${this.dialect.quote(ref.alias)}.${this.dialect.quote(ref.column)}`;
+  }
+
+  condition(c: Condition): string {
     switch (c.op) {
       case 'in':
       case 'notIn': {
         if (c.values.length === 0) return c.op === 'in' ? '1 = 0' : '1 = 1';
-        const list = c.values.map((v) => bind(dialect.encode(v, c.column.type))).join(', ');
-        return `${column(c.column)} ${c.op === 'in' ? 'IN' : 'NOT IN'} (${list})`;
+        const list = c.values.map((v) => this.bind(this.dialect.encode(v, c.column.type))).join(', ');
+        return `${this.column(c.column)} ${c.op === 'in' ? 'IN' : 'NOT IN'} (${list})`;
       }
       case 'contains':
-        return like(c.column, c.text);
+        return this.like(c.column, c.text);
       case 'containsAny':
-        return `(${c.columns.map((col) => like(col, c.text)).join(' OR ')})`;
+        return `(${c.columns.map((col) => this.like(col, c.text)).join(' OR ')})`;
       default:
-        return `${column(c.column)} ${COMPARISON[c.op]} ${bind(dialect.encode(c.value, c.column.type))}`;
+        return `${this.column(c.column)} ${COMPARISON[c.op]} ${this.bind(this.dialect.encode(c.value, c.column.type))}`;
     }
-  };
+  }
 
-  // Placeholders number in the order they appear: the select list's come first.
-  const list = selectList(bind);
-  const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}`;
-  const joins = query.joins.map(
-    (j) =>
-      ` LEFT JOIN ${dialect.tableName(query.company, j)} AS ${dialect.quote(j.alias)}` +
-      ` ON ${dialect.quote(j.alias)}.${dialect.quote(j.foreignColumn)} = ${column(j.on)}`,
-  );
-  const where = query.where.length ? ` WHERE ${query.where.map(condition).join(' AND ')}` : '';
-  const orderBy = ` ORDER BY ${query.orderBy.map(column).join(', ')}`;
-  const limit = bind({ value: query.limit, type: { kind: 'int' } });
-  return { sql: wrap(dialect.limitSelect(list, `${from}${joins.join('')}${where}${orderBy}`, limit)), params };
+  private like(ref: ColumnRef, text: string): string {
+    return `${this.column(ref)} LIKE ${this.bind({ value: `%${this.dialect.escapeLike(text)}%`, type: LIKE_PATTERN })} ESCAPE '\\'`;
+  }
 }

@@ -42,12 +42,11 @@ export class InMemoryTokenBucketLimiter implements RateLimiter {
     this.buckets.set(key, bucket);
     const allowed = bucket.tokens + EPSILON >= 1;
     if (allowed) bucket.tokens = Math.max(0, bucket.tokens - 1);
-    const seconds = (tokens: number) => Math.max(0, Math.ceil(tokens / perMs / 1000 - EPSILON));
     return {
       allowed,
       remaining: Math.floor(bucket.tokens + EPSILON),
-      resetSeconds: seconds(policy.limit - bucket.tokens),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(1 - bucket.tokens)),
+      resetSeconds: secondsToRefill(policy.limit - bucket.tokens, perMs),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, secondsToRefill(1 - bucket.tokens, perMs)),
     };
   }
 
@@ -63,4 +62,9 @@ export class InMemoryTokenBucketLimiter implements RateLimiter {
       if (b.tokens + (now - b.at) * b.perMs >= b.limit) this.buckets.delete(key);
     }
   }
+}
+
+/** Whole seconds until `tokens` more have dripped into a bucket refilled at `perMs` tokens a millisecond. */
+function secondsToRefill(tokens: number, perMs: number): number {
+  return Math.max(0, Math.ceil(tokens / perMs / 1000 - EPSILON));
 }
