@@ -34,10 +34,11 @@ const DEPTH_WITH_PAGE_END = 2;
  * time overlaps the network's instead of adding to it.
  *
  * Only walks past their first page are read ahead, so a client that reads one page costs nothing
- * extra; and only pages the handler does not answer on the calling thread (a short page does not
- * wait for a thread, and reading it ahead would delay the page in hand). A page read ahead is served once, and only within `freshMs` of being read: what a client
- * sees is never older than that (docs/decisions.md). The position is the same keyset position
- * either way, so a walk returns exactly the rows it would without read-ahead.
+ * extra; and only pages the handler does not answer on the calling thread (such a page waits for no
+ * thread, and reading it ahead would delay the page in hand). A page read ahead is served once, and
+ * only within `freshMs` of being read: what a client sees is never older than that
+ * (docs/decisions.md). The position is the same keyset position either way, so a walk returns
+ * exactly the rows it would without read-ahead.
  */
 export class ReadAhead implements OperationHandler {
   private readonly inner: OperationHandler;

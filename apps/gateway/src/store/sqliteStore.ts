@@ -59,8 +59,8 @@ interface ConnectionRow {
 type ConnectionColumns = Pick<ConnectionRow, 'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'>;
 /** A key row's columns in KeyRow's order, then the joined connection's (all null when none matched). */
 type KeyWithConnectionTuple = [
-  ...[string, string, string, string, KeyRow['mode'], string, string, string, string | null, string | null, string | null],
-  ...[string | null, string | null, string | null, string | null, string | null, string | null],
+  string, string, string, string, KeyRow['mode'], string, string, string, string | null, string | null, string | null,
+  string | null, string | null, string | null, string | null, string | null, string | null,
 ];
 interface SessionRow {
   connection_id: string;
