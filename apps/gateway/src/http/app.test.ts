@@ -115,7 +115,9 @@ describe('routing to connections and companies', () => {
       ],
       nextCursor: null,
     });
-    assert.deepEqual((await get('/v1/companies/NWIND', as(keys.test!))).body, { data: { id: 'NWIND', name: 'Northwind Traders', number: 2 } });
+    const one = await get('/v1/companies/NWIND', as(keys.test!));
+    assert.deepEqual(one.body, { data: { id: 'NWIND', name: 'Northwind Traders', number: 2 } });
+    for (const r of [res, one]) assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
   });
 });
 
