@@ -120,6 +120,32 @@ test('a key is read with a connection of its own organisation only', async () =>
   assert.equal(await store.findApiKeyWithConnection(hash('z'), mine.id), null, 'an unknown key finds nothing, connection or not');
 });
 
+test('a key read again after any change sees the change: revoked elsewhere, revoked here, connection edited', async () => {
+  const file = path.join(dir, `s${files++}.sqlite`);
+  const gateway = new SqliteStore(file);
+  // What `gp-gateway key revoke` does while the gateway runs: another connection to the same file.
+  const operator = new SqliteStore(file);
+  const { org, key } = await orgWithKey(gateway, 'Remembered');
+  const other = await gateway.createApiKey({ orgId: org.id, name: 'second', prefix: 'lb_live_zzzz', mode: 'live', scopes: ['read'], secretHash: hash('other') });
+  const hq = await gateway.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('hq'), defaultCompany: 'TWO' });
+  const read = () => gateway.findApiKeyWithConnection(key.secretHash, hq.id);
+
+  assert.equal((await read())?.key.revokedAt, null);
+  assert.equal((await read())?.key.revokedAt, null, 'read again while nothing changed');
+  assert.ok(Object.isFrozen((await read())?.key), 'what requests share cannot be changed by one of them');
+  await operator.setDefaultCompany(org.id, hq.id, 'NWIND');
+  assert.equal((await read())?.connection?.defaultCompany, 'NWIND', 'a connection edited by another process');
+  await operator.revokeApiKey(key.id, new Date('2026-02-01T00:00:00Z'));
+  assert.equal((await read())?.key.revokedAt, '2026-02-01T00:00:00.000Z', 'a key revoked by another process');
+
+  const readOther = () => gateway.findApiKeyWithConnection(other.secretHash, null);
+  assert.equal((await readOther())?.key.revokedAt, null);
+  await gateway.revokeApiKey(other.id, new Date('2026-03-01T00:00:00Z'));
+  assert.equal((await readOther())?.key.revokedAt, '2026-03-01T00:00:00.000Z', 'a key revoked through this store');
+  await operator.close();
+  await gateway.close();
+});
+
 test('keys are listed per organisation, oldest first', async () => {
   const store = freshStore();
   const a = await orgWithKey(store, 'Alpha');
