@@ -25,6 +25,16 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+let generatedDemo: string | null = null;
+/** The generated demo database, made on first use, so that each test can also run alone. */
+function demoDir(): string {
+  if (!generatedDemo) {
+    generatedDemo = path.join(dir, 'demo');
+    generateDemo({ dir: generatedDemo, seed: 3 });
+  }
+  return generatedDemo;
+}
+
 /** Counts to `n`, one row per number: a statement that keeps producing rows. */
 const counting = (n: number) => ({ sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c`, params: [] });
 /** Counts to `n` and returns nothing: a long scan that matches no row. */
@@ -92,8 +102,7 @@ test('the test-only delay applies to company databases and ends early when cance
 });
 
 test('operations (lists on the threads, gets inline) answer what a ReadService on this thread answers', async () => {
-  const demo = path.join(dir, 'demo');
-  generateDemo({ dir: demo, seed: 3 });
+  const demo = demoDir();
   const pool = new SqliteWorkerExecutor({ dir: demo, workers: 2 });
   const local = new ReadService(new SqliteExecutor({ dir: demo }));
   try {
@@ -118,7 +127,7 @@ test('operations (lists on the threads, gets inline) answer what a ReadService o
 });
 
 test('an operation is cancelled on its thread like a single statement', async () => {
-  const demo = path.join(dir, 'demo');
+  const demo = demoDir();
   const slow = new SqliteWorkerExecutor({ dir: demo, workers: 1, testDelayMs: 5_000 });
   try {
     const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: { inactive: false }, limit: 10, after: null };
@@ -131,7 +140,7 @@ test('an operation is cancelled on its thread like a single statement', async ()
 });
 
 test('a short unfiltered page is answered on the calling thread even while every thread is busy; other lists wait', async () => {
-  const demo = path.join(dir, 'demo');
+  const demo = demoDir();
   const slow = new SqliteWorkerExecutor({ dir: demo, workers: 1, testDelayMs: 5_000 });
   const local = new ReadService(new SqliteExecutor({ dir: demo }));
   const busy = new AbortController();
@@ -144,6 +153,7 @@ test('a short unfiltered page is answered on the calling thread even while every
     const page = await slow.handle(short);
     assert.ok(performance.now() - started < 2_000, 'the short page did not wait for the thread');
     assert.deepEqual(page, await local.handle(short));
+    assert.notEqual(page.next, null, 'the demo has more than one page of customers');
     const second: Operation = { ...short, after: page.next };
     assert.deepEqual(await slow.handle(second), await local.handle(second), 'a later page reads only its rows too');
 
