@@ -8,9 +8,8 @@ export interface Corkable {
  * Wraps `send` (a WebSocket's) so that the frames sent in one turn of the event loop leave the
  * socket in one write. The first send of a turn corks the socket; setImmediate uncorks it once the
  * turn's I/O callbacks have run. Under load, one system call then carries the frames of many
- * requests: writes were a quarter of the gateway's CPU per get, and batching took the agent's CPU
- * per get from 0.15 to 0.09 ms (docs/decisions.md, Speed). A frame sent alone waits only for the
- * end of its own turn.
+ * requests: batching took the agent's CPU per get from 0.15 to 0.09 ms (docs/decisions.md, Speed).
+ * A frame sent alone waits only for the end of its own turn.
  */
 export function sendInBatches<T>(socket: Corkable, send: (data: T) => void): (data: T) => void {
   let corked = false;

@@ -60,6 +60,13 @@ export class PreparedResource {
    * pages; null for SQL Server, and for a resource with a computed field that has no SQLite twin.
    */
   readonly jsonRow: CompiledQuery | null;
+  /**
+   * Whether a list without filters reads only the rows it returns: no source table has a condition of
+   * its own (such as GL's closing rows left out), so each is read in rowid order from the page's
+   * start, and nothing is read and then skipped. callingThreadPlans.test.ts holds the rest: those
+   * reads, and the joins, go through keys. Asked on every list request, so worked out once.
+   */
+  readonly unfilteredListReadsOnlyItsRows: boolean;
 
   constructor(def: ResourceDef, dialect: Dialect) {
     this.def = def;
@@ -83,6 +90,7 @@ export class PreparedResource {
     }
     slotOf({ column: ROW_ID });
     this.jsonRow = dialect.name === 'sqlite' ? this.sqliteJsonRow() : null;
+    this.unfilteredListReadsOnlyItsRows = def.sources.every((source) => !source.where?.length);
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
   }
@@ -102,16 +110,6 @@ export class PreparedResource {
       }
     }
     return sqliteJsonObject(fields);
-  }
-
-  /**
-   * Whether a list without filters reads only the rows it returns: no source table has a condition of
-   * its own (such as GL's closing rows left out), so each is read in rowid order from the page's
-   * start, and nothing is read and then skipped. callingThreadPlans.test.ts holds the rest: those
-   * reads, and the joins, go through keys.
-   */
-  get unfilteredListReadsOnlyItsRows(): boolean {
-    return this.def.sources.every((source) => !source.where?.length);
   }
 
   /** Index of DEX_ROW_ID in a raw row. */
