@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { createLogger } from '../apps/gateway/src/logger.ts';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { startGateway } from '../apps/gateway/src/gateway.ts';
+import { createLogger, openStore, startGateway } from '@gp-gateway/gateway';
 
 /**
  * The gateway for the benchmark: the real composition root, but without the built-in sandbox
@@ -10,7 +7,7 @@ import { startGateway } from '../apps/gateway/src/gateway.ts';
  */
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: gatewayServer.ts <data dir>');
-const store = new SqliteStore(path.join(dataDir, 'gateway.sqlite'));
+const store = openStore(dataDir);
 const gateway = await startGateway({
   store,
   log: createLogger('warn'),

@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { provisionOrganisation } from '@gp-gateway/gateway';
 
 /**
  * The system under measurement, shared by `pnpm bench` and `pnpm bench:profile`: the cached large
@@ -146,14 +145,13 @@ export interface GatewayAndAgent {
  */
 export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<GatewayAndAgent> {
   const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
-  const store = new SqliteStore(path.join(gatewayDir, 'gateway.sqlite'));
-  const org = await store.createOrganisation('Bench');
-  await store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 });
-  const key = newApiKeySecret('live');
-  await store.createApiKey({ orgId: org.id, name: 'bench', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
-  const token = newAgentToken();
-  const connection = await store.createConnection({ orgId: org.id, name: 'bench', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' });
-  await store.close();
+  const customer = await provisionOrganisation(gatewayDir, {
+    organisation: 'Bench',
+    limits: { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 },
+    connections: ['bench'],
+  });
+  const key = customer.liveKey;
+  const { token, id: connectionId } = customer.connections.bench!;
 
   const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
   const url = `http://127.0.0.1:${gateway.port}`;
@@ -163,7 +161,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<Gat
     stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });
-  const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connection.id };
+  const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connectionId };
   for (;;) {
     const res = await fetch(`${url}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
     if (res?.status === 200) break;

@@ -7,8 +7,7 @@ import net from 'node:net';
 import Database from 'better-sqlite3';
 import { DEMO_COMPANIES, generateDemo } from '@gp-gateway/agent';
 import { diagnose } from '../apps/agent/src/cli/commands/diagnose.ts';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
 import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
@@ -82,19 +81,15 @@ before(async () => {
   dataDir = path.join(root, 'gateway');
   baseSite = path.join(root, 'sites', 'base');
   generateDemo({ dir: baseSite, scale: 1, seed: 11 });
-  const store = new SqliteStore((fs.mkdirSync(dataDir, { recursive: true }), path.join(dataDir, 'gateway.sqlite')));
-  const org = await store.createOrganisation('Field Co');
-  orgId = org.id;
   // Tests poll; the default quota (100 per 10 s) is for clients, not for this.
-  await store.setOrganisationLimits(org.id, { requestsPerWindow: 100_000, windowSeconds: 1 });
-  liveKey = newApiKeySecret('live');
-  await store.createApiKey({ orgId: org.id, name: 'e2e', prefix: keyPrefix(liveKey), mode: 'live', scopes: ['read'], secretHash: sha256Hex(liveKey) });
-  for (const name of new Set(Object.values(CONNECTION_OF))) {
-    const token = newAgentToken();
-    const connection = await store.createConnection({ orgId: org.id, name, agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' });
-    connections[name] = { id: connection.id, token };
-  }
-  await store.close();
+  const customer = await provisionOrganisation(dataDir, {
+    organisation: 'Field Co',
+    limits: { requestsPerWindow: 100_000, windowSeconds: 1 },
+    connections: [...new Set(Object.values(CONNECTION_OF))],
+  });
+  orgId = customer.orgId;
+  liveKey = customer.liveKey;
+  Object.assign(connections, customer.connections);
   for (const label of Object.keys(CONNECTION_OF) as Label[]) {
     if (label === 'nodb') {
       // An empty folder: the agent starts, but there is no GP database to read.

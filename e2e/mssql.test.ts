@@ -8,8 +8,7 @@ import Database from 'better-sqlite3';
 import sql from 'mssql';
 import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
 import { loadDemoIntoSqlServer } from '../apps/agent/src/mssql/loadDemo.ts';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { provisionOrganisation } from '@gp-gateway/gateway';
 import { ROOT, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { describeReadContract } from './support/readContract.ts';
 
@@ -47,14 +46,10 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
     db.DYNAMICS = new Database(paths.systemDatabase, { readonly: true });
     db.TWO = new Database(paths.companyDatabases.TWO!, { readonly: true });
 
-    const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
-    const org = await store.createOrganisation('SQL Server');
-    await store.setOrganisationLimits(org.id, { requestsPerWindow: 100_000, windowSeconds: 10 });
-    key = newApiKeySecret('live');
-    await store.createApiKey({ orgId: org.id, name: 'e2e', prefix: keyPrefix(key), mode: 'live', scopes: ['read'], secretHash: sha256Hex(key) });
-    const token = newAgentToken();
-    connectionId = (await store.createConnection({ orgId: org.id, name: 'SQL Server', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' })).id;
-    await store.close();
+    const customer = await provisionOrganisation(dir, { organisation: 'SQL Server', limits: { requestsPerWindow: 100_000, windowSeconds: 10 }, connections: ['SQL Server'] });
+    key = customer.liveKey;
+    const { id, token } = customer.connections['SQL Server']!;
+    connectionId = id;
     gateway = await startGatewayProcess(dir);
     agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', gateway.url, '--token', token, '--mssql', MSSQL_URL!], {
       cwd: ROOT,

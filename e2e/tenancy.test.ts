@@ -6,10 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
 import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
-import { createKey } from '../apps/gateway/src/cli/commands/key.ts';
-import { newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { SCOPES, type Scope } from '../apps/gateway/src/store/store.ts';
+import { newApiKeySecret, openLocalAdmin, SCOPES, sha256Hex, type Scope } from '@gp-gateway/gateway';
 import { catalogueRoutes, sampleDataset, type DatasetSample } from './support/catalogueRoutes.ts';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
@@ -156,25 +153,24 @@ const TARGETS = ['own', 'other', 'sandbox', 'none'] as const;
 type Target = (typeof TARGETS)[number];
 
 test('isolation matrix: both organisations × both modes × every scope set × own, other, sandbox and no connection × every route', async (t) => {
-  const store = new SqliteStore(path.join(dataDir, 'gateway.sqlite'));
-  // The matrix keys are made by the CLI's own action in this process (spawning 28 CLIs would take
-  // most of the time budget), on the same store the gateway is serving from.
+  const { admin, close } = openLocalAdmin(dataDir);
+  // The matrix keys are made by the admin service the CLI calls, in this process (spawning 28 CLIs
+  // would take most of the time budget), on the same store the gateway is serving from.
   const keys: { org: OrgLabel; mode: 'live' | 'test'; scopes: Scope[]; secret: string; id: string }[] = [];
   const victims = {} as Record<`${OrgLabel}-${'live' | 'test'}`, { id: string; name: string; scopes: Scope[]; createdAt: string; secret: string }>;
   for (const org of ['A', 'B'] as const) {
     for (const mode of ['live', 'test'] as const) {
       for (const scopes of SCOPE_SETS) {
-        const secret = (await createKey(store, { org: orgs[org].id, name: `matrix ${mode} ${scopes.join('+')}`, mode, scopes: scopes.join(',') }))[3]!;
+        const { key, secret } = await admin.issueApiKey({ orgId: orgs[org].id, name: `matrix ${mode} ${scopes.join('+')}`, mode, scopes });
         issued.add(secret);
-        keys.push({ org, mode, scopes, secret, id: (await store.findApiKeyBySecretHash(sha256Hex(secret)))!.id });
+        keys.push({ org, mode, scopes, secret, id: key.id });
       }
-      const secret = (await createKey(store, { org: orgs[org].id, name: `victim ${mode}`, mode, scopes: 'read' }))[3]!;
+      const { key: victim, secret } = await admin.issueApiKey({ orgId: orgs[org].id, name: `victim ${mode}`, mode, scopes: ['read'] });
       issued.add(secret);
-      const victim = (await store.findApiKeyBySecretHash(sha256Hex(secret)))!;
       victims[`${org}-${mode}`] = { id: victim.id, name: victim.name, scopes: victim.scopes, createdAt: victim.createdAt, secret };
     }
   }
-  await store.close();
+  await close();
 
   // What each dataset answers to its own organisation: the only answers a 200 may ever carry.
   const reach: Record<Dataset, (p: string) => ReturnType<typeof get>> = {
@@ -340,15 +336,15 @@ function phases(t: { diagnostic(message: string): void }) {
   };
 }
 
-/** A key of the running gateway's store, looked up by its secret as the gateway does. */
+/** A key of the organisation in the running gateway's store, found by the hash of its secret. */
 async function findKey(orgId: string, secret: string) {
-  const store = new SqliteStore(path.join(dataDir, 'gateway.sqlite'));
+  const { admin, close } = openLocalAdmin(dataDir);
   try {
-    const key = await store.findApiKeyBySecretHash(sha256Hex(secret));
-    assert.equal(key?.orgId, orgId);
-    return key!;
+    const key = (await admin.listApiKeys(orgId)).find((k) => k.secretHash === sha256Hex(secret));
+    assert.ok(key, 'the key is in its organisation');
+    return key;
   } finally {
-    await store.close();
+    await close();
   }
 }
 

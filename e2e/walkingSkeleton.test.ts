@@ -6,8 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CustomerSchema, GlEntrySchema, listEnvelopeSchema } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/agent';
-import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
-import { newAgentToken, newApiKeySecret, keyPrefix, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
+import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
 import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
@@ -26,13 +25,9 @@ before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-gw-'));
   agentDir = path.join(dataDir, 'customer-site');
   generateDemo({ dir: agentDir, scale: 1, seed: 7 });
-  const store = new SqliteStore(path.join(dataDir, 'gateway.sqlite'));
-  const org = await store.createOrganisation('Customer Co');
-  liveKey = newApiKeySecret('live');
-  await store.createApiKey({ orgId: org.id, name: 'e2e', prefix: keyPrefix(liveKey), mode: 'live', scopes: ['read'], secretHash: sha256Hex(liveKey) });
-  agentToken = newAgentToken();
-  connectionId = (await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(agentToken), defaultCompany: 'TWO' })).id;
-  await store.close();
+  const customer = await provisionOrganisation(dataDir, { organisation: 'Customer Co', limits: {}, connections: ['HQ'] });
+  liveKey = customer.liveKey;
+  ({ id: connectionId, token: agentToken } = customer.connections.HQ!);
   gateway = await startGatewayProcess(dataDir);
   agent = startAgentProcess(gateway.url, agentToken, agentDir);
   await waitFor('the agent to connect', async () => ((await list('customers', 'limit=1')).status === 200 ? true : null));

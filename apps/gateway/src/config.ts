@@ -1,6 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. */
+const CursorSecretSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const trimmed = text.trim();
+    const bytes = /^([0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+    if (bytes.length < 32) {
+      ctx.addIssue({ code: 'custom', message: 'CURSOR_SECRET must be at least 32 random bytes, written as hex or base64 (e.g. the output of: openssl rand -hex 32)' });
+      return z.NEVER;
+    }
+    return bytes;
+  })
+  .nullable()
+  .default(null);
+
 /** Gateway settings from the environment; messages name the variable, for whoever deploys it. */
 const ConfigSchema = z.object({
   port: z.coerce.number({ message: 'PORT must be a port number' }).int().min(0).max(65535).default(3000),
@@ -11,6 +26,11 @@ const ConfigSchema = z.object({
   demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
   agentHeartbeatIntervalMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' }).int().min(50, 'AGENT_HEARTBEAT_INTERVAL_MS must be at least 50').default(10_000),
   agentHeartbeatTimeoutMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be a number of milliseconds' }).int().min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100').default(30_000),
+  /**
+   * Signs cursors. Several instances of one deployment must share it (D14); the embedded default
+   * leaves it unset and keeps one in the data folder instead (dataDir.ts).
+   */
+  cursorSecret: CursorSecretSchema,
 }).refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
   message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
 });
@@ -31,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     demoScale: env.DEMO_SCALE || undefined,
     agentHeartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS || undefined,
     agentHeartbeatTimeoutMs: env.AGENT_HEARTBEAT_TIMEOUT_MS || undefined,
+    cursorSecret: env.CURSOR_SECRET || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };

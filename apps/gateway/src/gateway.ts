@@ -2,13 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { AdminService } from './admin/adminService.ts';
 import { AgentPresenceRecorder } from './agents/agentPresence.ts';
 import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
 import { createApp } from './http/app.ts';
 import { answerClientErrors } from './http/clientErrors.ts';
-import { CursorCodec } from './http/cursor.ts';
+import { CursorCodec } from './reads/cursor.ts';
 import { createExpressShapedServer } from './http/expressShapedServer.ts';
 import { InFlightGate } from './limits/inFlightGate.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
@@ -80,6 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
   const app = createApp({
     store: options.store,
+    admin: new AdminService(options.store),
     agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
@@ -93,7 +95,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sockets = attachAgentSocketServer({
     server,
     store: options.store,
-    router,
+    agents: router,
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
   });

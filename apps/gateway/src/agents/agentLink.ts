@@ -12,7 +12,7 @@ import {
   type Position,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/apiError.ts';
+import { AgentLostError, ApiError } from '../errors/apiError.ts';
 
 /** A way to send frames to one agent and to drop it: a WebSocket, or the built-in agent's worker. */
 export interface AgentChannel {
@@ -24,17 +24,6 @@ export interface AgentAnswer {
   /** The agent's serialised data as UTF-8 bytes, written into the HTTP response as they came. */
   payload: Buffer;
   next: Position | null;
-}
-
-/**
- * The request never reached an answer because the agent went away (its socket dropped) or refused
- * it while shutting down. Nothing was answered, so a read may be sent to another agent of the
- * connection; the client sees 503 CONNECTION_OFFLINE when there is none.
- */
-export class AgentLostError extends ApiError {
-  constructor(message: string) {
-    super('CONNECTION_OFFLINE', message);
-  }
 }
 
 /** Codes an agent may answer with; anything else from an agent is reported as an internal error. */

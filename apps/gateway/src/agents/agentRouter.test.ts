@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { encodeFrame, type Operation } from '@gp-gateway/protocol';
-import { ApiError } from '../http/apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 import { AgentLink } from './agentLink.ts';
 import { LocalAgentRouter } from './agentRouter.ts';
 
@@ -102,22 +102,22 @@ test('a draining agent gets no new requests; when all drain, 503 at once; its re
   b.link.receive(encodeFrame({ v: 1, type: 'error', id: b.requests().at(-1).id, code: 'CONNECTION_OFFLINE', message: 'The agent is shutting down.' }));
   await assert.rejects(crossing, (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && /shutting down/.test(e.message));
   await assert.rejects(router.request('conn', op, 1000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && e.message === 'The connection’s agent is shutting down.');
-  assert.deepEqual(router.companies('conn')?.map((c) => c.id), ['TWO'], 'company checks still pass; the request says why it fails');
+  assert.deepEqual((await router.companies('conn'))?.map((c) => c.id), ['TWO'], 'company checks still pass; the request says why it fails');
   router.remove('conn', a.link);
   router.remove('conn', b.link);
-  assert.equal(router.companies('conn'), null);
+  assert.equal(await router.companies('conn'), null);
 });
 
-test('agents up without their database: ERP_UNAVAILABLE; a status frame brings the companies back', () => {
+test('agents up without their database: ERP_UNAVAILABLE; a status frame brings the companies back', async () => {
   const router = new LocalAgentRouter();
   const a = agent('gp01', []);
   a.link.health = health('unavailable');
   router.add('conn', a.link);
   const updates: string[] = [];
   router.listen({ added: () => {}, removed: () => {}, updated: (_k, link) => updates.push(link.health!.database) });
-  assert.throws(() => router.companies('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
+  await assert.rejects(router.companies('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
   a.link.receive(encodeFrame({ v: 1, type: 'status', companies: [{ id: 'TWO', name: null, number: null }], health: health('ok') }));
-  assert.deepEqual(router.companies('conn')?.map((c) => c.id), ['TWO']);
+  assert.deepEqual((await router.companies('conn'))?.map((c) => c.id), ['TWO']);
   assert.deepEqual(updates, ['ok']);
 });
 

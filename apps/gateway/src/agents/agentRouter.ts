@@ -1,7 +1,7 @@
 import type { Company, Operation } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/apiError.ts';
-import { AgentLostError, type AgentAnswer, type AgentLink } from './agentLink.ts';
+import { AgentLostError, ApiError } from '../errors/apiError.ts';
+import type { AgentAnswer, AgentLink } from './agentLink.ts';
 
 /** Whose request it is: the in-flight cap applies per organisation and connection (D7). */
 export interface Tenant {
@@ -12,16 +12,26 @@ export interface Tenant {
 
 /**
  * Finds an agent for a connection and sends it an operation. This instance knows only the agents
- * connected to it; a later step routes across gateway instances (NATS) behind the same interface.
+ * connected to it; a later step routes across gateway instances (NATS) behind the same interface,
+ * which is why every answer is a promise.
  */
 export interface AgentRouter {
   /**
    * The companies the connection's agents reported, or null when no agent is connected. Throws
    * ERP_UNAVAILABLE when the agents are up but none can read GP.
    */
-  companies(agentKey: string): readonly Company[] | null;
+  companies(agentKey: string): Promise<readonly Company[] | null>;
   /** Rejects at once with CONNECTION_OFFLINE when no agent is connected. */
   request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer>;
+}
+
+/**
+ * Where agent links are registered as they connect and leave: the agent socket server and the
+ * built-in sandbox agent know only this, not how requests are routed.
+ */
+export interface AgentRegistry {
+  add(agentKey: string, link: AgentLink): void;
+  remove(agentKey: string, link: AgentLink): void;
 }
 
 /** Told when links come and go, e.g. to record agent presence for operators. */
@@ -42,7 +52,7 @@ function isRead(op: Operation): boolean {
  * goes to the available agent with the fewest requests in flight, in turn among equals; draining
  * agents get nothing new. A read whose agent vanished before answering is sent once to another.
  */
-export class LocalAgentRouter implements AgentRouter {
+export class LocalAgentRouter implements AgentRouter, AgentRegistry {
   private readonly links = new Map<string, AgentLink[]>();
   private readonly listeners: AgentLinkListener[] = [];
   private readonly log: Logger | null;
@@ -74,17 +84,12 @@ export class LocalAgentRouter implements AgentRouter {
     for (const listener of this.listeners) listener.removed(agentKey, link);
   }
 
-  /** Every connected link, e.g. to close them on shutdown. */
-  all(): AgentLink[] {
-    return [...this.links.values()].flat();
-  }
-
   /** The connection's links, available ones first. */
   linksOf(agentKey: string): readonly AgentLink[] {
     return this.links.get(agentKey) ?? [];
   }
 
-  companies(agentKey: string): readonly Company[] | null {
+  async companies(agentKey: string): Promise<readonly Company[] | null> {
     const links = this.linksOf(agentKey);
     const available = links.filter((l) => l.available);
     // Only draining agents: the request itself is refused with "shutting down", after the usual checks.

@@ -6,7 +6,7 @@ import { decodeFrame, encodeFrame, PingFrameSchema, PROTOCOL_VERSION, sendInBatc
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
-import type { LocalAgentRouter } from './agentRouter.ts';
+import type { AgentRegistry } from './agentRouter.ts';
 import type { AgentLink } from './agentLink.ts';
 
 export const AGENT_PATH = '/agent';
@@ -27,7 +27,8 @@ export const DEFAULT_AGENT_HEARTBEAT: AgentHeartbeat = { intervalMs: 10_000, tim
 export interface AgentSocketServerOptions {
   server: Server;
   store: Store;
-  router: LocalAgentRouter;
+  /** Where accepted agents are registered (and removed when they leave). */
+  agents: AgentRegistry;
   log: Logger;
   heartbeat?: AgentHeartbeat;
 }
@@ -39,7 +40,7 @@ export interface AgentSocketServerOptions {
  * a socket may send application pings: `gp-agent diagnose` measures round trip and clock skew that
  * way without ever being counted as an agent.
  */
-export function attachAgentSocketServer({ server, store, router, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): { close(): void } {
+export function attachAgentSocketServer({ server, store, agents, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();
@@ -83,12 +84,12 @@ export function attachAgentSocketServer({ server, store, router, log, heartbeat 
       // Requests to one agent leave in one write per turn of the event loop.
       const send = sendInBatches(socket, (frame: string) => ws.send(frame));
       link = acceptAgent({ send, close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
-      if (link) router.add(connectionId, link);
+      if (link) agents.add(connectionId, link);
     });
     ws.on('close', (code, reason) => {
       clearTimeout(helloTimer);
       if (!link) return;
-      router.remove(connectionId, link);
+      agents.remove(connectionId, link);
       link.closed();
       log.info({ connectionId, host: link.agent.host, code, reason: reason.toString() }, 'agent disconnected');
     });

@@ -1,5 +1,5 @@
 import type { Company, Operation } from '@gp-gateway/protocol';
-import type { InFlightGate } from '../limits/inFlightGate.ts';
+import type { InFlightLimiter } from '../limits/inFlightLimiter.ts';
 import type { AgentAnswer } from './agentLink.ts';
 import type { AgentRouter, Tenant } from './agentRouter.ts';
 
@@ -11,17 +11,17 @@ import type { AgentRouter, Tenant } from './agentRouter.ts';
  */
 export class InFlightLimitedRouter implements AgentRouter {
   private readonly inner: AgentRouter;
-  private readonly gate: InFlightGate;
+  private readonly gate: InFlightLimiter;
   /** Applies to requests that name no tenant (none from the HTTP routes). */
   private readonly defaultCap: number;
 
-  constructor(inner: AgentRouter, gate: InFlightGate, defaultCap: number) {
+  constructor(inner: AgentRouter, gate: InFlightLimiter, defaultCap: number) {
     this.inner = inner;
     this.gate = gate;
     this.defaultCap = defaultCap;
   }
 
-  companies(agentKey: string): readonly Company[] | null {
+  companies(agentKey: string): Promise<readonly Company[] | null> {
     return this.inner.companies(agentKey);
   }
 

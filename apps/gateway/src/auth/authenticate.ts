@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../http/apiError.ts';
-import { connectionToRead, routeHeadersOf } from '../http/connectionContext.ts';
+import { ApiError } from '../errors/apiError.ts';
+import { routeHeadersOf } from '../http/routeHeaders.ts';
+import { connectionToRead } from '../routing/connectionRouting.ts';
 import type { ApiKey, Connection, Scope, Store } from '../store/store.ts';
 import type { Limits } from '../limits/limits.ts';
 import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';

@@ -1,45 +1,33 @@
-import fs from 'node:fs';
+import { AdminError, type AdminService } from '../admin/adminService.ts';
+import { openLocalAdmin } from '../admin/localAdmin.ts';
 import { dataDirFrom } from '../config.ts';
-import { dataPaths } from '../dataPaths.ts';
-import { SqliteStore } from '../store/sqliteStore.ts';
-import type { ConnectionWithPresence, Organisation, Store } from '../store/store.ts';
+import type { ConnectionWithPresence, Organisation } from '../store/store.ts';
 
 /**
- * Runs one operator command against the store of DATA_DIR, the same file a running gateway uses
- * (SQLite in WAL mode allows both at once), and prints what the command returns.
- * Only `create` commands may start a new store; the others explain where they looked.
+ * Runs one operator command on the store of DATA_DIR, the same one a running gateway uses, and
+ * prints what the command returns. Only `create` commands may start a new store. An AdminError's
+ * problems are listed under its message, one a line.
  */
-export async function runOnStore(action: (store: Store) => Promise<string[]>, options: { create?: boolean } = {}): Promise<void> {
-  const dataDir = dataDirFrom(process.env);
-  const file = dataPaths(dataDir).store;
-  if (!fs.existsSync(file)) {
-    if (!options.create) {
-      throw new Error(
-        `no gateway data in ${dataDir} (there is no gateway.sqlite). Set DATA_DIR to the folder the gateway runs with, ` +
-          'e.g. DATA_DIR=/srv/gp-gateway/data gp-gateway org list',
-      );
-    }
-    fs.mkdirSync(dataDir, { recursive: true });
-  }
-  const store = new SqliteStore(file);
+export async function runOnStore(action: (admin: AdminService) => Promise<string[]>, options: { create?: boolean } = {}): Promise<void> {
+  const { admin, close } = openLocalAdmin(dataDirFrom(process.env), options);
   try {
-    const lines = await action(store);
+    const lines = await action(admin);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    await store.close();
+    await close();
   }
 }
 
 /** An organisation by id or by exact name, or an error that says how to find the right one. */
-export async function organisationNamed(store: Store, idOrName: string): Promise<Organisation> {
-  const org = (await store.findOrganisation(idOrName)) ?? (await store.findOrganisationByName(idOrName));
+export async function organisationNamed(admin: AdminService, idOrName: string): Promise<Organisation> {
+  const org = await admin.findOrganisation(idOrName);
   if (!org) throw new Error(`there is no organisation with the id or name "${idOrName}". See them all with: gp-gateway org list`);
   return org;
 }
 
 /** A connection of the organisation by id, or by name when exactly one has it. */
-export async function connectionNamed(store: Store, org: Organisation, idOrName: string): Promise<ConnectionWithPresence> {
-  const connections = await store.listConnections(org.id);
+export async function connectionNamed(admin: AdminService, org: Organisation, idOrName: string): Promise<ConnectionWithPresence> {
+  const connections = await admin.listConnections(org.id);
   const byId = connections.find((c) => c.id === idOrName);
   if (byId) return byId;
   const byName = connections.filter((c) => c.name === idOrName);
@@ -52,6 +40,11 @@ export async function connectionNamed(store: Store, org: Organisation, idOrName:
 /** `"Acme Ltd" (org_…)`: how commands name an organisation. */
 export function describeOrganisation(org: Organisation): string {
   return `"${org.name}" (${org.id})`;
+}
+
+/** An AdminError as the CLI prints it: the message, then each problem on a line of its own. */
+export function describeAdminError(error: AdminError, footer: string[] = []): string {
+  return [error.message + (error.problems.length ? ':' : ''), ...error.problems.map((p) => `  - ${p}`), ...footer].join('\n');
 }
 
 export function parseWholeNumber(value: string, what: string, bounds: { min: number; max: number }): number {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { SqliteStore } from '../store/sqliteStore.ts';
+import { AdminService } from '../admin/adminService.ts';
+import { openStore } from '../store/openStore.ts';
 import { startGateway } from '../gateway.ts';
 import { dataPaths, ensureDemo, loadOrCreateCursorKey } from '../dataDir.ts';
-import { keyPrefix, newApiKeySecret, sha256Hex } from '../auth/secrets.ts';
 
 const DEMO_ORGANISATION = 'Demo organisation';
 
@@ -15,21 +15,14 @@ export async function runStart(): Promise<void> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (ensureDemo(paths.demo, config.demoScale, (line) => process.stderr.write(`\r${line}   `))) process.stderr.write('\n');
   const log = createLogger(config.logLevel);
-  const store = new SqliteStore(paths.store);
-  const org = (await store.findOrganisationByName(DEMO_ORGANISATION)) ?? (await store.createOrganisation(DEMO_ORGANISATION));
-  const secret = newApiKeySecret('test');
-  await store.createApiKey({
-    orgId: org.id,
-    name: `quick start ${new Date().toISOString()}`,
-    prefix: keyPrefix(secret),
-    mode: 'test',
-    scopes: ['read', 'mcp'],
-    secretHash: sha256Hex(secret),
-  });
+  const store = openStore(config.dataDir);
+  const admin = new AdminService(store);
+  const org = (await admin.findOrganisation(DEMO_ORGANISATION)) ?? (await admin.createOrganisation(DEMO_ORGANISATION));
+  const { secret } = await admin.issueApiKey({ orgId: org.id, name: `quick start ${new Date().toISOString()}`, mode: 'test', scopes: ['read', 'mcp'] });
   const gateway = await startGateway({
     store,
     log,
-    cursorSecret: loadOrCreateCursorKey(paths.cursorKey),
+    cursorSecret: config.cursorSecret ?? loadOrCreateCursorKey(paths.cursorKey),
     port: config.port,
     host: config.host,
     requestTimeoutMs: config.requestTimeoutMs,

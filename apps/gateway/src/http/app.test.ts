@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema, CustomerSchema, listEnvelopeSchema } from '@gp-gateway/protocol';
-import { newAgentToken, newApiKeySecret, sha256Hex } from '../auth/secrets.ts';
+import { newApiKeySecret } from '../auth/secrets.ts';
 import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
 
 let t: InProcessGateway;
@@ -11,12 +11,14 @@ let dir: string;
 const keys: Record<string, string> = {};
 let liveConnectionId = '';
 let otherOrgConnectionId = '';
+let orgAId = '';
 
 before(async () => {
   t = await startInProcessGateway();
   dir = t.dir;
-  const org = await t.store.createOrganisation('Org A');
-  const other = await t.store.createOrganisation('Org B');
+  const org = await t.admin.createOrganisation('Org A');
+  orgAId = org.id;
+  const other = await t.admin.createOrganisation('Org B');
   keys.test = (await t.makeKey(org.id, 'test', ['read'])).secret;
   keys.live = (await t.makeKey(org.id, 'live', ['read'])).secret;
   keys.noRead = (await t.makeKey(org.id, 'live', ['mcp'])).secret;
@@ -25,10 +27,10 @@ before(async () => {
   const db = new Database(path.join(dir, 'gateway.sqlite'));
   db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), revoked.key.id);
   db.close();
-  const token = newAgentToken();
-  keys.agentToken = token;
-  liveConnectionId = (await t.store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(token), defaultCompany: 'TWO' })).id;
-  otherOrgConnectionId = (await t.store.createConnection({ orgId: other.id, name: 'Other', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
+  const live = await t.admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' });
+  keys.agentToken = live.agentToken;
+  liveConnectionId = live.connection.id;
+  otherOrgConnectionId = (await t.admin.createConnection({ orgId: other.id, name: 'Other', defaultCompany: 'TWO' })).connection.id;
 });
 
 after(async () => {
@@ -188,7 +190,7 @@ describe('access log', () => {
   test('each request is one line with its request id, whole path, status and key prefix', async () => {
     const read = await get('/v1/customers?limit=1', as(keys.test!));
     const refused = await get('/v1/customers/NO-SUCH-CUSTOMER', as(keys.test!));
-    const writer = await t.makeKey((await t.store.findApiKeyBySecretHash(sha256Hex(keys.test!)))!.orgId, 'test', ['write']);
+    const writer = await t.makeKey(orgAId, 'test', ['write']);
     keys.writer = writer.secret;
     const rotate = await fetch(`${t.gateway.url}/v1/api-keys/${writer.key.id}/rotate`, { method: 'POST', headers: as(writer.secret) });
     keys.rotated = ((await rotate.json()) as { secret: string }).secret;

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
 import { authenticate, requireScope } from '../auth/authenticate.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
@@ -10,7 +11,7 @@ import { RecordReader } from '../reads/recordReader.ts';
 import type { Store } from '../store/store.ts';
 import { accessLog } from './accessLog.ts';
 import { applyLimits } from './applyLimits.ts';
-import type { CursorCodec } from './cursor.ts';
+import type { CursorCodec } from '../reads/cursor.ts';
 import { errorHandler, notFound } from './errorHandler.ts';
 import { requestId } from './requestId.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
@@ -18,6 +19,7 @@ import { mountResourceRoutes } from './routes/resources.ts';
 
 export interface AppOptions {
   store: Store;
+  admin: AdminService;
   agents: AgentRouter;
   cursors: CursorCodec;
   log: Logger;
@@ -30,7 +32,7 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): Express {
-  const { store, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
+  const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
   const authenticated = [authenticate(store), applyLimits({ limitsOf, limiter })];
   const app = express();
@@ -46,7 +48,7 @@ export function createApp(options: AppOptions): Express {
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
-  app.use('/v1', ...authenticated, apiKeyRoutes({ store }));
+  app.use('/v1', ...authenticated, apiKeyRoutes({ admin }));
   // MCP (D10): the same keys, limits and routing; HTTP errors (D6) until the key may use MCP.
   app.post(
     '/mcp',

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newApiKeySecret } from '../auth/secrets.ts';
 import { slotKey } from '../agents/inFlightLimitedRouter.ts';
-import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
 
 /** Rate limits (D7) as a client sees them: quota headers, 429 with Retry-After, the in-flight cap. */
@@ -29,7 +29,7 @@ async function until(what: string, probe: () => boolean): Promise<void> {
 
 describe('quota headers', () => {
   test('a key of an organisation without limits of its own gets D7: 100 per 10 s', async () => {
-    const org = await gw.store.createOrganisation('Defaults');
+    const org = await gw.admin.createOrganisation('Defaults');
     const { secret } = await gw.makeKey(org.id, 'test', ['read']);
     const res = await gw.get('/v1/companies', as(secret));
     assert.equal(res.status, 200);
@@ -43,9 +43,9 @@ describe('quota headers', () => {
   });
 
   test('every authenticated /v1 response carries them, errors included, counting down', async () => {
-    const org = await gw.store.createOrganisation('Counted');
+    const org = await gw.admin.createOrganisation('Counted');
     // A day-long window: refill during the test is negligible, so every number is exact.
-    await gw.store.setOrganisationLimits(org.id, { requestsPerWindow: 10, windowSeconds: 86_400 });
+    await gw.admin.setLimits(org.id, { requestsPerWindow: 10, windowSeconds: 86_400 });
     const { secret } = await gw.makeKey(org.id, 'test', ['read']);
     const { secret: writeOnly } = await gw.makeKey(org.id, 'test', ['write']);
     const answers = [
@@ -74,9 +74,9 @@ describe('quota headers', () => {
   });
 
   test('401s carry no quota headers: there is no key to describe, and revoked must look like unknown', async () => {
-    const org = await gw.store.createOrganisation('Unauthenticated');
+    const org = await gw.admin.createOrganisation('Unauthenticated');
     const revoked = await gw.makeKey(org.id, 'test', ['read']);
-    await gw.store.revokeApiKey(revoked.key.id, new Date());
+    await gw.admin.revokeApiKey(revoked.key.id);
     const answers = await Promise.all([
       gw.get('/v1/customers'),
       gw.get('/v1/customers', { authorization: 'Bearer lb_test_short' }),
@@ -92,8 +92,8 @@ describe('quota headers', () => {
 
 describe('429 RATE_LIMITED', () => {
   test('an empty bucket answers 429 with Retry-After; the next token comes one refill interval after the burst', async (t) => {
-    const org = await gw.store.createOrganisation('Throttled');
-    await gw.store.setOrganisationLimits(org.id, { requestsPerWindow: 2, windowSeconds: 1 }); // a token per 500 ms
+    const org = await gw.admin.createOrganisation('Throttled');
+    await gw.admin.setLimits(org.id, { requestsPerWindow: 2, windowSeconds: 1 }); // a token per 500 ms
     const { secret } = await gw.makeKey(org.id, 'test', ['read']);
     const burstStarted = performance.now();
     const first = await gw.get('/v1/companies', as(secret));
@@ -130,8 +130,8 @@ describe('429 RATE_LIMITED', () => {
   });
 
   test('rotating a key does not refill its bucket', async () => {
-    const org = await gw.store.createOrganisation('No reset by rotation');
-    await gw.store.setOrganisationLimits(org.id, { requestsPerWindow: 2, windowSeconds: 86_400 });
+    const org = await gw.admin.createOrganisation('No reset by rotation');
+    await gw.admin.setLimits(org.id, { requestsPerWindow: 2, windowSeconds: 86_400 });
     const { secret, key } = await gw.makeKey(org.id, 'test', ['read', 'write']);
     assert.equal((await gw.get('/v1/companies', as(secret))).status, 200);
     const rotated = await fetch(`${gw.gateway.url}/v1/api-keys/${key.id}/rotate`, { method: 'POST', headers: as(secret) });
@@ -145,9 +145,9 @@ describe('429 RATE_LIMITED', () => {
 
 describe('in flight per connection', () => {
   test('beyond the cap requests wait for a slot; one organisation filling its sandbox does not hold up another', async () => {
-    const a = await gw.store.createOrganisation('Busy');
-    const b = await gw.store.createOrganisation('Neighbour');
-    await gw.store.setOrganisationLimits(a.id, { maxInFlightPerConnection: 2 });
+    const a = await gw.admin.createOrganisation('Busy');
+    const b = await gw.admin.createOrganisation('Neighbour');
+    await gw.admin.setLimits(a.id, { maxInFlightPerConnection: 2 });
     const keyA = (await gw.makeKey(a.id, 'test', ['read'])).secret;
     const keyB = (await gw.makeKey(b.id, 'test', ['read'])).secret;
     const slotsA = slotKey(a.id, SANDBOX_AGENT_KEY);
@@ -168,8 +168,8 @@ describe('in flight per connection', () => {
   });
 
   test('a request that finds no slot within the wait gets 429 RATE_LIMITED with Retry-After and quota headers', async (t) => {
-    const org = await gw.store.createOrganisation('Saturated');
-    await gw.store.setOrganisationLimits(org.id, { maxInFlightPerConnection: 1 });
+    const org = await gw.admin.createOrganisation('Saturated');
+    await gw.admin.setLimits(org.id, { maxInFlightPerConnection: 1 });
     const { secret } = await gw.makeKey(org.id, 'test', ['read']);
     const slots = slotKey(org.id, SANDBOX_AGENT_KEY);
     const hold = gw.holdAgentAnswers();

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import { rateLimitHeaders } from '../limits/rateLimitHeaders.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
-import { ApiError } from './apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 
 export interface ApplyLimitsOptions {
   limitsOf: LimitsLookup;

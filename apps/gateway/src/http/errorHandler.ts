@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from './apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 
 export function sendError(res: Response, error: ApiError): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -11,7 +11,7 @@ let db: Database.Database;
 
 before(async () => {
   t = await startInProcessGateway();
-  const org = await t.store.createOrganisation('Filters');
+  const org = await t.admin.createOrganisation('Filters');
   key = (await t.makeKey(org.id, 'test', ['read'])).secret;
   db = new Database(path.join(t.demoDir, 'TWO.sqlite'), { readonly: true });
 });

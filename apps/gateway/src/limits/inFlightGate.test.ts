@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../http/apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 import { InFlightGate } from './inFlightGate.ts';
 
 /** Resolves to 'granted' or the error code, without waiting for anything that has not happened. */

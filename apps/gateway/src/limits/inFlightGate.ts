@@ -1,4 +1,5 @@
-import { ApiError } from '../http/apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
+import type { InFlightLimiter } from './inFlightLimiter.ts';
 
 export interface InFlightGateOptions {
   /** How long a request may wait for a free slot before it gets 429. */
@@ -27,7 +28,7 @@ const RETRY_AFTER_SECONDS = 1;
  * then are refused with 429 RATE_LIMITED. Protects a customer's SQL Server from a burst that the
  * per-key rate limit alone would let through (many keys, or slow queries).
  */
-export class InFlightGate {
+export class InFlightGate implements InFlightLimiter {
   private readonly slots = new Map<string, Slots>();
   private readonly options: InFlightGateOptions;
 
@@ -35,7 +36,6 @@ export class InFlightGate {
     this.options = options;
   }
 
-  /** Resolves with a release function once the caller holds a slot; call it exactly when done. */
   acquire(key: string, limit: number): Promise<() => void> {
     const slots = this.slots.get(key) ?? { active: 0, limit, waiting: [] };
     slots.limit = limit;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@gp-gateway/protocol';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../http/apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 
 /**
  * The JSON Schema a tool advertises for its arguments (or its result), generated from the zod schema

@@ -13,8 +13,8 @@ let client: Client;
 
 before(async () => {
   t = await startInProcessGateway({ mcpResultBudgetBytes: BUDGET });
-  const org = await t.store.createOrganisation('Budget');
-  await t.store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000 });
+  const org = await t.admin.createOrganisation('Budget');
+  await t.admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });
   key = (await t.makeKey(org.id, 'test', ['read', 'mcp'])).secret;
   client = new Client({ name: 'budget', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));

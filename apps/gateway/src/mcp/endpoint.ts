@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { routeHeadersOf } from '../http/connectionContext.ts';
+import { routeHeadersOf } from '../http/routeHeaders.ts';
 import type { RecordReader } from '../reads/recordReader.ts';
 import { createMcpServer } from './server.ts';
 

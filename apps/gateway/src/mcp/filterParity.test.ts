@@ -22,8 +22,8 @@ const documents: Record<string, string> = {};
 
 before(async () => {
   t = await startInProcessGateway();
-  const org = await t.store.createOrganisation('Parity');
-  await t.store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000 });
+  const org = await t.admin.createOrganisation('Parity');
+  await t.admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });
   key = (await t.makeKey(org.id, 'test', ['read', 'mcp'])).secret;
   client = new Client({ name: 'parity', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), { requestInit: { headers: auth() } }));

@@ -4,10 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorBodySchema, OBJECT_NAMES, OBJECTS } from '@gp-gateway/protocol';
-import { newAgentToken, newApiKeySecret, sha256Hex } from '../auth/secrets.ts';
+import { newApiKeySecret } from '../auth/secrets.ts';
 import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
 import { slotKey } from '../agents/inFlightLimitedRouter.ts';
-import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 import { RESULT_BUDGET_BYTES } from './budget.ts';
 
 /**
@@ -23,14 +23,14 @@ const clients: Client[] = [];
 
 before(async () => {
   t = await startInProcessGateway({ limits: { inFlightWaitMs: 100 } });
-  const org = await t.store.createOrganisation('MCP');
-  await t.store.setOrganisationLimits(org.id, { requestsPerWindow: 1_000_000 });
-  const other = await t.store.createOrganisation('Other');
+  const org = await t.admin.createOrganisation('MCP');
+  await t.admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });
+  const other = await t.admin.createOrganisation('Other');
   keys.test = (await t.makeKey(org.id, 'test', ['read', 'mcp'])).secret;
   keys.live = (await t.makeKey(org.id, 'live', ['read', 'mcp'])).secret;
   keys.readOnly = (await t.makeKey(org.id, 'test', ['read'])).secret;
-  liveConnectionId = (await t.store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
-  foreignConnectionId = (await t.store.createConnection({ orgId: other.id, name: 'Theirs', agentTokenHash: sha256Hex(newAgentToken()), defaultCompany: 'TWO' })).id;
+  liveConnectionId = (await t.admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' })).connection.id;
+  foreignConnectionId = (await t.admin.createConnection({ orgId: other.id, name: 'Theirs', defaultCompany: 'TWO' })).connection.id;
 });
 
 after(async () => {
@@ -186,8 +186,8 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
   });
 
   test('every POST spends one request of the key’s bucket; an empty bucket is HTTP 429 with Retry-After', async () => {
-    const org = await t.store.createOrganisation('Tight');
-    await t.store.setOrganisationLimits(org.id, { requestsPerWindow: 3, windowSeconds: 600 });
+    const org = await t.admin.createOrganisation('Tight');
+    await t.admin.setLimits(org.id, { requestsPerWindow: 3, windowSeconds: 600 });
     const { secret } = await t.makeKey(org.id, 'test', ['read', 'mcp']);
     keys.tight = secret;
     const client = await connect(secret); // initialize and notifications/initialized
@@ -201,8 +201,8 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
   });
 
   test('tool calls take the connection’s in-flight slots (D7) like REST calls do', async () => {
-    const org = await t.store.createOrganisation('One at a time');
-    await t.store.setOrganisationLimits(org.id, { maxInFlightPerConnection: 1 });
+    const org = await t.admin.createOrganisation('One at a time');
+    await t.admin.setLimits(org.id, { maxInFlightPerConnection: 1 });
     const { secret } = await t.makeKey(org.id, 'test', ['read', 'mcp']);
     keys.single = secret;
     const slot = slotKey(org.id, SANDBOX_AGENT_KEY);

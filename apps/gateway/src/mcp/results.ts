@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiError } from '../http/apiError.ts';
+import type { ApiError } from '../errors/apiError.ts';
 
 /** A tool's answer: the structured result, and the same JSON as text for clients that read only text. */
 export function toolResult(structured: Record<string, unknown>, text: string): CallToolResult {

@@ -11,7 +11,7 @@ import {
 } from '@gp-gateway/protocol';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
 import { documentFilter, type ReadTarget, type RecordReader } from '../reads/recordReader.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { pageWithinBudget } from './budget.ts';

@@ -1,9 +1,9 @@
 import type { FilterValues, ObjectSpec, Operation, Position } from '@gp-gateway/protocol';
 import type { AgentRouter, Tenant } from '../agents/agentRouter.ts';
 import type { ApiKey, Connection } from '../store/store.ts';
-import { ApiError } from '../http/apiError.ts';
-import { agentKeyOf, checkCompany, requestedCompany, resolveConnection, type RouteHeaders } from '../http/connectionContext.ts';
-import type { CursorBinding, CursorCodec } from '../http/cursor.ts';
+import { ApiError } from '../errors/apiError.ts';
+import { agentKeyOf, checkCompany, requestedCompany, resolveConnection, type RouteHeaders } from '../routing/connectionRouting.ts';
+import type { CursorBinding, CursorCodec } from './cursor.ts';
 
 export interface RecordReaderOptions {
   agents: AgentRouter;
@@ -114,7 +114,7 @@ export class RecordReader {
   }
 
   private async ask(agentKey: string, tenant: Tenant, company: string | null, op: Operation) {
-    const known = this.agents.companies(agentKey);
+    const known = await this.agents.companies(agentKey);
     if (!known) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
     checkCompany(company, known);
     return this.agents.request(agentKey, op, this.requestTimeoutMs, tenant);

@@ -2,11 +2,10 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { SANDBOX_WORKER_PATH, type SandboxWorkerData } from '@gp-gateway/agent';
 import { acceptAgent } from '../agents/acceptAgent.ts';
-import type { LocalAgentRouter } from '../agents/agentRouter.ts';
+import type { AgentRegistry } from '../agents/agentRouter.ts';
 import type { AgentLink } from '../agents/agentLink.ts';
+import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 
-/** Every organisation's `sandbox` connection is served by this one agent. */
-export const SANDBOX_AGENT_KEY = 'sandbox';
 
 export interface BuiltinAgent {
   stop(): Promise<void>;
@@ -14,9 +13,9 @@ export interface BuiltinAgent {
 
 /**
  * Starts the sandbox agent in a worker thread over the demo databases in `dir` and registers it with
- * the router once it has said hello. Resolves when it is ready to serve.
+ * the registry once it has said hello. Resolves when it is ready to serve.
  */
-export function startBuiltinAgent(dir: string, router: LocalAgentRouter, log: Logger): Promise<BuiltinAgent> {
+export function startBuiltinAgent(dir: string, agents: AgentRegistry, log: Logger): Promise<BuiltinAgent> {
   const data: SandboxWorkerData = { dir, logLevel: log.level };
   const worker = new Worker(SANDBOX_WORKER_PATH, { workerData: data });
   let link: AgentLink | null = null;
@@ -31,7 +30,7 @@ export function startBuiltinAgent(dir: string, router: LocalAgentRouter, log: Lo
       if (link) return link.receive(typeof message === 'string' ? message : Buffer.from(message.buffer, message.byteOffset, message.byteLength));
       link = acceptAgent(channel, String(message), SANDBOX_AGENT_KEY, log);
       if (!link) return reject(new Error('the built-in sandbox agent was refused'));
-      router.add(SANDBOX_AGENT_KEY, link);
+      agents.add(SANDBOX_AGENT_KEY, link);
       resolve({
         async stop() {
           stopping = true;
@@ -45,7 +44,7 @@ export function startBuiltinAgent(dir: string, router: LocalAgentRouter, log: Lo
     });
     worker.on('exit', (code) => {
       if (link) {
-        router.remove(SANDBOX_AGENT_KEY, link);
+        agents.remove(SANDBOX_AGENT_KEY, link);
         link.closed();
       }
       if (!stopping) log.error({ code }, 'the built-in sandbox agent stopped');

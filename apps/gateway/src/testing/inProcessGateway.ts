@@ -6,17 +6,19 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
 import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
+import { AdminService } from '../admin/adminService.ts';
 import { SqliteStore } from '../store/sqliteStore.ts';
-import { keyPrefix, newApiKeySecret, sha256Hex, type KeyMode } from '../auth/secrets.ts';
+import type { KeyMode } from '../auth/secrets.ts';
 import { acceptAgent } from '../agents/acceptAgent.ts';
 import type { AgentLink } from '../agents/agentLink.ts';
 import type { ApiKey, Scope } from '../store/store.ts';
-import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
+import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 
 export interface InProcessGateway {
   dir: string;
   demoDir: string;
   store: SqliteStore;
+  admin: AdminService;
   gateway: RunningGateway;
   /** Every log line the gateway wrote, for assertions about what logs may contain. */
   logs: string[];
@@ -55,6 +57,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
   });
   const log = pino({ level: 'debug' }, sink);
   const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  const admin = new AdminService(store);
   const gateway = await startGateway({
     store,
     log,
@@ -82,19 +85,16 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
   };
   await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite' });
-  while (!gateway.router.companies(SANDBOX_AGENT_KEY)) await new Promise((r) => setTimeout(r, 5));
+  while (!(await gateway.router.companies(SANDBOX_AGENT_KEY))) await new Promise((r) => setTimeout(r, 5));
 
   return {
     dir,
     demoDir,
     store,
+    admin,
     gateway,
     logs,
-    async makeKey(orgId, mode, scopes) {
-      const secret = newApiKeySecret(mode);
-      const key = await store.createApiKey({ orgId, name: 'test', prefix: keyPrefix(secret), mode, scopes, secretHash: sha256Hex(secret) });
-      return { secret, key };
-    },
+    makeKey: (orgId, mode, scopes) => admin.issueApiKey({ orgId, name: 'test', mode, scopes }),
     async get(pathAndQuery, headers = {}) {
       const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers });
       return { status: res.status, body: await res.json(), headers: res.headers };

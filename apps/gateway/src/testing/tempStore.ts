@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AdminService } from '../admin/adminService.ts';
 import { SqliteStore } from '../store/sqliteStore.ts';
 
-/** A store in a fresh temporary folder, removed again by `dispose`. */
-export function tempStore(): { store: SqliteStore; file: string; dispose(): Promise<void> } {
+/** A store (and the admin service on it) in a fresh temporary folder, removed again by `dispose`. */
+export function tempStore(): { store: SqliteStore; admin: AdminService; file: string; dispose(): Promise<void> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-store-'));
   const file = path.join(dir, 'gateway.sqlite');
   const store = new SqliteStore(file);
   return {
     store,
+    admin: new AdminService(store),
     file,
     async dispose() {
       await store.close();

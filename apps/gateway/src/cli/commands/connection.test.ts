@@ -5,12 +5,12 @@ import { tempStore } from '../../testing/tempStore.ts';
 import { formatTime } from '../output.ts';
 import { createConnection, listConnections, setDefaultCompany, setWriteWhitelist } from './connection.ts';
 
-const { store, dispose } = tempStore();
+const { store, admin, dispose } = tempStore();
 after(dispose);
 
 test('connection create prints the agent token once, alone on its line, and stores only its hash', async () => {
-  const org = await store.createOrganisation('Acme Ltd');
-  const lines = await createConnection(store, { org: 'Acme Ltd', name: 'Head office', defaultCompany: 'two' });
+  const org = await admin.createOrganisation('Acme Ltd');
+  const lines = await createConnection(admin, { org: 'Acme Ltd', name: 'Head office', defaultCompany: 'two' });
   const token = lines[3]!;
   assert.match(token, /^lb_agent_[0-9A-Za-z]{32}$/);
   const connection = (await store.findConnectionByAgentTokenHash(sha256Hex(token)))!;
@@ -24,16 +24,16 @@ test('connection create prints the agent token once, alone on its line, and stor
     '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
     `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
   ]);
-  await assert.rejects(createConnection(store, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {
+  await assert.rejects(createConnection(admin, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {
     message: '"TOOLONG" is not a GP company id: 1 to 5 letters or digits, e.g. TWO',
   });
 });
 
 test('connection list shows default company, writable objects and the agents as the gateways recorded them', async () => {
-  const org = await store.createOrganisation('Listed');
-  const quiet = await store.createConnection({ orgId: org.id, name: 'Quiet', agentTokenHash: sha256Hex('q'), defaultCompany: null });
-  const live = await store.createConnection({ orgId: org.id, name: 'Live', agentTokenHash: sha256Hex('l'), defaultCompany: 'TWO' });
-  const gone = await store.createConnection({ orgId: org.id, name: 'Gone', agentTokenHash: sha256Hex('g'), defaultCompany: 'NWIND' });
+  const org = await admin.createOrganisation('Listed');
+  const quiet = (await admin.createConnection({ orgId: org.id, name: 'Quiet', defaultCompany: null })).connection;
+  const live = (await admin.createConnection({ orgId: org.id, name: 'Live', defaultCompany: 'TWO' })).connection;
+  const gone = (await admin.createConnection({ orgId: org.id, name: 'Gone', defaultCompany: 'NWIND' })).connection;
   await store.setWriteWhitelist(org.id, live.id, ['customers', 'gl-entries']);
   const at = new Date();
   const session = { gatewayId: 'gw_1', agentVersion: '0.1.0', agentHost: 'gp01', companies: ['TWO', 'NWIND'], at };
@@ -43,7 +43,7 @@ test('connection list shows default company, writable objects and the agents as 
   await store.recordAgentDetails('as_live2', { companies: [], details: { ...details, gpVersion: null, database: 'unavailable', databaseMessage: 'Login failed for user \'api\'.', draining: true } }, at);
   await store.recordAgentConnected({ ...session, id: 'as_gone', connectionId: gone.id, details });
   await store.recordAgentDisconnected('as_gone', new Date('2026-03-01T14:05:09.123Z'));
-  const lines = await listConnections(store, org.id);
+  const lines = await listConnections(admin, org.id);
   const rows = lines.slice(2).map((l) => (l.startsWith('    - ') ? [l] : l.split(/ {2,}/)));
   const seen = formatTime(at.toISOString());
   const before = formatTime(new Date(at.getTime() - 1).toISOString());
@@ -61,39 +61,39 @@ test('connection list shows default company, writable objects and the agents as 
 });
 
 test('set-default-company takes a connection id or name, warns when the agent lacks the company, and can clear', async () => {
-  const org = await store.createOrganisation('Defaults');
-  const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex('d'), defaultCompany: 'TWO' });
+  const org = await admin.createOrganisation('Defaults');
+  const conn = (await admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' })).connection;
   await store.recordAgentConnected({ id: 'as_d', connectionId: conn.id, gatewayId: 'gw', agentVersion: '1', agentHost: 'h', companies: ['TWO', 'NWIND'], at: new Date() });
-  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: 'HQ', company: 'nwind' }), [
+  assert.deepEqual(await setDefaultCompany(admin, { org: 'Defaults', connection: 'HQ', company: 'nwind' }), [
     `The default company of "HQ" (${conn.id}) is now NWIND: requests without X-Company go there.`,
   ]);
-  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: conn.id, company: 'ABC' }), [
+  assert.deepEqual(await setDefaultCompany(admin, { org: 'Defaults', connection: conn.id, company: 'ABC' }), [
     `The default company of "HQ" (${conn.id}) is now ABC: requests without X-Company go there.`,
     'Note: its agent reports the companies TWO, NWIND; until ABC is among them, requests without X-Company get 400.',
   ]);
-  assert.deepEqual(await setDefaultCompany(store, { org: 'Defaults', connection: 'HQ', clear: true }), [
+  assert.deepEqual(await setDefaultCompany(admin, { org: 'Defaults', connection: 'HQ', clear: true }), [
     `"HQ" (${conn.id}) has no default company now: requests must send X-Company.`,
   ]);
   assert.equal((await store.findConnection(org.id, conn.id))?.defaultCompany, null);
-  await assert.rejects(setDefaultCompany(store, { org: 'Defaults', connection: 'HQ' }), { message: 'give either a company id or --clear' });
-  await assert.rejects(setDefaultCompany(store, { org: 'Defaults', connection: 'Branch', company: 'TWO' }), {
+  await assert.rejects(setDefaultCompany(admin, { org: 'Defaults', connection: 'HQ' }), { message: 'give either a company id or --clear' });
+  await assert.rejects(setDefaultCompany(admin, { org: 'Defaults', connection: 'Branch', company: 'TWO' }), {
     message: `"Defaults" has no connection with the id or name "Branch". See them with: gp-gateway connection list --org ${org.id}`,
   });
 });
 
 test('set-write-whitelist accepts writable objects, reports every bad one, and refuses the sandbox', async () => {
-  const org = await store.createOrganisation('Writers');
-  const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: sha256Hex('w'), defaultCompany: 'TWO' });
-  assert.deepEqual(await setWriteWhitelist(store, { org: org.id, connection: 'HQ', objects: 'gl-entries,Customers' }), [
+  const org = await admin.createOrganisation('Writers');
+  const conn = (await admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' })).connection;
+  assert.deepEqual(await setWriteWhitelist(admin, { org: org.id, connection: 'HQ', objects: 'gl-entries,Customers' }), [
     `Writable on "HQ" (${conn.id}): customers, gl-entries. Writes to any other object are refused (403).`,
   ]);
-  await assert.rejects(setWriteWhitelist(store, { org: org.id, connection: 'HQ', objects: 'customers,companies,widgets' }), (error: Error) => {
+  await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'HQ', objects: 'customers,companies,widgets' }), (error: Error) => {
     assert.match(error.message, /^the write whitelist was not changed:\n {2}- companies is read-only: v1 does not write it\n {2}- there is no object named "widgets"\nObjects that can be writable: customers, /);
     return true;
   });
   assert.deepEqual((await store.findConnection(org.id, conn.id))?.writeWhitelist, ['customers', 'gl-entries']);
-  assert.deepEqual(await setWriteWhitelist(store, { org: org.id, connection: conn.id, objects: 'none' }), [`No object is writable on "HQ" (${conn.id}) now.`]);
-  await assert.rejects(setWriteWhitelist(store, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
+  assert.deepEqual(await setWriteWhitelist(admin, { org: org.id, connection: conn.id, objects: 'none' }), [`No object is writable on "HQ" (${conn.id}) now.`]);
+  await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
     message: 'the sandbox is read-only; it has no write whitelist',
   });
 });

@@ -1,21 +1,14 @@
 import type { Command } from 'commander';
-import { newAgentToken, sha256Hex } from '../../auth/secrets.ts';
-import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence, type Store } from '../../store/store.ts';
-import { checkWriteWhitelist, writableObjects } from '../../writes/writableObjects.ts';
+import { AdminError, type AdminService } from '../../admin/adminService.ts';
+import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence } from '../../store/store.ts';
+import { writableObjects } from '../../writes/writableObjects.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
-import { connectionNamed, describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
+import { connectionNamed, describeAdminError, describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
 
 export interface NewConnectionRequest {
   org: string;
   name: string;
   defaultCompany?: string;
-}
-
-/** A GP company database id (INTERID): up to 5 letters or digits; GP shows them upper case. */
-export function parseCompanyId(text: string): string {
-  const id = text.trim().toUpperCase();
-  if (!/^[A-Z0-9]{1,5}$/.test(id)) throw new Error(`"${text}" is not a GP company id: 1 to 5 letters or digits, e.g. TWO`);
-  return id;
 }
 
 function describeAgents(c: ConnectionWithPresence): string {
@@ -58,13 +51,10 @@ function describeWrites(c: ConnectionWithPresence): string {
   return c.writeWhitelist.length ? c.writeWhitelist.join(',') : 'none';
 }
 
-export async function createConnection(store: Store, request: NewConnectionRequest): Promise<string[]> {
-  const org = await organisationNamed(store, request.org);
-  const name = request.name.trim();
-  if (!name) throw new Error('the connection needs a name, e.g. --name "Head office"');
-  const defaultCompany = request.defaultCompany === undefined ? null : parseCompanyId(request.defaultCompany);
-  const token = newAgentToken();
-  const connection = await store.createConnection({ orgId: org.id, name, agentTokenHash: sha256Hex(token), defaultCompany });
+export async function createConnection(admin: AdminService, request: NewConnectionRequest): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const { connection, agentToken: token } = await admin.createConnection({ orgId: org.id, name: request.name, defaultCompany: request.defaultCompany ?? null });
+  const defaultCompany = connection.defaultCompany;
   return [
     `Created connection ${connection.id} "${connection.name}" for ${describeOrganisation(org)}` +
       (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
@@ -75,9 +65,9 @@ export async function createConnection(store: Store, request: NewConnectionReque
   ];
 }
 
-export async function listConnections(store: Store, idOrName: string): Promise<string[]> {
-  const org = await organisationNamed(store, idOrName);
-  const connections = await store.listConnections(org.id);
+export async function listConnections(admin: AdminService, idOrName: string): Promise<string[]> {
+  const org = await organisationNamed(admin, idOrName);
+  const connections = await admin.listConnections(org.id);
   const [header, ...rows] = formatTable(
     ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
     connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
@@ -86,14 +76,13 @@ export async function listConnections(store: Store, idOrName: string): Promise<s
 }
 
 export async function setDefaultCompany(
-  store: Store,
+  admin: AdminService,
   request: { org: string; connection: string; company?: string; clear?: boolean },
 ): Promise<string[]> {
-  const org = await organisationNamed(store, request.org);
-  const connection = await connectionNamed(store, org, request.connection);
+  const org = await organisationNamed(admin, request.org);
+  const connection = await connectionNamed(admin, org, request.connection);
   if (Boolean(request.clear) === (request.company !== undefined)) throw new Error('give either a company id or --clear');
-  const company = request.company === undefined ? null : parseCompanyId(request.company);
-  await store.setDefaultCompany(org.id, connection.id, company);
+  const company = (await admin.setDefaultCompany(org.id, connection.id, request.company ?? null)).defaultCompany;
   const where = `"${connection.name}" (${connection.id})`;
   if (company === null) return [`${where} has no default company now: requests must send X-Company.`];
   const lines = [`The default company of ${where} is now ${company}: requests without X-Company go there.`];
@@ -104,23 +93,22 @@ export async function setDefaultCompany(
   return lines;
 }
 
-export async function setWriteWhitelist(store: Store, request: { org: string; connection: string; objects: string }): Promise<string[]> {
-  const org = await organisationNamed(store, request.org);
-  const connection = await connectionNamed(store, org, request.connection);
-  if (connection.id === SANDBOX_CONNECTION_ID) throw new Error('the sandbox is read-only; it has no write whitelist');
-  const names = request.objects.trim().toLowerCase() === 'none' ? [] : request.objects.split(',').filter((n) => n.trim());
-  if (!names.length && request.objects.trim().toLowerCase() !== 'none') throw new Error('give the objects, comma-separated, or none');
-  const check = checkWriteWhitelist(names);
-  if (!check.ok) {
-    throw new Error(
-      `the write whitelist was not changed:\n${check.problems.map((p) => `  - ${p}`).join('\n')}\n` +
-        `Objects that can be writable: ${writableObjects().join(', ') || 'none yet'}`,
-    );
+export async function setWriteWhitelist(admin: AdminService, request: { org: string; connection: string; objects: string }): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const connection = await connectionNamed(admin, org, request.connection);
+  const none = request.objects.trim().toLowerCase() === 'none';
+  const names = none ? [] : request.objects.split(',').filter((n) => n.trim());
+  if (!names.length && !none) throw new Error('give the objects, comma-separated, or none');
+  let objects: string[];
+  try {
+    objects = (await admin.setWriteWhitelist(org.id, connection.id, names)).writeWhitelist;
+  } catch (error) {
+    if (!(error instanceof AdminError) || !error.problems.length) throw error;
+    throw new Error(describeAdminError(error, [`Objects that can be writable: ${writableObjects().join(', ') || 'none yet'}`]));
   }
-  await store.setWriteWhitelist(org.id, connection.id, check.objects);
   const where = `"${connection.name}" (${connection.id})`;
-  if (!check.objects.length) return [`No object is writable on ${where} now.`];
-  return [`Writable on ${where}: ${check.objects.join(', ')}. Writes to any other object are refused (403).`];
+  if (!objects.length) return [`No object is writable on ${where} now.`];
+  return [`Writable on ${where}: ${objects.join(', ')}. Writes to any other object are refused (403).`];
 }
 
 export function registerConnectionCommand(program: Command): void {
@@ -143,7 +131,7 @@ export function registerConnectionCommand(program: Command): void {
     .requiredOption('--name <name>', 'e.g. "Head office"')
     .option('--default-company <id>', 'GP company used when a request sends no X-Company, e.g. TWO')
     .addHelpText('after', '\nExample:\n  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n')
-    .action((request: NewConnectionRequest) => runOnStore((store) => createConnection(store, request)));
+    .action((request: NewConnectionRequest) => runOnStore((admin) => createConnection(admin, request)));
 
   connection
     .command('list')
@@ -157,7 +145,7 @@ export function registerConnectionCommand(program: Command): void {
         'database answers (DATABASE UNAVAILABLE gives SQL Server\'s reason), companies, and when it was last\n' +
         'heard from. On the agent\'s server, `gp-agent diagnose --config <file>` says what to fix.\n',
     )
-    .action(({ org }: { org: string }) => runOnStore((store) => listConnections(store, org)));
+    .action(({ org }: { org: string }) => runOnStore((admin) => listConnections(admin, org)));
 
   connection
     .command('set-default-company')
@@ -173,7 +161,7 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection set-default-company conn_AbC123 --clear --org "Acme Ltd"\n',
     )
     .action((name: string, company: string | undefined, options: { org: string; clear?: boolean }) =>
-      runOnStore((store) => setDefaultCompany(store, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
+      runOnStore((admin) => setDefaultCompany(admin, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
     );
 
   connection
@@ -190,6 +178,6 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection set-write-whitelist conn_AbC123 none --org "Acme Ltd"\n',
     )
     .action((name: string, objects: string, options: { org: string }) =>
-      runOnStore((store) => setWriteWhitelist(store, { org: options.org, connection: name, objects })),
+      runOnStore((admin) => setWriteWhitelist(admin, { org: options.org, connection: name, objects })),
     );
 }

@@ -4,12 +4,12 @@ import { sha256Hex } from '../../auth/secrets.ts';
 import { tempStore } from '../../testing/tempStore.ts';
 import { createKey, listKeys, parseScopes, revokeKey } from './key.ts';
 
-const { store, dispose } = tempStore();
+const { store, admin, dispose } = tempStore();
 after(dispose);
 
 test('key create prints the secret once, alone on its line, and stores only its hash', async () => {
-  const org = await store.createOrganisation('Acme Ltd');
-  const lines = await createKey(store, { org: 'Acme Ltd', name: 'Production', mode: 'live', scopes: 'write, read' });
+  const org = await admin.createOrganisation('Acme Ltd');
+  const lines = await createKey(admin, { org: 'Acme Ltd', name: 'Production', mode: 'live', scopes: 'write, read' });
   const secret = lines[3]!;
   assert.match(secret, /^lb_live_[0-9A-Za-z]{32}$/);
   const [key] = await store.listApiKeys(org.id);
@@ -31,22 +31,22 @@ test('scopes are checked and put in a fixed order', () => {
 });
 
 test('key list shows keys without secrets or hashes; key revoke says what it did, once', async () => {
-  const org = await store.createOrganisation('Listed');
-  await createKey(store, { org: org.id, name: 'Laptop', mode: 'test', scopes: 'read' });
+  const org = await admin.createOrganisation('Listed');
+  await createKey(admin, { org: org.id, name: 'Laptop', mode: 'test', scopes: 'read' });
   const [key] = await store.listApiKeys(org.id);
-  const revoked = await revokeKey(store, key!.id);
+  const revoked = await revokeKey(admin, key!.id);
   assert.deepEqual(revoked, [
     `Revoked test key ${key!.id} "Laptop" (${key!.prefix}…) of "Listed" (${org.id}).`,
     'Requests with it are refused (401) from now on; this cannot be undone.',
   ]);
   const revokedAt = (await store.findApiKey(org.id, key!.id))!.revokedAt!;
-  assert.deepEqual(await revokeKey(store, key!.id), [
+  assert.deepEqual(await revokeKey(admin, key!.id), [
     `Key ${key!.id} "Laptop" was already revoked on ${revokedAt.slice(0, 19).replace('T', ' ')} UTC; nothing changed.`,
   ]);
-  await assert.rejects(revokeKey(store, 'key_nope'), {
+  await assert.rejects(revokeKey(admin, 'key_nope'), {
     message: 'there is no key with the id "key_nope". List an organisation\'s keys with: gp-gateway key list --org <org>',
   });
-  const lines = await listKeys(store, 'Listed');
+  const lines = await listKeys(admin, 'Listed');
   assert.equal(lines.length, 3);
   assert.match(lines[1]!, /^ID +NAME +MODE +SCOPES +PREFIX +CREATED +LAST USED +STATUS$/);
   assert.match(lines[2]!, new RegExp(`^${key!.id} +Laptop +test +read +${key!.prefix} +.* UTC +never +revoked .* UTC$`));

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { keyPrefix, newApiKeySecret, sha256Hex, type KeyMode } from '../../auth/secrets.ts';
-import { SCOPES, type ApiKey, type Scope, type Store } from '../../store/store.ts';
+import { checkScopes, type AdminService } from '../../admin/adminService.ts';
+import type { KeyMode } from '../../auth/secrets.ts';
+import { SCOPES, type ApiKey, type Scope } from '../../store/store.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
 import { describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
 
@@ -12,31 +13,15 @@ export interface NewKeyRequest {
   scopes: string;
 }
 
+/** `read, WRITE` → ['read', 'write']: the scopes of --scopes, checked and in a fixed order. */
 export function parseScopes(text: string): Scope[] {
-  const names = text
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = names.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length) throw new Error(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; scopes are ${SCOPES.join(', ')}`);
-  if (!names.length) throw new Error(`give at least one scope: ${SCOPES.join(', ')}`);
-  return SCOPES.filter((s) => names.includes(s));
+  return checkScopes(text.split(','));
 }
 
-export async function createKey(store: Store, request: NewKeyRequest): Promise<string[]> {
-  const org = await organisationNamed(store, request.org);
-  const name = request.name.trim();
-  if (!name) throw new Error('the key needs a name, e.g. --name "Production"');
-  const scopes = parseScopes(request.scopes);
-  const secret = newApiKeySecret(request.mode);
-  const key = await store.createApiKey({
-    orgId: org.id,
-    name,
-    prefix: keyPrefix(secret),
-    mode: request.mode,
-    scopes,
-    secretHash: sha256Hex(secret),
-  });
+export async function createKey(admin: AdminService, request: NewKeyRequest): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const { key, secret } = await admin.issueApiKey({ orgId: org.id, name: request.name, mode: request.mode, scopes: parseScopes(request.scopes) });
+  const scopes = key.scopes;
   const reach = key.mode === 'test' ? 'the demo sandbox only' : 'the organisation\'s live connections';
   return [
     `Created ${key.mode} key ${key.id} "${key.name}" for ${describeOrganisation(org)}, scopes: ${scopes.join(', ')}; it reaches ${reach}.`,
@@ -48,9 +33,9 @@ function status(key: ApiKey): string {
   return key.revokedAt === null ? 'active' : `revoked ${formatTime(key.revokedAt)}`;
 }
 
-export async function listKeys(store: Store, idOrName: string): Promise<string[]> {
-  const org = await organisationNamed(store, idOrName);
-  const keys = await store.listApiKeys(org.id);
+export async function listKeys(admin: AdminService, idOrName: string): Promise<string[]> {
+  const org = await organisationNamed(admin, idOrName);
+  const keys = await admin.listApiKeys(org.id);
   if (!keys.length) return [`${describeOrganisation(org)} has no keys yet. Create one with: gp-gateway key create --org ${org.id} --name <name> --mode live`];
   return [
     `Keys of ${describeOrganisation(org)} (secrets are never shown again; "last used" may lag by up to a minute):`,
@@ -61,12 +46,12 @@ export async function listKeys(store: Store, idOrName: string): Promise<string[]
   ];
 }
 
-export async function revokeKey(store: Store, id: string): Promise<string[]> {
-  const revoked = await store.revokeApiKey(id, new Date());
+export async function revokeKey(admin: AdminService, id: string): Promise<string[]> {
+  const revoked = await admin.revokeApiKey(id);
   if (!revoked) throw new Error(`there is no key with the id "${id}". List an organisation's keys with: gp-gateway key list --org <org>`);
   const { key } = revoked;
   if (!revoked.revokedNow) return [`Key ${key.id} "${key.name}" was already revoked on ${formatTime(key.revokedAt)}; nothing changed.`];
-  const org = await store.findOrganisation(key.orgId);
+  const org = await admin.findOrganisation(key.orgId);
   return [
     `Revoked ${key.mode} key ${key.id} "${key.name}" (${key.prefix}…) of ${org ? describeOrganisation(org) : key.orgId}.`,
     'Requests with it are refused (401) from now on; this cannot be undone.',
@@ -99,18 +84,18 @@ export function registerKeyCommand(program: Command): void {
         '  gp-gateway key create --org "Acme Ltd" --name "Production" --mode live --scopes read,write\n' +
         '  gp-gateway key create --org org_AbC123 --name "Claude" --mode live --scopes read,mcp\n',
     )
-    .action((request: NewKeyRequest) => runOnStore((store) => createKey(store, request)));
+    .action((request: NewKeyRequest) => runOnStore((admin) => createKey(admin, request)));
 
   key
     .command('list')
     .description('List an organisation\'s keys (without secrets).')
     .requiredOption('--org <org>', 'organisation id or name')
-    .action(({ org }: { org: string }) => runOnStore((store) => listKeys(store, org)));
+    .action(({ org }: { org: string }) => runOnStore((admin) => listKeys(admin, org)));
 
   key
     .command('revoke')
     .argument('<id>', 'the key id (key_…), as key list shows it')
     .description('Revoke a key for good: requests with it get 401 from now on.')
     .addHelpText('after', '\nExample:\n  gp-gateway key revoke key_AbC123\n')
-    .action((id: string) => runOnStore((store) => revokeKey(store, id)));
+    .action((id: string) => runOnStore((admin) => revokeKey(admin, id)));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_LIMITS, LIMIT_BOUNDS, effectiveLimits } from '../../limits/limits.ts';
-import type { LimitOverrides, Organisation, Store } from '../../store/store.ts';
+import type { AdminService } from '../../admin/adminService.ts';
+import type { LimitOverrides, Organisation } from '../../store/store.ts';
 import { formatTable, formatTime } from '../output.ts';
 import { describeOrganisation, organisationNamed, parseWholeNumber, runOnStore } from '../operatorStore.ts';
 
@@ -31,12 +32,8 @@ function describeLimits(org: Organisation): string {
   );
 }
 
-export async function createOrganisation(store: Store, name: string): Promise<string[]> {
-  const trimmed = name.trim();
-  if (!trimmed) throw new Error('the organisation needs a name');
-  const existing = await store.findOrganisationByName(trimmed);
-  if (existing) throw new Error(`an organisation named "${trimmed}" already exists: ${existing.id}`);
-  const org = await store.createOrganisation(trimmed);
+export async function createOrganisation(admin: AdminService, name: string): Promise<string[]> {
+  const org = await admin.createOrganisation(name);
   return [
     `Created organisation ${describeOrganisation(org)}.`,
     'It has a sandbox connection (id: sandbox) over the demo data, which its test keys use.',
@@ -46,8 +43,8 @@ export async function createOrganisation(store: Store, name: string): Promise<st
   ];
 }
 
-export async function listOrganisations(store: Store): Promise<string[]> {
-  const orgs = await store.listOrganisations();
+export async function listOrganisations(admin: AdminService): Promise<string[]> {
+  const orgs = await admin.listOrganisations();
   if (!orgs.length) return ['There are no organisations yet. Create one with: gp-gateway org create "<name>"'];
   return formatTable(
     ['ID', 'NAME', 'CREATED', 'LIMITS'],
@@ -55,8 +52,8 @@ export async function listOrganisations(store: Store): Promise<string[]> {
   );
 }
 
-export async function setOrganisationLimits(store: Store, idOrName: string, changes: LimitChanges): Promise<string[]> {
-  const org = await organisationNamed(store, idOrName);
+export async function setOrganisationLimits(admin: AdminService, idOrName: string, changes: LimitChanges): Promise<string[]> {
+  const org = await organisationNamed(admin, idOrName);
   const limits: Partial<LimitOverrides> = changes.reset
     ? { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null }
     : {};
@@ -66,7 +63,7 @@ export async function setOrganisationLimits(store: Store, idOrName: string, chan
     limits.maxInFlightPerConnection = parseWholeNumber(changes.inFlight, '--in-flight', LIMIT_BOUNDS.maxInFlightPerConnection);
   }
   if (!Object.keys(limits).length) throw new Error('say what to change: --requests, --window, --in-flight or --reset (see --help)');
-  const updated = (await store.setOrganisationLimits(org.id, limits))!;
+  const updated = await admin.setLimits(org.id, limits);
   return [`Limits of ${describeOrganisation(updated)}: ${describeLimits(updated)}.`, LIMITS_TAKE_EFFECT];
 }
 
@@ -87,12 +84,12 @@ export function registerOrgCommand(program: Command): void {
     .argument('<name>', 'the organisation\'s name, unique on this gateway')
     .description('Create an organisation (with its sandbox connection for test keys).')
     .addHelpText('after', '\nExample:\n  gp-gateway org create "Acme Ltd"\n')
-    .action((name: string) => runOnStore((store) => createOrganisation(store, name), { create: true }));
+    .action((name: string) => runOnStore((admin) => createOrganisation(admin, name), { create: true }));
 
   org
     .command('list')
     .description('List organisations with their ids and limits.')
-    .action(() => runOnStore((store) => listOrganisations(store)));
+    .action(() => runOnStore((admin) => listOrganisations(admin)));
 
   org
     .command('set-limits')
@@ -112,5 +109,5 @@ export function registerOrgCommand(program: Command): void {
         '  gp-gateway org set-limits org_AbC123 --in-flight 2      # a small SQL Server\n' +
         '  gp-gateway org set-limits "Acme Ltd" --reset            # back to the defaults\n',
     )
-    .action((idOrName: string, changes: LimitChanges) => runOnStore((store) => setOrganisationLimits(store, idOrName, changes)));
+    .action((idOrName: string, changes: LimitChanges) => runOnStore((admin) => setOrganisationLimits(admin, idOrName, changes)));
 }

@@ -13,7 +13,9 @@ export function registerStartCommand(program: Command): void {
         '  REQUEST_TIMEOUT_MS  how long an agent gets to answer (default 30000)\n' +
         '  DEMO_SCALE          size of the demo database generated on first start (default 1)\n' +
         '  AGENT_HEARTBEAT_INTERVAL_MS  how often agents are pinged (default 10000)\n' +
-        '  AGENT_HEARTBEAT_TIMEOUT_MS   an agent silent this long is dropped (default 30000)\n',
+        '  AGENT_HEARTBEAT_TIMEOUT_MS   an agent silent this long is dropped (default 30000)\n' +
+        '  CURSOR_SECRET       key that signs cursors, 32+ bytes as hex or base64; shared by every instance\n' +
+        '                      (default: one made once and kept in DATA_DIR/cursor.key)\n',
     )
     // The server, its dependencies and the demo generator load only for `start`, so operator
     // commands (org, key, connection) start in about half the time.

@@ -11,10 +11,10 @@ let other: Organisation;
 
 before(async () => {
   gw = await startInProcessGateway();
-  org = await gw.store.createOrganisation('Rotators');
-  other = await gw.store.createOrganisation('Others');
+  org = await gw.admin.createOrganisation('Rotators');
+  other = await gw.admin.createOrganisation('Others');
   // Plenty of quota: these tests are about rotation, the race test sends hundreds of requests.
-  for (const o of [org, other]) await gw.store.setOrganisationLimits(o.id, { requestsPerWindow: 100_000, windowSeconds: 1 });
+  for (const o of [org, other]) await gw.admin.setLimits(o.id, { requestsPerWindow: 100_000, windowSeconds: 1 });
 });
 after(() => gw.close());
 
@@ -76,7 +76,7 @@ describe('rotation', () => {
     const admin = await key('live', ['write']);
     const testAdmin = await key('test', ['write']);
     const revoked = await key('live', ['read']);
-    await gw.store.revokeApiKey(revoked.key.id, new Date());
+    await gw.admin.revokeApiKey(revoked.key.id);
     const foreign = await key('live', ['read'], other);
     const live = await key('live', ['read']);
     const answers = [

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { requireScope } from '../../auth/authenticate.ts';
-import { keyPrefix, newApiKeySecret, sha256Hex } from '../../auth/secrets.ts';
-import type { ApiKey, Store } from '../../store/store.ts';
-import { ApiError } from '../apiError.ts';
+import type { AdminService } from '../../admin/adminService.ts';
+import type { ApiKey } from '../../store/store.ts';
+import { ApiError } from '../../errors/apiError.ts';
 
 export interface ApiKeyRoutesOptions {
-  store: Store;
+  admin: AdminService;
 }
 
 /** Same words for unknown, revoked, foreign and (for a test key) live keys: §4.5 allows no hint. */
@@ -30,7 +30,7 @@ function publicKey(key: ApiKey) {
  * A test key cannot rotate a live key: that would hand out a live secret, and test keys never reach
  * live data (D8). Query parameters are refused like everywhere else; a body is not read.
  */
-export function apiKeyRoutes({ store }: ApiKeyRoutesOptions): Router {
+export function apiKeyRoutes({ admin }: ApiKeyRoutesOptions): Router {
   const router = Router();
 
   router.post('/api-keys/:id/rotate', requireScope('write'), async (req, res) => {
@@ -39,23 +39,10 @@ export function apiKeyRoutes({ store }: ApiKeyRoutesOptions): Router {
       throw ApiError.validation([{ path: unknown.join(', '), message: `unknown query parameter${unknown.length > 1 ? 's' : ''}` }]);
     }
     const caller = res.locals.auth!.key;
-    const target = await store.findApiKey(caller.orgId, String(req.params.id));
-    if (!target || target.revokedAt !== null || (caller.mode === 'test' && target.mode === 'live')) {
-      throw new ApiError('NOT_FOUND', NO_SUCH_KEY);
-    }
-    const secret = newApiKeySecret(target.mode);
-    const rotated = await store.rotateApiKey({
-      orgId: caller.orgId,
-      id: target.id,
-      mode: target.mode,
-      prefix: keyPrefix(secret),
-      secretHash: sha256Hex(secret),
-      at: new Date(),
-    });
-    // Revoked between the lookup and the swap: as unknown as it was revoked before.
+    const rotated = await admin.rotateApiKey(caller.orgId, String(req.params.id), { liveAllowed: caller.mode === 'live' });
     if (!rotated) throw new ApiError('NOT_FOUND', NO_SUCH_KEY);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ key: publicKey(rotated), secret });
+    res.json({ key: publicKey(rotated.key), secret: rotated.secret });
   });
 
   return router;

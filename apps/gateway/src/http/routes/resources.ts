@@ -2,8 +2,8 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { issuesOf, OBJECTS, objectSpec, parseListQuery, type ObjectSpec } from '@gp-gateway/protocol';
 import { z } from 'zod';
 import { documentFilter, noGetById, type ReadTarget, type RecordReader } from '../../reads/recordReader.ts';
-import { ApiError } from '../apiError.ts';
-import { routeHeadersOf } from '../connectionContext.ts';
+import { ApiError } from '../../errors/apiError.ts';
+import { routeHeadersOf } from '../routeHeaders.ts';
 
 export interface ResourceRoutesOptions {
   reader: RecordReader;

@@ -1,9 +1,14 @@
-import type { Request } from 'express';
+/**
+ * Which connection and company a request goes to (§5.5–5.7, D8), decided from the key and the
+ * routing headers as sent. REST, MCP and (later) writes all route through here.
+ */
 import type { KeyMode } from '../auth/secrets.ts';
 import type { ApiKey, Connection } from '../store/store.ts';
 import { SANDBOX_CONNECTION_ID } from '../store/store.ts';
-import { SANDBOX_AGENT_KEY } from '../sandbox/builtinAgent.ts';
-import { ApiError } from './apiError.ts';
+import { ApiError } from '../errors/apiError.ts';
+
+/** Every organisation's `sandbox` connection is served by one built-in agent, registered under this key. */
+export const SANDBOX_AGENT_KEY = 'sandbox';
 
 /** Same words whether the connection exists in another organisation or nowhere (D6). */
 const UNKNOWN_CONNECTION = 'no such connection';
@@ -20,15 +25,6 @@ export function agentKeyOf(connection: Connection): string {
 export interface RouteHeaders {
   connectionId: string | undefined;
   company: string | undefined;
-}
-
-function header(req: Request, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-export function routeHeadersOf(req: Request): RouteHeaders {
-  return { connectionId: header(req, 'x-connection-id'), company: header(req, 'x-company') };
 }
 
 /**

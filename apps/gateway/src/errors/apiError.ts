@@ -27,3 +27,14 @@ export class ApiError extends Error {
     return new ApiError('VALIDATION_ERROR', `Invalid request: ${summary}`, { issues });
   }
 }
+
+/**
+ * The request never reached an answer because the agent went away (its socket dropped) or refused
+ * it while shutting down. Nothing was answered, so a read may be sent to another agent of the
+ * connection; the client sees 503 CONNECTION_OFFLINE when there is none.
+ */
+export class AgentLostError extends ApiError {
+  constructor(message: string) {
+    super('CONNECTION_OFFLINE', message);
+  }
+}

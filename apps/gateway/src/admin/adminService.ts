@@ -1,0 +1,196 @@
+import { mintAgentToken, mintApiKey, type KeyMode } from '../auth/secrets.ts';
+import { LIMIT_BOUNDS } from '../limits/limits.ts';
+import {
+  SANDBOX_CONNECTION_ID,
+  SCOPES,
+  type ApiKey,
+  type Connection,
+  type ConnectionWithPresence,
+  type LimitOverrides,
+  type Organisation,
+  type Scope,
+  type Store,
+} from '../store/store.ts';
+import { checkWriteWhitelist } from '../writes/writableObjects.ts';
+
+/**
+ * A request an operator can correct: the message says what is wrong in plain words, and `problems`
+ * lists each of several at once (e.g. every bad object of a whitelist).
+ */
+export class AdminError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(message: string, problems: readonly string[] = []) {
+    super(message);
+    this.problems = problems;
+  }
+}
+
+/** A key just created or rotated, with its secret: the one moment the secret exists outside the client. */
+export interface IssuedApiKey {
+  key: ApiKey;
+  secret: string;
+}
+
+/** A connection just created, with the agent token to give whoever installs its agent. */
+export interface CreatedConnection {
+  connection: Connection;
+  agentToken: string;
+}
+
+export interface ApiKeyRequest {
+  orgId: string;
+  name: string;
+  mode: KeyMode;
+  /** Scope names as given; checked, de-duplicated and put in a fixed order. */
+  scopes: readonly string[];
+}
+
+export interface ConnectionRequest {
+  orgId: string;
+  name: string;
+  /** A GP company id as given, e.g. `two`; null or absent for none. */
+  defaultCompany?: string | null;
+}
+
+/**
+ * The operations an operator performs on organisations, API keys and connections, returning data.
+ * Every front end calls this, never the store: the operator CLI, `start`, the key-rotation route,
+ * the test harnesses and the bench today, the dashboard next. Secrets are minted, prefixed and
+ * hashed here only, and only their hashes reach the store.
+ */
+export class AdminService {
+  private readonly store: Store;
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  async createOrganisation(name: string): Promise<Organisation> {
+    const trimmed = name.trim();
+    if (!trimmed) throw new AdminError('the organisation needs a name');
+    const existing = await this.store.findOrganisationByName(trimmed);
+    if (existing) throw new AdminError(`an organisation named "${trimmed}" already exists: ${existing.id}`);
+    return this.store.createOrganisation(trimmed);
+  }
+
+  /** The organisation with this id, else the one with exactly this name; null when neither exists. */
+  async findOrganisation(idOrName: string): Promise<Organisation | null> {
+    return (await this.store.findOrganisation(idOrName)) ?? (await this.store.findOrganisationByName(idOrName));
+  }
+
+  listOrganisations(): Promise<Organisation[]> {
+    return this.store.listOrganisations();
+  }
+
+  /**
+   * Changes the limits given (a number within LIMIT_BOUNDS, or null for the gateway's default) and
+   * returns the organisation as it now is.
+   */
+  async setLimits(orgId: string, changes: Partial<LimitOverrides>): Promise<Organisation> {
+    for (const field of Object.keys(changes) as (keyof LimitOverrides)[]) {
+      const value = changes[field];
+      const { min, max } = LIMIT_BOUNDS[field];
+      if (value !== null && value !== undefined && !(Number.isSafeInteger(value) && value >= min && value <= max)) {
+        throw new AdminError(`${LIMIT_NAMES[field]} must be a whole number from ${min} to ${max.toLocaleString('en')}`);
+      }
+    }
+    const updated = await this.store.setOrganisationLimits(orgId, changes);
+    if (!updated) throw new AdminError(`there is no organisation with the id "${orgId}"`);
+    return updated;
+  }
+
+  async issueApiKey(request: ApiKeyRequest): Promise<IssuedApiKey> {
+    const name = request.name.trim();
+    if (!name) throw new AdminError('the key needs a name, e.g. "Production"');
+    const scopes = checkScopes(request.scopes);
+    const minted = mintApiKey(request.mode);
+    const key = await this.store.createApiKey({ orgId: request.orgId, name, mode: request.mode, scopes, prefix: minted.prefix, secretHash: minted.secretHash });
+    return { key, secret: minted.secret };
+  }
+
+  listApiKeys(orgId: string): Promise<ApiKey[]> {
+    return this.store.listApiKeys(orgId);
+  }
+
+  /**
+   * Revokes a key for good; refused from its next request on. An earlier revocation keeps its time
+   * (`revokedNow` false). Null when there is no such key.
+   */
+  revokeApiKey(id: string): Promise<{ key: ApiKey; revokedNow: boolean } | null> {
+    return this.store.revokeApiKey(id, new Date());
+  }
+
+  /**
+   * Gives a non-revoked key of the organisation a new secret (same id, name, mode and scopes); the
+   * old one fails from the moment this resolves. Null when the key is unknown, revoked or foreign,
+   * or live while `liveAllowed` is false (a test key may not be handed a live secret, D8).
+   */
+  async rotateApiKey(orgId: string, id: string, options: { liveAllowed: boolean }): Promise<IssuedApiKey | null> {
+    const target = await this.store.findApiKey(orgId, id);
+    if (!target || target.revokedAt !== null || (target.mode === 'live' && !options.liveAllowed)) return null;
+    const minted = mintApiKey(target.mode);
+    const key = await this.store.rotateApiKey({ orgId, id, mode: target.mode, prefix: minted.prefix, secretHash: minted.secretHash, at: new Date() });
+    // Revoked between the lookup and the swap: as unknown as if it had been revoked before.
+    return key ? { key, secret: minted.secret } : null;
+  }
+
+  async createConnection(request: ConnectionRequest): Promise<CreatedConnection> {
+    const name = request.name.trim();
+    if (!name) throw new AdminError('the connection needs a name, e.g. "Head office"');
+    const defaultCompany = request.defaultCompany == null ? null : companyId(request.defaultCompany);
+    const minted = mintAgentToken();
+    const connection = await this.store.createConnection({ orgId: request.orgId, name, agentTokenHash: minted.tokenHash, defaultCompany });
+    return { connection, agentToken: minted.token };
+  }
+
+  /** The organisation's connections (the sandbox first) with what the gateways know of their agents. */
+  listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
+    return this.store.listConnections(orgId);
+  }
+
+  /** Sets (or with null clears) the company that requests without X-Company go to. */
+  async setDefaultCompany(orgId: string, connectionId: string, company: string | null): Promise<Connection> {
+    const updated = await this.store.setDefaultCompany(orgId, connectionId, company === null ? null : companyId(company));
+    return updated ?? noSuchConnection(connectionId);
+  }
+
+  /**
+   * Replaces the objects `POST /v1/{object}` may write on the connection. Names are matched
+   * case-insensitively; every bad one is reported at once. The sandbox is read-only.
+   */
+  async setWriteWhitelist(orgId: string, connectionId: string, objects: readonly string[]): Promise<Connection> {
+    if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is read-only; it has no write whitelist');
+    const check = checkWriteWhitelist(objects);
+    if (!check.ok) throw new AdminError('the write whitelist was not changed', check.problems);
+    const updated = await this.store.setWriteWhitelist(orgId, connectionId, check.objects);
+    return updated ?? noSuchConnection(connectionId);
+  }
+}
+
+/** How the limits are named in messages that do not come from a particular front end. */
+const LIMIT_NAMES: Record<keyof LimitOverrides, string> = {
+  requestsPerWindow: 'requests per window',
+  windowSeconds: 'the window in seconds',
+  maxInFlightPerConnection: 'requests in flight per connection',
+};
+
+/** Known scope names, lower-cased, without duplicates, in SCOPES order; at least one. */
+export function checkScopes(names: readonly string[]): Scope[] {
+  const wanted = names.map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const unknown = wanted.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new AdminError(`unknown scope ${unknown.map((s) => `"${s}"`).join(', ')}; scopes are ${SCOPES.join(', ')}`);
+  if (!wanted.length) throw new AdminError(`give at least one scope: ${SCOPES.join(', ')}`);
+  return SCOPES.filter((s) => wanted.includes(s));
+}
+
+/** A GP company database id (INTERID): up to 5 letters or digits; GP shows them upper case. */
+export function companyId(text: string): string {
+  const id = text.trim().toUpperCase();
+  if (!/^[A-Z0-9]{1,5}$/.test(id)) throw new AdminError(`"${text}" is not a GP company id: 1 to 5 letters or digits, e.g. TWO`);
+  return id;
+}
+
+function noSuchConnection(id: string): never {
+  throw new AdminError(`the organisation has no connection with the id "${id}"`);
+}

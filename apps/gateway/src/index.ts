@@ -1,0 +1,9 @@
+// What other workspace packages (the e2e tests, the bench) use of the gateway.
+export { AdminError, AdminService, type CreatedConnection, type IssuedApiKey } from './admin/adminService.ts';
+export { openLocalAdmin, type LocalAdmin } from './admin/localAdmin.ts';
+export { newAgentToken, newApiKeySecret, sha256Hex } from './auth/secrets.ts';
+export { startGateway, type RunningGateway } from './gateway.ts';
+export { createLogger } from './logger.ts';
+export { openStore } from './store/openStore.ts';
+export { SCOPES, type Scope } from './store/store.ts';
+export { provisionOrganisation, type Provisioned } from './testing/provision.ts';
