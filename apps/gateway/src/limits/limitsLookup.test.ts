@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteStore } from '../store/sqliteStore.ts';
+import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { cachedLimitsLookup } from './limitsLookup.ts';
 

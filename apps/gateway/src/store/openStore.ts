@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { dataPaths } from '../dataPaths.ts';
-import { SqliteStore } from './sqliteStore.ts';
+import { SqliteStore } from './sqlite/sqliteStore.ts';
 import type { Store } from './store.ts';
 
 /**

@@ -169,7 +169,6 @@ export interface Store {
 
   createApiKey(key: NewApiKey): Promise<ApiKey>;
   findApiKey(orgId: string, id: string): Promise<ApiKey | null>;
-  findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null>;
   /**
    * The key with that hash and, in the same read, its organisation's connection `connectionId`.
    * Every API request needs both: one read is one round trip to the store, and two were a sixth of

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { AgentSession, generateDemo, ReadService, SqliteExecutor } from '@gp-gateway/agent';
 import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
 import { AdminService } from '../admin/adminService.ts';
-import { SqliteStore } from '../store/sqliteStore.ts';
+import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { KeyMode } from '../auth/secrets.ts';
 import { acceptAgent } from '../agents/acceptAgent.ts';
 import type { AgentLink } from '../agents/agentLink.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AdminService } from '../admin/adminService.ts';
-import { SqliteStore } from '../store/sqliteStore.ts';
+import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 
 /** A store (and the admin service on it) in a fresh temporary folder, removed again by `dispose`. */
 export function tempStore(): { store: SqliteStore; admin: AdminService; file: string; dispose(): Promise<void> } {

@@ -1,9 +1,13 @@
 import type Database from 'better-sqlite3';
 
 /**
- * The store's tables. `start` reuses its data folder, so a store written by an earlier gateway
- * version must open and upgrade in place: the base tables are created only if missing, and every
- * later column is added only if missing. Never edit a released statement; add a step instead.
+ * The store's schema as numbered steps (MIGRATIONS). `start` reuses its data folder, so a store
+ * written by an earlier gateway version must open and upgrade in place: SQLite's `user_version`
+ * records the last step a store has, and opening it runs the steps after that one. Never edit a
+ * released step; add one.
+ *
+ * Step 1 is every table and column of the releases made before steps were numbered (their stores
+ * all have user_version 0): it creates and adds only what is missing, so any of them opens in place.
  */
 const BASE_TABLES = `
 CREATE TABLE IF NOT EXISTS organisations (
@@ -76,19 +80,37 @@ function hasColumn(db: Database.Database, table: string, column: string): boolea
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
 
+function addMissingColumns(db: Database.Database, columns: typeof ADDED_COLUMNS): void {
+  for (const { table, column, definition } of columns) {
+    if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
+}
+
+/** Step n+1 is MIGRATIONS[n]. */
+const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
+  (db) => {
+    db.exec(BASE_TABLES);
+    addMissingColumns(db, ADDED_COLUMNS);
+    db.exec(ADDED_TABLES);
+    addMissingColumns(db, LATER_COLUMNS);
+  },
+];
+
+/** The schema step this gateway writes stores at. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /**
- * Brings any earlier store up to date. IMMEDIATE, so a gateway and an operator CLI opening the same
- * old store at once cannot both decide a column is missing.
+ * Brings any earlier store up to date, and refuses one written by a newer gateway (whose tables
+ * this one might misread). IMMEDIATE, so a gateway and an operator CLI opening the same old store
+ * at once cannot both run a step.
  */
 export function migrate(db: Database.Database): void {
   db.transaction(() => {
-    db.exec(BASE_TABLES);
-    for (const { table, column, definition } of ADDED_COLUMNS) {
-      if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`this store was written by a newer gateway (schema ${version}; this gateway knows up to ${SCHEMA_VERSION}): run the newer gateway, or upgrade this one`);
     }
-    db.exec(ADDED_TABLES);
-    for (const { table, column, definition } of LATER_COLUMNS) {
-      if (!hasColumn(db, table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-    }
+    for (const step of MIGRATIONS.slice(version)) step(db);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

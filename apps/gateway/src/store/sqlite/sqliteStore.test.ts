@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SCHEMA_VERSION } from './migrations.ts';
 import { SqliteStore } from './sqliteStore.ts';
-import { AGENT_PRESENCE_STALE_MS, type Store } from './store.ts';
+import { AGENT_PRESENCE_STALE_MS, type Store } from '../store.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ test('a store written by the first release opens, keeps its data and gains the n
 
   for (let opening = 1; opening <= 2; opening++) {
     const store = new SqliteStore(file);
-    const key = await store.findApiKeyBySecretHash(hash('a'));
+    const key = (await store.findApiKeyWithConnection(hash('a'), null))?.key ?? null;
     assert.deepEqual(key, {
       id: 'key_1', orgId: 'org_1', name: 'old key', prefix: 'lb_live_OLD1', mode: 'live', scopes: ['read', 'write'], secretHash: hash('a'),
       createdAt: '2025-01-01T00:00:00.000Z', revokedAt: null, rotatedAt: null, lastUsedAt: null,
@@ -68,13 +69,23 @@ test('a store written by the first release opens, keeps its data and gains the n
   await store.close();
 });
 
+test('a store records its schema step, and one written by a newer gateway is refused rather than misread', async () => {
+  const file = path.join(dir, 'versioned.sqlite');
+  await new SqliteStore(file).close();
+  const db = new Database(file);
+  assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  assert.throws(() => new SqliteStore(file), /written by a newer gateway \(schema \d+; this gateway knows up to \d+\)/);
+});
+
 test('rotation swaps the hash and prefix and keeps id, name, mode, scopes and creation time', async () => {
   const store = freshStore();
   const { org, key } = await orgWithKey(store, 'Rotating');
   const rotated = await store.rotateApiKey({ orgId: org.id, id: key.id, mode: 'live', prefix: 'lb_live_BBBB', secretHash: hash('9'), at: new Date('2026-02-03T04:05:06Z') });
   assert.deepEqual(rotated, { ...key, prefix: 'lb_live_BBBB', secretHash: hash('9'), rotatedAt: '2026-02-03T04:05:06.000Z' });
-  assert.equal(await store.findApiKeyBySecretHash(key.secretHash), null, 'the old secret finds nothing');
-  assert.deepEqual(await store.findApiKeyBySecretHash(hash('9')), rotated);
+  assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the old secret finds nothing');
+  assert.deepEqual((await store.findApiKeyWithConnection(hash('9'), null))?.key ?? null, rotated);
   await store.close();
 });
 
@@ -91,7 +102,7 @@ test('rotation refuses foreign, revoked, unknown keys and keys of another mode, 
   await store.revokeApiKey(a.key.id, at);
   assert.equal(await attempt(a.org.id, a.key.id), null, 'revoked');
   assert.deepEqual(await store.findApiKey(b.org.id, b.key.id), b.key);
-  assert.equal(await store.findApiKeyBySecretHash(hash('f')), null);
+  assert.equal((await store.findApiKeyWithConnection(hash('f'), null))?.key ?? null, null);
   await store.close();
 });
 

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { migrate } from './sqliteSchema.ts';
+import { migrate } from './migrations.ts';
+import {
+  toApiKey,
+  toConnection,
+  toOrganisation,
+  toPresence,
+  toSessionInfo,
+  type ConnectionRow,
+  type KeyRow,
+  type KeyWithConnectionTuple,
+  type OrganisationRow,
+  type SessionRow,
+} from './rows.ts';
 import {
   AGENT_PRESENCE_STALE_MS,
   SANDBOX_CONNECTION_ID,
   type AgentDetails,
-  type AgentPresence,
-  type AgentSessionInfo,
   type ApiKey,
   type Connection,
   type ConnectionWithPresence,
@@ -17,61 +27,8 @@ import {
   type NewApiKey,
   type NewConnection,
   type Organisation,
-  type Scope,
   type Store,
-} from './store.ts';
-
-interface OrganisationRow {
-  id: string;
-  name: string;
-  created_at: string;
-  rate_limit_requests: number | null;
-  rate_limit_window_s: number | null;
-  max_in_flight: number | null;
-}
-interface KeyRow {
-  id: string;
-  org_id: string;
-  name: string;
-  prefix: string;
-  mode: 'live' | 'test';
-  scopes: string;
-  secret_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-  rotated_at: string | null;
-  last_used_at: string | null;
-}
-interface ConnectionRow {
-  id: string;
-  org_id: string;
-  name: string;
-  agent_token_hash: string | null;
-  default_company: string | null;
-  write_whitelist: string;
-  created_at: string;
-  last_agent_seen_at: string | null;
-  last_agent_version: string | null;
-  last_agent_host: string | null;
-  last_agent_details: string | null;
-}
-/** The columns a Connection is made of (the rest are the agent presence of listConnections). */
-type ConnectionColumns = Pick<ConnectionRow, 'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'>;
-/** A key row's columns in KeyRow's order, then the joined connection's (all null when none matched). */
-type KeyWithConnectionTuple = [
-  string, string, string, string, KeyRow['mode'], string, string, string, string | null, string | null, string | null,
-  string | null, string | null, string | null, string | null, string | null, string | null,
-];
-interface SessionRow {
-  connection_id: string;
-  gateway_id: string;
-  agent_version: string;
-  agent_host: string;
-  companies: string;
-  details: string | null;
-  connected_at: string;
-  last_seen_at: string;
-}
+} from '../store.ts';
 
 const LIMIT_COLUMNS: Record<keyof LimitOverrides, string> = {
   requestsPerWindow: 'rate_limit_requests',
@@ -174,11 +131,6 @@ export class SqliteStore implements Store {
 
   async findApiKey(orgId: string, id: string): Promise<ApiKey | null> {
     const row = this.prepare('SELECT * FROM api_keys WHERE org_id = ? AND id = ?').get(orgId, id) as KeyRow | undefined;
-    return row ? toApiKey(row) : null;
-  }
-
-  async findApiKeyBySecretHash(secretHash: string): Promise<ApiKey | null> {
-    const row = this.prepare('SELECT * FROM api_keys WHERE secret_hash = ?').get(secretHash) as KeyRow | undefined;
     return row ? toApiKey(row) : null;
   }
 
@@ -360,19 +312,6 @@ export class SqliteStore implements Store {
   }
 }
 
-function toOrganisation(row: OrganisationRow): Organisation {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: row.created_at,
-    limits: {
-      requestsPerWindow: row.rate_limit_requests,
-      windowSeconds: row.rate_limit_window_s,
-      maxInFlightPerConnection: row.max_in_flight,
-    },
-  };
-}
-
 /** A key and connection as remembered: shared by every request that presents the key. */
 function frozen(found: KeyWithConnection): KeyWithConnection {
   Object.freeze(found.key.scopes);
@@ -382,57 +321,4 @@ function frozen(found: KeyWithConnection): KeyWithConnection {
     Object.freeze(found.connection);
   }
   return Object.freeze(found);
-}
-
-function toApiKey(row: KeyRow): ApiKey {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    prefix: row.prefix,
-    mode: row.mode,
-    scopes: JSON.parse(row.scopes) as Scope[],
-    secretHash: row.secret_hash,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-    rotatedAt: row.rotated_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
-
-function toConnection(row: ConnectionColumns): Connection {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    agentTokenHash: row.agent_token_hash,
-    defaultCompany: row.default_company,
-    writeWhitelist: JSON.parse(row.write_whitelist) as string[],
-    createdAt: row.created_at,
-  };
-}
-
-function toSessionInfo(row: SessionRow): AgentSessionInfo {
-  return {
-    gatewayId: row.gateway_id,
-    agentVersion: row.agent_version,
-    agentHost: row.agent_host,
-    companies: JSON.parse(row.companies) as string[],
-    details: row.details ? (JSON.parse(row.details) as AgentDetails) : null,
-    connectedAt: row.connected_at,
-    lastSeenAt: row.last_seen_at,
-  };
-}
-
-/** Live sessions (newest first) plus what the connection row remembers from earlier ones. */
-function toPresence(row: ConnectionRow, live: SessionRow[]): AgentPresence {
-  const newest = live[0];
-  const seen = [row.last_agent_seen_at, ...live.map((s) => s.last_seen_at)].filter((t): t is string => t !== null).sort();
-  return {
-    connectedAgents: live.length,
-    lastSeenAt: seen.at(-1) ?? null,
-    agentVersion: newest?.agent_version ?? row.last_agent_version,
-    agentHost: newest?.agent_host ?? row.last_agent_host,
-    companies: [...new Set(live.flatMap((s) => JSON.parse(s.companies) as string[]))],
-  };
 }
