@@ -1,10 +1,5 @@
 import type { KeyMode } from '../auth/secrets.ts';
 
-/**
- * The gateway's persistent state behind one small interface: organisations, their API keys and
- * their connections. The embedded implementation is SQLite; a later step runs several gateway
- * instances on PostgreSQL behind the same interface, hence the promises.
- */
 export type Scope = 'read' | 'write' | 'mcp';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'mcp'];
 
@@ -158,6 +153,12 @@ export interface NewConnection {
   defaultCompany: string | null;
 }
 
+/**
+ * The gateway's persistent state behind one small interface: organisations, their API keys and
+ * connections, and which agents the gateways hold. The embedded implementation is SQLite
+ * (sqlite/sqliteStore.ts); several gateway instances will share PostgreSQL behind the same
+ * interface, hence the promises. Front ends change it through the admin service, not directly.
+ */
 export interface Store {
   /** Creates the organisation together with its sandbox connection. */
   createOrganisation(name: string): Promise<Organisation>;
@@ -186,7 +187,8 @@ export interface Store {
   rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null>;
   /**
    * Revokes the key; an earlier revocation keeps its time (`revokedNow` false). Null when no such
-   * key. Takes effect at once: authentication reads the key on every request.
+   * key. Takes effect from the next request: findApiKeyWithConnection may answer from memory only
+   * while nothing in the store has changed.
    */
   revokeApiKey(id: string, at: Date): Promise<{ key: ApiKey; revokedNow: boolean } | null>;
 
