@@ -185,7 +185,7 @@ export function checkScopes(names: readonly string[]): Scope[] {
 }
 
 /** A GP company database id (INTERID): up to 5 letters or digits; GP shows them upper case. */
-export function companyId(text: string): string {
+function companyId(text: string): string {
   const id = text.trim().toUpperCase();
   if (!/^[A-Z0-9]{1,5}$/.test(id)) throw new AdminError(`"${text}" is not a GP company id: 1 to 5 letters or digits, e.g. TWO`);
   return id;

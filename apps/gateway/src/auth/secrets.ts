@@ -6,7 +6,7 @@ import { hash, randomInt, timingSafeEqual } from 'node:crypto';
  */
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
-export const KEY_PREFIX_LENGTH = 12;
+const KEY_PREFIX_LENGTH = 12;
 
 export type KeyMode = 'live' | 'test';
 const KEY_FORMAT = /^lb_(live|test)_[0-9A-Za-z]{32}$/;
@@ -54,7 +54,7 @@ export function isAgentToken(secret: string): boolean {
 }
 
 /** The part of a key that may be shown and logged: enough to recognise it, too little to use it. */
-export function keyPrefix(secret: string): string {
+function keyPrefix(secret: string): string {
   return secret.slice(0, KEY_PREFIX_LENGTH);
 }
 
