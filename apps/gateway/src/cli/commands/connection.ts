@@ -3,7 +3,7 @@ import { AdminError, type AdminService } from '../../admin/adminService.ts';
 import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence } from '../../store/store.ts';
 import { writableObjects } from '../../writes/writableObjects.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
-import { connectionNamed, describeAdminError, describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
+import { connectionNamed, describeAdminError, describeOrganisation, organisationNamed, runOperatorCommand } from '../operatorAdmin.ts';
 
 export interface NewConnectionRequest {
   org: string;
@@ -131,7 +131,7 @@ export function registerConnectionCommand(program: Command): void {
     .requiredOption('--name <name>', 'e.g. "Head office"')
     .option('--default-company <id>', 'GP company used when a request sends no X-Company, e.g. TWO')
     .addHelpText('after', '\nExample:\n  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n')
-    .action((request: NewConnectionRequest) => runOnStore((admin) => createConnection(admin, request)));
+    .action((request: NewConnectionRequest) => runOperatorCommand((admin) => createConnection(admin, request)));
 
   connection
     .command('list')
@@ -145,7 +145,7 @@ export function registerConnectionCommand(program: Command): void {
         'database answers (DATABASE UNAVAILABLE gives SQL Server\'s reason), companies, and when it was last\n' +
         'heard from. On the agent\'s server, `gp-agent diagnose --config <file>` says what to fix.\n',
     )
-    .action(({ org }: { org: string }) => runOnStore((admin) => listConnections(admin, org)));
+    .action(({ org }: { org: string }) => runOperatorCommand((admin) => listConnections(admin, org)));
 
   connection
     .command('set-default-company')
@@ -161,7 +161,7 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection set-default-company conn_AbC123 --clear --org "Acme Ltd"\n',
     )
     .action((name: string, company: string | undefined, options: { org: string; clear?: boolean }) =>
-      runOnStore((admin) => setDefaultCompany(admin, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
+      runOperatorCommand((admin) => setDefaultCompany(admin, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
     );
 
   connection
@@ -178,6 +178,6 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection set-write-whitelist conn_AbC123 none --org "Acme Ltd"\n',
     )
     .action((name: string, objects: string, options: { org: string }) =>
-      runOnStore((admin) => setWriteWhitelist(admin, { org: options.org, connection: name, objects })),
+      runOperatorCommand((admin) => setWriteWhitelist(admin, { org: options.org, connection: name, objects })),
     );
 }

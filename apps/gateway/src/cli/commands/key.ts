@@ -3,7 +3,7 @@ import { checkScopes, type AdminService } from '../../admin/adminService.ts';
 import type { KeyMode } from '../../auth/secrets.ts';
 import { SCOPES, type ApiKey, type Scope } from '../../store/store.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
-import { describeOrganisation, organisationNamed, runOnStore } from '../operatorStore.ts';
+import { describeOrganisation, organisationNamed, runOperatorCommand } from '../operatorAdmin.ts';
 
 export interface NewKeyRequest {
   org: string;
@@ -84,18 +84,18 @@ export function registerKeyCommand(program: Command): void {
         '  gp-gateway key create --org "Acme Ltd" --name "Production" --mode live --scopes read,write\n' +
         '  gp-gateway key create --org org_AbC123 --name "Claude" --mode live --scopes read,mcp\n',
     )
-    .action((request: NewKeyRequest) => runOnStore((admin) => createKey(admin, request)));
+    .action((request: NewKeyRequest) => runOperatorCommand((admin) => createKey(admin, request)));
 
   key
     .command('list')
     .description('List an organisation\'s keys (without secrets).')
     .requiredOption('--org <org>', 'organisation id or name')
-    .action(({ org }: { org: string }) => runOnStore((admin) => listKeys(admin, org)));
+    .action(({ org }: { org: string }) => runOperatorCommand((admin) => listKeys(admin, org)));
 
   key
     .command('revoke')
     .argument('<id>', 'the key id (key_…), as key list shows it')
     .description('Revoke a key for good: requests with it get 401 from now on.')
     .addHelpText('after', '\nExample:\n  gp-gateway key revoke key_AbC123\n')
-    .action((id: string) => runOnStore((admin) => revokeKey(admin, id)));
+    .action((id: string) => runOperatorCommand((admin) => revokeKey(admin, id)));
 }

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, LIMIT_BOUNDS, effectiveLimits } from '../../limits/limi
 import type { AdminService } from '../../admin/adminService.ts';
 import type { LimitOverrides, Organisation } from '../../store/store.ts';
 import { formatTable, formatTime } from '../output.ts';
-import { describeOrganisation, organisationNamed, parseWholeNumber, runOnStore } from '../operatorStore.ts';
+import { describeOrganisation, organisationNamed, parseWholeNumber, runOperatorCommand } from '../operatorAdmin.ts';
 
 /** What `org set-limits` takes; every field optional, `reset` first restores all defaults. */
 export interface LimitChanges {
@@ -84,12 +84,12 @@ export function registerOrgCommand(program: Command): void {
     .argument('<name>', 'the organisation\'s name, unique on this gateway')
     .description('Create an organisation (with its sandbox connection for test keys).')
     .addHelpText('after', '\nExample:\n  gp-gateway org create "Acme Ltd"\n')
-    .action((name: string) => runOnStore((admin) => createOrganisation(admin, name), { create: true }));
+    .action((name: string) => runOperatorCommand((admin) => createOrganisation(admin, name), { create: true }));
 
   org
     .command('list')
     .description('List organisations with their ids and limits.')
-    .action(() => runOnStore((admin) => listOrganisations(admin)));
+    .action(() => runOperatorCommand((admin) => listOrganisations(admin)));
 
   org
     .command('set-limits')
@@ -109,5 +109,5 @@ export function registerOrgCommand(program: Command): void {
         '  gp-gateway org set-limits org_AbC123 --in-flight 2      # a small SQL Server\n' +
         '  gp-gateway org set-limits "Acme Ltd" --reset            # back to the defaults\n',
     )
-    .action((idOrName: string, changes: LimitChanges) => runOnStore((admin) => setOrganisationLimits(admin, idOrName, changes)));
+    .action((idOrName: string, changes: LimitChanges) => runOperatorCommand((admin) => setOrganisationLimits(admin, idOrName, changes)));
 }
