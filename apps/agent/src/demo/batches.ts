@@ -4,7 +4,7 @@
  * functional total of its documents. Demo quirk: GP deletes a single-use batch once it is posted;
  * the demo keeps them (BCHSTTUS 0, not marked) so documents' batch ids resolve.
  */
-import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import { DAY_MS, DEMO_TIMELINE_END_MS, dateOnly, dayStartMs } from './clock.ts';
 import { FUNCTIONAL_CURRENCY, randomAmount } from './money.ts';
 import type { Rng } from './prng.ts';

@@ -4,8 +4,7 @@
  * the agent (read-only) and e2e tests (read-write) can open it concurrently.
  */
 import Database from 'better-sqlite3';
-import type { GpTable } from '../gp/tables.ts';
-import { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers } from '../gp/sqliteSchema.ts';
+import { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers, type GpTable } from '@gp-gateway/gp-schema';
 
 export function openForBuild(path: string, tables: readonly GpTable[]): Database.Database {
   const db = new Database(path);

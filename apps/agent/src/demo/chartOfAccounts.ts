@@ -3,7 +3,7 @@
  * columns, department-main-division (000-1100-00), the layout of GP's Fabrikam sample. Roles name
  * the accounts the journal-entry templates post to.
  */
-import { gpDate } from '../gp/sqliteValues.ts';
+import { gpDate } from '@gp-gateway/gp-schema';
 import { dateOnly, rowTimestamp, timelineTimestamp } from './clock.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';

@@ -3,7 +3,7 @@
  * is a constant in the past: live rows that tests insert or update later get a DEX_ROW_TS after
  * every generated one, which is what incremental sync expects.
  */
-import { gpDate, gpTimestampFromEpochMs } from '../gp/sqliteValues.ts';
+import { gpDate, gpTimestampFromEpochMs } from '@gp-gateway/gp-schema';
 import type { Rng } from './prng.ts';
 
 const DAY_MS = 86_400_000;

@@ -5,8 +5,7 @@
  * those documents were entered in.
  */
 import type Database from 'better-sqlite3';
-import { gpTablesOf } from '../gp/tables.ts';
-import type { GpTableName } from '../gp/tables.ts';
+import { gpTablesOf, type GpTableName } from '@gp-gateway/gp-schema';
 import { BatchBook } from './batches.ts';
 import { finishBuild, inTransaction, openForBuild } from './buildDatabase.ts';
 import { ChartOfAccounts, writeChartOfAccounts } from './chartOfAccounts.ts';

@@ -3,7 +3,7 @@
  * to two more; ADRSCODE/PRBTADCD/PRSTADCD/STADDRCD always name one of its own address codes, and
  * the address copy on RM00101 is the PRIMARY address, as GP keeps it.
  */
-import { toScaled } from '../gp/sqliteValues.ts';
+import { toScaled } from '@gp-gateway/gp-schema';
 import { dateOnly, rowTimestamp, timelineTimestamp } from './clock.ts';
 import type { PhaseProgress } from './progress.ts';
 import type { Rng } from './prng.ts';

@@ -1,5 +1,5 @@
 /** Fiscal years (SY40101): calendar years of 12 periods; closed years are historical. Periods (SY40100) below. */
-import { gpDate } from '../gp/sqliteValues.ts';
+import { gpDate } from '@gp-gateway/gp-schema';
 import { DAY_MS, HISTORY_YEARS, OPEN_YEAR, clampToTimeline, rowTimestamp, yearEndCloseMs } from './clock.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';

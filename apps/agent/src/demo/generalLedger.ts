@@ -5,7 +5,7 @@
  * year starts with the go-live opening balances as BBF lines. Every journal entry balances exactly
  * in functional currency.
  */
-import { GP_EMPTY_DATE, gpDate } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE, gpDate } from '@gp-gateway/gp-schema';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
 import {
   DAY_MS,

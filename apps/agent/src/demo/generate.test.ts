@@ -5,9 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { GP_TABLES, gpTablesOf } from '../gp/tables.ts';
-import type { GpTable } from '../gp/tables.ts';
-import { GP_EMPTY_DATE, padChar } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE, GP_TABLES, gpTablesOf, padChar, type GpTable } from '@gp-gateway/gp-schema';
 import { DEMO_COMPANIES, DemoExistsError, demoDatabasePaths, generateDemo } from './generate.ts';
 import type { GenerateProgress, GenerateResult } from './generate.ts';
 

@@ -4,7 +4,7 @@
  * LOCNCODE) holding the sum of those site rows, column by column, as GP keeps them. Kits, services,
  * misc charges and flat fees have no quantity rows. Kits list 2-4 inventory components.
  */
-import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
 import { DAY_MS, DEMO_TIMELINE_END_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, rowTimestamp, timelineTimestamp } from './clock.ts';
 import { CENT, ONE, cents, randomAmount, roundToCents, sum, units } from './money.ts';

@@ -6,7 +6,7 @@
  * SUBTOTAL - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT. A few lines are non-inventoried items
  * (NONINVEN 1) whose ITEMNMBR is not in IV00101, as GP allows.
  */
-import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { DemoCompany } from './companies.ts';
 import type { CustomerRef } from './customers.ts';

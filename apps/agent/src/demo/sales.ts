@@ -8,7 +8,7 @@
  * document's lines sum exactly to SUBTOTAL, and DOCAMNT = SUBTOTAL - TRDISAMT + FRTAMNT + MISCAMNT
  * + TAXAMNT, in functional currency; the OR* columns hold the customer's currency.
  */
-import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import type { BatchBook } from './batches.ts';
 import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { CustomerRef } from './customers.ts';

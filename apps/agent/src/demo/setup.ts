@@ -3,7 +3,7 @@
  * sites (IV40700) and checkbooks (CM00100). They do not grow with the scale.
  */
 import type Database from 'better-sqlite3';
-import { GP_EMPTY_DATE, gpDate } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE, gpDate } from '@gp-gateway/gp-schema';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
 import { DEMO_TIMELINE_END_MS, addDays, dateOnly, rowTimestamp, timelineTimestamp } from './clock.ts';
 import { FUNCTIONAL_CURRENCY, fromFunctional } from './money.ts';

@@ -11,7 +11,7 @@
  * a quarterly paid-transaction removal (DEX_ROW_TS = that run), except a few still open; voided
  * documents are in history. Open documents' remaining amounts depend on their age.
  */
-import { GP_EMPTY_DATE } from '../gp/sqliteValues.ts';
+import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import type { BatchBook } from './batches.ts';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
 import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';

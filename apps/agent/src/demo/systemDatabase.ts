@@ -1,5 +1,5 @@
 /** DYNAMICS.sqlite: the GP system database, holding the company list (SY01500). */
-import { GP_TABLES, gpTablesOf } from '../gp/tables.ts';
+import { GP_TABLES, gpTablesOf } from '@gp-gateway/gp-schema';
 import { finishBuild, inTransaction, openForBuild } from './buildDatabase.ts';
 import type { DemoCompany } from './companies.ts';
 import { createTableWriter } from './tableWriter.ts';

@@ -5,9 +5,7 @@
  * must have GP's shape. It is the load's only guard: the build runs with CHECK constraints off.
  */
 import type Database from 'better-sqlite3';
-import { DEX_ROW_ID, DEX_ROW_TS } from '../gp/tables.ts';
-import type { GpColumn, GpTable } from '../gp/tables.ts';
-import { GP_EMPTY_DATE, padChar } from '../gp/sqliteValues.ts';
+import { DEX_ROW_ID, DEX_ROW_TS, GP_EMPTY_DATE, padChar, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
 
 export type GpValue = string | number | bigint;
 /** Omitted or undefined columns get GP's bound default (blank, 0, 1900-01-01). */

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import sql from 'mssql';
 import { demoDatabasePaths } from '../demo/generate.ts';
-import { gpTablesOf, type GpColumn, type GpTable } from '../gp/tables.ts';
-import { scaledTextToDecimalString } from '../gp/sqliteValues.ts';
+import { gpTablesOf, scaledTextToDecimalString, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import { schemaScript } from './schemaScript.ts';
 

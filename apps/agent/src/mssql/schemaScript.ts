@@ -1,4 +1,4 @@
-import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, type GpColumn, type GpTable } from '../gp/tables.ts';
+import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GP_TABLES } from '../gp/tables.ts';
+import { GP_TABLES } from '@gp-gateway/gp-schema';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { createTableBatches, schemaScript } from './schemaScript.ts';
 import { catalogueTables, readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';

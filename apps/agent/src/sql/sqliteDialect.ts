@@ -1,4 +1,4 @@
-import { padChar, scaledTextToDecimalString, scaledToDecimalString, toScaled } from '../gp/sqliteValues.ts';
+import { padChar, scaledTextToDecimalString, scaledToDecimalString, toScaled } from '@gp-gateway/gp-schema';
 import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
 import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
 

@@ -1,0 +1,15 @@
+// GP's tables as declared data, and how they are stored in SQLite: what the agent reads and the
+// demo generator writes.
+export type { GpColumn, GpColumnType, GpTable } from './gpTable.ts';
+export { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
+export { GP_TABLES, gpTablesOf, type GpTableName } from './tables.ts';
+export { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers, sqliteDdl } from './sqliteSchema.ts';
+export {
+  GP_EMPTY_DATE,
+  gpDate,
+  gpTimestampFromEpochMs,
+  padChar,
+  scaledTextToDecimalString,
+  scaledToDecimalString,
+  toScaled,
+} from './sqliteValues.ts';
