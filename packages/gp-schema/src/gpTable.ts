@@ -1,5 +1,5 @@
 /**
- * The vocabulary for declaring GP tables (see tables.ts for the catalog and the SQLite contract).
+ * The vocabulary for declaring GP tables (tables/ declares them; sqliteSchema.ts holds the SQLite contract).
  */
 
 export type GpColumnType = 'char' | 'int' | 'smallint' | 'tinyint' | 'numeric' | 'datetime';

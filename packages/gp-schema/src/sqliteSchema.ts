@@ -1,7 +1,34 @@
 /**
- * Renders a GpTable as SQLite DDL following the encoding contract in the header of tables.ts.
- * The statements come in three groups so a bulk loader can create tables, load, and only then
- * build indexes and triggers (faster, and triggers must not rewrite generated timestamps).
+ * Renders a GpTable as SQLite DDL following the encoding contract below. The statements come in
+ * three groups so a bulk loader can create tables, load, and only then build indexes and triggers
+ * (faster, and triggers must not rewrite generated timestamps).
+ *
+ * SQLite encoding contract (other code relies on it; helpers live in sqliteValues.ts):
+ *
+ * - DEX_ROW_ID is `INTEGER PRIMARY KEY AUTOINCREMENT`: a rowid alias, so keyset paging on it is an
+ *   index seek, and AUTOINCREMENT so ids are never reused, like GP's IDENTITY(1,1). GP's own primary
+ *   key becomes a UNIQUE index named PK<table> (none when GP's key is DEX_ROW_ID, as in GL20000).
+ * - char(n) is `TEXT NOT NULL COLLATE NOCASE`, always exactly n characters, right-padded with spaces
+ *   the way SQL Server stores char(n); empty is n spaces. As in SQL Server, a longer value is an
+ *   error (CHECK) and a shorter one is padded on write (zPAD_<table>I/U triggers), so the invariant
+ *   holds for rows anyone inserts. NOCASE stands in for GP's case-insensitive collation (ASCII
+ *   only). SQLite, unlike SQL Server, does not ignore trailing blanks in `=` or IN, so a reader
+ *   must padChar() every bound key or literal it compares with (SOURCDOC IN ('BBF', 'P/L') matches
+ *   nothing; padded values do); sorting padded values gives SQL Server's blank-padded order.
+ * - numeric(19,5) is `INTEGER NOT NULL` holding the exact value times 100000 (1250.5 is 125050000).
+ *   No money value may pass through a JS float: write BigInt from toScaled(), read with
+ *   better-sqlite3's safeIntegers() and scaledToDecimalString(). A CHECK rejects non-integers.
+ *   The int64 range caps values at ±92,233,720,368,547.75807, below numeric(19,5)'s own limit.
+ * - int, smallint and tinyint are `INTEGER NOT NULL`. Flags are 0/1; percents are hundredths.
+ * - datetime is TEXT 'YYYY-MM-DD HH:MM:SS.SSS' (a CHECK enforces the shape). Date-only columns have
+ *   time 00:00:00.000 and an empty date is '1900-01-01 00:00:00.000' (GP_EMPTY_DATE).
+ * - Every column is NOT NULL with GP's bound default (GPS_CHAR blanks, 0, 1900-01-01), so a test may
+ *   insert a row naming only the columns it cares about.
+ * - DEX_ROW_TS, where GP has it, is UTC with real milliseconds, defaults to the current UTC time,
+ *   and an AFTER UPDATE trigger (GP's zDT_<table>U) sets it to now unless the UPDATE itself set a
+ *   different value (padding a short char value counts as a change, so write padded values when
+ *   setting DEX_ROW_TS explicitly). Tables with `bumpsParentRowTs` also bump the parent's
+ *   DEX_ROW_TS on insert, update and delete, as GP's RM00102 triggers bump RM00101.
  */
 import { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 import type { GpColumn, GpTable } from './gpTable.ts';

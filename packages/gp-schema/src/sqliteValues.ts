@@ -1,6 +1,6 @@
 /**
- * How GP values are encoded in the SQLite stand-in for a GP database (see the header of tables.ts for
- * the full contract). Both the demo generator (writing) and the agent's SQLite reader (reading,
+ * How GP values are encoded in the SQLite stand-in for a GP database (see sqliteSchema.ts for the
+ * full contract). Both the demo generator (writing) and the agent's SQLite reader (reading,
  * binding parameters) go through these helpers, so the two sides cannot drift apart.
  */
 

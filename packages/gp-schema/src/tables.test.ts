@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { DEX_ROW_ID, DEX_ROW_TS, GP_TABLES, gpTablesOf, sqliteDdl } from './tables.ts';
-import type { GpTable } from './tables.ts';
+import { DEX_ROW_ID, DEX_ROW_TS, GP_TABLES, gpTablesOf, sqliteDdl } from './index.ts';
+import type { GpTable } from './index.ts';
 import { padChar, toScaled } from './sqliteValues.ts';
 
 function openCompanyDb(): Database.Database {
