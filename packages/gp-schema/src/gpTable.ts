@@ -14,14 +14,17 @@ export interface GpColumn {
 export interface GpTable {
   name: string;
   database: 'system' | 'company';
-  /** All columns in GP order, ending with DEX_ROW_TS (when hasRowTs) and DEX_ROW_ID. */
+  /** All columns in GP order; table() appends DEX_ROW_TS (when hasRowTs) and DEX_ROW_ID last. */
   columns: GpColumn[];
   /** GP's primary key; ['DEX_ROW_ID'] where GP keys the table on it. */
   primaryKey: string[];
   hasRowTs: boolean;
   /** Extra non-unique indexes (a DEX_ROW_TS index is added automatically where hasRowTs). */
   indexes?: string[][];
-  /** Child table whose changes bump the parent's DEX_ROW_TS; `key` names the shared columns. */
+  /**
+   * The parent table whose DEX_ROW_TS this table's inserts, updates and deletes bump; `key` names
+   * the columns the two share.
+   */
   bumpsParentRowTs?: { table: string; key: string[] };
 }
 

@@ -22,13 +22,14 @@
  * - int, smallint and tinyint are `INTEGER NOT NULL`. Flags are 0/1; percents are hundredths.
  * - datetime is TEXT 'YYYY-MM-DD HH:MM:SS.SSS' (a CHECK enforces the shape). Date-only columns have
  *   time 00:00:00.000 and an empty date is '1900-01-01 00:00:00.000' (GP_EMPTY_DATE).
- * - Every column is NOT NULL with GP's bound default (GPS_CHAR blanks, 0, 1900-01-01), so a test may
- *   insert a row naming only the columns it cares about.
+ * - Every column but DEX_ROW_ID (assigned) and DEX_ROW_TS (now) is NOT NULL with GP's bound default
+ *   (GPS_CHAR blanks, 0, 1900-01-01), so a test may insert a row naming only the columns it cares
+ *   about.
  * - DEX_ROW_TS, where GP has it, is UTC with real milliseconds, defaults to the current UTC time,
- *   and an AFTER UPDATE trigger (GP's zDT_<table>U) sets it to now unless the UPDATE itself set a
- *   different value (padding a short char value counts as a change, so write padded values when
- *   setting DEX_ROW_TS explicitly). Tables with `bumpsParentRowTs` also bump the parent's
- *   DEX_ROW_TS on insert, update and delete, as GP's RM00102 triggers bump RM00101.
+ *   and an AFTER UPDATE trigger (named after GP's zDT_<table>U) sets it to now unless the UPDATE
+ *   itself changed it. Padding a short char value is such an update, after an INSERT too, so write
+ *   padded values when setting DEX_ROW_TS explicitly. Tables with `bumpsParentRowTs` also bump the
+ *   parent's DEX_ROW_TS on insert, update and delete, as GP's RM00102 triggers bump RM00101.
  */
 import { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 import type { GpColumn, GpTable } from './gpTable.ts';
@@ -66,13 +67,14 @@ export function sqliteCreateIndexes(table: GpTable): string[] {
 }
 
 /**
- * Every UPDATE guards with `DEX_ROW_TS <> now`, so even with PRAGMA recursive_triggers=ON a
- * trigger's own write cannot fire it into a loop: the second pass finds nothing to change.
+ * Every trigger's write makes its own condition false: the DEX_ROW_TS updates guard with
+ * `DEX_ROW_TS <> now` and the pad triggers fire only while a value is short, so even with PRAGMA
+ * recursive_triggers=ON no trigger fires itself into a loop: the second pass finds nothing to change.
  */
 export function sqliteCreateTriggers(table: GpTable): string[] {
   const statements: string[] = [...padTriggers(table)];
   if (table.hasRowTs) {
-    // An UPDATE that sets DEX_ROW_TS itself keeps its value; any other UPDATE stamps now.
+    // An UPDATE that changes DEX_ROW_TS itself keeps its value; any other UPDATE stamps now.
     statements.push(
       `CREATE TRIGGER ${q(`zDT_${table.name}U`)} AFTER UPDATE ON ${q(table.name)} FOR EACH ROW\n` +
         `WHEN NEW.${q(DEX_ROW_TS)} IS OLD.${q(DEX_ROW_TS)}\n` +

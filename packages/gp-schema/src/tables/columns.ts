@@ -2,5 +2,8 @@
 import { char } from '../gpTable.ts';
 
 export const addressLines = [char('ADDRESS1', 61), char('ADDRESS2', 61), char('ADDRESS3', 61)];
-/** Vendor-side address block (PM00200 order): vendor, SOP header and site tables spell ZIPCODE/PHNUMBR1/FAXNUMBR. */
+/**
+ * The address of vendor (PM00200, PM00300) and site (IV40700) tables, in PM00200's order: ZIPCODE,
+ * then COUNTRY (customer tables spell it ZIP and put COUNTRY before CITY).
+ */
 export const vendorAddress = [...addressLines, char('CITY', 35), char('STATE', 29), char('ZIPCODE', 11), char('COUNTRY', 61)];

@@ -1,8 +1,8 @@
 /**
  * GP table shapes, declared once, one file per GP module. The SQLite schema (sqliteSchema.ts), the
- * demo generator and the agent's SQLite reader all derive from these entries, so adding a GP table
- * means declaring it in its module and listing it here. Names, types and lengths are GP's own (GP
- * 2015 DDL, see shared/reference/gp-schema.md).
+ * demo generator, the SQL Server test schema and the agent's SQLite reader all derive from these
+ * entries, so adding a GP table means declaring it in its module and listing it here. Names, types
+ * and lengths are GP's own (GP 2015 DDL); tables and columns the API does not read are left out.
  */
 import type { GpTable } from '../gpTable.ts';
 import { CM00100 } from './bankReconciliation.ts';

@@ -6,9 +6,10 @@ import { char, datetime, int, numeric, smallint, table, tinyint, type GpColumn }
 import { addressLines } from './columns.ts';
 
 /**
- * POP10100 (open) / POP30100 (history) headers: the shared columns plus each table's own (HOLD and
- * change-order columns only on POP10100, TRXSORCE only on POP30100). There is no total column:
- * GP's popCalcFunctionalPOTotal is SUBTOTAL - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT.
+ * POP10100 (open) / POP30100 (history) headers: the shared columns plus each table's own (on-order
+ * amounts, HOLD, change-order columns and TXENGCLD only on POP10100, TRXSORCE only on POP30100).
+ * There is no total column: GP's popCalcFunctionalPOTotal is
+ * SUBTOTAL - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT.
  */
 function purchaseOrderColumns(history: boolean): GpColumn[] {
   return [
@@ -122,7 +123,10 @@ function purchaseOrderColumns(history: boolean): GpColumn[] {
   ];
 }
 
-/** POP10110 (open) / POP30110 (history) lines: POP30110 has no CURNCYID (only CURRNIDX). */
+/**
+ * POP10110 (open) / POP30110 (history) lines: POP30110 has no CURNCYID (only CURRNIDX), and has the
+ * item tracking columns (ITMTRKOP, VCTNMTHD) last.
+ */
 function purchaseOrderLineColumns(history: boolean): GpColumn[] {
   const tracking = [smallint('ITMTRKOP'), smallint('VCTNMTHD')];
   return [

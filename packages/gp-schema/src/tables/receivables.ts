@@ -5,7 +5,10 @@
 import { char, datetime, numeric, smallint, table, tinyint, type GpColumn } from '../gpTable.ts';
 import { addressLines } from './columns.ts';
 
-/** Customer tables spell these ZIP/PHONE1/FAX (vendor and site tables use ZIPCODE/PHNUMBR1/FAXNUMBR). */
+/**
+ * Customer tables spell these ZIP/PHONE1/FAX and put COUNTRY before CITY (vendor tables use
+ * ZIPCODE/PHNUMBR1/FAXNUMBR and site tables ZIPCODE/PHONE1/FAXNUMBR, both with COUNTRY after ZIPCODE).
+ */
 const customerContact = [
   ...addressLines,
   char('COUNTRY', 61),
@@ -18,7 +21,11 @@ const customerContact = [
   char('FAX', 21),
 ];
 
-/** RM20101 (open) and RM30101 (history) hold the same document; the column order differs slightly. */
+/**
+ * RM20101 (open) and RM30101 (history) hold the same documents in slightly different columns: only
+ * RM20101 has the checkbook ids, AGNGBUKT and DISAVTKN, only RM30101 BALFWDNM, and CSHRCTYP, the
+ * schedule ids and the backout amounts come in a different order.
+ */
 function receivablesColumns(history: boolean): GpColumn[] {
   const checkbooks = history ? [] : [char('CBKIDCRD', 15), char('CBKIDCSH', 15), char('CBKIDCHK', 15)];
   const receiptTypeOpen = history ? [] : [smallint('CSHRCTYP')];
