@@ -3,7 +3,7 @@
  * history (POP30100, POP30110).
  */
 import { char, datetime, int, numeric, smallint, table, tinyint, type GpColumn } from '../gpTable.ts';
-import { addressLines } from './columns.ts';
+import { shipToAddress } from './columns.ts';
 
 /**
  * POP10100 (open) / POP30100 (history) headers: the shared columns plus each table's own (on-order
@@ -43,12 +43,7 @@ function purchaseOrderColumns(history: boolean): GpColumn[] {
     char('PRSTADCD', 15),
     char('CMPNYNAM', 65),
     char('CONTACT', 61),
-    ...addressLines,
-    char('CITY', 35),
-    char('STATE', 29),
-    char('ZIPCODE', 11),
-    char('CCode', 7),
-    char('COUNTRY', 61),
+    ...shipToAddress,
     char('PHONE1', 21),
     char('PHONE2', 21),
     char('PHONE3', 21),

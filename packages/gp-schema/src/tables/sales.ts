@@ -3,7 +3,7 @@
  * history (SOP30200, SOP30300).
  */
 import { char, datetime, int, numeric, smallint, table, tinyint, type GpColumn } from '../gpTable.ts';
-import { addressLines } from './columns.ts';
+import { shipToAddress } from './columns.ts';
 
 /** The SOP10100/SOP30200 header columns both tables share (GP order; binary and time columns left out). */
 function salesHeaderColumns(): GpColumn[] {
@@ -49,12 +49,7 @@ function salesHeaderColumns(): GpColumn[] {
     char('PRSTADCD', 15),
     char('CNTCPRSN', 61),
     char('ShipToName', 65),
-    ...addressLines,
-    char('CITY', 35),
-    char('STATE', 29),
-    char('ZIPCODE', 11),
-    char('CCode', 7),
-    char('COUNTRY', 61),
+    ...shipToAddress,
     char('PHNUMBR1', 21),
     char('PHNUMBR2', 21),
     char('PHONE3', 21),
