@@ -2,6 +2,7 @@
 // demo generator writes.
 export type { GpColumn, GpColumnType, GpTable } from './gpTable.ts';
 export { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
+export { isGpCompanyId, parseCompaniesOption } from './companyIds.ts';
 export { GP_TABLES, gpTablesOf, type GpTableName } from './tables/index.ts';
 export { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers, sqliteDdl } from './sqliteSchema.ts';
 export {
