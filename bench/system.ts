@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
+import { generateDemo, demoDatabasePaths } from '@gp-gateway/gp-demo';
 import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
 import { keyPrefix, newAgentToken, newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
 

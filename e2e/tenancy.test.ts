@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
-import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
+import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
 import { createKey } from '../apps/gateway/src/cli/commands/key.ts';
 import { newApiKeySecret, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
 import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CustomerSchema, GlEntrySchema, listEnvelopeSchema } from '@gp-gateway/protocol';
-import { generateDemo } from '@gp-gateway/agent';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { SqliteStore } from '../apps/gateway/src/store/sqliteStore.ts';
 import { newAgentToken, newApiKeySecret, keyPrefix, sha256Hex } from '../apps/gateway/src/auth/secrets.ts';
 import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';

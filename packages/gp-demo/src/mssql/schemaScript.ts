@@ -1,14 +1,14 @@
-import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
-import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
+import { tsqlName } from './tsqlName.ts';
 
 /**
  * A T-SQL script that creates GP-shaped databases on SQL Server from the same table declarations
- * as the embedded demo (gp/tables.ts): DYNAMICS with SY01500, and one database per company, with
- * GP's own column types and defaults, so that the demo data can be loaded into a real SQL Server and
- * the same contract suite run against both dialects. Not a copy of GP's DDL: only the tables and
- * columns the catalogue reads, plus their keys, indexes and the DEX_ROW_TS triggers.
+ * as the embedded demo (@gp-gateway/gp-schema): DYNAMICS with SY01500, and one database per company,
+ * with GP's own column types and defaults, so that the demo data can be loaded into a real SQL Server
+ * and the same contract suite run against both dialects. Not a copy of GP's DDL: only the tables and
+ * columns gp-schema declares, plus their keys, indexes and the DEX_ROW_TS triggers.
  */
-const q = (name: string) => mssqlDialect.quote(name);
+const q = tsqlName;
 
 export function columnType(column: GpColumn): string {
   switch (column.type) {
@@ -73,7 +73,7 @@ export function schemaScript(companies: readonly string[]): string {
   };
   database('DYNAMICS', gpTablesOf('system'));
   for (const company of companies) {
-    if (!/^[A-Z0-9_]{1,5}$/.test(company)) throw new Error(`not a GP company id: ${company}`);
+    if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
     database(company, gpTablesOf('company'));
   }
   return `${out.join('\nGO\n')}\nGO\n`;

@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
-import { generateDemo } from '../../demo/generate.ts';
+import { generateDemo } from '../generator/generate.ts';
 
-export function registerDemoCommand(program: Command): void {
-  const demo = program.command('demo').description('The embedded GP-shaped demo database.');
-  demo
+/** `gp-demo generate`: the SQLite demo, with its progress on stderr and its row counts on stdout. */
+export function registerGenerateCommand(program: Command): void {
+  program
     .command('generate')
     .description('Write a deterministic GP-shaped demo (DYNAMICS plus two company databases) into a folder.')
     .requiredOption('--dir <dir>', 'folder to write into; it must not hold a demo already')
     .option('--scale <n>', 'size multiplier: 1 ≈ 500 customers and 5,000 GL lines per company', '1')
     .option('--seed <n>', 'random seed; the same seed and scale give the same data', '1')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  gp-demo generate --dir ./demo                 DYNAMICS.sqlite, TWO.sqlite and NWIND.sqlite in ./demo\n' +
+        '  gp-demo generate --dir ./demo-10 --scale 10   ten times the customers, documents and GL lines\n' +
+        'Serve it with `gp-agent run … --sqlite-dir ./demo`. To write a folder again, delete it first.\n',
+    )
     .action((flags: { dir: string; scale: string; seed: string }) => {
       const scale = Number(flags.scale);
       const seed = Number(flags.seed);

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import sql from 'mssql';
-import { demoDatabasePaths } from '../demo/generate.ts';
+import { demoDatabasePaths } from '../generator/generate.ts';
 import { gpTablesOf, scaledTextToDecimalString, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
-import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import { tsqlName } from './tsqlName.ts';
 import { schemaScript } from './schemaScript.ts';
 
 /**
@@ -11,7 +11,7 @@ import { schemaScript } from './schemaScript.ts';
  * schemaScript() first. Meant for a throwaway server (tests, demos): it drops and recreates
  * DYNAMICS and the demo companies' databases.
  */
-const q = (name: string) => mssqlDialect.quote(name);
+const q = tsqlName;
 /** SQL Server allows 2,100 parameters per request. */
 const MAX_PARAMS = 2000;
 
