@@ -102,8 +102,6 @@ const CHECKBOOK_DEFINITIONS = [
   { id: 'PETTY CASH', name: 'Petty Cash', bank: '', account: '000-1140-00', currency: FUNCTIONAL_CURRENCY, nextCheck: '1', inactive: true },
 ] as const;
 
-export const CHECKBOOK_IDS = CHECKBOOK_DEFINITIONS.map((c) => c.id);
-
 /**
  * Checkbooks with their cash accounts. CURRBLNC is the cash account's current GL balance (open
  * year, BBF included), in the checkbook's currency, so the two agree as they would after a
