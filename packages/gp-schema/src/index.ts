@@ -5,12 +5,5 @@ export { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 export { isGpCompanyId, parseCompaniesOption } from './companyIds.ts';
 export { GP_TABLES, gpTablesOf, type GpTableName } from './tables/index.ts';
 export { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers, sqliteDdl } from './sqliteSchema.ts';
-export {
-  GP_EMPTY_DATE,
-  gpDate,
-  gpTimestampFromEpochMs,
-  padChar,
-  scaledTextToDecimalString,
-  scaledToDecimalString,
-  toScaled,
-} from './sqliteValues.ts';
+// The value encoding, whole: the demo generator writes with these helpers and the agent reads with them.
+export * from './sqliteValues.ts';
