@@ -2,7 +2,8 @@
  * GP table shapes, declared once, one file per GP module. The SQLite schema (sqliteSchema.ts), the
  * demo generator, the SQL Server test schema and the agent's SQLite reader all derive from these
  * entries, so adding a GP table means declaring it in its module and listing it here. Names, types
- * and lengths are GP's own (GP 2015 DDL); tables and columns the API does not read are left out.
+ * and lengths are GP's own (GP 2015 DDL), but not all of GP: the tables the API reads and the demo
+ * needs, and of some wide tables only part of their columns, as their entries say.
  */
 import type { GpTable } from '../gpTable.ts';
 import { CM00100 } from './bankReconciliation.ts';
