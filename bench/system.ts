@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { generateDemo, demoDatabasePaths } from '@gp-gateway/agent';
+import { generateDemo, demoDatabasePaths } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway';
 
 /**

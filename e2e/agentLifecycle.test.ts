@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import Database from 'better-sqlite3';
-import { DEMO_COMPANIES, generateDemo } from '@gp-gateway/agent';
+import { DEMO_COMPANIES, generateDemo } from '@gp-gateway/gp-demo';
 import { diagnose } from '../apps/agent/src/cli/commands/diagnose.ts';
 import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
 import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { generateDemo } from '@gp-gateway/agent';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { readConfigFile, SETTINGS } from '../apps/agent/src/cli/runConfig.ts';
 import { ROOT, waitFor } from './support/processes.ts';
 

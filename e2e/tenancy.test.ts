@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
-import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
+import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
 import { newApiKeySecret, openLocalAdmin, SCOPES, sha256Hex, type Scope } from '@gp-gateway/gateway';
 import { catalogueRoutes, sampleDataset, type DatasetSample } from './support/catalogueRoutes.ts';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CustomerSchema, GlEntrySchema, listEnvelopeSchema } from '@gp-gateway/protocol';
-import { generateDemo } from '@gp-gateway/agent';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
 import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 

@@ -1,7 +1,6 @@
 // What other workspace packages (the gateway, e2e tests) use of the agent.
 export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
-export { generateDemo, demoDatabasePaths, DEMO_COMPANIES } from './demo/generate.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
 export { ReadService } from './service/readService.ts';
 export { AgentSession } from './connection/agentSession.ts';

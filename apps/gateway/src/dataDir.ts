@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { demoDatabasePaths, generateDemo } from '@gp-gateway/agent';
+import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
 
 // Kept apart so that the operator CLI can find the store without loading the demo generator.
 export { dataPaths } from './dataPaths.ts';

@@ -1,5 +1,5 @@
 import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-gateway/protocol';
-import { GP_TABLES, type GpTable } from '../gp/tables.ts';
+import { GP_TABLES, type GpTable } from '@gp-gateway/gp-schema';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';

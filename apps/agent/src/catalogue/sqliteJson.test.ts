@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { generateDemo } from '../demo/generate.ts';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { renderJsonPage, renderSelect } from '../sql/render.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import { jsonWriterFor } from './codecs.ts';

@@ -2,7 +2,7 @@ import type { CompiledQuery, Param } from '../sql/model.ts';
 import type { Codec } from './types.ts';
 
 /**
- * The codecs of codecs.ts written in SQLite SQL, over the embedded database's storage (gp/tables.ts):
+ * The codecs of codecs.ts written in SQLite SQL, over the embedded database's storage (gp-schema's sqliteSchema.ts):
  * char(n) padded with blanks, numeric(19,5) as integers scaled by 100000, datetimes as
  * `YYYY-MM-DD HH:MM:SS.SSS`. A list page on the embedded database is then written by SQLite itself,
  * one json_object per row, and leaves it as UTF-8 bytes: no value becomes a JavaScript string only to

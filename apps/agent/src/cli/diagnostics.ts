@@ -98,7 +98,7 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
       fix:
         database.kind === 'mssql'
           ? `give the agent's login read access to every GP database: in SQL Server, add it to the db_datareader role of ${SYSTEM_DATABASE} and of each company database${missingDatabases.size ? ` (it cannot open ${[...missingDatabases].join(', ')} at all)` : ''}`
-          : `the folder lacks tables the API reads: regenerate it with gp-agent demo generate --dir <folder>`,
+          : `the folder lacks tables the API reads: regenerate it with gp-demo generate --dir <folder>`,
     });
   } else {
     findings.push({ check: 'Read permission', status: 'ok', summary: `all ${checked} tables the API reads can be read (${tables.system.length} in ${SYSTEM_DATABASE}, ${tables.company.length} in each company)` });
@@ -107,7 +107,7 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
 }
 
 function databaseFix(database: DatabaseConfig, error: unknown): string {
-  if (database.kind === 'sqlite') return `check GP_SQLITE_DIR: it must be a folder holding ${SYSTEM_DATABASE}.sqlite and one <company>.sqlite per company (gp-agent demo generate writes one)`;
+  if (database.kind === 'sqlite') return `check GP_SQLITE_DIR: it must be a folder holding ${SYSTEM_DATABASE}.sqlite and one <company>.sqlite per company (gp-demo generate writes one)`;
   const message = (error as Error).message;
   if (/18456|Login failed/i.test(message)) return 'SQL Server refused the user or password: check "User Id" and "Password" in GP_MSSQL_CONNECTION, and that SQL Server authentication is enabled';
   if (/ETIMEOUT|ESOCKET|ENOTFOUND|ECONNREFUSED|getaddrinfo|Failed to connect/i.test(message)) {

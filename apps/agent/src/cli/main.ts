@@ -5,7 +5,6 @@ import { registerRunCommand } from './commands/run.ts';
 import { registerDiagnoseCommand } from './commands/diagnose.ts';
 import { registerCompaniesCommand } from './commands/companies.ts';
 import { registerQueryCommand } from './commands/query.ts';
-import { registerDemoCommand } from './commands/demo.ts';
 import { registerMssqlCommand } from './commands/mssql.ts';
 
 const program = new Command()
@@ -25,7 +24,6 @@ registerRunCommand(program);
 registerDiagnoseCommand(program);
 registerCompaniesCommand(program);
 registerQueryCommand(program);
-registerDemoCommand(program);
 registerMssqlCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Operation } from '@gp-gateway/protocol';
-import { generateDemo } from '../demo/generate.ts';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { AgentError } from '../service/agentError.ts';
 import { payloadText, ReadService } from '../service/readService.ts';
 import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';

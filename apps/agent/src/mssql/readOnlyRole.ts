@@ -1,3 +1,4 @@
+import { isGpCompanyId } from '@gp-gateway/gp-schema';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 
@@ -44,7 +45,7 @@ export function readOnlyRoleScript({ login, password, companies }: ReadOnlyRoleO
   };
   database('DYNAMICS', tables.system);
   for (const company of companies) {
-    if (!/^[A-Z0-9_]{1,5}$/.test(company)) throw new Error(`not a GP company id: ${company}`);
+    if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
     database(company, tables.company);
   }
   return `${out.join('\nGO\n')}\nGO\n`;

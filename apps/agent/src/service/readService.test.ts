@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { FilterValues, ListOperation, ObjectName, Position } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
-import { generateDemo } from '../demo/generate.ts';
+import { generateDemo } from '@gp-gateway/gp-demo';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { renderSelect } from '../sql/render.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';

@@ -1,9 +1,9 @@
-import { padChar, scaledTextToDecimalString, scaledToDecimalString, toScaled } from '../gp/sqliteValues.ts';
+import { padChar, scaledTextToDecimalString, scaledToDecimalString, toScaled } from '@gp-gateway/gp-schema';
 import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
 import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
 
 /**
- * The embedded GP-shaped database (see gp/tables.ts for its encoding): char(n) stored padded and
+ * The embedded GP-shaped database (see gp-schema's sqliteSchema.ts for its encoding): char(n) stored padded and
  * compared NOCASE, numeric(19,5) as integers scaled by 100000, datetimes as text. Each company is its
  * own database file, so table names are unqualified.
  */

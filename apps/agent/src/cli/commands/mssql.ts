@@ -1,19 +1,10 @@
 import type { Command } from 'commander';
-import { schemaScript } from '../../mssql/schemaScript.ts';
+import { parseCompaniesOption } from '@gp-gateway/gp-schema';
 import { readOnlyRoleScript } from '../../mssql/readOnlyRole.ts';
-import { loadDemoIntoSqlServer } from '../../mssql/loadDemo.ts';
 
-const COMPANY_LIST = /^[A-Z0-9_]{1,5}(,[A-Z0-9_]{1,5})*$/;
-
-function companiesOf(list: string): string[] {
-  const upper = list.toUpperCase();
-  if (!COMPANY_LIST.test(upper)) throw new Error('--companies takes GP company ids separated by commas, e.g. TWO,NWIND');
-  return upper.split(',');
-}
-
-/** SQL Server helpers: scripts a DBA runs, and a loader for test servers. */
+/** SQL Server scripts a DBA runs. */
 export function registerMssqlCommand(program: Command): void {
-  const mssql = program.command('mssql').description('SQL Server scripts: least-privilege read access, and a GP-shaped test schema.');
+  const mssql = program.command('mssql').description('SQL Server scripts: least-privilege read access.');
 
   mssql
     .command('grant-read')
@@ -34,29 +25,6 @@ export function registerMssqlCommand(program: Command): void {
     .action((flags: { login: string; companies: string; passwordEnv?: string }) => {
       const password = flags.passwordEnv ? process.env[flags.passwordEnv] : undefined;
       if (flags.passwordEnv && !password) throw new Error(`the environment variable ${flags.passwordEnv} is empty or not set`);
-      process.stdout.write(readOnlyRoleScript({ login: flags.login, companies: companiesOf(flags.companies), ...(password ? { password } : {}) }));
-    });
-
-  mssql
-    .command('schema')
-    .description('Print a T-SQL script that creates GP-shaped DYNAMICS and company databases (for a test server, never a real GP one).')
-    .requiredOption('--companies <ids>', 'company database ids, comma separated, e.g. TWO,NWIND')
-    .action((flags: { companies: string }) => {
-      process.stdout.write(schemaScript(companiesOf(flags.companies)));
-    });
-
-  mssql
-    .command('load-demo')
-    .description(
-      'Create the GP-shaped schema on a THROWAWAY SQL Server and copy a generated demo into it. It drops and\n' +
-        'recreates DYNAMICS and the demo companies: never point it at a real GP server.',
-    )
-    .requiredOption('--connection <string>', 'SQL Server connection string, e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false"')
-    .requiredOption('--demo-dir <dir>', 'a demo written by gp-agent demo generate')
-    .action(async (flags: { connection: string; demoDir: string }) => {
-      await loadDemoIntoSqlServer(flags.connection, flags.demoDir, ({ database, table, rows }) =>
-        process.stderr.write(`${database}.${table}: ${rows.toLocaleString('en')} rows\n`),
-      );
-      console.log('loaded');
+      process.stdout.write(readOnlyRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies), ...(password ? { password } : {}) }));
     });
 }

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CATALOGUE } from '../catalogue/index.ts';
+import { catalogueTables, readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';
+
+test('the read role gets SELECT on exactly the tables the catalogue reads, in every database', () => {
+  const tables = catalogueTables();
+  const read = new Set(Object.values(CATALOGUE).flatMap((d) => [...d.sources.map((s) => s.table), ...(d.joins ?? []).map((j) => j.table)]));
+  assert.deepEqual(new Set([...tables.system, ...tables.company]), read);
+  const script = readOnlyRoleScript({ login: 'api_read', password: "it's", companies: ['TWO', 'NWIND'] });
+  const grants = script.split('\nGO\n').filter((s) => s.startsWith('GRANT'));
+  assert.equal(grants.length, tables.system.length + 2 * tables.company.length);
+  assert.ok(grants.every((g) => /^GRANT SELECT ON \[dbo\]\.\[[A-Z0-9]+\] TO \[gp_gateway_read\]$/.test(g)));
+  assert.ok(!/GRANT (INSERT|UPDATE|DELETE|EXECUTE)|DYNGRP|db_datareader/.test(script));
+  assert.ok(script.includes("CREATE LOGIN [api_read] WITH PASSWORD = N'it''s', CHECK_POLICY = ON"));
+  assert.equal(READ_ROLE, 'gp_gateway_read');
+  assert.ok(!readOnlyRoleScript({ login: 'DOMAIN\\svc-gp', companies: ['TWO'] }).includes('CREATE LOGIN'));
+  assert.throws(() => readOnlyRoleScript({ login: 'x', companies: ["TWO'"] }), /not a GP company id/);
+});

@@ -1,0 +1,90 @@
+import Database from 'better-sqlite3';
+import sql from 'mssql';
+import { demoDatabasePaths } from '../generator/generate.ts';
+import { gpTablesOf, scaledTextToDecimalString, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
+import { tsqlName } from './tsqlName.ts';
+import { schemaScript } from './schemaScript.ts';
+
+/**
+ * Copies a generated demo (the embedded SQLite databases) into a SQL Server, so that the same data
+ * serves both dialects and one contract suite can run against each. Creates the databases with
+ * schemaScript() first. Meant for a throwaway server (tests, demos): it drops and recreates
+ * DYNAMICS and the demo companies' databases.
+ */
+const q = tsqlName;
+/** SQL Server allows 2,100 parameters per request. */
+const MAX_PARAMS = 2000;
+
+export interface LoadProgress {
+  database: string;
+  table: string;
+  rows: number;
+}
+
+/** `GO` separates batches in scripts; a driver sends them one at a time. */
+export function batchesOf(script: string): string[] {
+  return script.split(/^GO$/m).map((b) => b.trim()).filter(Boolean);
+}
+
+function valueFor(column: GpColumn, raw: unknown): { type: sql.ISqlType | (() => sql.ISqlType); value: unknown } {
+  switch (column.type) {
+    case 'char':
+      return { type: sql.Char(column.length ?? 1), value: raw };
+    case 'numeric':
+      // Bound as exact text; SQL Server converts varchar to numeric(19,5) without rounding.
+      return { type: sql.VarChar(41), value: scaledTextToDecimalString(String(raw)) };
+    case 'datetime':
+      return { type: sql.DateTime, value: new Date(`${String(raw).replace(' ', 'T')}Z`) };
+    default:
+      return { type: sql.Int, value: Number(raw) };
+  }
+}
+
+async function copyTable(pool: sql.ConnectionPool, database: string, source: Database.Database, table: GpTable): Promise<number> {
+  const columns = table.columns;
+  const rows = source.prepare(`SELECT ${columns.map((c) => (c.type === 'numeric' ? `CAST("${c.name}" AS TEXT)` : `"${c.name}"`)).join(', ')} FROM "${table.name}" ORDER BY DEX_ROW_ID`).raw(true).all() as unknown[][];
+  const perBatch = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  const target = `${q(database)}.[dbo].${q(table.name)}`;
+  const columnList = columns.map((c) => q(c.name)).join(', ');
+  for (let start = 0; start < rows.length; start += perBatch) {
+    const request = pool.request();
+    const tuples: string[] = [];
+    rows.slice(start, start + perBatch).forEach((row, r) => {
+      tuples.push(`(${columns.map((column, c) => {
+        const name = `v${r}_${c}`;
+        const { type, value } = valueFor(column, row[c]);
+        request.input(name, type, value);
+        return `@${name}`;
+      }).join(', ')})`);
+    });
+    // Keep the demo's DEX_ROW_IDs, so both dialects page through identical keys.
+    await request.batch(`SET IDENTITY_INSERT ${target} ON; INSERT INTO ${target} (${columnList}) VALUES ${tuples.join(', ')}; SET IDENTITY_INSERT ${target} OFF;`);
+  }
+  return rows.length;
+}
+
+export async function loadDemoIntoSqlServer(connection: string, demoDir: string, onProgress: (p: LoadProgress) => void = () => {}): Promise<void> {
+  const paths = demoDatabasePaths(demoDir);
+  const companies = Object.keys(paths.companyDatabases);
+  // One connection, so that each `USE <database>` batch of the schema script applies to the next ones.
+  const config = (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(connection);
+  const pool = await new sql.ConnectionPool({ ...config, pool: { min: 1, max: 1 } }).connect();
+  try {
+    for (const database of ['DYNAMICS', ...companies]) {
+      await pool.request().batch(`IF DB_ID(N'${database}') IS NOT NULL BEGIN ALTER DATABASE ${q(database)} SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ${q(database)}; END`);
+    }
+    for (const batch of batchesOf(schemaScript(companies))) await pool.request().batch(batch);
+    const copy = async (database: string, file: string, tables: GpTable[]) => {
+      const source = new Database(file, { readonly: true });
+      try {
+        for (const table of tables) onProgress({ database, table: table.name, rows: await copyTable(pool, database, source, table) });
+      } finally {
+        source.close();
+      }
+    };
+    await copy('DYNAMICS', paths.systemDatabase, gpTablesOf('system'));
+    for (const company of companies) await copy(company, paths.companyDatabases[company]!, gpTablesOf('company'));
+  } finally {
+    await pool.close();
+  }
+}

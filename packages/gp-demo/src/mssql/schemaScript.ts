@@ -1,0 +1,80 @@
+import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
+import { tsqlName } from './tsqlName.ts';
+
+/**
+ * A T-SQL script that creates GP-shaped databases on SQL Server from the same table declarations
+ * as the embedded demo (@gp-gateway/gp-schema): DYNAMICS with SY01500, and one database per company,
+ * with GP's own column types and defaults, so that the demo data can be loaded into a real SQL Server
+ * and the same contract suite run against both dialects. Not a copy of GP's DDL: only the tables and
+ * columns gp-schema declares, plus their keys, indexes and the DEX_ROW_TS triggers.
+ */
+const q = tsqlName;
+
+export function columnType(column: GpColumn): string {
+  switch (column.type) {
+    case 'char':
+      return `char(${column.length ?? 1})`;
+    case 'numeric':
+      return 'numeric(19,5)';
+    default:
+      return column.type;
+  }
+}
+
+/** GP's bound defaults (GPS_CHAR, GPS_INT, GPS_MONEY, GPS_DATE): every column NOT NULL. */
+function columnDefault(column: GpColumn): string {
+  switch (column.type) {
+    case 'char':
+      return "''";
+    case 'datetime':
+      return "'19000101'";
+    default:
+      return '0';
+  }
+}
+
+function columnDefinition(column: GpColumn): string {
+  if (column.name === DEX_ROW_ID) return `${q(DEX_ROW_ID)} int IDENTITY(1,1) NOT NULL`;
+  if (column.name === DEX_ROW_TS) return `${q(DEX_ROW_TS)} datetime NOT NULL DEFAULT (getutcdate())`;
+  return `${q(column.name)} ${columnType(column)} NOT NULL DEFAULT (${columnDefault(column)})`;
+}
+
+/** The statements that create one table in the current database, GO-separated batches. */
+export function createTableBatches(table: GpTable): string[] {
+  const batches: string[] = [];
+  const columns = table.columns.map((c) => `  ${columnDefinition(c)}`);
+  const key = `  CONSTRAINT ${q(`PK${table.name}`)} PRIMARY KEY NONCLUSTERED (${table.primaryKey.map(q).join(', ')})`;
+  batches.push(`CREATE TABLE [dbo].${q(table.name)} (\n${[...columns, key].join(',\n')}\n)`);
+  // Keyset paging walks DEX_ROW_ID; GP clusters on its own key, so a unique index serves the walk.
+  if (!(table.primaryKey.length === 1 && table.primaryKey[0] === DEX_ROW_ID)) {
+    batches.push(`CREATE UNIQUE INDEX ${q(`AK2${table.name}`)} ON [dbo].${q(table.name)} (${q(DEX_ROW_ID)})`);
+  }
+  for (const columns of [...(table.hasRowTs ? [[DEX_ROW_TS]] : []), ...(table.indexes ?? [])]) {
+    batches.push(`CREATE INDEX ${q(`IX_${table.name}_${columns.join('_')}`)} ON [dbo].${q(table.name)} (${columns.map(q).join(', ')})`);
+  }
+  if (table.hasRowTs) {
+    // As GP's zDT_<table>U triggers: any update stamps the row with the current UTC time.
+    batches.push(
+      `CREATE TRIGGER [dbo].${q(`zDT_${table.name}U`)} ON [dbo].${q(table.name)} AFTER UPDATE AS\n` +
+        `SET NOCOUNT ON;\n` +
+        `UPDATE t SET ${q(DEX_ROW_TS)} = GETUTCDATE() FROM [dbo].${q(table.name)} AS t ` +
+        `INNER JOIN inserted AS i ON t.${q(DEX_ROW_ID)} = i.${q(DEX_ROW_ID)}`,
+    );
+  }
+  return batches;
+}
+
+/** The whole script: databases (created if missing) and their tables. */
+export function schemaScript(companies: readonly string[]): string {
+  const out: string[] = [];
+  const database = (name: string, tables: GpTable[]) => {
+    out.push(`IF DB_ID(N'${name}') IS NULL CREATE DATABASE ${q(name)}`, `USE ${q(name)}`);
+    for (const table of tables) out.push(...createTableBatches(table));
+  };
+  database('DYNAMICS', gpTablesOf('system'));
+  for (const company of companies) {
+    if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
+    database(company, gpTablesOf('company'));
+  }
+  return `${out.join('\nGO\n')}\nGO\n`;
+}

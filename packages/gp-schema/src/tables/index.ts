@@ -1,0 +1,60 @@
+/**
+ * GP table shapes, declared once, one file per GP module. The SQLite schema (sqliteSchema.ts), the
+ * demo generator, the SQL Server test schema and the agent's SQLite reader all derive from these
+ * entries, so adding a GP table means declaring it in its module and listing it here. Names, types
+ * and lengths are GP's own (GP 2015 DDL), but not all of GP: the tables the API reads and the demo
+ * needs, and of some wide tables only part of their columns, as their entries say.
+ */
+import type { GpTable } from '../gpTable.ts';
+import { CM00100 } from './bankReconciliation.ts';
+import { GL00100, GL00105, GL20000, GL30000 } from './generalLedger.ts';
+import { IV00101, IV00102, IV40700 } from './inventory.ts';
+import { PM00200, PM00300, PM20000, PM30200 } from './payables.ts';
+import { POP10100, POP10110, POP30100, POP30110 } from './purchasing.ts';
+import { RM00101, RM00102, RM00301, RM20101, RM30101 } from './receivables.ts';
+import { SOP10100, SOP10200, SOP30200, SOP30300 } from './sales.ts';
+import { SY00500, SY01500, SY03300, SY40100, SY40101 } from './system.ts';
+
+/**
+ * Every table, keyed by name. The order is the order each database file creates its tables in (and
+ * the demo reports its row counts in), so a new table goes at the end rather than beside its module.
+ */
+export const GP_TABLES = {
+  SY01500,
+  RM00101,
+  RM00102,
+  GL00100,
+  GL00105,
+  GL20000,
+  GL30000,
+  SY40101,
+  SY40100,
+  SY03300,
+  RM00301,
+  CM00100,
+  IV40700,
+  SY00500,
+  PM00200,
+  PM00300,
+  IV00101,
+  IV00102,
+  RM20101,
+  RM30101,
+  PM20000,
+  PM30200,
+  SOP10100,
+  SOP10200,
+  SOP30200,
+  SOP30300,
+  POP10100,
+  POP10110,
+  POP30100,
+  POP30110,
+} satisfies Record<string, GpTable>;
+
+export type GpTableName = keyof typeof GP_TABLES;
+
+/** The tables of one kind of database, in declaration order. */
+export function gpTablesOf(database: GpTable['database']): GpTable[] {
+  return Object.values(GP_TABLES).filter((t) => t.database === database);
+}
