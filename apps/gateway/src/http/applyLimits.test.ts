@@ -28,7 +28,7 @@ async function until(what: string, probe: () => boolean): Promise<void> {
 }
 
 describe('quota headers', () => {
-  test('a key of an organisation without limits of its own gets D7: 100 per 10 s', async () => {
+  test('a key of an organisation without limits of its own gets the defaults: 100 per 10 s', async () => {
     const org = await gw.admin.createOrganisation('Defaults');
     const { secret } = await gw.makeKey(org.id, 'test', ['read']);
     const res = await gw.get('/v1/companies', as(secret));

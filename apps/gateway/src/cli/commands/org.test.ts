@@ -21,7 +21,7 @@ test('org create names the new organisation and its id, and says what to do next
   await assert.rejects(createOrganisation(admin, '  '), { message: 'the organisation needs a name' });
 });
 
-test('org set-limits changes what is given, validates it, and --reset goes back to D7', async () => {
+test('org set-limits changes what is given, validates it, and --reset goes back to the defaults', async () => {
   const org = (await admin.createOrganisation('Limited'));
   assert.deepEqual(await setOrganisationLimits(admin, 'Limited', { requests: '300', inFlight: '2' }), [
     `Limits of "Limited" (${org.id}): 300 requests per 10 s per key, 2 in flight per connection (set here: --requests, --in-flight; the rest are defaults).`,
