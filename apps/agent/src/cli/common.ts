@@ -88,9 +88,3 @@ function openReads(database: DatabaseConfig, options: ServingOptions): { reads: 
   const pool = new SqliteWorkerExecutor({ dir: database.dir, readonly: true, workers: options.sqliteThreads, testDelayMs: options.testDelayMs });
   return { reads: pool, dialect: 'sqlite', closeDatabase: () => pool.close() };
 }
-
-/** Prints a ConfigError or any other failure the way every command does, and sets the exit code. */
-export function reportFailure(command: string, error: unknown): void {
-  console.error(`gp-agent ${command}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-}

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TIMINGS } from '../connection/dialGateway.ts';
-import { ConfigError, loadAgentConfig, loadRunConfig } from './runConfig.ts';
+import { ConfigError, loadAgentConfig } from './runConfig.ts';
 
 const token = `lb_agent_${'a'.repeat(32)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-config-'));
@@ -27,7 +27,7 @@ function issuesOf(run: () => unknown): string[] {
 }
 
 test('flags win over environment variables', () => {
-  const config = loadRunConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
+  const config = loadAgentConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
   assert.deepEqual(
     { gatewayUrl: config.gatewayUrl, token: config.token, database: config.database, logLevel: config.logLevel, logFile: config.logFile, timings: config.timings },
     { gatewayUrl: 'https://gw.example.com', token, database: { kind: 'sqlite', dir: './demo' }, logLevel: 'info', logFile: null, timings: DEFAULT_TIMINGS },
@@ -35,19 +35,19 @@ test('flags win over environment variables', () => {
 });
 
 test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => {
-  const config = loadRunConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
+  const config = loadAgentConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
   assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS', isolation: 'read-committed' });
 });
 
 test('each missing or malformed setting is named with how to give it', () => {
-  assert.throws(() => loadRunConfig({}, {}), (error: Error) => {
+  assert.throws(() => loadAgentConfig({}, {}), (error: Error) => {
     assert.match(error.message, /gateway URL is missing.*--gateway.*GP_GATEWAY_URL/);
     assert.match(error.message, /agent token is missing.*--token.*GP_AGENT_TOKEN/);
     assert.match(error.message, /no database configured/);
     return true;
   });
-  assert.throws(() => loadRunConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
-  assert.throws(() => loadRunConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
+  assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
+  assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
 });
 
 test('a configuration file gives every setting by its environment name; the environment and flags win over it', () => {
@@ -118,7 +118,7 @@ test('the test-only delay comes from the environment only', () => {
 
 test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {
   const base = { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_MSSQL_CONNECTION: 'Server=gp01' };
-  assert.deepEqual(loadRunConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
-  assert.deepEqual(loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
-  assert.throws(() => loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
+  assert.deepEqual(loadAgentConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
+  assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
+  assert.throws(() => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
 });

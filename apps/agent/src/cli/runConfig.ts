@@ -66,8 +66,6 @@ export interface AgentConfig {
   /** The configuration file read, if any. */
   configFile: string | null;
 }
-/** Kept for callers of the first version. */
-export type RunConfig = AgentConfig;
 
 export class ConfigError extends Error {
   readonly issues: string[];
@@ -237,11 +235,6 @@ export function loadAgentConfig(flags: Record<string, string | undefined>, env: 
     testDelayMs,
     configFile,
   };
-}
-
-/** `gp-agent run`'s settings (everything); kept under its first name. */
-export function loadRunConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
-  return loadAgentConfig(flags, env, 'all');
 }
 
 /** The lines of `--help` that list every setting, for the commands that read them. */

@@ -68,7 +68,7 @@ interface CheckedList {
 const COMPANY_REFRESH_MS = 30_000;
 
 /** What an API client reads when GP's database fails; the agent's log and its health say why. */
-export const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
+const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
 
 /** The agent's view of GP for the hello and status frames. */
 export interface HealthReport {
