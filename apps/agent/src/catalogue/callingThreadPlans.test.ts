@@ -6,10 +6,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemo } from '../demo/generate.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
-import { renderJsonPage, renderSelect } from '../sql/render.ts';
+import { renderSelect } from '../sql/render.ts';
 import type { CompiledQuery } from '../sql/model.ts';
 import { CATALOGUE } from './index.ts';
 import { PreparedResource } from './compile.ts';
+import { renderJsonPage } from './sqlite/pageJson.ts';
 
 /**
  * The embedded agent answers gets and short unfiltered pages on its event loop instead of a SQLite

@@ -17,7 +17,8 @@ import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import type { CompiledQuery } from '../sql/model.ts';
-import { renderJsonPage, renderSelect } from '../sql/render.ts';
+import { renderSelect } from '../sql/render.ts';
+import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
 import { AgentError } from './agentError.ts';
 
 export interface ReadResult {
