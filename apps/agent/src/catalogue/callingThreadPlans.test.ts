@@ -14,7 +14,7 @@ import { renderJsonPage } from './sqlite/pageJson.ts';
 
 /**
  * The embedded agent answers gets and short unfiltered pages on its event loop instead of a SQLite
- * thread (SqliteWorkerExecutor.answersOnCallingThread), because their work is bounded: a get is a
+ * thread (ThreadedReadService.answersOnCallingThread), because their work is bounded: a get is a
  * seek through an index, and such a page reads only its own rows. This holds that promise for every
  * object, on the demo's real schema, by SQLite's plan for each statement.
  */

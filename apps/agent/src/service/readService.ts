@@ -36,8 +36,8 @@ export function payloadText(payload: string | Buffer): string {
 }
 
 /**
- * What answers the gateway's operations: a ReadService on the calling thread, or the SQLite worker
- * pool, which runs a ReadService in each of its threads.
+ * What answers the gateway's operations: a ReadService on the calling thread, or a
+ * ThreadedReadService, which runs a ReadService in each SQLite thread.
  */
 export interface OperationHandler {
   handle(op: Operation, signal?: AbortSignal): Promise<ReadResult>;
@@ -163,7 +163,7 @@ export class ReadService implements OperationHandler {
   /**
    * Where the list page `op` ends, its `next`, read from the keys alone: no row is written. The
    * same as the page's own `next` while the data stands still; ReadAhead uses it to start reading
-   * the page after a page still being read (SqliteWorkerExecutor.pageEnd). Embedded database only.
+   * the page after a page still being read (ThreadedReadService.pageEnd). Embedded database only.
    */
   async listEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
     return (await this.keyedPage(await this.listed(op, signal), null, signal)).next;
