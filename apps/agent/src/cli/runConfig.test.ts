@@ -122,3 +122,30 @@ test('the SQL Server isolation level defaults to read committed and names its ch
   assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
   assert.throws(() => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
 });
+
+test('the isolation level is checked wherever it is set, also beside a SQLite database (zod checks each setting on its own)', () => {
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ sqliteDir: 'demo' }, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
+    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
+  ]);
+  assert.deepEqual(issuesOf(() => loadAgentConfig({}, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
+    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
+    'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both',
+  ]);
+});
+
+test('an empty value in the file is given, not missing: the gateway and token say how to give them, numbers say what they got', () => {
+  const conf = file('empty.conf', ['GP_GATEWAY_URL =', 'GP_AGENT_TOKEN = ""', 'GP_SQLITE_DIR = demo', 'GP_AGENT_CONNECT_TIMEOUT_MS ='].join('\n'));
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: conf }, {})), [
+    'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
+    'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+    'GP_AGENT_CONNECT_TIMEOUT_MS (from empty.conf line 4): must be a whole number of milliseconds from 100 to 600000; got ""',
+  ]);
+});
+
+test('a connection string is never repeated, whatever is wrong beside it', () => {
+  const secret = 'Server=gp01;User Id=api_read;Password=hunter2';
+  const issues = issuesOf(() => loadAgentConfig({ mssql: secret, token: 'lb_agent_short' }, { GP_MSSQL_ISOLATION: 'x', GP_SQLITE_DIR: 'd' }));
+  assert.ok(issues.length >= 3, issues.join('\n'));
+  assert.ok(issues.every((issue) => !issue.includes('hunter2') && !issue.includes('lb_agent_short')), issues.join('\n'));
+});
+
