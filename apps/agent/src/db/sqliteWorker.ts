@@ -51,7 +51,7 @@ const tasks: SqliteThreadTasks | null = tasksModule
 
 port.on('message', (task: SqliteWorkerTask) => {
   run(task).then(
-    (result) => port.postMessage({ id: task.id, ok: true, result } satisfies SqliteWorkerReply, (task.kind === 'task' && tasks?.handedOver?.(result)) || NOTHING),
+    (result) => port.postMessage({ id: task.id, ok: true, result } satisfies SqliteWorkerReply, handedOver(task, result)),
     (error: unknown) => port.postMessage(failure(task.id, error)),
   );
 });
@@ -70,6 +70,11 @@ async function run(task: SqliteWorkerTask): Promise<unknown> {
       databases.checkReadable(task.company, task.table);
       return null;
   }
+}
+
+/** What a reply moves to the main thread rather than copies: only the tasks module knows its results. */
+function handedOver(task: SqliteWorkerTask, result: unknown): ArrayBuffer[] {
+  return (task.kind === 'task' && tasks?.handedOver?.(result)) || NOTHING;
 }
 
 function failure(id: number, error: unknown): SqliteWorkerReply {
