@@ -19,7 +19,7 @@ import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, wai
  * Slow queries use GP_AGENT_TEST_DELAY_MS: the agent's SQLite threads hold every list on a company
  * database that long before running it, and cancel the wait like a statement (see
  * db/sqliteWorker.ts). The slow request is a filtered list, since a short unfiltered page is read on
- * the agent's event loop, not a thread (SqliteWorkerExecutor.answersOnCallingThread). Statements on
+ * the agent's event loop, not a thread (ThreadedReadService.answersOnCallingThread). Statements on
  * DYNAMICS (companies) are not delayed, which the tests use to see whether an agent is free.
  */
 const REQUEST_TIMEOUT_MS = 1500;

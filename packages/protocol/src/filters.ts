@@ -20,7 +20,7 @@ export type FilterSpecs = Readonly<Record<string, FilterSpec>>;
 
 export const MAX_SEARCH_LENGTH = 64;
 export const MAX_IDS = 50;
-export const MAX_ID_LENGTH = 129;
+const MAX_ID_LENGTH = 129;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -35,7 +35,7 @@ function isRealDate(text: string): boolean {
 }
 
 /** A date or date-time reduced to the calendar date as written: GP dates carry no time or zone. */
-export const DateFilterSchema = z.string().transform((text, ctx) => {
+const DateFilterSchema = z.string().transform((text, ctx) => {
   const dateTime = DATE_TIME.exec(text);
   const date = dateTime ? dateTime[1]! : text;
   if (!isRealDate(date)) {
@@ -46,7 +46,7 @@ export const DateFilterSchema = z.string().transform((text, ctx) => {
 });
 
 /** A date-time (or a date, meaning its UTC midnight) normalised to UTC with milliseconds. */
-export const TimestampFilterSchema = z.string().transform((text, ctx) => {
+const TimestampFilterSchema = z.string().transform((text, ctx) => {
   const dateTime = DATE_TIME.exec(text);
   const valid = dateTime ? isRealDate(dateTime[1]!) : isRealDate(text);
   const parsed = valid ? new Date(dateTime ? text : `${text}T00:00:00Z`) : null;

@@ -57,21 +57,19 @@ export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
 // Objects, filters and query parsing (§4.3, §4.4, §8, D4, D5)
 export { MAX_IDS, MAX_SEARCH_LENGTH, filterToolSchema, queryParamName } from './filters.ts';
 export type { FilterSpec, FilterSpecs, FilterValues } from './filters.ts';
+export { OBJECT_NAMES, OBJECTS, ObjectNameSchema, objectSpec } from './objects.ts';
+export type { ObjectName, ObjectSpec } from './objects.ts';
 export {
   DEFAULT_LIMIT,
   MAX_CURSOR_LENGTH,
   MAX_LIMIT,
-  OBJECT_NAMES,
-  OBJECTS,
-  ObjectNameSchema,
   filterWireSchemaOf,
   issuesOf,
-  objectSpec,
   parseListQuery,
   parseToolFilters,
   splitCompositeId,
-} from './objects.ts';
-export type { ListQuery, ObjectName, ObjectSpec, Parsed } from './objects.ts';
+} from './queryParsing.ts';
+export type { ListQuery, Parsed } from './queryParsing.ts';
 
 // Gateway ⇄ agent frames (D11)
 export {

@@ -6,14 +6,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
-import { renderJsonPage, renderSelect } from '../sql/render.ts';
+import { renderSelect } from '../sql/render.ts';
 import type { CompiledQuery } from '../sql/model.ts';
 import { CATALOGUE } from './index.ts';
 import { PreparedResource } from './compile.ts';
+import { renderJsonPage } from './sqlite/pageJson.ts';
 
 /**
  * The embedded agent answers gets and short unfiltered pages on its event loop instead of a SQLite
- * thread (SqliteWorkerExecutor.answersOnCallingThread), because their work is bounded: a get is a
+ * thread (ThreadedReadService.answersOnCallingThread), because their work is bounded: a get is a
  * seek through an index, and such a page reads only its own rows. This holds that promise for every
  * object, on the demo's real schema, by SQLite's plan for each statement.
  */

@@ -104,7 +104,7 @@ export function subtractQuantities(a: string, b: string): string {
 }
 
 /** GP stores percents as integers in hundredths: 250 → "2.5" (decision D1). */
-export function formatPercent(hundredths: number): string {
+function formatPercent(hundredths: number): string {
   return new Exact(hundredths).div(100).toFixed();
 }
 

@@ -3,7 +3,7 @@ import { GP_TABLES, type GpTable } from '@gp-gateway/gp-schema';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
-import { sqliteJsonObject, sqliteJsonValue, type Bind } from './sqliteJson.ts';
+import { sqliteRowJson } from './sqlite/rowJson.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -56,7 +56,7 @@ export class PreparedResource {
   /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its value's JSON writer. */
   private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => string]> = [];
   /**
-   * On the embedded database, the row's JSON written by SQLite (catalogue/sqliteJson.ts), for list
+   * On the embedded database, the row's JSON written by SQLite (catalogue/sqlite/rowJson.ts), for list
    * pages; null for SQL Server, and for a resource with a computed field that has no SQLite twin.
    */
   readonly jsonRow: CompiledQuery | null;
@@ -89,27 +89,11 @@ export class PreparedResource {
       }
     }
     slotOf({ column: ROW_ID });
-    this.jsonRow = dialect.name === 'sqlite' ? this.sqliteJsonRow() : null;
+    const column = (source: ColumnSource) => `${dialect.quote(source.join ?? MAIN)}.${dialect.quote(source.column)}`;
+    this.jsonRow = dialect.name === 'sqlite' ? sqliteRowJson(def.fields, column) : null;
     this.unfilteredListReadsOnlyItsRows = def.sources.every((source) => !source.where?.length);
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
-  }
-
-  /** The row's JSON written by SQLite, or null when a computed field has no SQLite twin. */
-  private sqliteJsonRow(): CompiledQuery | null {
-    const column = (source: ColumnSource) => `${this.dialect.quote(source.join ?? MAIN)}.${this.dialect.quote(source.column)}`;
-    const fields: Array<{ name: string; value: (bind: Bind) => string }> = [];
-    for (const [name, field] of Object.entries(this.def.fields)) {
-      if ('codec' in field) {
-        fields.push({ name, value: (bind) => sqliteJsonValue(column(field), field.codec, bind) });
-      } else if (field.sqlite) {
-        const sqlite = field.sqlite;
-        fields.push({ name, value: (bind) => sqlite(field.columns.map((c) => sqliteJsonValue(column(c), c.codec, bind))) });
-      } else {
-        return null;
-      }
-    }
-    return sqliteJsonObject(fields);
   }
 
   /** Index of DEX_ROW_ID in a raw row. */

@@ -32,7 +32,7 @@ export type FieldDef =
       compute: (values: readonly unknown[]) => unknown;
       /**
        * The same computation as a SQLite expression over the columns' decoded values (each given as
-       * the expression catalogue/sqliteJson.ts writes for its codec), so that SQLite can write list
+       * the expression catalogue/sqlite/rowJson.ts writes for its codec), so that SQLite can write list
        * pages of this resource; without it, its pages are written by JavaScript. sqliteJson.test.ts
        * holds the two equal over every demo row.
        */

@@ -4,9 +4,9 @@ import type { AgentInfo } from '@gp-gateway/protocol';
 import type { Executor } from '../db/executor.ts';
 import { MssqlExecutor } from '../db/mssqlExecutor.ts';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
-import { SqliteWorkerExecutor } from '../db/sqliteWorkerExecutor.ts';
 import { ReadAhead } from '../service/readAhead.ts';
 import { ReadService, type OperationHandler } from '../service/readService.ts';
+import { ThreadedReadService } from '../service/threadedReadService.ts';
 
 export interface AgentLogger {
   log: Logger;
@@ -64,8 +64,8 @@ export interface Serving {
 
 /**
  * SQL Server: a ReadService over the driver's pool (its I/O never blocks the event loop). SQLite:
- * the worker pool, which runs lists on its threads (cancellable) and gets, single index seeks, on
- * the event loop. Either way, walks are read ahead (ReadAhead).
+ * a ThreadedReadService, which runs lists on its threads (cancellable) and gets, single index
+ * seeks, on the event loop. Either way, walks are read ahead (ReadAhead).
  */
 export function openServing(database: DatabaseConfig, options: ServingOptions): Serving {
   const { reads, dialect, closeDatabase } = openReads(database, options);
@@ -85,12 +85,6 @@ function openReads(database: DatabaseConfig, options: ServingOptions): { reads: 
     const executor = new MssqlExecutor(database.connection, { isolation: database.isolation });
     return { reads: new ReadService(executor), dialect: 'mssql', closeDatabase: () => executor.close() };
   }
-  const pool = new SqliteWorkerExecutor({ dir: database.dir, readonly: true, workers: options.sqliteThreads, testDelayMs: options.testDelayMs });
-  return { reads: pool, dialect: 'sqlite', closeDatabase: () => pool.close() };
-}
-
-/** Prints a ConfigError or any other failure the way every command does, and sets the exit code. */
-export function reportFailure(command: string, error: unknown): void {
-  console.error(`gp-agent ${command}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+  const reads = new ThreadedReadService({ dir: database.dir, readonly: true, workers: options.sqliteThreads, testDelayMs: options.testDelayMs });
+  return { reads, dialect: 'sqlite', closeDatabase: () => reads.close() };
 }

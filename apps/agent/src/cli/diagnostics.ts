@@ -24,10 +24,10 @@ export interface Finding {
 }
 
 /** Clock offsets beyond these are worth a warning, and a failure (Kerberos allows SQL Server logins 5 minutes). */
-export const SKEW_WARN_MS = 5_000;
-export const SKEW_FAIL_MS = 300_000;
+const SKEW_WARN_MS = 5_000;
+const SKEW_FAIL_MS = 300_000;
 /** Round trips beyond this make every API request noticeably slower. */
-export const LATENCY_WARN_MS = 300;
+const LATENCY_WARN_MS = 300;
 const PROBE_TIMEOUT_MS = 10_000;
 const PINGS = 5;
 

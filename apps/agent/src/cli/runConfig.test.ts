@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TIMINGS } from '../connection/dialGateway.ts';
-import { ConfigError, loadAgentConfig, loadRunConfig } from './runConfig.ts';
+import { ConfigError, loadAgentConfig } from './runConfig.ts';
 
 const token = `lb_agent_${'a'.repeat(32)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-config-'));
@@ -27,7 +27,7 @@ function issuesOf(run: () => unknown): string[] {
 }
 
 test('flags win over environment variables', () => {
-  const config = loadRunConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
+  const config = loadAgentConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
   assert.deepEqual(
     { gatewayUrl: config.gatewayUrl, token: config.token, database: config.database, logLevel: config.logLevel, logFile: config.logFile, timings: config.timings },
     { gatewayUrl: 'https://gw.example.com', token, database: { kind: 'sqlite', dir: './demo' }, logLevel: 'info', logFile: null, timings: DEFAULT_TIMINGS },
@@ -35,19 +35,19 @@ test('flags win over environment variables', () => {
 });
 
 test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => {
-  const config = loadRunConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
+  const config = loadAgentConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
   assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS', isolation: 'read-committed' });
 });
 
 test('each missing or malformed setting is named with how to give it', () => {
-  assert.throws(() => loadRunConfig({}, {}), (error: Error) => {
+  assert.throws(() => loadAgentConfig({}, {}), (error: Error) => {
     assert.match(error.message, /gateway URL is missing.*--gateway.*GP_GATEWAY_URL/);
     assert.match(error.message, /agent token is missing.*--token.*GP_AGENT_TOKEN/);
     assert.match(error.message, /no database configured/);
     return true;
   });
-  assert.throws(() => loadRunConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
-  assert.throws(() => loadRunConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
+  assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
+  assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
 });
 
 test('a configuration file gives every setting by its environment name; the environment and flags win over it', () => {
@@ -118,7 +118,34 @@ test('the test-only delay comes from the environment only', () => {
 
 test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {
   const base = { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_MSSQL_CONNECTION: 'Server=gp01' };
-  assert.deepEqual(loadRunConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
-  assert.deepEqual(loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
-  assert.throws(() => loadRunConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
+  assert.deepEqual(loadAgentConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
+  assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
+  assert.throws(() => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
 });
+
+test('the isolation level is checked wherever it is set, also beside a SQLite database (zod checks each setting on its own)', () => {
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ sqliteDir: 'demo' }, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
+    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
+  ]);
+  assert.deepEqual(issuesOf(() => loadAgentConfig({}, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
+    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
+    'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both',
+  ]);
+});
+
+test('an empty value in the file is given, not missing: the gateway and token say how to give them, numbers say what they got', () => {
+  const conf = file('empty.conf', ['GP_GATEWAY_URL =', 'GP_AGENT_TOKEN = ""', 'GP_SQLITE_DIR = demo', 'GP_AGENT_CONNECT_TIMEOUT_MS ='].join('\n'));
+  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: conf }, {})), [
+    'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
+    'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+    'GP_AGENT_CONNECT_TIMEOUT_MS (from empty.conf line 4): must be a whole number of milliseconds from 100 to 600000; got ""',
+  ]);
+});
+
+test('a connection string is never repeated, whatever is wrong beside it', () => {
+  const secret = 'Server=gp01;User Id=api_read;Password=hunter2';
+  const issues = issuesOf(() => loadAgentConfig({ mssql: secret, token: 'lb_agent_short' }, { GP_MSSQL_ISOLATION: 'x', GP_SQLITE_DIR: 'd' }));
+  assert.ok(issues.length >= 3, issues.join('\n'));
+  assert.ok(issues.every((issue) => !issue.includes('hunter2') && !issue.includes('lb_agent_short')), issues.join('\n'));
+});
+

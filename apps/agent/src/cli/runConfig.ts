@@ -41,12 +41,15 @@ export const SETTINGS = {
   sqliteWorkers: { name: 'GP_SQLITE_WORKERS' },
 } as const satisfies Record<string, SettingSpec>;
 type SettingKey = keyof typeof SETTINGS;
+const TIMING_KEYS = ['heartbeatIntervalMs', 'heartbeatTimeoutMs', 'backoffMinMs', 'backoffMaxMs', 'connectTimeoutMs', 'drainGraceMs', 'statusIntervalMs'] as const satisfies ReadonlyArray<SettingKey & keyof ConnectionTimings>;
 
 /** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */
 export const TEST_DELAY_ENV = 'GP_AGENT_TEST_DELAY_MS';
 export const CONFIG_ENV = 'GP_AGENT_CONFIG';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const GATEWAY_URL = z.url({ protocol: /^(https?|wss?)$/ });
+const AGENT_TOKEN = /^lb_agent_[0-9A-Za-z]{32}$/;
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; dir: string }
@@ -66,8 +69,6 @@ export interface AgentConfig {
   /** The configuration file read, if any. */
   configFile: string | null;
 }
-/** Kept for callers of the first version. */
-export type RunConfig = AgentConfig;
 
 export class ConfigError extends Error {
   readonly issues: string[];
@@ -133,115 +134,143 @@ function unquote(value: string): string {
 /** Which settings a command needs: `run` and `diagnose` everything, `companies` and `query` only the database. */
 export type ConfigNeeds = 'all' | 'database';
 
-/**
- * Collects every setting from flags, environment and file, validates them, and either returns the
- * configuration or throws one ConfigError listing every problem.
- */
-export function loadAgentConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, needs: ConfigNeeds = 'all'): AgentConfig {
-  const configFile = flags.config ?? env[CONFIG_ENV] ?? null;
+/** The settings given, each with where it came from: what messages name and quote. */
+type Given = Partial<Record<SettingKey, Raw>>;
+
+/** Flags over the environment, the environment over the file; empty flags and variables count as unset. */
+function gather(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, configFile: string | null): Given {
   const file = configFile ? readConfigFile(configFile) : new Map<string, Raw>();
-  const raw = {} as Record<SettingKey, Raw | undefined>;
+  const given: Given = {};
   for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
     const flag = spec.flag ? flags[spec.flag.key] : undefined;
     const fromEnv = env[spec.name];
     const fromFile = file.get(spec.name);
-    if (flag !== undefined && flag !== '') raw[key] = { value: flag, from: spec.flag!.text };
-    else if (fromEnv !== undefined && fromEnv !== '') raw[key] = { value: fromEnv, from: 'environment' };
-    else if (fromFile) raw[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
+    if (flag !== undefined && flag !== '') given[key] = { value: flag, from: spec.flag!.text };
+    else if (fromEnv !== undefined && fromEnv !== '') given[key] = { value: fromEnv, from: 'environment' };
+    else if (fromFile) given[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
   }
-  const issues: string[] = [];
-  const where = (key: SettingKey) => {
-    const spec: SettingSpec = SETTINGS[key];
-    const r = raw[key];
-    const how = spec.flag ? `${spec.flag.text} or ${spec.name}` : spec.name;
-    return r ? `${spec.name} (from ${r.from})` : how;
-  };
-  const shown = (key: SettingKey) => {
-    const spec: SettingSpec = SETTINGS[key];
-    return spec.secret ? '' : `; got "${raw[key]?.value}"`;
-  };
-  const fail = (key: SettingKey, message: string) => {
-    issues.push(`${where(key)}: ${message}${raw[key] ? shown(key) : ''}`);
-  };
-
-  let gatewayUrl = '';
-  let token = '';
-  if (needs === 'all') {
-    const url = raw.gatewayUrl?.value;
-    if (!url) issues.push(`the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL`);
-    else if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url).success) fail('gatewayUrl', 'must be the gateway\'s http(s) URL, e.g. https://gateway.example.com');
-    else gatewayUrl = url;
-    const t = raw.token?.value;
-    if (!t) issues.push(`the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN`);
-    else if (!/^lb_agent_[0-9A-Za-z]{32}$/.test(t)) fail('token', 'the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)');
-    else token = t;
-  }
-
-  let database: DatabaseConfig | null = null;
-  const mssql = raw.mssql?.value;
-  const sqliteDir = raw.sqliteDir?.value;
-  if (mssql && sqliteDir) issues.push(`both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both`);
-  else if (mssql) {
-    const isolation = (raw.mssqlIsolation?.value ?? 'read-committed') as MssqlIsolation;
-    if (!MSSQL_ISOLATION_LEVELS.includes(isolation)) fail('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`);
-    database = { kind: 'mssql', connection: mssql, isolation };
-  }
-  else if (sqliteDir) database = { kind: 'sqlite', dir: sqliteDir };
-  else issues.push('no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both');
-
-  const logLevel = (raw.logLevel?.value ?? 'info') as AgentConfig['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `must be one of ${LOG_LEVELS.join(', ')}`);
-
-  const number = (key: SettingKey, fallback: number, min: number, max: number, unit = 'milliseconds'): number => {
-    const r = raw[key];
-    // The support commands use the database only; a bad timing must not stop them.
-    if (!r || (needs === 'database' && key !== 'sqliteWorkers')) return fallback;
-    const n = Number(r.value);
-    if (!/^\d+$/.test(r.value.trim()) || n < min || n > max) {
-      fail(key, `must be a whole number of ${unit} from ${min} to ${max}`);
-      return fallback;
-    }
-    return n;
-  };
-  const timings: ConnectionTimings = {
-    heartbeatIntervalMs: number('heartbeatIntervalMs', DEFAULT_TIMINGS.heartbeatIntervalMs, 50, 600_000),
-    heartbeatTimeoutMs: number('heartbeatTimeoutMs', DEFAULT_TIMINGS.heartbeatTimeoutMs, 100, 3_600_000),
-    backoffMinMs: number('backoffMinMs', DEFAULT_TIMINGS.backoffMinMs, 10, 600_000),
-    backoffMaxMs: number('backoffMaxMs', DEFAULT_TIMINGS.backoffMaxMs, 10, 3_600_000),
-    connectTimeoutMs: number('connectTimeoutMs', DEFAULT_TIMINGS.connectTimeoutMs, 100, 600_000),
-    drainGraceMs: number('drainGraceMs', DEFAULT_TIMINGS.drainGraceMs, 0, 3_600_000),
-    statusIntervalMs: number('statusIntervalMs', DEFAULT_TIMINGS.statusIntervalMs, 0, 86_400_000),
-  };
-  if (needs === 'all' && raw.heartbeatTimeoutMs && timings.heartbeatTimeoutMs <= timings.heartbeatIntervalMs) {
-    fail('heartbeatTimeoutMs', `must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (${timings.heartbeatIntervalMs}), or a single late pong drops the connection`);
-  }
-  if (needs === 'all' && raw.backoffMaxMs && timings.backoffMaxMs < timings.backoffMinMs) fail('backoffMaxMs', `must be at least GP_AGENT_BACKOFF_MIN_MS (${timings.backoffMinMs})`);
-  const sqliteWorkers = number('sqliteWorkers', 2, 1, 64, 'threads');
-
-  const delay = env[TEST_DELAY_ENV];
-  let testDelayMs = 0;
-  if (delay) {
-    if (!/^\d+$/.test(delay)) issues.push(`${TEST_DELAY_ENV} (from environment): must be a whole number of milliseconds (it is for tests only: unset it)`);
-    else testDelayMs = Number(delay);
-  }
-
-  if (issues.length || !database) throw new ConfigError(issues);
-  return {
-    gatewayUrl,
-    token,
-    database,
-    logLevel,
-    logFile: raw.logFile?.value ?? null,
-    timings,
-    sqliteWorkers,
-    testDelayMs,
-    configFile,
-  };
+  return given;
 }
 
-/** `gp-agent run`'s settings (everything); kept under its first name. */
-export function loadRunConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
-  return loadAgentConfig(flags, env, 'all');
+/**
+ * The schema of the settings given. Built for each load, because its messages say where each value
+ * came from: `GP_AGENT_HEARTBEAT_INTERVAL_MS (from gp-agent.conf line 4): must be a whole number of
+ * milliseconds from 50 to 600000; got "5s"`, a secret's value left out. A value that fails leaves
+ * its default to the checks between settings, so that every problem is listed at once.
+ */
+function settingsSchema(given: Given) {
+  /** The setting as the reader knows it: where it was given, or how to give it. */
+  const where = (key: SettingKey) => {
+    const spec: SettingSpec = SETTINGS[key];
+    const how = spec.flag ? `${spec.flag.text} or ${spec.name}` : spec.name;
+    return given[key] ? `${spec.name} (from ${given[key].from})` : how;
+  };
+  const problem = (key: SettingKey, message: string) => {
+    const spec: SettingSpec = SETTINGS[key];
+    const shown = given[key] && !spec.secret ? `; got "${given[key].value}"` : '';
+    return `${where(key)}: ${message}${shown}`;
+  };
+  /** One check of the text, so that one message says what is wrong, and a value that fails stays text. */
+  const wholeNumber = (key: SettingKey, min: number, max: number, unit = 'milliseconds') =>
+    z
+      .string()
+      .trim()
+      .refine((text) => /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max, { error: () => problem(key, `must be a whole number of ${unit} from ${min} to ${max}`) })
+      .transform(Number);
+  /** A setting that must be given: missing, or empty in the file, it says how to give it instead. */
+  const required = (key: SettingKey, missing: string, valid: (text: string) => boolean, message: string) =>
+    z.string({ error: missing }).refine(valid, { error: (issue) => (issue.input === '' ? missing : problem(key, message)) });
+
+  const database = z
+    .object({
+      mssql: z.string().optional(),
+      mssqlIsolation: z.enum(MSSQL_ISOLATION_LEVELS, { error: () => problem('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`) }).default('read-committed'),
+      sqliteDir: z.string().optional(),
+    })
+    .superRefine(
+      ({ mssql, sqliteDir }, ctx) => {
+        if (mssql && sqliteDir) ctx.addIssue({ code: 'custom', message: `both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both` });
+        else if (!mssql && !sqliteDir) ctx.addIssue({ code: 'custom', message: 'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both' });
+      },
+      { when: () => true },
+    )
+    .transform(({ mssql, mssqlIsolation, sqliteDir }): DatabaseConfig => (mssql ? { kind: 'mssql', connection: mssql, isolation: mssqlIsolation } : { kind: 'sqlite', dir: sqliteDir! }));
+
+  const d = DEFAULT_TIMINGS;
+  const timings = z
+    .object({
+      heartbeatIntervalMs: wholeNumber('heartbeatIntervalMs', 50, 600_000).default(d.heartbeatIntervalMs),
+      heartbeatTimeoutMs: wholeNumber('heartbeatTimeoutMs', 100, 3_600_000).default(d.heartbeatTimeoutMs),
+      backoffMinMs: wholeNumber('backoffMinMs', 10, 600_000).default(d.backoffMinMs),
+      backoffMaxMs: wholeNumber('backoffMaxMs', 10, 3_600_000).default(d.backoffMaxMs),
+      connectTimeoutMs: wholeNumber('connectTimeoutMs', 100, 600_000).default(d.connectTimeoutMs),
+      drainGraceMs: wholeNumber('drainGraceMs', 0, 3_600_000).default(d.drainGraceMs),
+      statusIntervalMs: wholeNumber('statusIntervalMs', 0, 86_400_000).default(d.statusIntervalMs),
+    })
+    .superRefine(
+      (t, ctx) => {
+        // A timing that failed its own check is still its text here: its default stands in for it.
+        const valid = (key: keyof ConnectionTimings) => (typeof t[key] === 'number' ? t[key] : d[key]);
+        if (given.heartbeatTimeoutMs && valid('heartbeatTimeoutMs') <= valid('heartbeatIntervalMs')) {
+          const message = `must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (${valid('heartbeatIntervalMs')}), or a single late pong drops the connection`;
+          ctx.addIssue({ code: 'custom', message: problem('heartbeatTimeoutMs', message) });
+        }
+        if (given.backoffMaxMs && valid('backoffMaxMs') < valid('backoffMinMs')) {
+          ctx.addIssue({ code: 'custom', message: problem('backoffMaxMs', `must be at least GP_AGENT_BACKOFF_MIN_MS (${valid('backoffMinMs')})`) });
+        }
+      },
+      { when: () => true },
+    );
+
+  return z.object({
+    gatewayUrl: required(
+      'gatewayUrl',
+      'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
+      (text) => GATEWAY_URL.safeParse(text).success,
+      "must be the gateway's http(s) URL, e.g. https://gateway.example.com",
+    ),
+    token: required(
+      'token',
+      'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+      (text) => AGENT_TOKEN.test(text),
+      'the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)',
+    ),
+    database,
+    logLevel: z.enum(LOG_LEVELS, { error: () => problem('logLevel', `must be one of ${LOG_LEVELS.join(', ')}`) }).default('info'),
+    logFile: z.string().optional(),
+    timings,
+    sqliteWorkers: wholeNumber('sqliteWorkers', 1, 64, 'threads').default(2),
+    testDelayMs: z
+      .string()
+      .regex(/^\d+$/, `${TEST_DELAY_ENV} (from environment): must be a whole number of milliseconds (it is for tests only: unset it)`)
+      .transform(Number)
+      .default(0),
+  });
+}
+
+/**
+ * Collects every setting from flags, environment and file, validates them, and either returns the
+ * configuration or throws one ConfigError listing every problem. The support commands (`needs`
+ * 'database') leave the gateway and the timings out: a bad timing must not stop them.
+ */
+export function loadAgentConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, needs: ConfigNeeds = 'all'): AgentConfig {
+  const configFile = flags.config ?? env[CONFIG_ENV] ?? null;
+  const given = gather(flags, env, configFile);
+  const value = (key: SettingKey) => given[key]?.value;
+  const input = {
+    gatewayUrl: value('gatewayUrl'),
+    token: value('token'),
+    database: { mssql: value('mssql'), mssqlIsolation: value('mssqlIsolation'), sqliteDir: value('sqliteDir') },
+    logLevel: value('logLevel'),
+    logFile: value('logFile'),
+    timings: Object.fromEntries(TIMING_KEYS.map((key) => [key, value(key)])),
+    sqliteWorkers: value('sqliteWorkers'),
+    testDelayMs: env[TEST_DELAY_ENV] || undefined,
+  };
+  const schema = settingsSchema(given);
+  const parsed = needs === 'all' ? schema.safeParse(input) : schema.omit({ gatewayUrl: true, token: true, timings: true }).safeParse(input);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  return { gatewayUrl: '', token: '', timings: DEFAULT_TIMINGS, ...parsed.data, logFile: parsed.data.logFile ?? null, configFile };
 }
 
 /** The lines of `--help` that list every setting, for the commands that read them. */

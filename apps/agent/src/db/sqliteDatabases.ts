@@ -12,9 +12,10 @@ export interface SqliteDatabasesOptions {
 
 /**
  * The embedded GP-shaped databases of one folder, for one thread. Each GP database is one SQLite
- * file, opened on first use. Statements are prepared once and reused; integers come back as BigInt
- * so that scaled money is exact, and rows as arrays to skip building objects that the decoder would
- * throw away. Rows are stepped one at a time so that a cancelled query stops between two rows.
+ * file, opened on first use. Statements are prepared once and reused; integers come back as plain
+ * numbers (amounts arrive as exact text, see run), and rows as arrays to skip building objects that
+ * the decoder would throw away. Where a query can be cancelled, its rows are stepped one at a time
+ * so that it stops between two rows; otherwise they are read in one call.
  */
 export class SqliteDatabases {
   private readonly dir: string;

@@ -8,7 +8,7 @@ export type SqliteExecutorOptions = SqliteDatabasesOptions;
 /**
  * The embedded GP-shaped database on the calling thread. Queries run synchronously, so a signal can
  * only stop a query before it starts: use it where blocking the thread is fine (tests, the one-shot
- * support commands). `gp-agent run` and the sandbox use SqliteWorkerExecutor, which can cancel.
+ * support commands). `gp-agent run` and the sandbox use SqliteWorkerPool, which can cancel.
  */
 export class SqliteExecutor implements Executor {
   readonly dialect = sqliteDialect;

@@ -9,7 +9,7 @@ export interface ReadAheadOptions {
   maxPages: number;
 }
 
-export const READ_AHEAD_DEFAULTS: ReadAheadOptions = { freshMs: 2_000, maxPages: 8 };
+const READ_AHEAD_DEFAULTS: ReadAheadOptions = { freshMs: 2_000, maxPages: 8 };
 
 interface Ahead {
   result: Promise<ReadResult>;

@@ -17,7 +17,8 @@ import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import type { CompiledQuery } from '../sql/model.ts';
-import { renderJsonPage, renderSelect } from '../sql/render.ts';
+import { renderSelect } from '../sql/render.ts';
+import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
 import { AgentError } from './agentError.ts';
 
 export interface ReadResult {
@@ -35,8 +36,8 @@ export function payloadText(payload: string | Buffer): string {
 }
 
 /**
- * What answers the gateway's operations: a ReadService on the calling thread, or the SQLite worker
- * pool, which runs a ReadService in each of its threads.
+ * What answers the gateway's operations: a ReadService on the calling thread, or a
+ * ThreadedReadService, which runs a ReadService in each SQLite thread.
  */
 export interface OperationHandler {
   handle(op: Operation, signal?: AbortSignal): Promise<ReadResult>;
@@ -68,7 +69,7 @@ interface CheckedList {
 const COMPANY_REFRESH_MS = 30_000;
 
 /** What an API client reads when GP's database fails; the agent's log and its health say why. */
-export const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
+const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
 
 /** The agent's view of GP for the hello and status frames. */
 export interface HealthReport {
@@ -162,7 +163,7 @@ export class ReadService implements OperationHandler {
   /**
    * Where the list page `op` ends, its `next`, read from the keys alone: no row is written. The
    * same as the page's own `next` while the data stands still; ReadAhead uses it to start reading
-   * the page after a page still being read (SqliteWorkerExecutor.pageEnd). Embedded database only.
+   * the page after a page still being read (ThreadedReadService.pageEnd). Embedded database only.
    */
   async listEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
     return (await this.keyedPage(await this.listed(op, signal), null, signal)).next;

@@ -21,39 +21,16 @@ function selectListOf(columns: readonly ColumnRef[], dialect: Dialect): string {
 
 /** Renders a select of the query model into one statement of the dialect, values as parameters. */
 export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuery {
-  return render(query, dialect, () => selectListOf(query.columns, dialect), (statement) => statement);
+  return renderSelectWith(query, dialect, () => selectListOf(query.columns, dialect), (statement) => statement);
 }
 
 /**
- * A list page as one row, for the embedded database (catalogue/sqliteJson.ts): the page's rows as
- * JSON objects joined by commas, in UTF-8 bytes (a BLOB, or NULL for no rows), then how many rows
- * and the last row's key. The query's single ORDER BY column is that key and ascends, so the last
- * row's is the largest: the cursor is exact whatever the order of the text. That order is the
- * subquery's, which SQLite feeds to the aggregate as it reads it; its documentation leaves the order
- * of group_concat open, and `ORDER BY "k"` inside it would say so, but at the price of sorting every
- * page again (16% of the statement). readService.test.ts walks GL in order at several page sizes,
- * so a SQLite that changed this would fail there, and could lose no row: only the cursor matters.
- *
- * With `rowJson` null, only where the page ends: NULL, the count and the last key, read from the
- * keys alone (ReadService.listEnd).
+ * The same select with its own select list, wrapped in a statement around it: for statements that
+ * only one database can run (catalogue/sqlite/pageJson.ts), so that they share this rendering of
+ * tables, joins, conditions, order and limit. The select list is written first, so its parameters
+ * come first.
  */
-export function renderJsonPage(query: SelectQuery, dialect: Dialect, rowJson: CompiledQuery | null): CompiledQuery {
-  if (query.orderBy.length !== 1) throw new DialectError('a JSON page is keyed on one column');
-  const key = query.orderBy[0]!;
-  return render(
-    query,
-    dialect,
-    (statement) => {
-      const keyColumn = `${statement.column(key)} AS "k"`;
-      if (!rowJson) return keyColumn;
-      for (const param of rowJson.params) statement.bind(param);
-      return `${rowJson.sql} AS "j", ${keyColumn}`;
-    },
-    (statement) => `SELECT ${rowJson ? `CAST(group_concat("j", ',') AS BLOB)` : 'NULL'}, count(*), max("k") FROM (${statement})`,
-  );
-}
-
-function render(query: SelectQuery, dialect: Dialect, selectList: (statement: StatementWriter) => string, wrap: (statement: string) => string): CompiledQuery {
+export function renderSelectWith(query: SelectQuery, dialect: Dialect, selectList: (statement: StatementWriter) => string, wrap: (statement: string) => string): CompiledQuery {
   if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
   const statement = new StatementWriter(dialect);
   // Placeholders number in the order they appear: the select list's come first.
@@ -76,7 +53,7 @@ function render(query: SelectQuery, dialect: Dialect, selectList: (statement: St
  * creates (esbuild's keepNames, an Object.defineProperty each): with four closures, a get's
  * statement took 3.4 us to build and write instead of 1.3.
  */
-class StatementWriter {
+export class StatementWriter {
   readonly params: Param[] = [];
   private readonly dialect: Dialect;
 

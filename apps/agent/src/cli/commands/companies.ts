@@ -4,7 +4,7 @@ import { openExecutor } from '../common.ts';
 import { loadAgentConfig } from '../runConfig.ts';
 
 /** The company databases GP lists in DYNAMICS..SY01500, as a table. */
-export async function listCompanies(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function listCompanies(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Promise<string[]> {
   const config = loadAgentConfig(flags, env, 'database');
   const executor = openExecutor(config.database);
   try {

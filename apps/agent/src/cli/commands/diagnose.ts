@@ -65,7 +65,7 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
 
-export function formatReport(report: DiagnoseReport): string[] {
+function formatReport(report: DiagnoseReport): string[] {
   const width = Math.max(...report.findings.map((f) => f.check.length));
   const lines = [`gp-agent ${AGENT_VERSION} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
   for (const f of report.findings) {

@@ -5,14 +5,14 @@ import { AgentError } from '../../service/agentError.ts';
 import { openExecutor } from '../common.ts';
 import { loadAgentConfig } from '../runConfig.ts';
 
-export interface QueryOptions {
+interface QueryOptions {
   company?: string;
   id?: string;
   document?: string;
   after?: string;
 }
 
-export interface QueryResult {
+interface QueryResult {
   /** One JSON object per line, as the API would return them in `data`. */
   rows: string[];
   /** What was run and where to continue, for standard error. */
@@ -24,7 +24,7 @@ export interface QueryResult {
  * the agent (same validation, same SQL), and returns the rows. Filters use the REST names, e.g.
  * `q=elec inactive=false limit=5`; `--after` continues a list where the summary said.
  */
-export async function runQuery(
+async function runQuery(
   object: string,
   filterArgs: string[],
   options: QueryOptions,

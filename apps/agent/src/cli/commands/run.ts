@@ -5,17 +5,19 @@ import { AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 
-/** Exit codes of `gp-agent run`, for service managers and support. */
-export const EXIT_STOPPED = 0;
-export const EXIT_CONFIG = 1;
-export const EXIT_REFUSED = 2;
+/**
+ * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
+ * from main.ts, like any failure of a command.
+ */
+const EXIT_STOPPED = 0;
+const EXIT_REFUSED = 2;
 
 /**
  * Serves until stopped. The first SIGTERM/SIGINT (Ctrl+C, `systemctl stop`, a Windows service stop)
  * drains: the gateway is told, new requests go elsewhere, requests in flight get the grace period,
  * then the agent exits 0. A second signal stops at once.
  */
-export async function runAgent(config: AgentConfig): Promise<number> {
+async function runAgent(config: AgentConfig): Promise<number> {
   const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
   const serving = openServing(config.database, { sqliteThreads: config.sqliteWorkers, testDelayMs: config.testDelayMs });
   log.info(

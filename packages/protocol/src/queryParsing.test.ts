@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { filterToolSchema } from './filters.ts';
-import { OBJECTS, parseListQuery, parseToolFilters, splitCompositeId } from './objects.ts';
+import { OBJECTS } from './objects.ts';
+import { parseListQuery, parseToolFilters, splitCompositeId } from './queryParsing.ts';
 
 const customers = OBJECTS.customers;
 

@@ -5,17 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { renderJsonPage, renderSelect } from '../sql/render.ts';
-import { sqliteDialect } from '../sql/sqliteDialect.ts';
-import { jsonWriterFor } from './codecs.ts';
-import { PreparedResource } from './compile.ts';
-import { CATALOGUE } from './index.ts';
-import { sqliteJsonObject, sqliteJsonValue } from './sqliteJson.ts';
-import type { Codec } from './types.ts';
+import { renderSelect } from '../../sql/render.ts';
+import { sqliteDialect } from '../../sql/sqliteDialect.ts';
+import { jsonWriterFor } from '../codecs.ts';
+import { PreparedResource } from '../compile.ts';
+import { CATALOGUE } from '../index.ts';
+import type { Codec } from '../types.ts';
+import { renderJsonPage } from './pageJson.ts';
+import { sqliteJsonObject, sqliteJsonValue } from './rowJson.ts';
 
 /**
- * SQLite writes list pages on the embedded database (sqliteJson.ts); JavaScript writes everything
- * else (codecs.ts). A client must not be able to tell which did: the same value gives the same JSON,
+ * SQLite writes list pages on the embedded database (rowJson.ts, pageJson.ts); JavaScript writes
+ * everything else (../codecs.ts). A client must not be able to tell which did: the same value gives the same JSON,
  * checked value by value at the edges, then over every row of every resource of the demo data.
  */
 

@@ -1,10 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import type { ErrorCode, ListOperation, Operation, Position } from '@gp-gateway/protocol';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
-import { AgentError } from '../service/agentError.ts';
-import { ReadService, type HealthReport, type OperationHandler, type ReadResult } from '../service/readService.ts';
 import { SqliteExecutor } from './sqliteExecutor.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
 
@@ -19,14 +16,7 @@ const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.
  */
 const THREAD_YOUNG_GENERATION_MB = 4;
 
-/**
- * The longest list page a SqliteWorkerExecutor reads on the calling thread: the API's default page.
- * A 100-row page takes 0.1-0.3 ms there; a longer one would hold the agent's event loop for
- * milliseconds, and an export's 1000-row pages gain from two threads reading at once (ReadAhead).
- */
-const SHORT_PAGE_ROWS = 100;
-
-export interface SqliteWorkerExecutorOptions {
+export interface SqliteWorkerPoolOptions {
   /** Folder holding DYNAMICS.sqlite and one <INTERID>.sqlite per company. */
   dir: string;
   readonly?: boolean;
@@ -40,6 +30,13 @@ export interface SqliteWorkerExecutorOptions {
   cancelGraceMs?: number;
   /** Test-only slowness, see GP_AGENT_TEST_DELAY_MS in the README. Never set in production. */
   testDelayMs?: number;
+  /**
+   * A module each thread loads for the tasks given to `run`: its `createThreadTasks` export
+   * (CreateThreadTasks) gets the thread's databases. Without it the threads run single statements.
+   */
+  tasks?: URL;
+  /** Turns what the threads' tasks sent as an error of their own (SqliteThreadTasks.errorData) back into it. */
+  reviveError?: (data: unknown) => Error;
 }
 
 export interface SqliteWorkerData {
@@ -48,26 +45,49 @@ export interface SqliteWorkerData {
   /** Int32Array(1) over this buffer: 0 = carry on, 1 = cancel the running task. */
   cancel: SharedArrayBuffer;
   testDelayMs: number;
+  /** SqliteWorkerPoolOptions.tasks, as a file URL. */
+  tasks: string | null;
 }
 
 export type SqliteWorkerTask = { id: number } & (
-  | { kind: 'operation'; op: Operation }
-  | { kind: 'listEnd'; op: ListOperation }
-  | { kind: 'health' }
+  | { kind: 'task'; task: unknown }
   | { kind: 'query'; company: string | null; sql: string; params: Param[] }
   | { kind: 'gpVersion' }
   | { kind: 'checkReadable'; company: string | null; table: string }
 );
-type TaskBody = SqliteWorkerTask extends infer T ? (T extends SqliteWorkerTask ? Omit<T, 'id'> : never) : never;
 
 export type SqliteWorkerReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; kind: 'cancelled' | 'unavailable' | 'failed'; message: string }
-  | { id: number; ok: false; kind: 'agent'; code: ErrorCode; message: string; detail: string | null };
+  | { id: number; ok: false; kind: 'task'; error: unknown };
+
+/** What a thread offers the tasks it runs (SqliteWorkerPoolOptions.tasks). */
+export interface SqliteThread {
+  /** The thread's own databases; a statement stops at its next row once its task is cancelled. */
+  readonly executor: Executor;
+  /**
+   * Call before a task's work on `company`'s database: with GP_AGENT_TEST_DELAY_MS, that work
+   * first waits as a slow query would (not on the system database). Throws QueryCancelledError
+   * when the task is cancelled, waiting or not.
+   */
+  slowDown(company: string | null): void;
+}
+
+/** Runs the tasks given to SqliteWorkerPool.run, in one thread. */
+export interface SqliteThreadTasks {
+  /** Returns the task's result (or its promise), which must survive structured cloning. */
+  run(task: unknown): unknown;
+  /** Buffers of a result to move to the main thread rather than copy; each must be the result's alone. */
+  handedOver?(result: unknown): ArrayBuffer[];
+  /** An error of the tasks' own kind as data for SqliteWorkerPoolOptions.reviveError; undefined for any other. */
+  errorData?(error: unknown): unknown;
+}
+
+/** The `createThreadTasks` export of a tasks module. */
+export type CreateThreadTasks = (thread: SqliteThread) => SqliteThreadTasks;
 
 interface Job {
-  id: number;
-  body: TaskBody;
+  message: SqliteWorkerTask;
   signal: AbortSignal | undefined;
   onAbort: () => void;
   resolve: (value: unknown) => void;
@@ -89,66 +109,49 @@ interface Slot {
  * and checks a shared cancel flag between rows; a thread that does not stop within
  * `cancelGraceMs` is terminated and replaced. Tasks beyond the number of threads wait in order.
  *
- * Lists run whole in the threads (each has its own ReadService), so rows never cross the thread
- * boundary: only a page's JSON text comes back, which is far cheaper to pass than thousands of row
- * arrays. Small bounded work runs on the calling thread instead (answersOnCallingThread): there the
- * trip to a thread and back would cost more than the read, and there is nothing to cancel. It is an
- * Executor too (single statements on the threads), which its cancellation tests use.
+ * As an Executor it runs single statements on the threads. Larger tasks (`run`) are whatever the
+ * `tasks` module makes of them, so that their rows need not cross the thread boundary at all
+ * (service/readServiceThread.ts reads whole list pages there). Work too short to be worth the trip
+ * to a thread and back goes to `callingThread` instead: the same databases, on this thread.
  */
-export class SqliteWorkerExecutor implements Executor, OperationHandler {
+export class SqliteWorkerPool implements Executor {
   readonly dialect = sqliteDialect;
-  private readonly options: Required<SqliteWorkerExecutorOptions>;
+  /**
+   * The same databases on the calling thread, synchronous underneath: nothing on it can be
+   * cancelled midway. Closed with the pool; call checkOpen before starting work on it.
+   */
+  readonly callingThread: Executor;
+  private readonly options: Required<Omit<SqliteWorkerPoolOptions, 'tasks' | 'reviveError'>>;
+  private readonly tasks: string | null;
+  private readonly reviveError: ((data: unknown) => Error) | undefined;
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
-  /** Gets and short pages, on the calling thread (answersOnCallingThread). */
-  private readonly seeks: ReadService;
-  private readonly seekDatabases: SqliteExecutor;
 
-  constructor(options: SqliteWorkerExecutorOptions) {
+  constructor({ tasks, reviveError, ...options }: SqliteWorkerPoolOptions) {
     this.options = { readonly: true, workers: 2, cancelGraceMs: 250, testDelayMs: 0, ...options };
-    this.seekDatabases = new SqliteExecutor({ dir: this.options.dir, readonly: this.options.readonly });
-    this.seeks = new ReadService(this.seekDatabases);
+    this.tasks = tasks?.href ?? null;
+    this.reviveError = reviveError;
+    this.callingThread = new SqliteExecutor({ dir: this.options.dir, readonly: this.options.readonly });
     this.slots = Array.from({ length: Math.max(1, this.options.workers) }, () => {
       const buffer = new SharedArrayBuffer(4);
       return { worker: null, buffer, flag: new Int32Array(buffer), job: null, killTimer: null };
     });
   }
 
-  /**
-   * A get, which reads one row through the table's key (an index seek), and a page of at most
-   * SHORT_PAGE_ROWS that reads only its own rows (ReadService.readsOnlyItsRows): both take a
-   * fraction of a millisecond on this thread, less than the trip to a thread and back (0.1-0.2 ms
-   * at concurrency 1, `pnpm bench`), and need no cancelling. callingThreadPlans.test.ts checks
-   * their plans. A page with filters may scan a whole table to fill itself, so it goes to a thread.
-   */
-  answersOnCallingThread(op: Operation): boolean {
-    return op.kind === 'get' || (op.limit <= SHORT_PAGE_ROWS && this.seeks.readsOnlyItsRows(op));
+  /** Throws QueryCancelledError once the pool is closing: no new work, on a thread or this one. */
+  checkOpen(): void {
+    if (this.closed) throw stopping();
   }
 
-  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
-    if (this.answersOnCallingThread(op)) {
-      if (this.closed) throw new QueryCancelledError('the agent is stopping');
-      return this.seeks.handle(op, signal);
-    }
-    const result = (await this.submit({ kind: 'operation', op }, signal)) as ReadResult;
-    // Bytes cross the thread boundary as a plain Uint8Array; the rest of the agent expects a Buffer.
-    const payload = result.payload as string | Uint8Array;
-    return typeof payload === 'string' || Buffer.isBuffer(payload) ? result : { ...result, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) };
-  }
-
-  /** Where a list page ends, from its keys alone, on a thread (ReadService.listEnd). */
-  async pageEnd(op: ListOperation, signal?: AbortSignal): Promise<Position | null> {
-    return (await this.submit({ kind: 'listEnd', op }, signal)) as Position | null;
-  }
-
-  async health(): Promise<HealthReport> {
-    return (await this.submit({ kind: 'health' }, undefined)) as HealthReport;
+  /** A task for the threads' `tasks` module; cancelled like a statement when `signal` aborts. */
+  run(task: unknown, signal?: AbortSignal): Promise<unknown> {
+    return this.submit({ id: this.nextId++, kind: 'task', task }, signal);
   }
 
   async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
-    return (await this.submit({ kind: 'query', company, sql: query.sql, params: query.params }, signal)) as unknown[][];
+    return (await this.submit({ id: this.nextId++, kind: 'query', company, sql: query.sql, params: query.params }, signal)) as unknown[][];
   }
 
   async forEachRow(company: string | null, query: CompiledQuery, onRow: (row: unknown[]) => void, signal?: AbortSignal): Promise<void> {
@@ -156,20 +159,20 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
   }
 
   async gpVersion(): Promise<string | null> {
-    return (await this.submit({ kind: 'gpVersion' }, undefined)) as string | null;
+    return (await this.submit({ id: this.nextId++, kind: 'gpVersion' }, undefined)) as string | null;
   }
 
   async checkReadable(company: string | null, table: string): Promise<void> {
-    await this.submit({ kind: 'checkReadable', company, table }, undefined);
+    await this.submit({ id: this.nextId++, kind: 'checkReadable', company, table }, undefined);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.seekDatabases.close();
-    for (const job of this.queue.splice(0)) this.settle(job, new QueryCancelledError('the agent is stopping'));
+    await this.callingThread.close();
+    for (const job of this.queue.splice(0)) this.settle(job, stopping());
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.job) this.settle(slot.job, new QueryCancelledError('the agent is stopping'));
+        if (slot.job) this.settle(slot.job, stopping());
         slot.job = null;
         if (slot.killTimer) clearTimeout(slot.killTimer);
         const worker = slot.worker;
@@ -179,11 +182,11 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
     );
   }
 
-  private submit(body: TaskBody, signal: AbortSignal | undefined): Promise<unknown> {
-    if (this.closed) return Promise.reject(new QueryCancelledError('the agent is stopping'));
+  private submit(message: SqliteWorkerTask, signal: AbortSignal | undefined): Promise<unknown> {
+    if (this.closed) return Promise.reject(stopping());
     if (signal?.aborted) return Promise.reject(new QueryCancelledError());
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, body, signal, onAbort: () => this.abort(job), resolve, reject };
+      const job: Job = { message, signal, onAbort: () => this.abort(job), resolve, reject };
       signal?.addEventListener('abort', job.onAbort, { once: true });
       this.queue.push(job);
       this.pump();
@@ -197,21 +200,22 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
       slot.job = job;
       // Reset before posting: the worker never writes the flag, so a cancel cannot be lost.
       Atomics.store(slot.flag, 0, 0);
-      this.workerOf(slot).postMessage({ id: job.id, ...job.body } satisfies SqliteWorkerTask);
+      this.workerOf(slot).postMessage(job.message);
     }
   }
 
   private workerOf(slot: Slot): Worker {
     if (slot.worker) return slot.worker;
-    const data: SqliteWorkerData = { dir: this.options.dir, readonly: this.options.readonly, cancel: slot.buffer, testDelayMs: this.options.testDelayMs };
+    const { dir, readonly, testDelayMs } = this.options;
+    const data: SqliteWorkerData = { dir, readonly, cancel: slot.buffer, testDelayMs, tasks: this.tasks };
     const worker = new Worker(WORKER_PATH, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB } });
     slot.worker = worker;
     worker.on('message', (reply: SqliteWorkerReply) => {
       const job = slot.job;
-      if (slot.worker !== worker || !job || job.id !== reply.id) return;
+      if (slot.worker !== worker || !job || job.message.id !== reply.id) return;
       this.finish(slot);
       if (reply.ok) this.settle(job, null, reply.result);
-      else this.settle(job, errorOf(reply));
+      else this.settle(job, this.errorOf(reply));
     });
     const lost = (error: Error) => {
       if (slot.worker !== worker) return;
@@ -265,17 +269,21 @@ export class SqliteWorkerExecutor implements Executor, OperationHandler {
     if (error) job.reject(error);
     else job.resolve(value);
   }
+
+  private errorOf(reply: Extract<SqliteWorkerReply, { ok: false }>): Error {
+    switch (reply.kind) {
+      case 'cancelled':
+        return new QueryCancelledError(reply.message);
+      case 'unavailable':
+        return new DatabaseUnavailableError(reply.message);
+      case 'failed':
+        return new Error(reply.message);
+      case 'task':
+        return this.reviveError ? this.reviveError(reply.error) : new Error(String(reply.error));
+    }
+  }
 }
 
-function errorOf(reply: Extract<SqliteWorkerReply, { ok: false }>): Error {
-  switch (reply.kind) {
-    case 'cancelled':
-      return new QueryCancelledError(reply.message);
-    case 'unavailable':
-      return new DatabaseUnavailableError(reply.message);
-    case 'failed':
-      return new Error(reply.message);
-    case 'agent':
-      return new AgentError(reply.code, reply.message, reply.detail);
-  }
+function stopping(): QueryCancelledError {
+  return new QueryCancelledError('the agent is stopping');
 }

@@ -1,13 +1,14 @@
-import type { CompiledQuery, Param } from '../sql/model.ts';
-import type { Codec } from './types.ts';
+import type { CompiledQuery, Param } from '../../sql/model.ts';
+import type { Codec, ColumnSource, ResourceDef } from '../types.ts';
 
 /**
- * The codecs of codecs.ts written in SQLite SQL, over the embedded database's storage (gp-schema's sqliteSchema.ts):
+ * The codecs of ../codecs.ts written in SQLite SQL, over the embedded database's storage (gp-schema's sqliteSchema.ts):
  * char(n) padded with blanks, numeric(19,5) as integers scaled by 100000, datetimes as
  * `YYYY-MM-DD HH:MM:SS.SSS`. A list page on the embedded database is then written by SQLite itself,
  * one json_object per row, and leaves it as UTF-8 bytes: no value becomes a JavaScript string only to
- * be written out again, which was half the SQLite thread's time on an export. sqliteJson.test.ts
- * holds it equal to jsonWriterFor value by value, and over every row of every resource of the demo.
+ * be written out again, which was half the SQLite thread's time on an export (pageJson.ts gathers a
+ * page of them). sqliteJson.test.ts holds it equal to jsonWriterFor value by value, and over every
+ * row of every resource of the demo.
  *
  * The SQL here holds no request value: column references from the catalogue, format constants, and
  * the catalogue's texts (JSON keys, enum names), which are bound as parameters all the same.
@@ -93,4 +94,23 @@ export function sqliteJsonObject(fields: ReadonlyArray<{ name: string; value: (b
     return `${key}, ${f.value(bind)}`;
   });
   return { sql: `json_object(${members.join(', ')})`, params };
+}
+
+/**
+ * A resource's row as SQLite writes it (PreparedResource.jsonRow), `column` naming each column as
+ * the resource's statements do; null when a computed field has no SQLite twin (FieldDef.sqlite).
+ */
+export function sqliteRowJson(fields: ResourceDef['fields'], column: (source: ColumnSource) => string): CompiledQuery | null {
+  const members: Array<{ name: string; value: (bind: Bind) => string }> = [];
+  for (const [name, field] of Object.entries(fields)) {
+    if ('codec' in field) {
+      members.push({ name, value: (bind) => sqliteJsonValue(column(field), field.codec, bind) });
+    } else if (field.sqlite) {
+      const sqlite = field.sqlite;
+      members.push({ name, value: (bind) => sqlite(field.columns.map((c) => sqliteJsonValue(column(c), c.codec, bind))) });
+    } else {
+      return null;
+    }
+  }
+  return sqliteJsonObject(members);
 }
