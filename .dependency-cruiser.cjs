@@ -29,6 +29,40 @@ module.exports = {
       to: { path: '^apps/gateway/' },
     },
     {
+      name: 'agent-layers',
+      comment:
+        "The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what " +
+        'each API field and filter means in GP) ▸ db (executors) ▸ service (operations) ▸ connection (the ' +
+        'WebSocket client) ▸ cli. A layer imports only layers below it; tests may reach further.',
+      severity: 'error',
+      from: { path: '^apps/agent/src/(sql|catalogue|db|service|connection)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/cli/' },
+    },
+    {
+      name: 'agent-sql-and-catalogue-below-execution',
+      severity: 'error',
+      from: { path: '^apps/agent/src/(sql|catalogue)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/(db|service|connection)/' },
+    },
+    {
+      name: 'agent-sql-below-catalogue',
+      severity: 'error',
+      from: { path: '^apps/agent/src/sql/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/catalogue/' },
+    },
+    {
+      name: 'agent-db-below-service',
+      severity: 'error',
+      from: { path: '^apps/agent/src/db/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/(service|connection)/' },
+    },
+    {
+      name: 'agent-service-below-connection',
+      severity: 'error',
+      from: { path: '^apps/agent/src/service/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/connection/' },
+    },
+    {
       name: 'gateway-core-without-front-ends',
       comment:
         'Routing, reads, agents, limits, the store, the admin service and errors serve every front end ' +
