@@ -90,7 +90,7 @@ async function main() {
   ensureDatabase();
   const customerIds = sampleCustomerIds();
   const company = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
-  // What /v1/gl-entries lists: both years' lines without the year-end closing rows (decision D3).
+  // What /v1/gl-entries lists: both years' lines without the year-end closing rows (docs/api.md#which-rows-each-list-holds).
   const glLines = Number(
     company
       .prepare("SELECT (SELECT count(*) FROM GL20000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L')) + (SELECT count(*) FROM GL30000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L'))")

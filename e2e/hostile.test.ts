@@ -159,7 +159,7 @@ test(`${REQUESTS} generated hostile requests: no 5xx, no hang, every refusal in 
           } catch {
             /* reported below */
           }
-          // /mcp speaks JSON-RPC: once past authentication, its refusals are JSON-RPC errors (D10).
+          // /mcp speaks JSON-RPC: once past authentication, its refusals are JSON-RPC errors (docs/api.md#mcp).
           const jsonRpcError = p.path.startsWith('/mcp') && isJsonRpcError(body);
           if (!ErrorBodySchema.safeParse(body).success && !jsonRpcError) failures.push(`${res.status} without envelope ${label}: ${text.slice(0, 300)}`);
         }

@@ -77,7 +77,7 @@ export async function sampleDataset(fetch: Fetcher): Promise<DatasetSample> {
     sample.set(spec.name, res.status === 200 ? res.body.data[0] : undefined);
   };
   const topLevel = specs().filter((s) => !s.parent);
-  // One at a time: a connection takes only so many requests at once (D7).
+  // One at a time: a connection takes only so many requests at once (docs/api.md#in-flight-cap).
   for (const spec of topLevel.filter((s) => !requiredFilters(s).length)) await firstRow(spec);
   for (const spec of topLevel.filter((s) => requiredFilters(s).length)) await firstRow(spec);
   return sample;

@@ -35,7 +35,7 @@ function run(cli: string, args: string[], env: NodeJS.ProcessEnv): Started {
 
 /**
  * Polls `probe` until it returns a value. 50 ms between probes: a probe that is an API request
- * spends from its key's quota (D7: 100 per 10 s), which faster polling would empty while waiting.
+ * spends from its key's quota (docs/api.md#rate-limits: 100 per 10 s), which faster polling would empty while waiting.
  */
 export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -154,7 +154,7 @@ const COLUMN_FILTERS: Record<string, Record<string, string>> = {
   sites: { inactive: 'SELECT rtrim(LOCNCODE) FROM IV40700 WHERE INACTIVE = ? ORDER BY DEX_ROW_ID' },
 };
 
-/** The field(s) `q` searches, per object (D5). */
+/** The field(s) `q` searches, per object (docs/api.md#filters). */
 const SEARCHED: Record<string, string[]> = {
   customers: ['name'],
   vendors: ['name'],

@@ -27,7 +27,7 @@ const ConfigSchema = z.object({
   agentHeartbeatIntervalMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' }).int().min(50, 'AGENT_HEARTBEAT_INTERVAL_MS must be at least 50').default(10_000),
   agentHeartbeatTimeoutMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be a number of milliseconds' }).int().min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100').default(30_000),
   /**
-   * Signs cursors. Several instances of one deployment must share it (D14); the embedded default
+   * Signs cursors. Several instances of one deployment must share it; the embedded default
    * leaves it unset and keeps one in the data folder instead (dataDir.ts).
    */
   cursorSecret: CursorSecretSchema,

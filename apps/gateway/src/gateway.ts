@@ -19,7 +19,7 @@ import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
 import type { Store } from './store/store.ts';
 
-/** How the gateway applies D7; every field has a default. */
+/** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {
   /** Limits of organisations that set none of their own. */
   defaults: Limits;
@@ -60,7 +60,7 @@ export interface RunningGateway {
   url: string;
   port: number;
   router: LocalAgentRouter;
-  /** Every agent request goes through this gate (D7's per-connection cap). */
+  /** Every agent request goes through this gate (the per-connection cap, docs/api.md#in-flight-cap). */
   inFlight: InFlightGate;
   /** Records this gateway's agents in the store for operators. */
   presence: AgentPresenceRecorder;

@@ -29,7 +29,7 @@ describe('GP_TABLES catalog', () => {
     );
   });
 
-  test('has DEX_ROW_TS exactly where GP 2015 has it (gp-schema.md §14), and DEX_ROW_ID everywhere', () => {
+  test('has DEX_ROW_TS exactly where GP 2015 has it (docs/decisions.md#gp-tables-and-the-sql-login), and DEX_ROW_ID everywhere', () => {
     const withRowTs = new Set([
       'RM00101', 'RM00102', 'RM00301', 'RM20101', 'RM30101', 'PM00200', 'PM00300', 'PM20000', 'PM30200', 'IV00101',
       'GL00100', 'GL20000', 'GL30000', 'SOP10100', 'SOP10200', 'SOP30200', 'SOP30300', 'POP10100', 'POP10110',
@@ -37,7 +37,7 @@ describe('GP_TABLES catalog', () => {
     ]);
     const withoutRowTs = new Set(['SY01500', 'IV00102', 'IV40700', 'GL00105', 'CM00100', 'SY03300', 'SY00500']);
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
-      assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither §14 list`);
+      assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither list`);
       assert.equal(table.hasRowTs, withRowTs.has(table.name), table.name);
     }
     assert.deepEqual(GP_TABLES.IV00102.bumpsParentRowTs, { table: 'IV00101', key: ['ITEMNMBR'] });

@@ -1,5 +1,5 @@
 /**
- * GP codes and the API strings they become (decision D2). Shared: the agent decodes with them, filters
+ * GP codes and the API strings they become (docs/api.md#enumerations). Shared: the agent decodes with them, filters
  * accept their values, and MCP describes them. A code not listed passes through as its number in
  * string form ("11"), so a real install with an unexpected code never fails a request.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every error code the API answers with (decision D6), and the one HTTP status each maps to.
+ * Every error code the API answers with (docs/api.md#errors), and the one HTTP status each maps to.
  * The gateway's error middleware reads this table; nothing else decides a status.
  */
 export const ERROR_STATUS = {

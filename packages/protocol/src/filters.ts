@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The filter vocabulary of v1 (gateway-api.md §4.3–4.4, decision D5). Each object declares its
+ * The filter vocabulary of v1 (docs/api.md#filters). Each object declares its
  * filters with these kinds; the REST query schema, the gateway⇄agent wire schema and the MCP tool
  * schema are all derived from the same declaration, so they cannot drift apart.
  */

@@ -4,7 +4,7 @@ import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
 
 /**
- * Frames between gateway and agent (decision D11), one per WebSocket text message.
+ * Frames between gateway and agent (docs/decisions.md#gateway-and-agent-protocol), one per WebSocket text message.
  *
  * A frame is a JSON header, optionally followed by a newline and a payload. The payload carries row
  * data already serialised by the agent; the gateway validates the header only and splices the payload

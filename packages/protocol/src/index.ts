@@ -1,13 +1,13 @@
 // Public surface of the protocol package: schemas and constants shared by gateway, agent and tests.
 
-// Errors (decision D6)
+// Errors (docs/api.md#errors)
 export { ERROR_CODES, ERROR_STATUS, ErrorBodySchema, ErrorCodeSchema, ValidationIssueSchema } from './errors.ts';
 export type { ErrorBody, ErrorCode, ValidationIssue } from './errors.ts';
 
-// Value formats (decision D1)
+// Value formats (docs/api.md#value-formats)
 export { DateOnlySchema, DecimalStringSchema, ModifiedAtSchema, UtcTimestampSchema } from './values.ts';
 
-// Resources (gateway-api.md §2)
+// Resources (docs/api.md#objects)
 export {
   AccountSchema,
   ApDocumentSchema,
@@ -33,7 +33,7 @@ export {
 } from './resources.ts';
 export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
 
-// Enumerations (D2)
+// Enumerations (docs/api.md#enumerations)
 export {
   ACCOUNT_TYPES,
   AP_DOCUMENT_TYPES,
@@ -51,10 +51,10 @@ export {
 } from './enums.ts';
 export type { CodeNames } from './enums.ts';
 
-// Envelopes (§4.1, §4.2)
+// Envelopes (docs/api.md#lists-and-paging, docs/api.md#get-by-id)
 export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
 
-// Objects, filters and query parsing (§4.3, §4.4, §8, D4, D5)
+// Objects, filters and query parsing (docs/api.md#objects, docs/api.md#filters, docs/api.md#size-limits, docs/api.md#composite-ids, docs/api.md#filters)
 export { MAX_IDS, MAX_SEARCH_LENGTH, filterToolSchema, queryParamName } from './filters.ts';
 export type { FilterSpec, FilterSpecs, FilterValues } from './filters.ts';
 export { OBJECT_NAMES, OBJECTS, ObjectNameSchema, objectSpec } from './objects.ts';
@@ -71,7 +71,7 @@ export {
 } from './queryParsing.ts';
 export type { ListQuery, Parsed } from './queryParsing.ts';
 
-// Gateway ⇄ agent frames (D11)
+// Gateway ⇄ agent frames (docs/decisions.md#gateway-and-agent-protocol)
 export {
   AgentHealthSchema,
   AgentInfoSchema,

@@ -50,7 +50,7 @@ export interface ObjectSpec {
   readonly resource: z.ZodObject;
   readonly filters: FilterSpecs;
   /**
-   * How get-by-id ids look: `plain` is the `id` field; `composite` joins parts with `:` (decision D4);
+   * How get-by-id ids look: `plain` is the `id` field; `composite` joins parts with `:` (docs/api.md#composite-ids);
    * null means the object has no get-by-id.
    */
   readonly idForm:

@@ -118,7 +118,7 @@ export function filterWireSchemaOf(spec: ObjectSpec): z.ZodType {
   return schema;
 }
 
-/** Splits a composite id (decision D4). Document ids split at the first `:`, others at the last. */
+/** Splits a composite id (docs/api.md#composite-ids). Document ids split at the first `:`, others at the last. */
 export function splitCompositeId(id: string, at: 'first' | 'last'): [string, string] | null {
   const i = at === 'first' ? id.indexOf(':') : id.lastIndexOf(':');
   if (i <= 0 || i === id.length - 1) return null;

@@ -8,9 +8,9 @@ import {
 } from './values.ts';
 
 /**
- * The resources of gateway-api.md §2, field for field. Every schema is strict: a response object has
+ * The resources of docs/api.md#objects, field for field. Every schema is strict: a response object has
  * all of its fields and no others. Enumerated fields (`type`, `status`, …) are plain strings because
- * an unknown GP code passes through as its number in string form (decision D2).
+ * an unknown GP code passes through as its number in string form (docs/api.md#enumerations).
  */
 
 const Id = z.string().min(1);

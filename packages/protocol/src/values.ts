@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Wire formats of values (decision D1). Money and quantities are decimal strings in plain notation,
+ * Wire formats of values (docs/api.md#value-formats). Money and quantities are decimal strings in plain notation,
  * never JSON numbers, so no client ever parses them through a float.
  */
 export const DecimalStringSchema = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal string such as "1250.00"');

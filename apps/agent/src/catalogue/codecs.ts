@@ -39,7 +39,7 @@ export function jsonValue(value: unknown): string {
 const BLANK = 32;
 
 /**
- * char(n) values are padded with blanks; an empty one is null (decision D1). Only blanks are
+ * char(n) values are padded with blanks; an empty one is null (docs/api.md#value-formats). Only blanks are
  * padding: a trailing tab or no-break space is data, kept as SQL's RTRIM keeps it (the embedded
  * database's pages are trimmed by SQLite's rtrim, which agrees).
  */
@@ -103,7 +103,7 @@ export function subtractQuantities(a: string, b: string): string {
   return formatQuantity(new Exact(a).minus(b).toFixed());
 }
 
-/** GP stores percents as integers in hundredths: 250 → "2.5" (decision D1). */
+/** GP stores percents as integers in hundredths: 250 → "2.5" (docs/api.md#value-formats). */
 function formatPercent(hundredths: number): string {
   return new Exact(hundredths).div(100).toFixed();
 }
@@ -125,7 +125,7 @@ export function formatTimestamp(dateTime: string): string | null {
 export function decoderFor(codec: Codec, dialect: Dialect): Decoder {
   if (typeof codec === 'object') {
     const names = codec.enum;
-    // An unknown code from a real install passes through as its number in string form (D2).
+    // An unknown code from a real install passes through as its number in string form (docs/api.md#enumerations).
     return (raw) => {
       const code = dialect.decodeInt(raw);
       return names[code] ?? String(code);

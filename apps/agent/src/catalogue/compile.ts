@@ -7,7 +7,7 @@ import { sqliteRowJson } from './sqlite/rowJson.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
-/** GP's empty date (decision D1: shown as null). */
+/** GP's empty date (docs/api.md#value-formats: shown as null). */
 const GP_EMPTY_DATE = '1900-01-01';
 /** Every GP table has DEX_ROW_ID; keyset paging walks it (decision: position = [source, DEX_ROW_ID]). */
 const ROW_ID = 'DEX_ROW_ID';

@@ -5,7 +5,7 @@ import type { CodeNames, ObjectName } from '@gp-gateway/protocol';
  * each filter means in SQL. Identifiers here are the only identifiers that ever reach SQL.
  */
 
-/** How a raw GP value becomes an API value (decision D1). */
+/** How a raw GP value becomes an API value (docs/api.md#value-formats). */
 export type Codec =
   | 'string' // char(n): right-trimmed, empty → null
   | 'money' // numeric: decimal string, 2 to 5 decimals

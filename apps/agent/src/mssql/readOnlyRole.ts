@@ -3,7 +3,7 @@ import { CATALOGUE } from '../catalogue/index.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 
 /**
- * Least privilege for the agent (gp-schema.md §15): a SQL login whose user, in DYNAMICS and in each
+ * Least privilege for the agent (docs/decisions.md#gp-tables-and-the-sql-login): a SQL login whose user, in DYNAMICS and in each
  * company database, belongs to a role with SELECT on exactly the tables the catalogue reads, and
  * nothing else. DYNGRP, which GP users share, is never used.
  */

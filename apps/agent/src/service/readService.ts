@@ -256,7 +256,7 @@ export class ReadService implements OperationHandler {
     const parts = spec.idForm.kind === 'plain' ? [op.id] : splitCompositeId(op.id, spec.idForm.splitAt);
     if (!parts) throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
     const company = await this.companyFor(resource, op.company, signal);
-    // Sources are in preference order: a document in both open and history is served from open (D4).
+    // Sources are in preference order: a document in both open and history is served from open (docs/api.md#composite-ids).
     for (const query of resource.getQueries(company, parts)) {
       const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
       if (row) return { payload: resource.encode(row), next: null };

@@ -6,7 +6,7 @@ const SYSTEM_DATABASE = 'DYNAMICS';
 /**
  * SQL Server as GP uses it. numeric and datetime columns are converted to text in the select list:
  * tedious returns numeric as a JS number (a float) and datetime through the local clock otherwise;
- * char columns are right-trimmed there, as the API shows them (D1).
+ * char columns are right-trimmed there, as the API shows them (docs/api.md#value-formats).
  * Company tables are addressed by three-part names; the company id is checked against SY01500
  * before a query is compiled, and quoted as an identifier besides.
  */

@@ -20,7 +20,7 @@ export const sqliteDialect: Dialect = {
       // Scaled money as exact text: the reader then needs no BigInt per amount (see decodeDecimal).
       case 'numeric':
         return `CAST(${name} AS TEXT)`;
-      // Padding is never shown (D1); trimming in SQLite spares building long blank-padded JS strings.
+      // Padding is never shown (docs/api.md#value-formats); trimming in SQLite spares building long blank-padded JS strings.
       case 'char':
         return `rtrim(${name})`;
       default:

@@ -124,7 +124,7 @@ export class AdminService {
   /**
    * Gives a non-revoked key of the organisation a new secret (same id, name, mode and scopes); the
    * old one fails from the moment this resolves. Null when the key is unknown, revoked or foreign,
-   * or live while `liveAllowed` is false (a test key may not be handed a live secret, D8).
+   * or live while `liveAllowed` is false (a test key may not be handed a live secret, docs/api.md#modes-and-the-sandbox).
    */
   async rotateApiKey(orgId: string, id: string, options: { liveAllowed: boolean }): Promise<IssuedApiKey | null> {
     const target = await this.store.findApiKey(orgId, id);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
 import type { AgentAnswer, AgentLink } from './agentLink.ts';
 
-/** Whose request it is: the in-flight cap applies per organisation and connection (D7). */
+/** Whose request it is: the in-flight cap applies per organisation and connection (docs/api.md#in-flight-cap). */
 export interface Tenant {
   orgId: string;
   /** The organisation's cap on requests in flight per connection. */

@@ -4,7 +4,7 @@ import type { AgentAnswer } from './agentLink.ts';
 import type { AgentRouter, Tenant } from './agentRouter.ts';
 
 /**
- * Any agent router with the per-connection in-flight cap of D7 in front of it. The cap and the
+ * Any agent router with the per-connection in-flight cap (docs/api.md#in-flight-cap) in front of it. The cap and the
  * organisation come with each request (the caller's Tenant); the slot is per
  * organisation and agent key, so every organisation's sandbox has its own slots although one
  * built-in agent serves them all, and one tenant cannot fill another's.

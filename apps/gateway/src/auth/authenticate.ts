@@ -30,7 +30,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 const UNAUTHORIZED = 'Missing or invalid API key. Send it as: Authorization: Bearer <API_KEY>.';
 
 /**
- * Bearer API keys (§5, D8). Missing, malformed, unknown and revoked keys all get the same 401, so the
+ * Bearer API keys (docs/api.md#authentication-and-keys, docs/api.md#modes-and-the-sandbox). Missing, malformed, unknown and revoked keys all get the same 401, so the
  * answer tells an attacker nothing about which it was.
  */
 export function authenticate(store: Store) {

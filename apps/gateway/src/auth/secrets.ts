@@ -1,7 +1,7 @@
 import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
- * Secrets handed out by the gateway (decision D8): API keys `lb_live_`/`lb_test_` and agent tokens
+ * Secrets handed out by the gateway (docs/api.md#key-format): API keys `lb_live_`/`lb_test_` and agent tokens
  * `lb_agent_`, each followed by 32 random base62 characters. Only their sha256 is ever stored.
  */
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,11 +1,11 @@
 import { ERROR_STATUS, type ErrorCode, type ValidationIssue } from '@gp-gateway/protocol';
 
 export interface ApiErrorOptions {
-  /** Sent as Retry-After (seconds); for 429s, which must carry it (§7, D7). */
+  /** Sent as Retry-After (seconds); for 429s, which must carry it (docs/api.md#errors, docs/api.md#rate-limits). */
   retryAfterSeconds?: number;
 }
 
-/** The one error type route handlers throw; the error middleware turns it into the D6 envelope. */
+/** The one error type route handlers throw; the error middleware turns it into the error envelope (docs/api.md#errors). */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | null;

@@ -24,7 +24,7 @@ export interface AppOptions {
   cursors: CursorCodec;
   log: Logger;
   requestTimeoutMs: number;
-  /** Each organisation's limits (D7). */
+  /** Each organisation's limits (docs/api.md#rate-limits). */
   limitsOf: LimitsLookup;
   limiter: RateLimiter;
   /** Largest text of an MCP tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
@@ -49,7 +49,7 @@ export function createApp(options: AppOptions): Express {
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
   app.use('/v1', ...authenticated, apiKeyRoutes({ admin }));
-  // MCP (D10): the same keys, limits and routing; HTTP errors (D6) until the key may use MCP.
+  // MCP (docs/api.md#mcp): the same keys, limits and routing; HTTP errors (docs/api.md#errors) until the key may use MCP.
   app.post(
     '/mcp',
     ...authenticated,

@@ -5,7 +5,7 @@ import { slotKey } from '../agents/inFlightLimitedRouter.ts';
 import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
 
-/** Rate limits (D7) as a client sees them: quota headers, 429 with Retry-After, the in-flight cap. */
+/** Rate limits (docs/api.md#rate-limits) as a client sees them: quota headers, 429 with Retry-After, the in-flight cap. */
 let gw: InProcessGateway;
 const IN_FLIGHT_WAIT_MS = 300;
 

@@ -10,7 +10,7 @@ export interface ApplyLimitsOptions {
 }
 
 /**
- * The organisation's limits for one authenticated request (D7), mounted right after `authenticate`
+ * The organisation's limits for one authenticated request (docs/api.md#rate-limits), mounted right after `authenticate`
  * on `/v1` (and on `/mcp`): spends one request of the key's bucket, puts the quota headers on the
  * response whatever its status, refuses with 429 RATE_LIMITED when the bucket is empty, and hands
  * the organisation's limits on (res.locals.limits) for the in-flight cap.

@@ -17,7 +17,7 @@ export function answerClientErrors(server: Server): void {
       : 'The request is not valid HTTP.';
     const body = JSON.stringify({ error: { code: 'VALIDATION_ERROR', message, requestId, details: null } });
     socket.end(
-      // 400 VALIDATION_ERROR like every other bad header (D6), rather than Node's bare 431.
+      // 400 VALIDATION_ERROR like every other bad header (docs/api.md#errors), rather than Node's bare 431.
       'HTTP/1.1 400 Bad Request\r\n' +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

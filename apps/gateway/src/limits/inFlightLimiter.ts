@@ -1,5 +1,5 @@
 /**
- * The per-connection cap on requests in flight (decision D7) behind a small interface: in this
+ * The per-connection cap on requests in flight (docs/api.md#in-flight-cap) behind a small interface: in this
  * process now (InFlightGate), shared (Redis) once several gateway instances serve one connection.
  */
 export interface InFlightLimiter {

@@ -1,6 +1,6 @@
 import type { LimitOverrides } from '../store/store.ts';
 
-/** The limits that apply to one organisation's requests (decision D7). */
+/** The limits that apply to one organisation's requests (docs/api.md#rate-limits). */
 export interface Limits {
   /** Size of each key's token bucket: requests allowed in a burst, and per window on average. */
   requestsPerWindow: number;
@@ -10,7 +10,7 @@ export interface Limits {
   maxInFlightPerConnection: number;
 }
 
-/** D7: 100 requests per 10 s per key, 8 in flight per connection. */
+/** The defaults (docs/api.md#rate-limits): 100 requests per 10 s per key, 8 in flight per connection. */
 export const DEFAULT_LIMITS: Limits = { requestsPerWindow: 100, windowSeconds: 10, maxInFlightPerConnection: 8 };
 
 /** Bounds an operator may set, so a typo cannot switch limiting off or make a bucket that never refills. */

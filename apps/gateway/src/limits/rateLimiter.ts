@@ -1,5 +1,5 @@
 /**
- * Per-key request quotas (decision D7) behind a small interface: in memory now, shared (Redis) once
+ * Per-key request quotas (docs/api.md#rate-limits) behind a small interface: in memory now, shared (Redis) once
  * several gateway instances serve one organisation. Async for that reason.
  */
 export interface RatePolicy {

@@ -200,7 +200,7 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
     await assert.rejects(call(client, 'list_objects', {}), (error: unknown) => error instanceof StreamableHTTPError && error.code === 429);
   });
 
-  test('tool calls take the connection’s in-flight slots (D7) like REST calls do', async () => {
+  test('tool calls take the connection’s in-flight slots (docs/api.md#in-flight-cap) like REST calls do', async () => {
     const org = await t.admin.createOrganisation('One at a time');
     await t.admin.setLimits(org.id, { maxInFlightPerConnection: 1 });
     const { secret } = await t.makeKey(org.id, 'test', ['read', 'mcp']);

@@ -8,7 +8,7 @@ export function toolResult(structured: Record<string, unknown>, text: string): C
 
 /**
  * A failed call as a tool error (`isError`), never a protocol error: the model reads it and can act on
- * it. The text is the REST error body (D6), so code, message, request id and issues read the same.
+ * it. The text is the REST error body (docs/api.md#errors), so code, message, request id and issues read the same.
  * No structuredContent: a client checks structuredContent against the tool's output schema, which
  * describes success.
  */

@@ -18,7 +18,7 @@ import { pageWithinBudget } from './budget.ts';
 import { CatalogueSchema, catalogueResult } from './catalogue.ts';
 import { toolError, toolResult } from './results.ts';
 
-/** D10: a tool page holds at most 100 records; fewer by default, since a model pays for every one it reads. */
+/** A tool page (docs/api.md#mcp) holds at most 100 records; fewer by default, since a model pays for every one it reads. */
 export const MCP_MAX_LIMIT = 100;
 export const MCP_DEFAULT_LIMIT = 25;
 

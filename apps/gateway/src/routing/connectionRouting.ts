@@ -1,5 +1,5 @@
 /**
- * Which connection and company a request goes to (§5.5–5.7, D8), decided from the key and the
+ * Which connection and company a request goes to (docs/api.md#routing-headers, docs/api.md#modes-and-the-sandbox), decided from the key and the
  * routing headers as sent. REST, MCP and (later) writes all route through here.
  */
 import type { KeyMode } from '../auth/secrets.ts';
@@ -10,7 +10,7 @@ import { ApiError } from '../errors/apiError.ts';
 /** Every organisation's `sandbox` connection is served by one built-in agent, registered under this key. */
 export const SANDBOX_AGENT_KEY = 'sandbox';
 
-/** Same words whether the connection exists in another organisation or nowhere (D6). */
+/** Same words whether the connection exists in another organisation or nowhere (docs/api.md#x-connection-id). */
 const UNKNOWN_CONNECTION = 'no such connection';
 const UNKNOWN_COMPANY = 'the connection has no such company';
 
@@ -21,7 +21,7 @@ export function agentKeyOf(connection: Connection): string {
   return connection.id === SANDBOX_CONNECTION_ID ? SANDBOX_AGENT_KEY : connection.id;
 }
 
-/** The routing headers of a request as sent (D8): which connection, and which company inside it. */
+/** The routing headers of a request as sent (docs/api.md#routing-headers): which connection, and which company inside it. */
 export interface RouteHeaders {
   connectionId: string | undefined;
   company: string | undefined;
@@ -29,7 +29,7 @@ export interface RouteHeaders {
 
 /**
  * The connection a key of this mode reaches with these headers, if any could be: authentication
- * reads it along with the key. Test keys reach only their organisation's sandbox (D8).
+ * reads it along with the key. Test keys reach only their organisation's sandbox (docs/api.md#modes-and-the-sandbox).
  */
 export function connectionToRead(headers: RouteHeaders, mode: KeyMode): string | null {
   if (mode === 'test') return SANDBOX_CONNECTION_ID;
@@ -38,7 +38,7 @@ export function connectionToRead(headers: RouteHeaders, mode: KeyMode): string |
 }
 
 /**
- * Checks X-Connection-Id for a key (§5.5–5.6, D8) against the connection read with the key
+ * Checks X-Connection-Id for a key (docs/api.md#x-connection-id, docs/api.md#modes-and-the-sandbox) against the connection read with the key
  * (connectionToRead): test keys reach only their organisation's sandbox, with or without the header;
  * live keys must name a live connection of their organisation.
  */

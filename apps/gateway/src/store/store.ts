@@ -3,7 +3,7 @@ import type { KeyMode } from '../auth/secrets.ts';
 export type Scope = 'read' | 'write' | 'mcp';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'mcp'];
 
-/** Per-organisation overrides of the gateway's limits (D7); null means the gateway default. */
+/** Per-organisation overrides of the gateway's limits (docs/api.md#rate-limits); null means the gateway default. */
 export interface LimitOverrides {
   /** Requests per window per key (token bucket size). */
   requestsPerWindow: number | null;
@@ -46,7 +46,7 @@ export interface Connection {
   /** sha256 of the agent token, hex; null for the sandbox, which the built-in agent serves. */
   agentTokenHash: string | null;
   defaultCompany: string | null;
-  /** Objects that `POST /v1/{object}` may write on this connection (D9); empty means none. */
+  /** Objects that `POST /v1/{object}` may write on this connection (docs/api.md#writes); empty means none. */
   writeWhitelist: string[];
   createdAt: string;
 }

@@ -34,7 +34,7 @@ export interface InProcessGateway {
 }
 
 export interface InProcessGatewayOptions {
-  /** D7 defaults unless given. */
+  /** The default limits (docs/api.md#rate-limits) unless given. */
   limits?: Partial<GatewayLimitOptions>;
   /** Largest text of an MCP tool result in bytes; 64 KiB unless given. */
   mcpResultBudgetBytes?: number;

@@ -1,6 +1,6 @@
 import { OBJECT_NAMES } from '@gp-gateway/protocol';
 
-/** The objects v1 may write (decision D9), whether or not this gateway's catalogue serves them yet. */
+/** The objects v1 may write (docs/api.md#writes), whether or not this gateway's catalogue serves them yet. */
 export const D9_WRITABLE_OBJECTS = [
   'customers',
   'customer-addresses',
@@ -12,7 +12,7 @@ export const D9_WRITABLE_OBJECTS = [
   'gl-entries',
 ] as const;
 
-/** What a connection's write whitelist may name: D9's writable objects that the catalogue knows. */
+/** What a connection's write whitelist may name: the v1 writable objects (docs/api.md#writes) that the catalogue knows. */
 export function writableObjects(): string[] {
   const known = new Set<string>(OBJECT_NAMES);
   return D9_WRITABLE_OBJECTS.filter((name) => known.has(name));

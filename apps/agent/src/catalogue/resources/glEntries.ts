@@ -4,7 +4,7 @@ const OPEN = 0;
 const HISTORY = 1;
 
 /**
- * Posted GL lines: open years in GL20000, history years in GL30000 (decision D3). Year-end closing
+ * Posted GL lines: open years in GL20000, history years in GL30000 (docs/api.md#which-rows-each-list-holds). Year-end closing
  * writes balance-brought-forward and P/L rows; they are not transactions and are left out. GP posts
  * them into period 0 of the new (open) year, so the open table is filtered as well as history.
  */

@@ -1,7 +1,7 @@
 import { subtractQuantities } from '../codecs.ts';
 import type { ResourceDef } from '../types.ts';
 
-/** Record type 2 rows of IV00102 are per site; type 1 is the all-sites total, which the API leaves out (D3). */
+/** Record type 2 rows of IV00102 are per site; type 1 is the all-sites total, which the API leaves out (docs/api.md#which-rows-each-list-holds). */
 const SITE_ROWS = 2;
 
 export const itemQuantities: ResourceDef = {

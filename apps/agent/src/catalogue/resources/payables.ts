@@ -7,7 +7,7 @@ const INVOICE_TYPES = [1, 2, 3, 4, 5];
 const PAYMENT_TYPES = [6];
 
 /**
- * Posted payables documents: open in PM20000, history in PM30200 (D3). The voucher number is GP's
+ * Posted payables documents: open in PM20000, history in PM30200 (docs/api.md#which-rows-each-list-holds). The voucher number is GP's
  * key; DOCNUMBR is the vendor's own document (or check) number.
  */
 function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[]): ResourceDef {

@@ -1,7 +1,7 @@
 import { PURCHASE_ORDER_STATUSES, PURCHASE_ORDER_TYPES } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../types.ts';
 
-/** Open (POP10100) and history (POP30100) purchase orders as one list (D3); PONUMBER is unique across both. */
+/** Open (POP10100) and history (POP30100) purchase orders as one list (docs/api.md#which-rows-each-list-holds); PONUMBER is unique across both. */
 export const purchaseOrders: ResourceDef = {
   object: 'purchase-orders',
   database: 'company',

@@ -7,7 +7,7 @@ const INVOICE_TYPES = [1, 3, 4, 5, 6, 7, 8];
 const PAYMENT_TYPES = [9];
 
 /**
- * Posted receivables documents: open in RM20101, history in RM30101 (D3). Invoices and payments
+ * Posted receivables documents: open in RM20101, history in RM30101 (docs/api.md#which-rows-each-list-holds). Invoices and payments
  * are the same shape and differ only in which RMDTYPAL codes they hold.
  */
 function receivables(object: 'ar-invoices' | 'ar-payments', types: readonly number[]): ResourceDef {

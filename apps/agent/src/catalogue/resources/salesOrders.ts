@@ -5,7 +5,7 @@ const WORK = 0;
 const HISTORY = 1;
 const SALES_DOCUMENT_ID: readonly IdPart[] = [{ column: 'SOPTYPE', enum: SALES_DOCUMENT_TYPES }, { column: 'SOPNUMBE' }];
 
-/** Sales documents: unposted work in SOP10100, posted or transferred in SOP30200 (D3). */
+/** Sales documents: unposted work in SOP10100, posted or transferred in SOP30200 (docs/api.md#which-rows-each-list-holds). */
 export const salesOrders: ResourceDef = {
   object: 'sales-orders',
   database: 'company',
@@ -39,7 +39,7 @@ export const salesOrders: ResourceDef = {
   idParts: SALES_DOCUMENT_ID,
 };
 
-/** Kit components (CMPNTSEQ > 0) belong to their kit line; the API lists top-level lines only (D5). */
+/** Kit components (CMPNTSEQ > 0) belong to their kit line; the API lists top-level lines only (docs/api.md#which-rows-each-list-holds). */
 const TOP_LEVEL = [{ column: 'CMPNTSEQ', op: 'eq', value: 0 }] as const;
 
 export const salesOrderLines: ResourceDef = {

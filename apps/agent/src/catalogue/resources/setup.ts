@@ -90,7 +90,7 @@ const FINANCIAL_SERIES = 2;
 
 /**
  * Fiscal periods from SY40100's period-level rows (FORIGIN 1, SERIES 0), one per year and period;
- * PERIODID 0 is GP's year-start row, not a period (D3).
+ * PERIODID 0 is GP's year-start row, not a period (docs/api.md#which-rows-each-list-holds).
  */
 export const fiscalPeriods: ResourceDef = {
   object: 'fiscal-periods',

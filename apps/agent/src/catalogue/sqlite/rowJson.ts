@@ -49,7 +49,7 @@ function scaledDecimal(x: string, digits: number, minDecimals: number): string {
  */
 export function sqliteJsonValue(x: string, codec: Codec, bind: Bind): string {
   if (typeof codec === 'object') {
-    // An unknown code passes through as its number in string form (D2).
+    // An unknown code passes through as its number in string form (docs/api.md#enumerations).
     const code = `coalesce(${x}, 0)`;
     const names = Object.entries(codec.enum).map(([value, name]) => `WHEN ${Number(value)} THEN ${bind(name)}`);
     return names.length ? `CASE ${code} ${names.join(' ')} ELSE CAST(${code} AS TEXT) END` : `CAST(${code} AS TEXT)`;

@@ -4,7 +4,7 @@ import { newApiKeySecret } from '../../auth/secrets.ts';
 import type { ApiKey, Organisation, Scope } from '../../store/store.ts';
 import { startInProcessGateway, type InProcessGateway } from '../../testing/inProcessGateway.ts';
 
-/** `POST /v1/api-keys/{id}/rotate` (§4.5) over real HTTP. */
+/** `POST /v1/api-keys/{id}/rotate` (docs/api.md#key-rotation) over real HTTP. */
 let gw: InProcessGateway;
 let org: Organisation;
 let other: Organisation;

@@ -8,10 +8,10 @@ export interface ApiKeyRoutesOptions {
   admin: AdminService;
 }
 
-/** Same words for unknown, revoked, foreign and (for a test key) live keys: §4.5 allows no hint. */
+/** Same words for unknown, revoked, foreign and (for a test key) live keys: docs/api.md#key-rotation allows no hint. */
 const NO_SUCH_KEY = 'No API key with that id.';
 
-/** The key as §4.5 shows it: never the hash, never the owner, never last use. */
+/** The key as docs/api.md#key-rotation shows it: never the hash, never the owner, never last use. */
 function publicKey(key: ApiKey) {
   return {
     id: key.id,
@@ -25,10 +25,10 @@ function publicKey(key: ApiKey) {
 }
 
 /**
- * `POST /v1/api-keys/{id}/rotate` (§4.5): a key with the write scope replaces the secret of any
+ * `POST /v1/api-keys/{id}/rotate` (docs/api.md#key-rotation): a key with the write scope replaces the secret of any
  * non-revoked key of its organisation, itself included; the new secret is in this response only.
  * A test key cannot rotate a live key: that would hand out a live secret, and test keys never reach
- * live data (D8). Query parameters are refused like everywhere else; a body is not read.
+ * live data (docs/api.md#modes-and-the-sandbox). Query parameters are refused like everywhere else; a body is not read.
  */
 export function apiKeyRoutes({ admin }: ApiKeyRoutesOptions): Router {
   const router = Router();
