@@ -31,7 +31,7 @@ module.exports = {
     {
       name: 'agent-layers',
       comment:
-        "The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what " +
+        'The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what ' +
         'each API field and filter means in GP) ▸ db (executors) ▸ service (operations) ▸ connection (the ' +
         'WebSocket client) ▸ cli. A layer imports only layers below it; tests may reach further.',
       severity: 'error',

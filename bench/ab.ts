@@ -23,8 +23,15 @@ if (!ref || !['get', 'list'].includes(scenario) || !(TURNS > 0)) {
 /** <ref>'s files in a temporary folder, runnable: this tree's node_modules hard-linked, the bench data shared. */
 function checkout(gitRef: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ab-'));
-  execSync(`git archive ${JSON.stringify(gitRef)} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const modules = execFileSync('find', ['.', '-maxdepth', '3', '-name', 'node_modules', '-type', 'd', '-not', '-path', '*/node_modules/*'], { cwd: ROOT, encoding: 'utf8' });
+  execSync(`git archive ${JSON.stringify(gitRef)} | tar -x -C ${JSON.stringify(dir)}`, {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const modules = execFileSync(
+    'find',
+    ['.', '-maxdepth', '3', '-name', 'node_modules', '-type', 'd', '-not', '-path', '*/node_modules/*'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   for (const folder of modules.split('\n').filter(Boolean)) execFileSync('cp', ['-al', path.join(ROOT, folder), path.join(dir, folder)]);
   fs.symlinkSync(DATA, path.join(dir, 'bench', '.data'));
   return dir;
@@ -59,10 +66,14 @@ try {
     }
   }
   for (const s of sides) {
-    console.log(`${s.name}: ${(s.requests / TURNS).toFixed(0)} req/s, CPU per request: gateway ${(s.gateway / s.requests).toFixed(4)} ms, agent ${(s.agent / s.requests).toFixed(4)} ms`);
+    console.log(
+      `${s.name}: ${(s.requests / TURNS).toFixed(0)} req/s, CPU per request: gateway ${(s.gateway / s.requests).toFixed(4)} ms, agent ${(s.agent / s.requests).toFixed(4)} ms`,
+    );
   }
   const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
-  console.log(`this tree / ${ref}: throughput ${(b.requests / a.requests).toFixed(3)}x, gateway CPU per request ${(b.gateway / b.requests / (a.gateway / a.requests)).toFixed(3)}x`);
+  console.log(
+    `this tree / ${ref}: throughput ${(b.requests / a.requests).toFixed(3)}x, gateway CPU per request ${(b.gateway / b.requests / (a.gateway / a.requests)).toFixed(3)}x`,
+  );
 } finally {
   for (const side of sides) await side.system.stop();
   fs.rmSync(baseDir, { recursive: true, force: true });

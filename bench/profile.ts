@@ -39,11 +39,19 @@ function hottest(file: string, count: number): { busyMs: number; rows: string[] 
     const us = byNode.get(node.id) ?? 0;
     if (!us || functionName === '(idle)') continue;
     busy += us;
-    const where = url ? `${url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '').replace(/^.*node_modules\//, '')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url
+          .replace(/^file:\/\//, '')
+          .replace(`${ROOT}/`, '')
+          .replace(/^.*node_modules\//, '')}:${lineNumber + 1}`
+      : '';
     const name = `${functionName || '(anonymous)'} ${where}`.trim();
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   }
-  const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, us]) => `${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  const rows = [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, us]) => `${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
   return { busyMs: busy / 1000, rows };
 }
 
@@ -61,14 +69,21 @@ async function main() {
     unit = '1000-row page';
     const until = performance.now() + SECONDS * 1000;
     const first = `${system.url}/v1/gl-entries?limit=1000`;
-    await walk(first, (c) => `${first}&cursor=${encodeURIComponent(c)}`, system.auth, Infinity, () => {
-      units++;
-      return performance.now() < until;
-    });
+    await walk(
+      first,
+      (c) => `${first}&cursor=${encodeURIComponent(c)}`,
+      system.auth,
+      Infinity,
+      () => {
+        units++;
+        return performance.now() < until;
+      },
+    );
   } else {
     const ids = sampleCustomerIds();
     let i = 0;
-    const pathOf = scenario === 'list' ? () => '/v1/customers?limit=100' : () => `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}`;
+    const pathOf =
+      scenario === 'list' ? () => '/v1/customers?limit=100' : () => `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}`;
     units = (await load(system.url, system.auth, pathOf, 16, SECONDS)).requests;
   }
   const after = system.cpu();
@@ -78,13 +93,18 @@ async function main() {
 
   console.log(`${scenario}: ${units} ${unit}s in ${SECONDS} s`);
   for (const side of ['gateway', 'agent'] as const) console.log(`  ${side} CPU per ${unit}: ${(used[side] / units).toFixed(3)} ms`);
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()) {
     // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile; thread 0 is the main thread.
     const [, , , pid, thread] = file.split('.');
     const owner = Number(pid) === pids.gateway ? 'gateway' : Number(pid) === pids.agent ? 'agent' : `pid ${pid}`;
     const { busyMs, rows } = hottest(path.join(dir, file), 12);
     if (busyMs < 50) continue;
-    console.log(`\n${owner}, thread ${thread} (${Number(thread) === 0 ? 'main' : 'a worker, or tsx\'s loader at start-up'}): ${busyMs.toFixed(0)} ms busy`);
+    console.log(
+      `\n${owner}, thread ${thread} (${Number(thread) === 0 ? 'main' : "a worker, or tsx's loader at start-up"}): ${busyMs.toFixed(0)} ms busy`,
+    );
     for (const row of rows) console.log(`  ${row}`);
   }
   console.log(`\nprofiles: ${path.relative(ROOT, dir)}`);

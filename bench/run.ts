@@ -2,7 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { demoDir, ensureDatabase, load, log, memory, type Load, resetPeakMemory, ROOT, sampleCustomerIds, SCALE, startGatewayAndAgent, startProcess } from './system.ts';
+import {
+  demoDir,
+  ensureDatabase,
+  load,
+  log,
+  memory,
+  type Load,
+  resetPeakMemory,
+  ROOT,
+  sampleCustomerIds,
+  SCALE,
+  startGatewayAndAgent,
+  startProcess,
+} from './system.ts';
 import { walk } from './walk.ts';
 
 /**
@@ -93,7 +106,9 @@ async function main() {
   // What /v1/gl-entries lists: both years' lines without the year-end closing rows (docs/api.md#which-rows-each-list-holds).
   const glLines = Number(
     company
-      .prepare("SELECT (SELECT count(*) FROM GL20000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L')) + (SELECT count(*) FROM GL30000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L'))")
+      .prepare(
+        "SELECT (SELECT count(*) FROM GL20000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L')) + (SELECT count(*) FROM GL30000 WHERE rtrim(SOURCDOC) NOT IN ('BBF', 'P/L'))",
+      )
       .pluck()
       .get(),
   );
@@ -171,8 +186,20 @@ async function main() {
   // the agent's heaps and allocator arenas growing to their working size (its RSS settles only
   // after some 150 pages) and for reading the table into the OS's cache, which then serves both
   // sides alike; the second is the steady rate, and the one whose memory is judged.
-  await walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, Infinity, () => {});
-  await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, Infinity, () => {});
+  await walk(
+    `${gw}/v1/gl-entries?limit=1000`,
+    (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`,
+    auth,
+    Infinity,
+    () => {},
+  );
+  await walk(
+    `${fl}/v1/gl-entries?limit=1000`,
+    (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`,
+    {},
+    Infinity,
+    () => {},
+  );
   const agentMemory: number[] = [];
   let pages = 0;
   // Every tenth page: reading /proc is the client's work, which should not slow the walk it measures.
@@ -180,9 +207,23 @@ async function main() {
     if (pages++ % 10 === 0) agentMemory.push(memory(agent.pid!).rss);
   };
   const deep = Math.min(1_000_000, Math.floor(glLines * 0.9));
-  const exportG = await withCpu('export page', () => walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample), () => pages);
-  const exportF = await walk(`${fl}/v1/gl-entries?limit=1000`, (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`, {}, deep, () => {});
-  for (const [side, walked] of [['gateway', exportG], ['floor', exportF]] as const) {
+  const exportG = await withCpu(
+    'export page',
+    () =>
+      walk(`${gw}/v1/gl-entries?limit=1000`, (c) => `${gw}/v1/gl-entries?limit=1000&cursor=${encodeURIComponent(c)}`, auth, deep, sample),
+    () => pages,
+  );
+  const exportF = await walk(
+    `${fl}/v1/gl-entries?limit=1000`,
+    (c) => `${fl}/v1/gl-entries?limit=1000&after=${c}`,
+    {},
+    deep,
+    () => {},
+  );
+  for (const [side, walked] of [
+    ['gateway', exportG],
+    ['floor', exportF],
+  ] as const) {
     if (walked.rows !== glLines) throw new Error(`the ${side} export returned ${walked.rows} rows, the database holds ${glLines}`);
   }
   record('export GL lines (limit 1000)', 'rows/s', 'higher', exportG.rowsPerSecond, exportF.rowsPerSecond);
@@ -233,22 +274,35 @@ async function main() {
         last: agentMemory.at(-1),
       },
       agentPeakRssMB: memory(agent.pid!).peak,
-      cpuMsPer: Object.fromEntries(Object.entries(cpuPer).map(([name, spent]) => [name, { gateway: spent.gateway / spent.units, agent: spent.agent / spent.units }])),
+      cpuMsPer: Object.fromEntries(
+        Object.entries(cpuPer).map(([name, spent]) => [name, { gateway: spent.gateway / spent.units, agent: spent.agent / spent.units }]),
+      ),
     },
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ ...result, targets: targetsOf(result.rows, result.derived) }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'latest.json'),
+    `${JSON.stringify({ ...result, targets: targetsOf(result.rows, result.derived) }, null, 2)}\n`,
+  );
   printTable(result);
 
   await system.stop();
   floor.child.kill('SIGTERM');
 }
 
-function printTable(result: { rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>; derived: Record<string, unknown>; machine: unknown; scale: number; glLines: number }) {
+function printTable(result: {
+  rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>;
+  derived: Record<string, unknown>;
+  machine: unknown;
+  scale: number;
+  glLines: number;
+}) {
   const lines = ['| measure | gateway + agent | floor | ratio |', '|---|---:|---:|---:|'];
   for (const [name, r] of Object.entries(result.rows)) {
     const digits = r.unit === 'ms' ? 2 : 0;
-    lines.push(`| ${name} | ${r.gateway.toFixed(digits)} ${r.unit} | ${r.floor.toFixed(digits)} ${r.unit} | ${(r.gateway / r.floor).toFixed(2)}× |`);
+    lines.push(
+      `| ${name} | ${r.gateway.toFixed(digits)} ${r.unit} | ${r.floor.toFixed(digits)} ${r.unit} | ${(r.gateway / r.floor).toFixed(2)}× |`,
+    );
   }
   const d = result.derived as any;
   lines.push(
@@ -274,13 +328,33 @@ function targetsOf(rows: Record<string, { gateway: number; floor: number }>, d: 
   const getRatio = ratio('get customer throughput');
   const { peakFirstTenth, peakAfterFirstTenth } = d.agentRssDuringExportMB;
   return [
-    { name: 'throughput at least 0.5x the floor', met: listRatio >= 0.5 && getRatio >= 0.5, value: `list ${listRatio.toFixed(2)}x, get ${getRatio.toFixed(2)}x` },
-    { name: 'added p50 under 1 ms at concurrency 1', met: d.addedP50ListMs < 1 && d.addedP50GetMs < 1, value: `list ${d.addedP50ListMs.toFixed(2)} ms, get ${d.addedP50GetMs.toFixed(2)} ms` },
+    {
+      name: 'throughput at least 0.5x the floor',
+      met: listRatio >= 0.5 && getRatio >= 0.5,
+      value: `list ${listRatio.toFixed(2)}x, get ${getRatio.toFixed(2)}x`,
+    },
+    {
+      name: 'added p50 under 1 ms at concurrency 1',
+      met: d.addedP50ListMs < 1 && d.addedP50GetMs < 1,
+      value: `list ${d.addedP50ListMs.toFixed(2)} ms, get ${d.addedP50GetMs.toFixed(2)} ms`,
+    },
     { name: 'deep page within 1.3x the first', met: d.deepOverFirstPage <= 1.3, value: `${d.deepOverFirstPage.toFixed(2)}x` },
-    { name: 'export at least 200,000 rows/s', met: d.exportRowsPerSecond >= 200_000, value: `${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s` },
-    { name: 'gateway RSS under 300 MB with 1,000 requests in flight', met: d.gatewayPeakRssMB < 300 && d.floodErrors === 0, value: `${d.gatewayPeakRssMB.toFixed(0)} MB` },
+    {
+      name: 'export at least 200,000 rows/s',
+      met: d.exportRowsPerSecond >= 200_000,
+      value: `${Math.round(d.exportRowsPerSecond).toLocaleString('en')} rows/s`,
+    },
+    {
+      name: 'gateway RSS under 300 MB with 1,000 requests in flight',
+      met: d.gatewayPeakRssMB < 300 && d.floodErrors === 0,
+      value: `${d.gatewayPeakRssMB.toFixed(0)} MB`,
+    },
     // "Flat": after the first tenth of the pages, never more than 10% above that tenth's peak.
-    { name: 'agent RSS flat during the export', met: peakAfterFirstTenth <= peakFirstTenth * 1.1, value: `${peakFirstTenth.toFixed(0)} -> at most ${peakAfterFirstTenth.toFixed(0)} MB` },
+    {
+      name: 'agent RSS flat during the export',
+      met: peakAfterFirstTenth <= peakFirstTenth * 1.1,
+      value: `${peakFirstTenth.toFixed(0)} -> at most ${peakAfterFirstTenth.toFixed(0)} MB`,
+    },
   ];
 }
 

@@ -55,7 +55,13 @@ export interface Load {
 }
 
 /** `connections` keep-alive connections asking for `paths()` in turn against `url` for `seconds`. */
-export async function load(url: string, headers: Record<string, string>, paths: () => string, connections: number, seconds: number): Promise<Load> {
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  paths: () => string,
+  connections: number,
+  seconds: number,
+): Promise<Load> {
   const result = await autocannon({
     url,
     connections,
@@ -63,7 +69,13 @@ export async function load(url: string, headers: Record<string, string>, paths: 
     headers,
     requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
   } as any);
-  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 /** `count` customer ids of the bench database's first company, in random order, for gets. */
@@ -155,19 +167,37 @@ export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<Gat
 
   const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
   const url = `http://127.0.0.1:${gateway.port}`;
-  const agent = spawn(process.execPath, [...RUNTIME_FLAGS, ...nodeArgs, '--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', url, '--token', token, '--sqlite-dir', demoDir], {
-    cwd: ROOT,
-    // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
-    stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
+  const agent = spawn(
+    process.execPath,
+    [
+      ...RUNTIME_FLAGS,
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      'apps/agent/src/cli/main.ts',
+      'run',
+      '--gateway',
+      url,
+      '--token',
+      token,
+      '--sqlite-dir',
+      demoDir,
+    ],
+    {
+      cwd: ROOT,
+      // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
+      stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    },
+  );
   const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connectionId };
   for (;;) {
     const res = await fetch(`${url}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
     if (res?.status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = (child: ChildProcess) =>
+    new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
   return {
     gateway,
     agent,

@@ -36,7 +36,13 @@ function tailOf(chunks: Buffer[], bytes: number): string {
  * `"nextCursor"` last); full pages count `limit` rows and only the last page is parsed. The caller
  * checks the total against the database, which a short or missing page would break.
  */
-export async function walk(first: string, next: (cursor: string) => string, headers: Record<string, string>, deep: number, onPage: () => boolean | void) {
+export async function walk(
+  first: string,
+  next: (cursor: string) => string,
+  headers: Record<string, string>,
+  deep: number,
+  onPage: () => boolean | void,
+) {
   const limit = Number(new URL(first).searchParams.get('limit'));
   const started = performance.now();
   let rows = 0;
@@ -55,4 +61,3 @@ export async function walk(first: string, next: (cursor: string) => string, head
   }
   return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), deepCursor };
 }
-

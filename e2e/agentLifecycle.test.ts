@@ -44,7 +44,14 @@ const AGENT_ENV = {
 type Label = 'pairA' | 'pairB' | 'killed' | 'deadline' | 'drained' | 'frozen' | 'restart' | 'nodb';
 /** Which connection each agent serves; pairA and pairB share one. */
 const CONNECTION_OF: Record<Label, string> = {
-  pairA: 'pair', pairB: 'pair', killed: 'killed', deadline: 'deadline', drained: 'drained', frozen: 'frozen', restart: 'restart', nodb: 'nodb',
+  pairA: 'pair',
+  pairB: 'pair',
+  killed: 'killed',
+  deadline: 'deadline',
+  drained: 'drained',
+  frozen: 'frozen',
+  restart: 'restart',
+  nodb: 'nodb',
 };
 
 let root: string;
@@ -133,7 +140,9 @@ after(async () => {
 async function get(label: Label | string, pathAndQuery: string) {
   const connection = connections[CONNECTION_OF[label as Label] ?? label]!;
   const started = Date.now();
-  const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${liveKey}`, 'x-connection-id': connection.id } });
+  const res = await fetch(`${gateway.url}${pathAndQuery}`, {
+    headers: { authorization: `Bearer ${liveKey}`, 'x-connection-id': connection.id },
+  });
   return { status: res.status, body: (await res.json()) as any, ms: Date.now() - started };
 }
 
@@ -153,7 +162,10 @@ function printed(process: Started, pattern: RegExp, from = 0, timeoutMs = 10_000
 }
 
 test('two agents on one connection share the load; one killed mid-request, its read is retried on the other, which carries on', async () => {
-  const names = async () => (await Promise.all(Array.from({ length: 8 }, () => get('pairA', '/v1/companies')))).map((r) => r.body.data[0].name.split(' ').slice(0, 2).join(' '));
+  const names = async () =>
+    (await Promise.all(Array.from({ length: 8 }, () => get('pairA', '/v1/companies')))).map((r) =>
+      r.body.data[0].name.split(' ').slice(0, 2).join(' '),
+    );
   const served = await names();
   assert.ok(served.includes('Site A') && served.includes('Site B'), `both agents served: ${served.join(', ')}`);
 
@@ -165,7 +177,11 @@ test('two agents on one connection share the load; one killed mid-request, its r
   await agents.pairA.stop('SIGKILL');
   const answers = await Promise.all(reads);
   measured.retryAfterKillMs = Date.now() - killed;
-  assert.deepEqual(answers.map((a) => a.status), [200, 200], JSON.stringify(answers.map((a) => a.body)));
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    [200, 200],
+    JSON.stringify(answers.map((a) => a.body)),
+  );
   assert.ok(measured.retryAfterKillMs < 1000, `the retried read took ${measured.retryAfterKillMs} ms after the kill`);
   assert.deepEqual(new Set(await names()), new Set(['Site B']), 'the other agent carries on alone');
 });
@@ -255,7 +271,10 @@ test('a frozen gateway: the agent notices within its heartbeat timeout and recon
   const thawed = Date.now();
   await waitFor('the agent to serve again', async () => ((await get('frozen', '/v1/companies')).status === 200 ? true : null), 10_000);
   measured.frozenGatewayBackMs = Date.now() - thawed;
-  assert.ok(measured.frozenGatewayNoticedMs < HEARTBEAT.timeoutMs + HEARTBEAT.intervalMs + 500, `noticed after ${measured.frozenGatewayNoticedMs} ms`);
+  assert.ok(
+    measured.frozenGatewayNoticedMs < HEARTBEAT.timeoutMs + HEARTBEAT.intervalMs + 500,
+    `noticed after ${measured.frozenGatewayNoticedMs} ms`,
+  );
 });
 
 test('restarting the gateway: every agent reconnects and serves again', async () => {
@@ -294,25 +313,45 @@ test('an agent without its database connects and says so: 503 ERP_UNAVAILABLE, s
   };
   const host = os.hostname();
   const companies = DEMO_COMPANIES.map((c) => c.id).join(', ');
-  assert.match(block('nodb').join('\n'), new RegExp(`connected \\(1 agent; agent \\S+ on ${host}\\)\\n    - ${host}: agent \\S+ \\(linux, sqlite\\), GP version unknown, DATABASE UNAVAILABLE \\(database DYNAMICS not found in [^)]+\\), no companies, connected `));
+  assert.match(
+    block('nodb').join('\n'),
+    new RegExp(
+      `connected \\(1 agent; agent \\S+ on ${host}\\)\\n    - ${host}: agent \\S+ \\(linux, sqlite\\), GP version unknown, DATABASE UNAVAILABLE \\(database DYNAMICS not found in [^)]+\\), no companies, connected `,
+    ),
+  );
   const restart = block('restart');
   assert.equal(restart.length, 2, restart.join('\n'));
-  assert.match(restart[1]!, new RegExp(`^    - ${host}: agent \\S+ \\(linux, sqlite\\), demo database, database ok, companies ${companies}, connected .+ UTC, last seen .+ UTC$`));
+  assert.match(
+    restart[1]!,
+    new RegExp(
+      `^    - ${host}: agent \\S+ \\(linux, sqlite\\), demo database, database ok, companies ${companies}, connected .+ UTC, last seen .+ UTC$`,
+    ),
+  );
 
   // The database comes back: the agent's next status check tells the gateway, and requests work.
   fs.cpSync(baseSite, sites.nodb, { recursive: true });
   const back = Date.now();
-  await waitFor('requests to work again', async () => ((await get('nodb', '/v1/customers?limit=1&inactive=false')).status === 200 ? true : null), 10_000);
+  await waitFor(
+    'requests to work again',
+    async () => ((await get('nodb', '/v1/customers?limit=1&inactive=false')).status === 200 ? true : null),
+    10_000,
+  );
   measured.databaseBackServedMs = Date.now() - back;
 });
 
 test('diagnose on a good setup: every check passes, with clock skew and round trip, exit 0', async () => {
   const conf = path.join(root, 'good.conf');
-  fs.writeFileSync(conf, `GP_GATEWAY_URL = ${gateway.url}\nGP_AGENT_TOKEN = ${connections.restart!.token}\nGP_SQLITE_DIR = sites/restart\n`);
+  fs.writeFileSync(
+    conf,
+    `GP_GATEWAY_URL = ${gateway.url}\nGP_AGENT_TOKEN = ${connections.restart!.token}\nGP_SQLITE_DIR = sites/restart\n`,
+  );
   const run = await runAgentCli(['diagnose', '--config', conf], {});
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const status = (check: string) => new RegExp(`^  (ok  |WARN|FAIL|skip)  ${check} +(.*)$`, 'm').exec(run.stdout)?.slice(1);
-  assert.deepEqual(status('Configuration'), ['ok  ', `gateway ${gateway.url}, SQLite folder ${path.join(root, 'sites', 'restart')}, from ${conf}`]);
+  assert.deepEqual(status('Configuration'), [
+    'ok  ',
+    `gateway ${gateway.url}, SQLite folder ${path.join(root, 'sites', 'restart')}, from ${conf}`,
+  ]);
   assert.deepEqual(status('Companies')?.[0], 'ok  ');
   assert.match(status('Read permission')![1]!, /^all \d+ tables the API reads can be read/);
   assert.deepEqual(status('WebSocket and token')?.[0], 'ok  ');
@@ -323,12 +362,18 @@ test('diagnose on a good setup: every check passes, with clock skew and round tr
 
 test('diagnose against a broken configuration names the setting and the fix, and exits 1', async () => {
   const conf = path.join(root, 'broken.conf');
-  fs.writeFileSync(conf, `GP_GATEWAY_URL = ${gateway.url}\nGP_AGENT_TOKEN = lb_agent_tooShort\nGP_SQLITE_DIR = sites/restart\nGP_AGENT_HEARTBEAT_INTERVAL_MS = 5s\n`);
+  fs.writeFileSync(
+    conf,
+    `GP_GATEWAY_URL = ${gateway.url}\nGP_AGENT_TOKEN = lb_agent_tooShort\nGP_SQLITE_DIR = sites/restart\nGP_AGENT_HEARTBEAT_INTERVAL_MS = 5s\n`,
+  );
   const run = await runAgentCli(['diagnose', '--config', conf], {});
   assert.equal(run.code, 1);
   assert.match(run.stdout, /^  FAIL  Configuration +2 settings are missing or wrong$/m);
   assert.match(run.stdout, /- GP_AGENT_TOKEN \(from broken\.conf line 2\): the agent token must look like lb_agent_/);
-  assert.match(run.stdout, /- GP_AGENT_HEARTBEAT_INTERVAL_MS \(from broken\.conf line 4\): must be a whole number of milliseconds from 50 to 600000; got "5s"/);
+  assert.match(
+    run.stdout,
+    /- GP_AGENT_HEARTBEAT_INTERVAL_MS \(from broken\.conf line 4\): must be a whole number of milliseconds from 50 to 600000; got "5s"/,
+  );
   assert.ok(!run.stdout.includes('tooShort'), 'the token is not repeated');
   assert.match(run.stdout, new RegExp(`Fix: correct ${conf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   assert.match(run.stdout, /^  ok    Database folder/m, 'the database is still checked');
@@ -343,7 +388,10 @@ test('diagnose names a refused token, an unreadable table and an unreachable gat
   const report = await diagnose({ gateway: gateway.url, token: newAgentToken(), sqliteDir: broken }, {});
   const finding = (check: string) => report.findings.find((f) => f.check === check)!;
   assert.equal(report.failed, true);
-  assert.deepEqual([finding('Read permission').status, finding('Read permission').summary], ['fail', `1 of ${finding('Read permission').summary.match(/of (\d+)/)![1]} tables the API reads cannot be read`]);
+  assert.deepEqual(
+    [finding('Read permission').status, finding('Read permission').summary],
+    ['fail', `1 of ${finding('Read permission').summary.match(/of (\d+)/)![1]} tables the API reads cannot be read`],
+  );
   assert.match(finding('Read permission').details![0]!, /^NWIND\.\.RM00101: cannot read RM00101 in NWIND: no such table: RM00101$/);
   assert.equal(finding('WebSocket and token').status, 'fail');
   assert.match(finding('WebSocket and token').fix!, /GP_AGENT_TOKEN is not \(or no longer\) the token of a connection/);

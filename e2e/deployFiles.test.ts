@@ -23,17 +23,29 @@ after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const unit = fs.readFileSync(path.join(DEPLOY, 'systemd/gp-agent.service'), 'utf8');
 const directive = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(unit)?.[1];
 /** ExecStart as arguments, with the install folder mapped onto this checkout. */
-const execStart = directive('ExecStart')!.split(' ').map((a) => a.replace(INSTALLED, ROOT));
+const execStart = directive('ExecStart')!
+  .split(' ')
+  .map((a) => a.replace(INSTALLED, ROOT));
 
 const systemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
-test('the systemd unit passes systemd-analyze verify', { skip: !systemdAnalyze && 'SKIPPED LOUDLY: systemd-analyze is not installed here; the unit was NOT verified' }, () => {
-  const file = path.join(tmp, 'gp-agent.service');
-  // This machine has no gp-agent user and no /opt/gp-agent: the unit is verified against this checkout.
-  fs.writeFileSync(file, unit.replaceAll(INSTALLED, ROOT).replace(/^User=.*$/m, 'User=root').replace(/^Group=.*$/m, 'Group=root'));
-  const run = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(run.stderr.trim(), '', 'no warnings');
-});
+test(
+  'the systemd unit passes systemd-analyze verify',
+  { skip: !systemdAnalyze && 'SKIPPED LOUDLY: systemd-analyze is not installed here; the unit was NOT verified' },
+  () => {
+    const file = path.join(tmp, 'gp-agent.service');
+    // This machine has no gp-agent user and no /opt/gp-agent: the unit is verified against this checkout.
+    fs.writeFileSync(
+      file,
+      unit
+        .replaceAll(INSTALLED, ROOT)
+        .replace(/^User=.*$/m, 'User=root')
+        .replace(/^Group=.*$/m, 'Group=root'),
+    );
+    const run = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stderr.trim(), '', 'no warnings');
+  },
+);
 
 test('the unit stops with SIGTERM, gives the drain room, and does not restart after a configuration error or a refused token', () => {
   assert.equal(directive('KillSignal'), 'SIGTERM');
@@ -51,9 +63,14 @@ test('the WinSW file runs the same command, stops gracefully and rolls its logs'
   const element = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
   assert.equal(element('id'), 'gp-agent');
   assert.match(element('executable')!, /\\node\.exe$/);
-  const args = element('arguments')!.match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+  const args = element('arguments')!
+    .match(/"[^"]*"|\S+/g)!
+    .map((a) => a.replace(/^"|"$/g, ''));
   const cli = args[3]!.replace('C:\\Program Files\\gp-agent\\', '').replaceAll('\\', '/');
-  assert.deepEqual([...args.slice(0, 3), cli, ...args.slice(4, 6)], [...execStart.slice(1, 4), 'apps/agent/src/cli/main.ts', 'run', '--config']);
+  assert.deepEqual(
+    [...args.slice(0, 3), cli, ...args.slice(4, 6)],
+    [...execStart.slice(1, 4), 'apps/agent/src/cli/main.ts', 'run', '--config'],
+  );
   assert.equal(path.join(ROOT, cli), execStart[4], 'the same CLI as the systemd unit');
   assert.ok(Number(/^(\d+) sec$/.exec(element('stoptimeout')!)?.[1]) > 30, 'stoptimeout longer than the drain grace period');
   assert.match(xml, /<log mode="roll-by-size">\s*<sizeThreshold>\d+<\/sizeThreshold>\s*<keepFiles>\d+<\/keepFiles>\s*<\/log>/);
@@ -69,15 +86,22 @@ test('the example configuration names only real settings, and documents every on
 });
 
 const logrotate = spawnSync('logrotate', ['--version']).status === 0;
-test('the logrotate file parses', { skip: !logrotate && 'SKIPPED LOUDLY: logrotate is not installed here; gp-agent.logrotate was NOT checked' }, () => {
-  // No gp-agent user here: the same file with root in the `su` line.
-  const file = path.join(tmp, 'gp-agent.logrotate');
-  fs.writeFileSync(file, fs.readFileSync(path.join(DEPLOY, 'systemd/gp-agent.logrotate'), 'utf8').replace('su gp-agent gp-agent', 'su root root'));
-  const run = spawnSync('logrotate', ['--debug', '--state', path.join(tmp, 'logrotate.state'), file], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  assert.doesNotMatch(run.stderr, /^error:/m);
-  assert.match(run.stderr, /rotating pattern: \/var\/log\/gp-agent\/\*\.log/);
-});
+test(
+  'the logrotate file parses',
+  { skip: !logrotate && 'SKIPPED LOUDLY: logrotate is not installed here; gp-agent.logrotate was NOT checked' },
+  () => {
+    // No gp-agent user here: the same file with root in the `su` line.
+    const file = path.join(tmp, 'gp-agent.logrotate');
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(path.join(DEPLOY, 'systemd/gp-agent.logrotate'), 'utf8').replace('su gp-agent gp-agent', 'su root root'),
+    );
+    const run = spawnSync('logrotate', ['--debug', '--state', path.join(tmp, 'logrotate.state'), file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /^error:/m);
+    assert.match(run.stderr, /rotating pattern: \/var\/log\/gp-agent\/\*\.log/);
+  },
+);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -108,22 +132,43 @@ test('the service command runs the agent from its configuration file; it keeps r
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'info' } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
-    const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-    const retries = await waitFor('five retries in the log file', () => {
-      const r = lines(log).filter((l) => l.msg === 'not connected to the gateway; retrying');
-      return r.length >= 5 ? r : null;
-    }, 20_000);
+    const lines = (file: string) =>
+      fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [];
+    const retries = await waitFor(
+      'five retries in the log file',
+      () => {
+        const r = lines(log).filter((l) => l.msg === 'not connected to the gateway; retrying');
+        return r.length >= 5 ? r : null;
+      },
+      20_000,
+    );
     const started = lines(log).find((l) => l.msg === 'agent starting');
     assert.equal(started.configFile, conf);
     assert.deepEqual(started.database, { kind: 'sqlite', dir: path.join(tmp, 'demo') });
-    assert.deepEqual(retries.slice(0, 5).map((r) => r.attempt), [1, 2, 3, 4, 5]);
-    assert.ok(retries.every((r) => r.retryInMs <= 80 && /ECONNREFUSED/.test(r.reason)), JSON.stringify(retries));
+    assert.deepEqual(
+      retries.slice(0, 5).map((r) => r.attempt),
+      [1, 2, 3, 4, 5],
+    );
+    assert.ok(
+      retries.every((r) => r.retryInMs <= 80 && /ECONNREFUSED/.test(r.reason)),
+      JSON.stringify(retries),
+    );
     assert.ok(!fs.readFileSync(log, 'utf8').includes('x'.repeat(32)), 'the token is never logged');
 
     // What logrotate does: move the file away, then SIGHUP; the agent carries on in a new file.
     fs.renameSync(log, `${log}.1`);
     child.kill('SIGHUP');
-    await waitFor('the reopened log file', () => (lines(log).some((l) => l.msg === 'not connected to the gateway; retrying') ? true : null), 10_000);
+    await waitFor(
+      'the reopened log file',
+      () => (lines(log).some((l) => l.msg === 'not connected to the gateway; retrying') ? true : null),
+      10_000,
+    );
     child.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.ok(lines(log).some((l) => l.msg === 'agent stopped'));

@@ -37,12 +37,64 @@ const random = prng(20261122);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const PAYLOADS = [
-  "' OR '1'='1", "'; DROP TABLE RM00101; --", '1; WAITFOR DELAY \'0:0:5\' --', "admin'--", '" OR ""="', '%', '_', '[', ']', '\\',
-  '%%%___', '\u0000', 'a\u0000b', '\r\nX-Injected: 1', '../../etc/passwd', '${jndi:ldap://x}', '<script>alert(1)</script>',
-  'ÄÖÜß€', '𝓤𝓷𝓲𝓬𝓸𝓭𝓮', '\u202e\u202d', '\ud800', 'ｆｕｌｌ', '', ' ', '   padded   ', 'null', 'undefined', 'true', 'false',
-  '0', '-1', '1e309', 'NaN', 'Infinity', '2147483648', '-2147483649', '9007199254740993', '0x10', '1.5', '00001',
-  '2026-02-30', '2026-13-01', '1899-12-31', '9999-12-31T23:59:59.999Z', '2026-03-01T25:00:00Z', '2026-03-01T14:05:09.123+14:00',
-  'x'.repeat(64), 'x'.repeat(65), 'x'.repeat(1000), 'x'.repeat(9000), 'open', 'history', 'work', 'invoice', 'payment:', ':', '::', 'a:b:c',
+  "' OR '1'='1",
+  "'; DROP TABLE RM00101; --",
+  "1; WAITFOR DELAY '0:0:5' --",
+  "admin'--",
+  '" OR ""="',
+  '%',
+  '_',
+  '[',
+  ']',
+  '\\',
+  '%%%___',
+  '\u0000',
+  'a\u0000b',
+  '\r\nX-Injected: 1',
+  '../../etc/passwd',
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  'ÄÖÜß€',
+  '𝓤𝓷𝓲𝓬𝓸𝓭𝓮',
+  '\u202e\u202d',
+  '\ud800',
+  'ｆｕｌｌ',
+  '',
+  ' ',
+  '   padded   ',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '2147483648',
+  '-2147483649',
+  '9007199254740993',
+  '0x10',
+  '1.5',
+  '00001',
+  '2026-02-30',
+  '2026-13-01',
+  '1899-12-31',
+  '9999-12-31T23:59:59.999Z',
+  '2026-03-01T25:00:00Z',
+  '2026-03-01T14:05:09.123+14:00',
+  'x'.repeat(64),
+  'x'.repeat(65),
+  'x'.repeat(1000),
+  'x'.repeat(9000),
+  'open',
+  'history',
+  'work',
+  'invoice',
+  'payment:',
+  ':',
+  '::',
+  'a:b:c',
 ];
 
 function value(): string {
@@ -57,19 +109,28 @@ function encode(text: string): string {
   try {
     return encodeURIComponent(text);
   } catch {
-    return text.replace(/[\ud800-\udfff]/g, '\u0000').split('\u0000').map(encodeURIComponent).join('%ED%A0%80');
+    return text
+      .replace(/[\ud800-\udfff]/g, '\u0000')
+      .split('\u0000')
+      .map(encodeURIComponent)
+      .join('%ED%A0%80');
   }
 }
 
 const objects = Object.values(OBJECTS) as ObjectSpec[];
-const paramNames = (spec: ObjectSpec) => [...Object.keys(spec.filters).map((f) => (spec.filters[f]!.kind === 'ids' ? 'id[]' : f)), 'limit', 'cursor'];
+const paramNames = (spec: ObjectSpec) => [
+  ...Object.keys(spec.filters).map((f) => (spec.filters[f]!.kind === 'ids' ? 'id[]' : f)),
+  'limit',
+  'cursor',
+];
 
 function query(spec: ObjectSpec | null): string {
   const names = spec ? paramNames(spec) : ['limit', 'cursor', 'q'];
   const parts: string[] = [];
   const count = Math.floor(random() * 5);
   for (let i = 0; i < count; i++) {
-    const name = random() < 0.85 ? pick(names) : pick(['colour', 'limit[]', 'LIMIT', '__proto__', 'constructor', 'id[][]', '', '%', value()]);
+    const name =
+      random() < 0.85 ? pick(names) : pick(['colour', 'limit[]', 'LIMIT', '__proto__', 'constructor', 'id[][]', '', '%', value()]);
     const repeats = random() < 0.1 ? Math.floor(random() * 60) + 2 : 1;
     for (let j = 0; j < repeats; j++) parts.push(`${encode(name)}=${encode(value())}`);
   }
@@ -89,14 +150,21 @@ function probe(): Probe {
   const headers: Record<string, string> = { authorization: `Bearer ${gateway.testKey}` };
   if (random() < 0.15) headers['x-company'] = pick(['TWO', 'two', 'NWIND', 'NOPE', value()]);
   if (random() < 0.1) headers['x-connection-id'] = pick(['sandbox', 'conn_x', value()]);
-  if (random() < 0.05) headers.authorization = pick(['Bearer', 'Basic abc', `Bearer ${gateway.testKey}x`, `bearer ${gateway.testKey}`, value()]);
+  if (random() < 0.05)
+    headers.authorization = pick(['Bearer', 'Basic abc', `Bearer ${gateway.testKey}x`, `bearer ${gateway.testKey}`, value()]);
   const id = encode(random() < 0.5 ? value() : pick(['TWO', 'invoice:X', 'payment:', ':', 'AARONFIT0001']));
   const shape = random();
   const safe = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v)));
   if (shape < 0.45) return { method: 'GET', path: `/v1/${spec.name}${query(spec)}`, headers: safe(headers) };
   if (shape < 0.65) return { method: 'GET', path: `/v1/${spec.name}/${id}${query(null)}`, headers: safe(headers) };
-  if (shape < 0.75) return { method: 'GET', path: `/v1/${pick(['sales-orders', 'purchase-orders', 'customers'])}/${id}/lines${query(null)}`, headers: safe(headers) };
-  if (shape < 0.82) return { method: 'GET', path: `/v1/${spec.name}${query(spec) || '?'}&cursor=${encode(value())}`, headers: safe(headers) };
+  if (shape < 0.75)
+    return {
+      method: 'GET',
+      path: `/v1/${pick(['sales-orders', 'purchase-orders', 'customers'])}/${id}/lines${query(null)}`,
+      headers: safe(headers),
+    };
+  if (shape < 0.82)
+    return { method: 'GET', path: `/v1/${spec.name}${query(spec) || '?'}&cursor=${encode(value())}`, headers: safe(headers) };
   if (shape < 0.9) {
     return {
       method: pick(['POST', 'PUT', 'PATCH', 'DELETE']),
@@ -105,7 +173,11 @@ function probe(): Probe {
       body: pick(['{', '{"a":', 'null', '[]', '{"__proto__":{"x":1}}', '"x"', value(), JSON.stringify({ filters: value() })]),
     };
   }
-  return { method: pick(['GET', 'HEAD', 'OPTIONS']), path: pick(['/', '/v1', '/v1/', '/v2/customers', '/agent', `/v1/${encode(value())}`, '//v1//customers']), headers: safe(headers) };
+  return {
+    method: pick(['GET', 'HEAD', 'OPTIONS']),
+    path: pick(['/', '/v1', '/v1/', '/v2/customers', '/agent', `/v1/${encode(value())}`, '//v1//customers']),
+    headers: safe(headers),
+  };
 }
 
 function isJsonRpcError(body: unknown): boolean {
@@ -115,13 +187,20 @@ function isJsonRpcError(body: unknown): boolean {
 
 function digest(dir: string): string {
   const hash = createHash('sha256');
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sqlite')).sort()) hash.update(file).update(fs.readFileSync(path.join(dir, file)));
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.sqlite'))
+    .sort())
+    hash.update(file).update(fs.readFileSync(path.join(dir, file)));
   return hash.digest('hex');
 }
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-hostile-'));
-  for (const args of [['org', 'create', 'Demo organisation'], ['org', 'set-limits', 'Demo organisation', '--requests', '1000000', '--window', '10', '--in-flight', '64']]) {
+  for (const args of [
+    ['org', 'create', 'Demo organisation'],
+    ['org', 'set-limits', 'Demo organisation', '--requests', '1000000', '--window', '10', '--in-flight', '64'],
+  ]) {
     const run = await runGatewayCli(args, { DATA_DIR: dataDir });
     assert.equal(run.code, 0, run.stderr);
   }
@@ -161,7 +240,8 @@ test(`${REQUESTS} generated hostile requests: no 5xx, no hang, every refusal in 
           }
           // /mcp speaks JSON-RPC: once past authentication, its refusals are JSON-RPC errors (docs/api.md#mcp).
           const jsonRpcError = p.path.startsWith('/mcp') && isJsonRpcError(body);
-          if (!ErrorBodySchema.safeParse(body).success && !jsonRpcError) failures.push(`${res.status} without envelope ${label}: ${text.slice(0, 300)}`);
+          if (!ErrorBodySchema.safeParse(body).success && !jsonRpcError)
+            failures.push(`${res.status} without envelope ${label}: ${text.slice(0, 300)}`);
         }
         if (!res.headers.get('x-request-id')) failures.push(`no X-Request-Id ${label}`);
       } catch (error) {
@@ -170,7 +250,9 @@ test(`${REQUESTS} generated hostile requests: no 5xx, no hang, every refusal in 
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  console.log(`hostile requests: ${REQUESTS}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, failures ${failures.length}`);
+  console.log(
+    `hostile requests: ${REQUESTS}, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, failures ${failures.length}`,
+  );
   assert.deepEqual(failures.slice(0, 20), []);
   assert.equal(digest(path.join(dataDir, 'demo')), demoDigest, 'the demo database is unchanged');
 });

@@ -40,7 +40,10 @@ async function rest(pathAndQuery: string): Promise<string> {
 }
 
 test('the test key start prints reads the demo over MCP: tools, pages, a record, an error', async () => {
-  assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['list_objects', 'list_records', 'get_record']);
+  assert.deepEqual(
+    (await client.listTools()).tools.map((tool) => tool.name),
+    ['list_objects', 'list_records', 'get_record'],
+  );
   const objects = (await call('list_objects', {})).result.structuredContent as { objects: { name: string }[] };
   assert.ok(objects.objects.some((o) => o.name === 'gl-entries'));
 

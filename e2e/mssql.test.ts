@@ -20,7 +20,9 @@ import { describeReadContract } from './support/readContract.ts';
  */
 const MSSQL_URL = process.env.MSSQL_URL;
 if (!MSSQL_URL) {
-  console.warn('\n*** SKIPPED: SQL Server contract suite. Set MSSQL_URL (e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false") to run it. ***\n');
+  console.warn(
+    '\n*** SKIPPED: SQL Server contract suite. Set MSSQL_URL (e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false") to run it. ***\n',
+  );
 }
 
 describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not set' }, () => {
@@ -36,7 +38,9 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
       const probe = await new sql.ConnectionPool(MSSQL_URL!).connect();
       await probe.close();
     } catch (error) {
-      assert.fail(`MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`);
+      assert.fail(
+        `MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`,
+      );
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mssql-'));
     const demo = path.join(dir, 'demo');
@@ -46,18 +50,28 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
     db.DYNAMICS = new Database(paths.systemDatabase, { readonly: true });
     db.TWO = new Database(paths.companyDatabases.TWO!, { readonly: true });
 
-    const customer = await provisionOrganisation(dir, { organisation: 'SQL Server', limits: { requestsPerWindow: 100_000, windowSeconds: 10 }, connections: ['SQL Server'] });
+    const customer = await provisionOrganisation(dir, {
+      organisation: 'SQL Server',
+      limits: { requestsPerWindow: 100_000, windowSeconds: 10 },
+      connections: ['SQL Server'],
+    });
     key = customer.liveKey;
     const { id, token } = customer.connections['SQL Server']!;
     connectionId = id;
     gateway = await startGatewayProcess(dir);
-    agent = spawn(process.execPath, ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', gateway.url, '--token', token, '--mssql', MSSQL_URL!], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-    });
+    agent = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'run', '--gateway', gateway.url, '--token', token, '--mssql', MSSQL_URL!],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, LOG_LEVEL: 'warn' },
+      },
+    );
     await waitFor('the SQL Server agent to connect', async () => {
-      const res = await fetch(`${gateway.url}/v1/companies`, { headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId } });
+      const res = await fetch(`${gateway.url}/v1/companies`, {
+        headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId },
+      });
       return res.status === 200 ? true : null;
     });
   });

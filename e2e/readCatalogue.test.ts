@@ -15,7 +15,10 @@ const db: Record<string, Database.Database> = {};
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-read-'));
   // A conformance run makes hundreds of requests; give the demo organisation room for them.
-  for (const args of [['org', 'create', 'Demo organisation'], ['org', 'set-limits', 'Demo organisation', '--requests', '100000', '--window', '10']]) {
+  for (const args of [
+    ['org', 'create', 'Demo organisation'],
+    ['org', 'set-limits', 'Demo organisation', '--requests', '100000', '--window', '10'],
+  ]) {
     const run = await runGatewayCli(args, { DATA_DIR: dataDir });
     assert.equal(run.code, 0, run.stderr);
   }

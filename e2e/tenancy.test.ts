@@ -43,7 +43,10 @@ before(async () => {
   sitesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-sites-'));
   // Each organisation's site has its own data (another seed) and company names that say whose they
   // are, so data from the wrong connection cannot pass for the right one.
-  for (const [label, seed, prefix] of [['A', 101, 'Acme'], ['B', 202, 'Globex']] as const) {
+  for (const [label, seed, prefix] of [
+    ['A', 101, 'Acme'],
+    ['B', 202, 'Globex'],
+  ] as const) {
     const site = path.join(sitesDir, label);
     generateDemo({ dir: site, scale: 1, seed });
     const db = new Database(demoDatabasePaths(site).systemDatabase);
@@ -85,7 +88,8 @@ async function api(method: string, pathAndQuery: string, secret: string | null, 
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
-const get = (pathAndQuery: string, secret: string | null, headers: Record<string, string> = {}) => api('GET', pathAndQuery, secret, headers);
+const get = (pathAndQuery: string, secret: string | null, headers: Record<string, string> = {}) =>
+  api('GET', pathAndQuery, secret, headers);
 const connection = (id: string) => ({ 'x-connection-id': id });
 const withoutRequestId = (body: any) => (body?.error ? { error: { ...body.error, requestId: '…' } } : body);
 
@@ -109,7 +113,10 @@ test('the operator CLI sets up two organisations beside a running gateway', asyn
     operator('key', 'create', '--org', 'Globex', '--name', 'Ops', '--mode', 'live', '--scopes', 'read,write,mcp'),
     operator('key', 'create', '--org', 'Globex', '--name', 'Dev', '--mode', 'test', '--scopes', 'read,write'),
   ]);
-  for (const [label, conn, live, testKey] of [['A', connA, liveA, testA], ['B', connB, liveB, testB]] as const) {
+  for (const [label, conn, live, testKey] of [
+    ['A', connA, liveA, testA],
+    ['B', connB, liveB, testB],
+  ] as const) {
     orgs[label].connectionId = /Created connection (conn_[\w-]+)/.exec(conn)![1]!;
     orgs[label].liveKey = secretIn(live, 'lb_live');
     orgs[label].testKey = secretIn(testKey, 'lb_test');
@@ -120,28 +127,68 @@ test('the operator CLI sets up two organisations beside a running gateway', asyn
     operator('connection', 'set-write-whitelist', 'Head office', 'customers,sales-orders', '--org', 'Acme Ltd'),
     ...(['A', 'B'] as const).map((label) => {
       const { connectionId, liveKey } = orgs[label];
-      return waitFor(`the agent of ${label}`, async () => ((await get('/v1/companies', liveKey, connection(connectionId))).status === 200 ? true : null), 20_000);
+      return waitFor(
+        `the agent of ${label}`,
+        async () => ((await get('/v1/companies', liveKey, connection(connectionId))).status === 200 ? true : null),
+        20_000,
+      );
     }),
   ]);
   mark('whitelist set, agents connected');
-  const [listA, keysA] = await Promise.all([operator('connection', 'list', '--org', 'Acme Ltd'), operator('key', 'list', '--org', orgs.A.id)]);
+  const [listA, keysA] = await Promise.all([
+    operator('connection', 'list', '--org', 'Acme Ltd'),
+    operator('key', 'list', '--org', orgs.A.id),
+  ]);
   mark('lists');
   // Lines under a row ("    - host: agent …") detail each connected agent; the table rows are checked here.
-  const rowsA = listA.trim().split('\n').slice(2).filter((l) => !l.startsWith('    - ')).map((l) => l.split(/ {2,}/));
-  assert.equal(listA.split('\n').filter((l) => l.startsWith(`    - ${os.hostname()}: agent 0.1.0 (${process.platform}, sqlite), demo database, database ok`)).length, 2);
+  const rowsA = listA
+    .trim()
+    .split('\n')
+    .slice(2)
+    .filter((l) => !l.startsWith('    - '))
+    .map((l) => l.split(/ {2,}/));
+  assert.equal(
+    listA
+      .split('\n')
+      .filter((l) => l.startsWith(`    - ${os.hostname()}: agent 0.1.0 (${process.platform}, sqlite), demo database, database ok`)).length,
+    2,
+  );
   assert.deepEqual(rowsA, [
-    ['sandbox', 'Demo sandbox', 'TWO', 'none (read-only)', `built-in demo agent, connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`],
-    [orgs.A.connectionId, 'Head office', 'TWO', 'customers,sales-orders', `connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`],
+    [
+      'sandbox',
+      'Demo sandbox',
+      'TWO',
+      'none (read-only)',
+      `built-in demo agent, connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`,
+    ],
+    [
+      orgs.A.connectionId,
+      'Head office',
+      'TWO',
+      'customers,sales-orders',
+      `connected (1 agent; agent 0.1.0 on ${os.hostname()}, companies TWO, NWIND)`,
+    ],
   ]);
-  assert.deepEqual(keysA.trim().split('\n').slice(2).map((l) => l.split(/ {2,}/).slice(1, 5)).sort(), [
-    ['Dev', 'test', 'read,write', orgs.A.testKey.slice(0, 12)],
-    ['Ops', 'live', 'read,write,mcp', orgs.A.liveKey.slice(0, 12)],
-  ]);
+  assert.deepEqual(
+    keysA
+      .trim()
+      .split('\n')
+      .slice(2)
+      .map((l) => l.split(/ {2,}/).slice(1, 5))
+      .sort(),
+    [
+      ['Dev', 'test', 'read,write', orgs.A.testKey.slice(0, 12)],
+      ['Ops', 'live', 'read,write,mcp', orgs.A.liveKey.slice(0, 12)],
+    ],
+  );
 
   // What the CLI set is what the running gateway does: limits, default companies, data per connection.
   const acme = await get('/v1/companies', orgs.A.liveKey, connection(orgs.A.connectionId));
   const globex = await get('/v1/customers?limit=1', orgs.B.liveKey, connection(orgs.B.connectionId));
-  assert.deepEqual(acme.body.data.map((c: any) => c.name), ['Acme Fabrikam, Inc.', 'Acme Northwind Traders']);
+  assert.deepEqual(
+    acme.body.data.map((c: any) => c.name),
+    ['Acme Fabrikam, Inc.', 'Acme Northwind Traders'],
+  );
   assert.equal(acme.headers.get('ratelimit-policy'), '"default";q=1000;w=10');
   const nwind = new Database(demoDatabasePaths(orgs.B.site).companyDatabases.NWIND!, { readonly: true });
   assert.equal(globex.body.data[0].id, nwind.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY DEX_ROW_ID LIMIT 1').pluck().get());
@@ -157,7 +204,10 @@ test('isolation matrix: both organisations × both modes × every scope set × o
   // The matrix keys are made by the admin service the CLI calls, in this process (spawning 28 CLIs
   // would take most of the time budget), on the same store the gateway is serving from.
   const keys: { org: OrgLabel; mode: 'live' | 'test'; scopes: Scope[]; secret: string; id: string }[] = [];
-  const victims = {} as Record<`${OrgLabel}-${'live' | 'test'}`, { id: string; name: string; scopes: Scope[]; createdAt: string; secret: string }>;
+  const victims = {} as Record<
+    `${OrgLabel}-${'live' | 'test'}`,
+    { id: string; name: string; scopes: Scope[]; createdAt: string; secret: string }
+  >;
   for (const org of ['A', 'B'] as const) {
     for (const mode of ['live', 'test'] as const) {
       for (const scopes of SCOPE_SETS) {
@@ -193,18 +243,32 @@ test('isolation matrix: both organisations × both modes × every scope set × o
     for (const [name, answer] of expected[dataset]) assert.notEqual(answer.status, 429, `${dataset}: ${name}`);
   }
   const names = (d: Dataset) => expected[d].get('list companies')!.body.data.map((c: any) => c.name);
-  assert.deepEqual([names('A'), names('B'), names('sandbox')], [
-    ['Acme Fabrikam, Inc.', 'Acme Northwind Traders'],
-    ['Globex Fabrikam, Inc.', 'Globex Northwind Traders'],
-    ['Fabrikam, Inc.', 'Northwind Traders'],
-  ]);
-  const distinct = routes.filter((r) => new Set(['A', 'B', 'sandbox'].map((d) => JSON.stringify(expected[d as Dataset].get(r.name)))).size === 3);
-  assert.ok(distinct.some((r) => r.name === 'list customers'), 'customers tell the datasets apart');
+  assert.deepEqual(
+    [names('A'), names('B'), names('sandbox')],
+    [
+      ['Acme Fabrikam, Inc.', 'Acme Northwind Traders'],
+      ['Globex Fabrikam, Inc.', 'Globex Northwind Traders'],
+      ['Fabrikam, Inc.', 'Northwind Traders'],
+    ],
+  );
+  const distinct = routes.filter(
+    (r) => new Set(['A', 'B', 'sandbox'].map((d) => JSON.stringify(expected[d as Dataset].get(r.name)))).size === 3,
+  );
+  assert.ok(
+    distinct.some((r) => r.name === 'list customers'),
+    'customers tell the datasets apart',
+  );
 
   const datasetOf = (org: OrgLabel, target: Target): Dataset => (target === 'own' ? org : target === 'other' ? other(org) : 'sandbox');
   const headersOf = (org: OrgLabel, target: Target): Record<string, string> =>
-    ({ own: connection(orgs[org].connectionId), other: connection(orgs[other(org)].connectionId), sandbox: connection('sandbox'), none: {} })[target];
-  const reaches = (mode: 'live' | 'test', target: Target) => (mode === 'test' ? target === 'sandbox' || target === 'none' : target === 'own');
+    ({
+      own: connection(orgs[org].connectionId),
+      other: connection(orgs[other(org)].connectionId),
+      sandbox: connection('sandbox'),
+      none: {},
+    })[target];
+  const reaches = (mode: 'live' | 'test', target: Target) =>
+    mode === 'test' ? target === 'sandbox' || target === 'none' : target === 'own';
 
   // One request per cell, eight at a time.
   type Cell = { key: (typeof keys)[number]; target: Target; route: (typeof routes)[number] };
@@ -233,14 +297,19 @@ test('isolation matrix: both organisations × both modes × every scope set × o
     } else if (reaches(key.mode, target)) {
       const own = expected[datasetOf(key.org, target)].get(route.name);
       if (JSON.stringify(answer) !== JSON.stringify(own)) {
-        failures.push(`${where}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)} is not what the organisation's own dataset answers`);
+        failures.push(
+          `${where}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)} is not what the organisation's own dataset answers`,
+        );
       }
     } else if (key.mode === 'live' && target === 'none') {
-      if (answer.status !== 400 || answer.body.error.details.issues[0].path !== 'X-Connection-Id') failures.push(`${where}: ${answer.status}`);
+      if (answer.status !== 400 || answer.body.error.details.issues[0].path !== 'X-Connection-Id')
+        failures.push(`${where}: ${answer.status}`);
     } else {
       // Foreign, sandbox-for-live, live-for-test: the very answer an unknown connection gets.
-      if (JSON.stringify(answer) !== unknownConnection.get(key)) failures.push(`${where}: differs from the answer for an unknown connection`);
-      if (answer.status !== 400 || answer.body.error.details.issues[0].path !== 'X-Connection-Id') failures.push(`${where}: ${answer.status}, expected 400`);
+      if (JSON.stringify(answer) !== unknownConnection.get(key))
+        failures.push(`${where}: differs from the answer for an unknown connection`);
+      if (answer.status !== 400 || answer.body.error.details.issues[0].path !== 'X-Connection-Id')
+        failures.push(`${where}: ${answer.status}, expected 400`);
       refusalOf.set(answer.body.error?.message, where);
     }
   }
@@ -253,7 +322,10 @@ test('isolation matrix: both organisations × both modes × every scope set × o
   );
   const notFound = new Set<string>();
   await pool(rotations, 8, async ({ key, target }) => {
-    const victim = target === 'unknown' ? null : victims[`${target.startsWith('own') ? key.org : other(key.org)}-${target.endsWith('live') ? 'live' : 'test'}`];
+    const victim =
+      target === 'unknown'
+        ? null
+        : victims[`${target.startsWith('own') ? key.org : other(key.org)}-${target.endsWith('live') ? 'live' : 'test'}`];
     const res = await api('POST', `/v1/api-keys/${victim?.id ?? 'key_unknown00000000'}/rotate`, key.secret);
     const where = `${key.org} ${key.mode} [${key.scopes}] rotates ${target}`;
     if (!key.scopes.includes('write')) {
@@ -265,8 +337,20 @@ test('isolation matrix: both organisations × both modes × every scope set × o
       const mode = target.endsWith('live') ? 'live' : 'test';
       issued.add(res.body.secret);
       const { secret, key: shown } = res.body;
-      const want = { id: victim.id, name: victim.name, prefix: String(secret).slice(0, 12), mode, scopes: victim.scopes, revokedAt: null, createdAt: victim.createdAt };
-      if (res.status !== 200 || JSON.stringify(shown) !== JSON.stringify(want) || !new RegExp(`^lb_${mode}_[0-9A-Za-z]{32}$`).test(secret)) {
+      const want = {
+        id: victim.id,
+        name: victim.name,
+        prefix: String(secret).slice(0, 12),
+        mode,
+        scopes: victim.scopes,
+        revokedAt: null,
+        createdAt: victim.createdAt,
+      };
+      if (
+        res.status !== 200 ||
+        JSON.stringify(shown) !== JSON.stringify(want) ||
+        !new RegExp(`^lb_${mode}_[0-9A-Za-z]{32}$`).test(secret)
+      ) {
         failures.push(`${where}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     }
@@ -280,7 +364,7 @@ test('isolation matrix: both organisations × both modes × every scope set × o
   );
 });
 
-test('a cursor of one organisation opens no other organisation\'s list', async () => {
+test("a cursor of one organisation opens no other organisation's list", async () => {
   const first = await get('/v1/customers?limit=2', orgs.A.liveKey, connection(orgs.A.connectionId));
   const cursor = encodeURIComponent(first.body.nextCursor);
   const elsewhere = [
@@ -301,29 +385,46 @@ test('a key revoked with the CLI is refused at once, like an unknown key; the 40
   const unknown = await get('/v1/customers?limit=1', newApiKeySecret('test'));
   assert.equal(revoked.status, 401);
   assert.deepEqual(withoutRequestId(revoked.body), withoutRequestId(unknown.body));
-  assert.deepEqual([...revoked.headers.keys()].filter((h) => /ratelimit|retry-after/i.test(h)), []);
+  assert.deepEqual(
+    [...revoked.headers.keys()].filter((h) => /ratelimit|retry-after/i.test(h)),
+    [],
+  );
 });
 
 test('no secret issued during the run is in the store, its WAL or any log', async (t) => {
   // The store as the running gateway has it (with its write-ahead log), and as it leaves it.
   const read = (file: string) => ({ file, bytes: fs.readFileSync(file) });
   const running = filesUnder(dataDir).map(read);
-  assert.ok(running.some(({ file }) => file.endsWith('gateway.sqlite-wal')), 'the WAL is searched too');
+  assert.ok(
+    running.some(({ file }) => file.endsWith('gateway.sqlite-wal')),
+    'the WAL is searched too',
+  );
   for (const agent of agents) assert.equal(await agent.stop('SIGTERM'), 0);
   assert.equal(await gateway.stop('SIGTERM'), 0);
   const stored = [...running, ...filesUnder(dataDir).map(read)];
   assert.ok(stored.some(({ file }) => file.endsWith('gateway.sqlite')));
   // `start` shows its quick-start key on its own line and in the curl example; nowhere else may it appear.
   const gatewayLog = gateway.output().replace(`\n${gateway.testKey}\n`, '\n').replace(`Bearer ${gateway.testKey}`, 'Bearer …');
-  const logs = [{ file: 'gateway output', bytes: Buffer.from(gatewayLog) }, ...agents.map((a, i) => ({ file: `agent ${i} output`, bytes: Buffer.from(a.output()) })), { file: 'CLI errors', bytes: Buffer.from(cliErrors.join('')) }];
+  const logs = [
+    { file: 'gateway output', bytes: Buffer.from(gatewayLog) },
+    ...agents.map((a, i) => ({ file: `agent ${i} output`, bytes: Buffer.from(a.output()) })),
+    { file: 'CLI errors', bytes: Buffer.from(cliErrors.join('')) },
+  ];
   assert.match(gatewayLog, /"msg":"request"/, 'the gateway logged the requests');
   const secrets = [...issued, gateway.testKey];
-  const found = [...stored, ...logs].flatMap(({ file, bytes }) => secrets.filter((s) => bytes.includes(s)).map((s) => `${s.slice(0, 12)}… in ${file}`));
+  const found = [...stored, ...logs].flatMap(({ file, bytes }) =>
+    secrets.filter((s) => bytes.includes(s)).map((s) => `${s.slice(0, 12)}… in ${file}`),
+  );
   assert.deepEqual(found, []);
   // The search looks at real contents: the hash of a key in use is there.
-  assert.ok(stored.some(({ bytes }) => bytes.includes(sha256Hex(orgs.A.liveKey))), 'the store holds key hashes');
+  assert.ok(
+    stored.some(({ bytes }) => bytes.includes(sha256Hex(orgs.A.liveKey))),
+    'the store holds key hashes',
+  );
   assert.ok(secrets.length > 60, `${secrets.length} secrets searched for`);
-  t.diagnostic(`${secrets.length} secrets searched for in ${stored.length} store files (${stored.reduce((n, f) => n + f.bytes.length, 0)} bytes) and ${logs.length} logs`);
+  t.diagnostic(
+    `${secrets.length} secrets searched for in ${stored.length} store files (${stored.reduce((n, f) => n + f.bytes.length, 0)} bytes) and ${logs.length} logs`,
+  );
 });
 
 /** Reports how long each phase of a test took. */
@@ -349,7 +450,9 @@ async function findKey(orgId: string, secret: string) {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** Runs `work` over `items`, at most `width` at a time. */

@@ -91,13 +91,13 @@ test('walking customers returns every row once, including rows inserted mid-walk
 test('walking gl-entries matches GL20000 then GL30000 without year-end closing rows, with exact money', async () => {
   const db = new Database(path.join(agentDir, 'TWO.sqlite'));
   db.defaultSafeIntegers(true);
-  const expected = (db
+  const expected = db
     .prepare(
       `SELECT g.JRNENTRY, g.DEBITAMT, g.CRDTAMNT, rtrim(a.ACTNUMST) AS ACTNUMST FROM (
          SELECT 0 AS src, * FROM GL20000 UNION ALL SELECT 1 AS src, * FROM GL30000
        ) g LEFT JOIN GL00105 a ON a.ACTINDX = g.ACTINDX WHERE g.SOURCDOC NOT IN ('BBF        ', 'P/L        ') ORDER BY g.src, g.DEX_ROW_ID`,
     )
-    .all() as { JRNENTRY: bigint; DEBITAMT: bigint; CRDTAMNT: bigint; ACTNUMST: string }[]);
+    .all() as { JRNENTRY: bigint; DEBITAMT: bigint; CRDTAMNT: bigint; ACTNUMST: string }[];
   // Insert into history while the walk is still in the open year: the walk must pick it up.
   const insert = db.prepare(
     "INSERT INTO GL30000 (HSTYEAR, JRNENTRY, SOURCDOC, ACTINDX, DEBITAMT, TRXDATE) SELECT 2025, 999999, 'GJ', ACTINDX, 123456789, '2025-06-30 00:00:00.000' FROM GL00105 LIMIT 1",
@@ -112,7 +112,10 @@ test('walking gl-entries matches GL20000 then GL30000 without year-end closing r
   const money = (scaled: bigint) => {
     const negative = scaled < 0n;
     const abs = negative ? -scaled : scaled;
-    const fraction = (abs % 100000n).toString().padStart(5, '0').replace(/0{1,3}$/, '');
+    const fraction = (abs % 100000n)
+      .toString()
+      .padStart(5, '0')
+      .replace(/0{1,3}$/, '');
     return `${negative ? '-' : ''}${abs / 100000n}.${fraction}`;
   };
   expected.forEach((e, i) => {
@@ -136,10 +139,14 @@ test('an agent with a token the gateway does not know stops with a plain message
 test('stopping the agent gives 503 CONNECTION_OFFLINE within a second', async () => {
   await agent.stop('SIGKILL');
   const stopped = Date.now();
-  const res = await waitFor('503 after the agent stopped', async () => {
-    const r = await list('customers', 'limit=1');
-    return r.status === 503 ? r : null;
-  }, 5000);
+  const res = await waitFor(
+    '503 after the agent stopped',
+    async () => {
+      const r = await list('customers', 'limit=1');
+      return r.status === 503 ? r : null;
+    },
+    5000,
+  );
   const elapsed = Date.now() - stopped;
   assert.equal(res.body.error.code, 'CONNECTION_OFFLINE');
   assert.ok(elapsed < 1000, `took ${elapsed} ms`);

@@ -61,7 +61,10 @@ export function catalogueRoutes(): CatalogueRoute[] {
     if (spec.parent) return [{ name: `lines of ${spec.parent}`, path: (sample) => listPath(spec, sample) }];
     const list = { name: `list ${spec.name}`, path: (sample: DatasetSample) => listPath(spec, sample) };
     if (!spec.idForm) return [list];
-    return [list, { name: `get ${spec.name}`, path: (sample) => `/v1/${spec.name}/${encodeURIComponent(idOf(spec, sample.get(spec.name)))}` }];
+    return [
+      list,
+      { name: `get ${spec.name}`, path: (sample) => `/v1/${spec.name}/${encodeURIComponent(idOf(spec, sample.get(spec.name)))}` },
+    ];
   });
 }
 

@@ -37,7 +37,11 @@ function run(cli: string, args: string[], env: NodeJS.ProcessEnv): Started {
  * Polls `probe` until it returns a value. 50 ms between probes: a probe that is an API request
  * spends from its key's quota (docs/api.md#rate-limits: 100 per 10 s), which faster polling would empty while waiting.
  */
-export async function waitFor<T>(what: string, probe: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | Promise<T | null | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -48,7 +52,10 @@ export async function waitFor<T>(what: string, probe: () => T | null | undefined
 }
 
 /** Starts `gp-gateway start` and waits for its printed URL and test key. */
-export async function startGatewayProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Started & { url: string; testKey: string }> {
+export async function startGatewayProcess(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Started & { url: string; testKey: string }> {
   const started = run(GATEWAY_CLI, ['start'], { DATA_DIR: dataDir, PORT: '0', ...env });
   const [url, testKey] = await waitFor('the gateway to print its URL and test key', () => {
     const out = started.output();

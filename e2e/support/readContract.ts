@@ -47,9 +47,12 @@ async function walk(object: ObjectSpec, listPath: string, query = '', limit = 33
 const NOT_CLOSING = "SOURCDOC NOT IN ('BBF        ', 'P/L        ')";
 const AR_INVOICE = 'RMDTYPAL IN (1,3,4,5,6,7,8)';
 const AP_INVOICE = 'DOCTYPE IN (1,2,3,4,5)';
-const AR_NAMES = "CASE RMDTYPAL WHEN 1 THEN 'invoice' WHEN 3 THEN 'debitMemo' WHEN 4 THEN 'financeCharge' WHEN 5 THEN 'serviceRepair' WHEN 6 THEN 'warranty' WHEN 7 THEN 'creditMemo' WHEN 8 THEN 'return' WHEN 9 THEN 'payment' ELSE RMDTYPAL END";
-const AP_NAMES = "CASE DOCTYPE WHEN 1 THEN 'invoice' WHEN 2 THEN 'financeCharge' WHEN 3 THEN 'miscCharge' WHEN 4 THEN 'return' WHEN 5 THEN 'creditMemo' WHEN 6 THEN 'payment' ELSE DOCTYPE END";
-const SOP_NAMES = "CASE SOPTYPE WHEN 1 THEN 'quote' WHEN 2 THEN 'order' WHEN 3 THEN 'invoice' WHEN 4 THEN 'return' WHEN 5 THEN 'backOrder' WHEN 6 THEN 'fulfillmentOrder' ELSE SOPTYPE END";
+const AR_NAMES =
+  "CASE RMDTYPAL WHEN 1 THEN 'invoice' WHEN 3 THEN 'debitMemo' WHEN 4 THEN 'financeCharge' WHEN 5 THEN 'serviceRepair' WHEN 6 THEN 'warranty' WHEN 7 THEN 'creditMemo' WHEN 8 THEN 'return' WHEN 9 THEN 'payment' ELSE RMDTYPAL END";
+const AP_NAMES =
+  "CASE DOCTYPE WHEN 1 THEN 'invoice' WHEN 2 THEN 'financeCharge' WHEN 3 THEN 'miscCharge' WHEN 4 THEN 'return' WHEN 5 THEN 'creditMemo' WHEN 6 THEN 'payment' ELSE DOCTYPE END";
+const SOP_NAMES =
+  "CASE SOPTYPE WHEN 1 THEN 'quote' WHEN 2 THEN 'order' WHEN 3 THEN 'invoice' WHEN 4 THEN 'return' WHEN 5 THEN 'backOrder' WHEN 6 THEN 'fulfillmentOrder' ELSE SOPTYPE END";
 
 /**
  * For each top-level list: the database, a SQL statement per source table giving the identity of
@@ -65,7 +68,11 @@ const EXPECTED: Record<string, { database: string; sources: string[]; key: (row:
     sources: ["SELECT rtrim(ITEMNMBR) || ':' || rtrim(LOCNCODE) FROM IV00102 WHERE RCRDTYPE = 2 ORDER BY DEX_ROW_ID"],
     key: (r) => `${r.itemId}:${r.siteId}`,
   },
-  accounts: { database: 'TWO', sources: ['SELECT rtrim(a.ACTNUMST) FROM GL00100 g JOIN GL00105 a USING (ACTINDX) ORDER BY g.DEX_ROW_ID'], key: (r) => r.id },
+  accounts: {
+    database: 'TWO',
+    sources: ['SELECT rtrim(a.ACTNUMST) FROM GL00100 g JOIN GL00105 a USING (ACTINDX) ORDER BY g.DEX_ROW_ID'],
+    key: (r) => r.id,
+  },
   'gl-entries': {
     database: 'TWO',
     sources: [
@@ -173,7 +180,10 @@ function probe(object: string, name: string, rows: any[]): { query: string; expe
   const q = (v: string) => `${spec.kind === 'ids' ? 'id[]' : name}=${encodeURIComponent(v)}`;
   switch (spec.kind) {
     case 'ids': {
-      const ids = rows.filter((_, i) => i % 3 === 0).slice(0, 5).map((r) => r.id as string);
+      const ids = rows
+        .filter((_, i) => i % 3 === 0)
+        .slice(0, 5)
+        .map((r) => r.id as string);
       return { query: ids.map(q).join('&'), expect: (r) => ids.includes(r.id) };
     }
     case 'search': {
@@ -226,32 +236,61 @@ export function describeReadContract(of: () => ReadTarget): void {
         ['customer-addresses', 'customerId', 'CUSTNMBR', 'RM00102', 'customerId'],
         ['vendor-addresses', 'vendorId', 'VENDORID', 'PM00300', 'vendorId'],
       ] as const) {
-        const owners = database('TWO').prepare(`SELECT rtrim(${column}) FROM ${table} GROUP BY ${column} HAVING count(*) > 1 LIMIT 3`).pluck().all() as string[];
+        const owners = database('TWO')
+          .prepare(`SELECT rtrim(${column}) FROM ${table} GROUP BY ${column} HAVING count(*) > 1 LIMIT 3`)
+          .pluck()
+          .all() as string[];
         assert.equal(owners.length, 3);
         for (const owner of owners) {
           const rows = await walk(OBJECTS[object], `/v1/${object}`, `${parent}=${encodeURIComponent(owner)}`, 1);
-          const codes = database('TWO').prepare(`SELECT rtrim(ADRSCODE) FROM ${table} WHERE rtrim(${column}) = ? ORDER BY DEX_ROW_ID`).pluck().all(owner);
-          assert.deepEqual(rows.map((r) => r.code), codes);
+          const codes = database('TWO')
+            .prepare(`SELECT rtrim(ADRSCODE) FROM ${table} WHERE rtrim(${column}) = ? ORDER BY DEX_ROW_ID`)
+            .pluck()
+            .all(owner);
+          assert.deepEqual(
+            rows.map((r) => r.code),
+            codes,
+          );
           assert.ok(rows.every((r) => r[idField] === owner));
         }
       }
     });
 
     test('lines of sales documents and purchase orders', async () => {
-      const docs = database('TWO').prepare(
-        `SELECT ${SOP_NAMES} || ':' || rtrim(SOPNUMBE) AS id, SOPTYPE, SOPNUMBE, 'SOP10200' AS t FROM SOP10100
+      const docs = database('TWO')
+        .prepare(
+          `SELECT ${SOP_NAMES} || ':' || rtrim(SOPNUMBE) AS id, SOPTYPE, SOPNUMBE, 'SOP10200' AS t FROM SOP10100
          UNION ALL SELECT ${SOP_NAMES} || ':' || rtrim(SOPNUMBE), SOPTYPE, SOPNUMBE, 'SOP30300' FROM SOP30200 ORDER BY 1 LIMIT 12`,
-      ).all() as { id: string; SOPTYPE: number; SOPNUMBE: string; t: string }[];
+        )
+        .all() as { id: string; SOPTYPE: number; SOPNUMBE: string; t: string }[];
       for (const doc of docs) {
         const rows = await walk(OBJECTS['sales-order-lines'], `/v1/sales-orders/${encodeURIComponent(doc.id)}/lines`, '', 2);
-        const expected = database('TWO').prepare(`SELECT rtrim(ITEMNMBR) FROM ${doc.t} WHERE SOPTYPE = ? AND SOPNUMBE = ? AND CMPNTSEQ = 0 ORDER BY DEX_ROW_ID`).pluck().all(doc.SOPTYPE, doc.SOPNUMBE);
-        assert.deepEqual(rows.map((r) => r.itemId), expected, doc.id);
+        const expected = database('TWO')
+          .prepare(`SELECT rtrim(ITEMNMBR) FROM ${doc.t} WHERE SOPTYPE = ? AND SOPNUMBE = ? AND CMPNTSEQ = 0 ORDER BY DEX_ROW_ID`)
+          .pluck()
+          .all(doc.SOPTYPE, doc.SOPNUMBE);
+        assert.deepEqual(
+          rows.map((r) => r.itemId),
+          expected,
+          doc.id,
+        );
       }
-      const pos = database('TWO').prepare("SELECT rtrim(PONUMBER) AS id, 'POP10110' AS t FROM POP10100 UNION ALL SELECT rtrim(PONUMBER), 'POP30110' FROM POP30100 ORDER BY 1 LIMIT 12").all() as { id: string; t: string }[];
+      const pos = database('TWO')
+        .prepare(
+          "SELECT rtrim(PONUMBER) AS id, 'POP10110' AS t FROM POP10100 UNION ALL SELECT rtrim(PONUMBER), 'POP30110' FROM POP30100 ORDER BY 1 LIMIT 12",
+        )
+        .all() as { id: string; t: string }[];
       for (const po of pos) {
         const rows = await walk(OBJECTS['purchase-order-lines'], `/v1/purchase-orders/${encodeURIComponent(po.id)}/lines`, '', 2);
-        const expected = database('TWO').prepare(`SELECT ORD FROM ${po.t} WHERE rtrim(PONUMBER) = ? ORDER BY DEX_ROW_ID`).pluck().all(po.id);
-        assert.deepEqual(rows.map((r) => r.lineNumber), expected, po.id);
+        const expected = database('TWO')
+          .prepare(`SELECT ORD FROM ${po.t} WHERE rtrim(PONUMBER) = ? ORDER BY DEX_ROW_ID`)
+          .pluck()
+          .all(po.id);
+        assert.deepEqual(
+          rows.map((r) => r.lineNumber),
+          expected,
+          po.id,
+        );
       }
       assert.equal((await call('/v1/sales-orders/invoice:NO-SUCH-DOC/lines')).status, 404);
       assert.equal((await call('/v1/purchase-orders/NO-SUCH-PO/lines')).status, 404);
@@ -276,7 +315,14 @@ export function describeReadContract(of: () => ReadTarget): void {
           if (columnSql) {
             for (const value of [true, false]) {
               const rows = await walk(object, `/v1/${object.name}`, `${name}=${value}`, 1000);
-              assert.deepEqual(rows.map((r) => r.id), database('TWO').prepare(columnSql).pluck().all(value ? 1 : 0), `${object.name} ${name}=${value}`);
+              assert.deepEqual(
+                rows.map((r) => r.id),
+                database('TWO')
+                  .prepare(columnSql)
+                  .pluck()
+                  .all(value ? 1 : 0),
+                `${object.name} ${name}=${value}`,
+              );
             }
             continue;
           }

@@ -8,5 +8,8 @@ test('CURSOR_SECRET takes 32+ bytes as hex or base64, is absent by default, and 
   assert.deepEqual(loadConfig({ CURSOR_SECRET: key.toString('hex') }).cursorSecret, key);
   assert.deepEqual(loadConfig({ CURSOR_SECRET: key.toString('base64') }).cursorSecret, key);
   assert.equal(loadConfig({}).cursorSecret, null);
-  assert.throws(() => loadConfig({ CURSOR_SECRET: randomBytes(16).toString('hex') }), /^Error: CURSOR_SECRET must be at least 32 random bytes/);
+  assert.throws(
+    () => loadConfig({ CURSOR_SECRET: randomBytes(16).toString('hex') }),
+    /^Error: CURSOR_SECRET must be at least 32 random bytes/,
+  );
 });

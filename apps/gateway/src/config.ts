@@ -8,7 +8,10 @@ const CursorSecretSchema = z
     const trimmed = text.trim();
     const bytes = /^([0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
     if (bytes.length < 32) {
-      ctx.addIssue({ code: 'custom', message: 'CURSOR_SECRET must be at least 32 random bytes, written as hex or base64 (e.g. the output of: openssl rand -hex 32)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'CURSOR_SECRET must be at least 32 random bytes, written as hex or base64 (e.g. the output of: openssl rand -hex 32)',
+      });
       return z.NEVER;
     }
     return bytes;
@@ -17,23 +20,37 @@ const CursorSecretSchema = z
   .default(null);
 
 /** Gateway settings from the environment; messages name the variable, for whoever deploys it. */
-const ConfigSchema = z.object({
-  port: z.coerce.number({ message: 'PORT must be a port number' }).int().min(0).max(65535).default(3000),
-  host: z.string().default('0.0.0.0'),
-  dataDir: z.string().min(1).default('data'),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
-  requestTimeoutMs: z.coerce.number({ message: 'REQUEST_TIMEOUT_MS must be a number of milliseconds' }).int().positive().default(30_000),
-  demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
-  agentHeartbeatIntervalMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' }).int().min(50, 'AGENT_HEARTBEAT_INTERVAL_MS must be at least 50').default(10_000),
-  agentHeartbeatTimeoutMs: z.coerce.number({ message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be a number of milliseconds' }).int().min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100').default(30_000),
-  /**
-   * Signs cursors. Several instances of one deployment must share it; the embedded default
-   * leaves it unset and keeps one in the data folder instead (dataDir.ts).
-   */
-  cursorSecret: CursorSecretSchema,
-}).refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
-  message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
-});
+const ConfigSchema = z
+  .object({
+    port: z.coerce.number({ message: 'PORT must be a port number' }).int().min(0).max(65535).default(3000),
+    host: z.string().default('0.0.0.0'),
+    dataDir: z.string().min(1).default('data'),
+    logLevel: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+    requestTimeoutMs: z.coerce.number({ message: 'REQUEST_TIMEOUT_MS must be a number of milliseconds' }).int().positive().default(30_000),
+    demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
+    agentHeartbeatIntervalMs: z.coerce
+      .number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' })
+      .int()
+      .min(50, 'AGENT_HEARTBEAT_INTERVAL_MS must be at least 50')
+      .default(10_000),
+    agentHeartbeatTimeoutMs: z.coerce
+      .number({ message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be a number of milliseconds' })
+      .int()
+      .min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100')
+      .default(30_000),
+    /**
+     * Signs cursors. Several instances of one deployment must share it; the embedded default
+     * leaves it unset and keeps one in the data folder instead (dataDir.ts).
+     */
+    cursorSecret: CursorSecretSchema,
+  })
+  .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
+    message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
+  });
 export type GatewayConfig = z.infer<typeof ConfigSchema>;
 
 /** DATA_DIR as `start` reads it, for commands that need nothing else (the operator CLI). */

@@ -9,5 +9,6 @@ test('a GP company id is one to five capitals, digits or underscores', () => {
 
 test('--companies takes ids in any case, separated by commas, and refuses anything else', () => {
   assert.deepEqual(parseCompaniesOption('two,NWIND'), ['TWO', 'NWIND']);
-  for (const list of ['', 'TWO,', 'TWO NWIND', 'TWO;DROP']) assert.throws(() => parseCompaniesOption(list), /--companies takes GP company ids/);
+  for (const list of ['', 'TWO,', 'TWO NWIND', 'TWO;DROP'])
+    assert.throws(() => parseCompaniesOption(list), /--companies takes GP company ids/);
 });

@@ -44,4 +44,3 @@ export function table(definition: GpTable): GpTable {
   const dexColumns = definition.hasRowTs ? [datetime(DEX_ROW_TS), int(DEX_ROW_ID)] : [int(DEX_ROW_ID)];
   return { ...definition, columns: [...definition.columns, ...dexColumns] };
 }
-

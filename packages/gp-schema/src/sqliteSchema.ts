@@ -83,8 +83,7 @@ export function sqliteCreateTriggers(table: GpTable): string[] {
   }
   const parent = table.bumpsParentRowTs;
   if (parent) {
-    const keyOf = (row: 'NEW' | 'OLD') =>
-      `(${parent.key.map((c) => `${q(parent.table)}.${q(c)} = ${row}.${q(c)}`).join(' AND ')})`;
+    const keyOf = (row: 'NEW' | 'OLD') => `(${parent.key.map((c) => `${q(parent.table)}.${q(c)} = ${row}.${q(c)}`).join(' AND ')})`;
     const triggerName = (event: string) => q(`zDT_${table.name}_${parent.table}${event}`);
     const touchParent = (where: string) => `BEGIN\n  ${touchRows(parent.table, where)};\nEND`;
     statements.push(
@@ -110,15 +109,13 @@ function padTriggers(table: GpTable): string[] {
   const assignments = chars.map((c) => `${c.name} = substr(${c.name} || '${' '.repeat(c.length)}', 1, ${c.length})`).join(', ');
   const body = `BEGIN\n  UPDATE ${q(table.name)} SET ${assignments} WHERE ${q(DEX_ROW_ID)} = NEW.${q(DEX_ROW_ID)};\nEND`;
   return (['INSERT', 'UPDATE'] as const).map(
-    (event) => `CREATE TRIGGER ${q(`zPAD_${table.name}${event[0]}`)} AFTER ${event} ON ${q(table.name)} FOR EACH ROW\nWHEN ${isShort}\n${body}`,
+    (event) =>
+      `CREATE TRIGGER ${q(`zPAD_${table.name}${event[0]}`)} AFTER ${event} ON ${q(table.name)} FOR EACH ROW\nWHEN ${isShort}\n${body}`,
   );
 }
 
 function touchRows(tableName: string, where: string): string {
-  return (
-    `UPDATE ${q(tableName)} SET ${q(DEX_ROW_TS)} = ${SQLITE_NOW_UTC} ` +
-    `WHERE ${where} AND ${q(DEX_ROW_TS)} <> ${SQLITE_NOW_UTC}`
-  );
+  return `UPDATE ${q(tableName)} SET ${q(DEX_ROW_TS)} = ${SQLITE_NOW_UTC} ` + `WHERE ${where} AND ${q(DEX_ROW_TS)} <> ${SQLITE_NOW_UTC}`;
 }
 
 function columnDefinition(column: GpColumn): string {

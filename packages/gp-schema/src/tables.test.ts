@@ -13,27 +13,79 @@ function openCompanyDb(): Database.Database {
 
 const OLD_TS = '2020-01-01 00:00:00.000';
 const tsOf = (db: Database.Database, sql: string, ...params: unknown[]) =>
-  (db.prepare(sql).pluck().get(...params) as string);
+  db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as string;
 
 describe('GP_TABLES catalog', () => {
   test('is keyed by table name and splits system from company tables', () => {
     for (const [key, table] of Object.entries(GP_TABLES)) assert.equal(key, table.name);
-    assert.deepEqual(gpTablesOf('system').map((t) => t.name), ['SY01500']);
+    assert.deepEqual(
+      gpTablesOf('system').map((t) => t.name),
+      ['SY01500'],
+    );
     assert.deepEqual(
       gpTablesOf('company').map((t) => t.name),
       [
-        'RM00101', 'RM00102', 'GL00100', 'GL00105', 'GL20000', 'GL30000', 'SY40101', 'SY40100', 'SY03300', 'RM00301',
-        'CM00100', 'IV40700', 'SY00500', 'PM00200', 'PM00300', 'IV00101', 'IV00102', 'RM20101', 'RM30101', 'PM20000',
-        'PM30200', 'SOP10100', 'SOP10200', 'SOP30200', 'SOP30300', 'POP10100', 'POP10110', 'POP30100', 'POP30110',
+        'RM00101',
+        'RM00102',
+        'GL00100',
+        'GL00105',
+        'GL20000',
+        'GL30000',
+        'SY40101',
+        'SY40100',
+        'SY03300',
+        'RM00301',
+        'CM00100',
+        'IV40700',
+        'SY00500',
+        'PM00200',
+        'PM00300',
+        'IV00101',
+        'IV00102',
+        'RM20101',
+        'RM30101',
+        'PM20000',
+        'PM30200',
+        'SOP10100',
+        'SOP10200',
+        'SOP30200',
+        'SOP30300',
+        'POP10100',
+        'POP10110',
+        'POP30100',
+        'POP30110',
       ],
     );
   });
 
   test('has DEX_ROW_TS exactly where GP 2015 has it (docs/decisions.md#gp-tables-and-the-sql-login), and DEX_ROW_ID everywhere', () => {
     const withRowTs = new Set([
-      'RM00101', 'RM00102', 'RM00301', 'RM20101', 'RM30101', 'PM00200', 'PM00300', 'PM20000', 'PM30200', 'IV00101',
-      'GL00100', 'GL20000', 'GL30000', 'SOP10100', 'SOP10200', 'SOP30200', 'SOP30300', 'POP10100', 'POP10110',
-      'POP30100', 'POP30110', 'SY40100', 'SY40101',
+      'RM00101',
+      'RM00102',
+      'RM00301',
+      'RM20101',
+      'RM30101',
+      'PM00200',
+      'PM00300',
+      'PM20000',
+      'PM30200',
+      'IV00101',
+      'GL00100',
+      'GL20000',
+      'GL30000',
+      'SOP10100',
+      'SOP10200',
+      'SOP30200',
+      'SOP30300',
+      'POP10100',
+      'POP10110',
+      'POP30100',
+      'POP30110',
+      'SY40100',
+      'SY40101',
     ]);
     const withoutRowTs = new Set(['SY01500', 'IV00102', 'IV40700', 'GL00105', 'CM00100', 'SY03300', 'SY00500']);
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
@@ -96,9 +148,39 @@ describe('GP_TABLES catalog', () => {
   test('declares every column gp-schema.md maps to an API field (and the filters need)', () => {
     const required: Record<string, string[]> = {
       GL00100: ['ACTINDX', 'ACTDESCR', 'ACCTTYPE', 'PSTNGTYP', 'ACTIVE', 'ACCATNUM', 'CREATDDT', 'MODIFDT'],
-      PM00200: ['VENDORID', 'VENDNAME', 'VNDCHKNM', 'VENDSHNM', 'VNDCLSID', 'VADDCDPR', 'PYMTRMID', 'CURNCYID', 'TXIDNMBR', 'TEN99TYPE', 'PHNUMBR1', 'VENDSTTS', 'HOLD', 'CREATDDT', 'MODIFDT'],
+      PM00200: [
+        'VENDORID',
+        'VENDNAME',
+        'VNDCHKNM',
+        'VENDSHNM',
+        'VNDCLSID',
+        'VADDCDPR',
+        'PYMTRMID',
+        'CURNCYID',
+        'TXIDNMBR',
+        'TEN99TYPE',
+        'PHNUMBR1',
+        'VENDSTTS',
+        'HOLD',
+        'CREATDDT',
+        'MODIFDT',
+      ],
       PM00300: ['VENDORID', 'ADRSCODE', 'VNDCNTCT', 'ADDRESS1', 'ADDRESS2', 'ADDRESS3', 'CITY', 'STATE', 'ZIPCODE', 'COUNTRY', 'PHNUMBR1'],
-      IV00101: ['ITEMNMBR', 'ITEMDESC', 'ITMSHNAM', 'ITMCLSCD', 'ITEMTYPE', 'ITMTRKOP', 'UOMSCHDL', 'STNDCOST', 'CURRCOST', 'ITMGEDSC', 'MODIFDT', 'CREATDDT', 'INACTIVE'],
+      IV00101: [
+        'ITEMNMBR',
+        'ITEMDESC',
+        'ITMSHNAM',
+        'ITMCLSCD',
+        'ITEMTYPE',
+        'ITMTRKOP',
+        'UOMSCHDL',
+        'STNDCOST',
+        'CURRCOST',
+        'ITMGEDSC',
+        'MODIFDT',
+        'CREATDDT',
+        'INACTIVE',
+      ],
       IV00102: ['ITEMNMBR', 'LOCNCODE', 'RCRDTYPE', 'QTYONHND', 'ATYALLOC', 'QTYONORD', 'QTYBKORD'],
       IV40700: ['LOCNCODE', 'LOCNDSCR', 'ADDRESS1', 'ADDRESS2', 'CITY', 'STATE', 'ZIPCODE', 'COUNTRY', 'INACTIVE'],
       CM00100: ['CHEKBKID', 'DSCRIPTN', 'ACTINDX', 'CURNCYID', 'CURRBLNC', 'INACTIVE'],
@@ -106,14 +188,112 @@ describe('GP_TABLES catalog', () => {
       RM00301: ['SLPRSNID', 'SLPRSNFN', 'SPRSNSLN', 'EMPLOYID', 'INACTIVE'],
       SY40100: ['YEAR1', 'PERIODID', 'PERIODDT', 'PERDENDT', 'SERIES', 'FORIGIN', 'ODESCTN', 'CLOSED', 'PSERIES_1', 'PSERIES_6'],
       SY00500: ['BACHNUMB', 'BCHSOURC', 'SERIES', 'NUMOFTRX', 'BCHTOTAL', 'MKDTOPST', 'GLPOSTDT'],
-      SOP10200: ['SOPNUMBE', 'SOPTYPE', 'CMPNTSEQ', 'LNITMSEQ', 'ITEMNMBR', 'ITEMDESC', 'QUANTITY', 'UNITPRCE', 'XTNDPRCE', 'LOCNCODE', 'QTYFULFI'],
+      SOP10200: [
+        'SOPNUMBE',
+        'SOPTYPE',
+        'CMPNTSEQ',
+        'LNITMSEQ',
+        'ITEMNMBR',
+        'ITEMDESC',
+        'QUANTITY',
+        'UNITPRCE',
+        'XTNDPRCE',
+        'LOCNCODE',
+        'QTYFULFI',
+      ],
     };
-    const rm = ['RMDTYPAL', 'DOCNUMBR', 'CUSTNMBR', 'DOCDATE', 'DUEDATE', 'ORTRXAMT', 'CURTRXAM', 'SLSAMNT', 'TAXAMNT', 'FRTAMNT', 'TRXDSCRN', 'BACHNUMB', 'BCHSOURC', 'CURNCYID', 'CHEKNMBR', 'VOIDSTTS'];
-    const pm = ['DOCTYPE', 'VCHRNMBR', 'DOCNUMBR', 'VENDORID', 'DOCDATE', 'DUEDATE', 'DOCAMNT', 'CURTRXAM', 'PRCHAMNT', 'TAXAMNT', 'TRXDSCRN', 'BACHNUMB', 'BCHSOURC', 'CURNCYID', 'VOIDED'];
-    const sop = ['SOPTYPE', 'SOPNUMBE', 'DOCID', 'CUSTNMBR', 'CUSTNAME', 'DOCDATE', 'SUBTOTAL', 'TAXAMNT', 'FRTAMNT', 'DOCAMNT', 'BACHNUMB', 'LOCNCODE', 'CSTPONBR', 'VOIDSTTS'];
-    const pop = ['PONUMBER', 'POSTATUS', 'POTYPE', 'VENDORID', 'VENDNAME', 'DOCDATE', 'PRMDATE', 'SUBTOTAL', 'TRDISAMT', 'FRTAMNT', 'MSCCHAMT', 'TAXAMNT', 'CURNCYID'];
-    const popLines = ['PONUMBER', 'ORD', 'LineNumber', 'ITEMNMBR', 'ITEMDESC', 'QTYORDER', 'QTYCANCE', 'UNITCOST', 'EXTDCOST', 'LOCNCODE', 'POLNESTA'];
-    Object.assign(required, { RM20101: rm, RM30101: rm, PM20000: pm, PM30200: pm, SOP10100: sop, SOP30200: sop, SOP30300: required.SOP10200, POP10100: pop, POP30100: pop, POP10110: popLines, POP30110: popLines });
+    const rm = [
+      'RMDTYPAL',
+      'DOCNUMBR',
+      'CUSTNMBR',
+      'DOCDATE',
+      'DUEDATE',
+      'ORTRXAMT',
+      'CURTRXAM',
+      'SLSAMNT',
+      'TAXAMNT',
+      'FRTAMNT',
+      'TRXDSCRN',
+      'BACHNUMB',
+      'BCHSOURC',
+      'CURNCYID',
+      'CHEKNMBR',
+      'VOIDSTTS',
+    ];
+    const pm = [
+      'DOCTYPE',
+      'VCHRNMBR',
+      'DOCNUMBR',
+      'VENDORID',
+      'DOCDATE',
+      'DUEDATE',
+      'DOCAMNT',
+      'CURTRXAM',
+      'PRCHAMNT',
+      'TAXAMNT',
+      'TRXDSCRN',
+      'BACHNUMB',
+      'BCHSOURC',
+      'CURNCYID',
+      'VOIDED',
+    ];
+    const sop = [
+      'SOPTYPE',
+      'SOPNUMBE',
+      'DOCID',
+      'CUSTNMBR',
+      'CUSTNAME',
+      'DOCDATE',
+      'SUBTOTAL',
+      'TAXAMNT',
+      'FRTAMNT',
+      'DOCAMNT',
+      'BACHNUMB',
+      'LOCNCODE',
+      'CSTPONBR',
+      'VOIDSTTS',
+    ];
+    const pop = [
+      'PONUMBER',
+      'POSTATUS',
+      'POTYPE',
+      'VENDORID',
+      'VENDNAME',
+      'DOCDATE',
+      'PRMDATE',
+      'SUBTOTAL',
+      'TRDISAMT',
+      'FRTAMNT',
+      'MSCCHAMT',
+      'TAXAMNT',
+      'CURNCYID',
+    ];
+    const popLines = [
+      'PONUMBER',
+      'ORD',
+      'LineNumber',
+      'ITEMNMBR',
+      'ITEMDESC',
+      'QTYORDER',
+      'QTYCANCE',
+      'UNITCOST',
+      'EXTDCOST',
+      'LOCNCODE',
+      'POLNESTA',
+    ];
+    Object.assign(required, {
+      RM20101: rm,
+      RM30101: rm,
+      PM20000: pm,
+      PM30200: pm,
+      SOP10100: sop,
+      SOP30200: sop,
+      SOP30300: required.SOP10200,
+      POP10100: pop,
+      POP30100: pop,
+      POP10110: popLines,
+      POP30110: popLines,
+    });
     for (const [name, columns] of Object.entries(required)) {
       const table = (GP_TABLES as Record<string, GpTable>)[name];
       assert.ok(table, name);
@@ -166,14 +346,19 @@ describe('sqliteDdl', () => {
     db.prepare("UPDATE RM00101 SET CITY = 'Chicago'").run();
     assert.equal(tsOf(db, 'SELECT SOURCDOC FROM GL30000'), 'GJ'.padEnd(11));
     const row = db.prepare('SELECT CUSTNMBR, CUSTNAME, CITY, STATE FROM RM00101').get();
-    assert.deepEqual(row, { CUSTNMBR: 'SHORT'.padEnd(15), CUSTNAME: 'Inserted'.padEnd(65), CITY: 'Chicago'.padEnd(35), STATE: ' '.repeat(29) });
+    assert.deepEqual(row, {
+      CUSTNMBR: 'SHORT'.padEnd(15),
+      CUSTNAME: 'Inserted'.padEnd(65),
+      CITY: 'Chicago'.padEnd(35),
+      STATE: ' '.repeat(29),
+    });
     assert.equal(db.prepare('SELECT count(*) FROM RM00101 WHERE CUSTNMBR = ?').pluck().get(padChar('short', 15)), 1);
   });
 
   test('an UPDATE bumps DEX_ROW_TS unless it sets DEX_ROW_TS itself', () => {
     const db = openCompanyDb();
     db.prepare('INSERT INTO GL00100 (ACTINDX, DEX_ROW_TS) VALUES (1, ?)').run(OLD_TS);
-    db.prepare("UPDATE GL00100 SET ACTDESCR = ? WHERE ACTINDX = 1").run(padChar('Cash', 51));
+    db.prepare('UPDATE GL00100 SET ACTDESCR = ? WHERE ACTINDX = 1').run(padChar('Cash', 51));
     const bumped = tsOf(db, 'SELECT DEX_ROW_TS FROM GL00100');
     assert.ok(bumped > OLD_TS, bumped);
     db.prepare('UPDATE GL00100 SET DEX_ROW_TS = ?, ACTIVE = 1').run(OLD_TS);
@@ -184,7 +369,11 @@ describe('sqliteDdl', () => {
     const db = openCompanyDb();
     db.pragma('recursive_triggers = ON');
     db.prepare('INSERT INTO RM00101 (CUSTNMBR, DEX_ROW_TS) VALUES (?, ?)').run(padChar('C1', 15), OLD_TS);
-    db.prepare('INSERT INTO RM00102 (CUSTNMBR, ADRSCODE, DEX_ROW_TS) VALUES (?, ?, ?)').run(padChar('C1', 15), padChar('PRIMARY', 15), OLD_TS);
+    db.prepare('INSERT INTO RM00102 (CUSTNMBR, ADRSCODE, DEX_ROW_TS) VALUES (?, ?, ?)').run(
+      padChar('C1', 15),
+      padChar('PRIMARY', 15),
+      OLD_TS,
+    );
     db.prepare('UPDATE RM00102 SET CITY = ?').run(padChar('Chicago', 35));
     db.prepare('UPDATE RM00101 SET HOLD = 1').run();
     assert.ok(tsOf(db, 'SELECT DEX_ROW_TS FROM RM00102') > OLD_TS);
@@ -207,7 +396,7 @@ describe('sqliteDdl', () => {
     assert.ok(customerTs() > OLD_TS, 'delete');
   });
 
-  test('IV00102 inserts, updates and deletes bump the item, as GP\'s zDT_IV00102 triggers do', () => {
+  test("IV00102 inserts, updates and deletes bump the item, as GP's zDT_IV00102 triggers do", () => {
     const db = openCompanyDb();
     const itemTs = () => tsOf(db, 'SELECT DEX_ROW_TS FROM IV00101');
     const resetItemTs = () => db.prepare('UPDATE IV00101 SET DEX_ROW_TS = ?').run(OLD_TS);

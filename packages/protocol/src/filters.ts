@@ -67,9 +67,7 @@ const QueryBoolean = z.enum(['true', 'false'], 'must be true or false').transfor
 
 /** A query parameter given more than once arrives as an array; only `id[]` may repeat. */
 function single<T extends z.ZodType<unknown, string>>(schema: T) {
-  return z.union([z.string(), z.array(z.string())]).pipe(
-    z.string('must be given once').pipe(schema),
-  );
+  return z.union([z.string(), z.array(z.string())]).pipe(z.string('must be given once').pipe(schema));
 }
 
 function queryParamSchema(spec: FilterSpec): z.ZodType {
@@ -157,7 +155,10 @@ function toolValueSchema(spec: FilterSpec): z.ZodType {
 function filtersObject(
   specs: FilterSpecs,
   valueOf: (spec: FilterSpec) => z.ZodType,
-  { key = (name: string) => name, withPathFilters = true }: { key?: (name: string, spec: FilterSpec) => string; withPathFilters?: boolean } = {},
+  {
+    key = (name: string) => name,
+    withPathFilters = true,
+  }: { key?: (name: string, spec: FilterSpec) => string; withPathFilters?: boolean } = {},
 ) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, spec] of Object.entries(specs)) {

@@ -35,7 +35,11 @@ test('the lifecycle frames: cancel to the agent, draining and status from it, po
   });
   assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ v: 1, type: 'draining', graceMs: 30000 })).ok, true);
   assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ v: 1, type: 'status', companies: [], health })).ok, true);
-  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'pong', at: 5, now: 7 })), { ok: true, frame: { v: 1, type: 'pong', at: 5, now: 7 }, payload: null });
+  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'pong', at: 5, now: 7 })), {
+    ok: true,
+    frame: { v: 1, type: 'pong', at: 5, now: 7 },
+    payload: null,
+  });
 });
 
 test('protocol 1 stays compatible both ways: a hello without health decodes, and frames gain only optional fields', () => {

@@ -83,7 +83,10 @@ export const CancelFrameSchema = z.object({
 });
 
 /** A position in a keyset walk, produced and interpreted by the agent only; the gateway signs it into the cursor. */
-export const PositionSchema = z.array(z.union([z.number(), z.string().max(256)])).min(1).max(8);
+export const PositionSchema = z
+  .array(z.union([z.number(), z.string().max(256)]))
+  .min(1)
+  .max(8);
 export type Position = z.infer<typeof PositionSchema>;
 
 export const ListOperationSchema = z.object({

@@ -53,10 +53,7 @@ export interface ObjectSpec {
    * How get-by-id ids look: `plain` is the `id` field; `composite` joins parts with `:` (docs/api.md#composite-ids);
    * null means the object has no get-by-id.
    */
-  readonly idForm:
-    | { kind: 'plain' }
-    | { kind: 'composite'; parts: readonly [string, string]; splitAt: 'first' | 'last' }
-    | null;
+  readonly idForm: { kind: 'plain' } | { kind: 'composite'; parts: readonly [string, string]; splitAt: 'first' | 'last' } | null;
   /** Objects read from a company database honour X-Company; `companies` reads the system database. */
   readonly companyScoped: boolean;
   /** Lines of one document are listed under their parent: GET /v1/{parent}/{id}/lines. */
@@ -73,30 +70,38 @@ const dateFrom = { kind: 'date', description: 'document date on or after (inclus
 const dateTo = { kind: 'date', description: 'document date on or before (inclusive)' } as const;
 const dueBefore = { kind: 'date', description: 'due date before (exclusive)' } as const;
 const required = (description: string) => ({ kind: 'string', maxLength: 31, required: true, description }) as const;
-const documentIdFromPath = { kind: 'string', maxLength: 64, required: true, fromPath: true, description: 'the document whose lines to list' } as const;
+const documentIdFromPath = {
+  kind: 'string',
+  maxLength: 64,
+  required: true,
+  fromPath: true,
+  description: 'the document whose lines to list',
+} as const;
 const salesDocumentId = { kind: 'composite', parts: ['type', 'number'], splitAt: 'first' } as const;
 
-const arFilters = (types: CodeNames) => ({
-  status: { kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' },
-  customerId: exact('customer id'),
-  type: enumOf(types, 'document type'),
-  batchId: exact('batch id'),
-  currencyId: exact('currency id'),
-  dateFrom,
-  dateTo,
-  dueBefore,
-}) as const;
+const arFilters = (types: CodeNames) =>
+  ({
+    status: { kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' },
+    customerId: exact('customer id'),
+    type: enumOf(types, 'document type'),
+    batchId: exact('batch id'),
+    currencyId: exact('currency id'),
+    dateFrom,
+    dateTo,
+    dueBefore,
+  }) as const;
 
-const apFilters = (types: CodeNames) => ({
-  status: { kind: 'enum', values: ['open', 'history'], description: 'open (PM20000) or history (PM30200); both when absent' },
-  vendorId: exact('vendor id'),
-  type: enumOf(types, 'document type'),
-  batchId: exact('batch id'),
-  currencyId: exact('currency id'),
-  dateFrom,
-  dateTo,
-  dueBefore,
-}) as const;
+const apFilters = (types: CodeNames) =>
+  ({
+    status: { kind: 'enum', values: ['open', 'history'], description: 'open (PM20000) or history (PM30200); both when absent' },
+    vendorId: exact('vendor id'),
+    type: enumOf(types, 'document type'),
+    batchId: exact('batch id'),
+    currencyId: exact('currency id'),
+    dateFrom,
+    dateTo,
+    dueBefore,
+  }) as const;
 
 const { 9: _payment, ...AR_INVOICE_TYPES } = AR_DOCUMENT_TYPES;
 const { 6: _apPayment, ...AP_INVOICE_TYPES } = AP_DOCUMENT_TYPES;

@@ -79,14 +79,28 @@ test('composite ids split at the first or last colon', () => {
 });
 
 test('tool filters are JSON values, validated and normalised as the query string would be', () => {
-  const parsed = parseToolFilters(customers, { q: 'aaron', inactive: false, id: ['A', 'B'], updatedSince: '2026-03-01T15:05:09.1+01:00', hold: null });
+  const parsed = parseToolFilters(customers, {
+    q: 'aaron',
+    inactive: false,
+    id: ['A', 'B'],
+    updatedSince: '2026-03-01T15:05:09.1+01:00',
+    hold: null,
+  });
   assert.deepEqual(parsed, {
     ok: true,
     value: { q: 'aaron', inactive: false, id: ['A', 'B'], updatedSince: '2026-03-01T14:05:09.100Z' },
   });
-  const fromQuery = parseListQuery(customers, { q: 'aaron', inactive: 'false', 'id[]': ['A', 'B'], updatedSince: '2026-03-01T15:05:09.1+01:00' });
+  const fromQuery = parseListQuery(customers, {
+    q: 'aaron',
+    inactive: 'false',
+    'id[]': ['A', 'B'],
+    updatedSince: '2026-03-01T15:05:09.1+01:00',
+  });
   assert.deepEqual(parsed.ok && parsed.value, fromQuery.ok && fromQuery.value.filters);
-  assert.deepEqual(parseToolFilters(OBJECTS['gl-entries'], { journalEntryNumber: 42, year: 'open' }), { ok: true, value: { journalEntryNumber: 42, year: 'open' } });
+  assert.deepEqual(parseToolFilters(OBJECTS['gl-entries'], { journalEntryNumber: 42, year: 'open' }), {
+    ok: true,
+    value: { journalEntryNumber: 42, year: 'open' },
+  });
 });
 
 test('tool filter issues carry the REST messages under filters.<name>', () => {
@@ -108,7 +122,10 @@ test('a lines list takes its document as a required filter', () => {
   const lines = OBJECTS['sales-order-lines'];
   assert.deepEqual(parseToolFilters(lines, { documentId: 'invoice:STDINV1' }), { ok: true, value: { documentId: 'invoice:STDINV1' } });
   assert.deepEqual(parseToolFilters(lines, {}), { ok: false, issues: [{ path: 'filters.documentId', message: 'is required' }] });
-  assert.deepEqual(parseToolFilters(lines, { documentId: 7 }), { ok: false, issues: [{ path: 'filters.documentId', message: 'must be a non-empty string' }] });
+  assert.deepEqual(parseToolFilters(lines, { documentId: 7 }), {
+    ok: false,
+    issues: [{ path: 'filters.documentId', message: 'must be a non-empty string' }],
+  });
 });
 
 test('the advertised tool schema types each filter as JSON', () => {

@@ -4,10 +4,24 @@ import { CustomerSchema, GlEntrySchema } from './resources.ts';
 import { ErrorBodySchema, ERROR_STATUS } from './errors.ts';
 
 const customer = {
-  id: 'AARONFIT0001', name: 'Aaron Fitz Electrical', statementName: null, shortName: null, classId: 'USA-ILMO-T1',
-  contactPerson: null, primaryAddressCode: 'PRIMARY', paymentTermsId: 'Net 30', salespersonId: null, salesTerritoryId: null,
-  currencyId: 'Z-US$', creditLimit: '1250.00', phone: null, taxScheduleId: null, inactive: false, hold: false,
-  createdAt: '2024-02-01', modifiedAt: '2026-03-01T14:05:09.123Z',
+  id: 'AARONFIT0001',
+  name: 'Aaron Fitz Electrical',
+  statementName: null,
+  shortName: null,
+  classId: 'USA-ILMO-T1',
+  contactPerson: null,
+  primaryAddressCode: 'PRIMARY',
+  paymentTermsId: 'Net 30',
+  salespersonId: null,
+  salesTerritoryId: null,
+  currencyId: 'Z-US$',
+  creditLimit: '1250.00',
+  phone: null,
+  taxScheduleId: null,
+  inactive: false,
+  hold: false,
+  createdAt: '2024-02-01',
+  modifiedAt: '2026-03-01T14:05:09.123Z',
 };
 
 test('a complete customer passes; missing, extra or mistyped fields fail', () => {
@@ -22,8 +36,17 @@ test('a complete customer passes; missing, extra or mistyped fields fail', () =>
 
 test('gl entry amounts are decimal strings and dates are YYYY-MM-DD', () => {
   const entry = {
-    journalEntryNumber: 1, series: 2, sourceDocument: 'GJ', reference: null, lineDescription: null, date: '2026-01-05',
-    accountNumber: '000-1100-00', debit: '10.50', credit: '0.00', originatingSource: null, originatingMasterId: null,
+    journalEntryNumber: 1,
+    series: 2,
+    sourceDocument: 'GJ',
+    reference: null,
+    lineDescription: null,
+    date: '2026-01-05',
+    accountNumber: '000-1100-00',
+    debit: '10.50',
+    credit: '0.00',
+    originatingSource: null,
+    originatingMasterId: null,
     originatingDocument: null,
   };
   assert.equal(GlEntrySchema.safeParse(entry).success, true);

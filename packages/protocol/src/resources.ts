@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  NullableDate,
-  NullableDecimal,
-  NullableInt,
-  NullableString,
-  NullableTimestamp,
-} from './values.ts';
+import { NullableDate, NullableDecimal, NullableInt, NullableString, NullableTimestamp } from './values.ts';
 
 /**
  * The resources of docs/api.md#objects, field for field. Every schema is strict: a response object has

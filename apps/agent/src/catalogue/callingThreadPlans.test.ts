@@ -62,7 +62,10 @@ for (const [object, def] of Object.entries(CATALOGUE)) {
             // nothing is sorted, and every other table is searched through a key.
             const walks = [`SCAN ${query.from.alias}`, /^SCAN \(subquery-\d+\)$/];
             assert.ok(!details.some((d) => /TEMP B-TREE/.test(d)), where);
-            assert.ok(details.every((d) => !/^SCAN /.test(d) || walks.some((w) => (typeof w === 'string' ? d === w : w.test(d)))), where);
+            assert.ok(
+              details.every((d) => !/^SCAN /.test(d) || walks.some((w) => (typeof w === 'string' ? d === w : w.test(d)))),
+              where,
+            );
           }
         }
       }

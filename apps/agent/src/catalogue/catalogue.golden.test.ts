@@ -21,7 +21,11 @@ const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'gold
 function sampleValue(name: string, spec: FilterSpec, object: ObjectSpec): unknown {
   switch (spec.kind) {
     case 'string':
-      return name === 'documentId' ? (object.parent === 'sales-orders' ? 'invoice:STDINV2261' : 'PO2001') : `${name.toUpperCase().slice(0, 8)}1`;
+      return name === 'documentId'
+        ? object.parent === 'sales-orders'
+          ? 'invoice:STDINV2261'
+          : 'PO2001'
+        : `${name.toUpperCase().slice(0, 8)}1`;
     case 'search':
       return "50%_o'b";
     case 'boolean':
@@ -54,7 +58,18 @@ function statements(object: ObjectSpec) {
     out[dialect.name] = {
       firstPage: render(resource.listQueries(company, object.parent ? { documentId: all.documentId as string } : {}, 101, null)),
       allFilters: render(resource.listQueries(company, all as never, 11, [0, 250])),
-      ...(def.idParts ? { get: render(resource.getQueries(company, def.idParts.map((p, i) => (p.enum ? 'invoice' : `ID${i}`))).map((query) => ({ query }))) } : {}),
+      ...(def.idParts
+        ? {
+            get: render(
+              resource
+                .getQueries(
+                  company,
+                  def.idParts.map((p, i) => (p.enum ? 'invoice' : `ID${i}`)),
+                )
+                .map((query) => ({ query })),
+            ),
+          }
+        : {}),
     };
   }
   return out;

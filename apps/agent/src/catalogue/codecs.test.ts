@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decoderFor, decodeString, formatDate, formatMoney, formatQuantity, formatTimestamp, jsonString, jsonValue, jsonWriterFor } from './codecs.ts';
+import {
+  decoderFor,
+  decodeString,
+  formatDate,
+  formatMoney,
+  formatQuantity,
+  formatTimestamp,
+  jsonString,
+  jsonValue,
+  jsonWriterFor,
+} from './codecs.ts';
 import type { Codec } from './types.ts';
 
 test('money keeps 2 decimals and up to 5 significant ones, never through a float', () => {
@@ -40,7 +50,20 @@ test('money and quantity formatting agrees with decimal.js on edge values', asyn
     const d = new Decimal(text);
     return d.isZero() ? (min ? `0.${'0'.repeat(min)}` : '0') : d.toFixed(Math.max(min, d.decimalPlaces()));
   };
-  for (const text of ['0.00000', '-0.00000', '1250.00000', '1250.50000', '-15.50000', '0.12345', '00012.10000', '99999999999999.99999', '-99999999999999.99999', '7', '-0.00001', '10.00100']) {
+  for (const text of [
+    '0.00000',
+    '-0.00000',
+    '1250.00000',
+    '1250.50000',
+    '-15.50000',
+    '0.12345',
+    '00012.10000',
+    '99999999999999.99999',
+    '-99999999999999.99999',
+    '7',
+    '-0.00001',
+    '10.00100',
+  ]) {
     assert.equal(formatMoney(text), viaDecimal(text, 2), text);
     assert.equal(formatQuantity(text), viaDecimal(text, 0), text);
   }
@@ -60,7 +83,21 @@ test('random amounts format as decimal.js formats them', async () => {
 });
 
 test('strings become JSON text exactly as JSON.stringify writes them', () => {
-  const samples = ['', 'plain', 'O"Brien', 'back\\slash', 'tab\there', 'nul\u0000', '\u001f', 'line\u2028sep', 'é ü ß 漢字', '😀 pair', 'lone \ud800', 'lone \udfff end', '</script>'];
+  const samples = [
+    '',
+    'plain',
+    'O"Brien',
+    'back\\slash',
+    'tab\there',
+    'nul\u0000',
+    '\u001f',
+    'line\u2028sep',
+    'é ü ß 漢字',
+    '😀 pair',
+    'lone \ud800',
+    'lone \udfff end',
+    '</script>',
+  ];
   for (const text of samples) assert.equal(jsonString(text), JSON.stringify(text), text);
   for (const value of ['x', 0, -1.5, 12, true, false, null, undefined, Number.NaN, { a: 1 }, ['b']]) {
     assert.equal(jsonValue(value), JSON.stringify(value) ?? 'null', String(value));
@@ -87,5 +124,6 @@ test('each codec writes exactly the JSON text JSON.stringify writes for its deco
     for (const raw of raws) assert.equal(write(raw), JSON.stringify(decode(raw)), `${JSON.stringify(codec)} ${String(raw)}`);
   }
   // SQL Server hands amounts over as decimal text already.
-  for (const raw of ['1250.50000', '-0.00000', '0.12345']) assert.equal(jsonWriterFor('money', mssqlDialect)(raw), JSON.stringify(decoderFor('money', mssqlDialect)(raw)));
+  for (const raw of ['1250.50000', '-0.00000', '0.12345'])
+    assert.equal(jsonWriterFor('money', mssqlDialect)(raw), JSON.stringify(decoderFor('money', mssqlDialect)(raw)));
 });

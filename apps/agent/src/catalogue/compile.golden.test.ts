@@ -8,9 +8,18 @@ import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import type { Dialect } from '../sql/dialect.ts';
 
 /** Golden `{ sql, params }` per dialect: the exact statements the agent runs, values always bound. */
-function listSql(dialect: Dialect, object: keyof typeof CATALOGUE, filters: Record<string, unknown>, limit: number, after: [number, number] | null, company: string | null = 'TWO') {
+function listSql(
+  dialect: Dialect,
+  object: keyof typeof CATALOGUE,
+  filters: Record<string, unknown>,
+  limit: number,
+  after: [number, number] | null,
+  company: string | null = 'TWO',
+) {
   const resource = new PreparedResource(CATALOGUE[object], dialect);
-  return resource.listQueries(company, filters as never, limit, after).map(({ source, query }) => ({ source, ...renderSelect(query, dialect) }));
+  return resource
+    .listQueries(company, filters as never, limit, after)
+    .map(({ source, query }) => ({ source, ...renderSelect(query, dialect) }));
 }
 
 const CUSTOMER_COLUMNS_SQLITE =
@@ -40,7 +49,13 @@ test('customers, first page, no filters', () => {
 });
 
 test('customers with every kind of filter, after a position', () => {
-  const filters = { q: "50%_o'brien", classId: 'USA-ILMO-T1', inactive: false, id: ['AARONFIT0001', 'ADAMPARK0001'], updatedSince: '2026-03-01T14:05:09.123Z' };
+  const filters = {
+    q: "50%_o'brien",
+    classId: 'USA-ILMO-T1',
+    inactive: false,
+    id: ['AARONFIT0001', 'ADAMPARK0001'],
+    updatedSince: '2026-03-01T14:05:09.123Z',
+  };
   const where = (d: 's' | 'm') => {
     const p = (i: number) => (d === 's' ? '?' : `@p${i}`);
     const c = (name: string) => (d === 's' ? `"t"."${name}"` : `[t].[${name}]`);
@@ -90,8 +105,19 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
     const date = (n: string) => (d.name === 'sqlite' ? c('t', n) : `CONVERT(varchar(23), ${c('t', n)}, 121)`);
     const text = (a: string, n: string) => (d.name === 'sqlite' ? `rtrim(${c(a, n)})` : `RTRIM(${c(a, n)})`);
     return [
-      c('t', 'JRNENTRY'), c('t', 'SERIES'), text('t', 'SOURCDOC'), text('t', 'REFRENCE'), text('t', 'DSCRIPTN'), date('TRXDATE'),
-      text('a', 'ACTNUMST'), money('DEBITAMT'), money('CRDTAMNT'), text('t', 'ORGNTSRC'), text('t', 'ORMSTRID'), text('t', 'ORDOCNUM'), c('t', 'DEX_ROW_ID'),
+      c('t', 'JRNENTRY'),
+      c('t', 'SERIES'),
+      text('t', 'SOURCDOC'),
+      text('t', 'REFRENCE'),
+      text('t', 'DSCRIPTN'),
+      date('TRXDATE'),
+      text('a', 'ACTNUMST'),
+      money('DEBITAMT'),
+      money('CRDTAMNT'),
+      text('t', 'ORGNTSRC'),
+      text('t', 'ORMSTRID'),
+      text('t', 'ORDOCNUM'),
+      c('t', 'DEX_ROW_ID'),
     ].join(', ');
   };
   const filters = { accountNumber: '000-1100-00', dateTo: '2025-12-31' };
@@ -142,8 +168,14 @@ test('gl-entries read open then history without BBF and P/L rows, account via GL
 });
 
 test('a walk positioned in history skips the open table', () => {
-  assert.deepEqual(listSql(sqliteDialect, 'gl-entries', {}, 10, [1, 5]).map((q) => q.source), [1]);
-  assert.deepEqual(listSql(sqliteDialect, 'gl-entries', { year: 'open' }, 10, null).map((q) => q.source), [0]);
+  assert.deepEqual(
+    listSql(sqliteDialect, 'gl-entries', {}, 10, [1, 5]).map((q) => q.source),
+    [1],
+  );
+  assert.deepEqual(
+    listSql(sqliteDialect, 'gl-entries', { year: 'open' }, 10, null).map((q) => q.source),
+    [0],
+  );
 });
 
 test('companies come from the DYNAMICS system database', () => {

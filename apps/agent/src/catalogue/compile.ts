@@ -134,7 +134,12 @@ export class PreparedResource {
   }
 
   /** One select per source table that a list with these filters reads, starting at `after`. */
-  listQueries(company: string | null, filters: FilterValues, limit: number, after: Position | null): Array<{ source: number; query: SelectQuery }> {
+  listQueries(
+    company: string | null,
+    filters: FilterValues,
+    limit: number,
+    after: Position | null,
+  ): Array<{ source: number; query: SelectQuery }> {
     let sources = this.def.sources.map((_, i) => i);
     for (const [name, value] of Object.entries(filters)) {
       const filter = this.filterDef(name);
@@ -221,10 +226,16 @@ export class PreparedResource {
         return [{ op: 'gte', column, value: value as string }];
       // GP's empty date is 1900-01-01, which the API shows as null: "before" never matches it.
       case 'before':
-        return [{ op: 'lt', column, value: value as string }, { op: 'gt', column, value: GP_EMPTY_DATE }];
+        return [
+          { op: 'lt', column, value: value as string },
+          { op: 'gt', column, value: GP_EMPTY_DATE },
+        ];
       case 'onOrBefore':
         // GP dates carry no time, but "before the next day" stays right even if one does.
-        return [{ op: 'lt', column, value: nextDay(value as string) }, { op: 'gt', column, value: GP_EMPTY_DATE }];
+        return [
+          { op: 'lt', column, value: nextDay(value as string) },
+          { op: 'gt', column, value: GP_EMPTY_DATE },
+        ];
     }
   }
 

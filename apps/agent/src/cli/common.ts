@@ -80,11 +80,19 @@ export function openServing(database: DatabaseConfig, options: ServingOptions): 
   };
 }
 
-function openReads(database: DatabaseConfig, options: ServingOptions): { reads: OperationHandler; dialect: AgentInfo['dialect']; closeDatabase(): Promise<void> } {
+function openReads(
+  database: DatabaseConfig,
+  options: ServingOptions,
+): { reads: OperationHandler; dialect: AgentInfo['dialect']; closeDatabase(): Promise<void> } {
   if (database.kind === 'mssql') {
     const executor = new MssqlExecutor(database.connection, { isolation: database.isolation });
     return { reads: new ReadService(executor), dialect: 'mssql', closeDatabase: () => executor.close() };
   }
-  const reads = new ThreadedReadService({ dir: database.dir, readonly: true, workers: options.sqliteThreads, testDelayMs: options.testDelayMs });
+  const reads = new ThreadedReadService({
+    dir: database.dir,
+    readonly: true,
+    workers: options.sqliteThreads,
+    testDelayMs: options.testDelayMs,
+  });
   return { reads, dialect: 'sqlite', closeDatabase: () => reads.close() };
 }

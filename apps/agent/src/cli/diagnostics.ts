@@ -41,7 +41,8 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
     companies = await service.companies();
   } catch (error) {
     findings.push({ check: label, status: 'fail', summary: (error as Error).message, fix: databaseFix(database, error) });
-    for (const check of ['GP version', 'Companies', 'Read permission']) findings.push({ check, status: 'skip', summary: `needs the "${label}" check to pass first` });
+    for (const check of ['GP version', 'Companies', 'Read permission'])
+      findings.push({ check, status: 'skip', summary: `needs the "${label}" check to pass first` });
     return { findings, companies: [] };
   }
   findings.push({
@@ -59,7 +60,11 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
       fix: `let the agent's login read ${SYSTEM_DATABASE}..DU000020 (GRANT SELECT ON DU000020 TO <login> in ${SYSTEM_DATABASE}); requests work without it`,
     });
   } else {
-    findings.push({ check: 'GP version', status: 'ok', summary: version === 'demo' ? 'demo database (no DU000020)' : `Dynamics GP ${version}` });
+    findings.push({
+      check: 'GP version',
+      status: 'ok',
+      summary: version === 'demo' ? 'demo database (no DU000020)' : `Dynamics GP ${version}`,
+    });
   }
 
   if (!companies.length) {
@@ -77,7 +82,9 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
   const denied: string[] = [];
   const missingDatabases = new Set<string>();
   for (const table of tables.system) {
-    await executor.checkReadable(null, table).catch((error: unknown) => denied.push(`${SYSTEM_DATABASE}..${table}: ${(error as Error).message}`));
+    await executor
+      .checkReadable(null, table)
+      .catch((error: unknown) => denied.push(`${SYSTEM_DATABASE}..${table}: ${(error as Error).message}`));
   }
   for (const company of companies) {
     for (const table of tables.company) {
@@ -101,21 +108,29 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
           : `the folder lacks tables the API reads: regenerate it with gp-demo generate --dir <folder>`,
     });
   } else {
-    findings.push({ check: 'Read permission', status: 'ok', summary: `all ${checked} tables the API reads can be read (${tables.system.length} in ${SYSTEM_DATABASE}, ${tables.company.length} in each company)` });
+    findings.push({
+      check: 'Read permission',
+      status: 'ok',
+      summary: `all ${checked} tables the API reads can be read (${tables.system.length} in ${SYSTEM_DATABASE}, ${tables.company.length} in each company)`,
+    });
   }
   return { findings, companies: companies.map((c) => c.id) };
 }
 
 function databaseFix(database: DatabaseConfig, error: unknown): string {
-  if (database.kind === 'sqlite') return `check GP_SQLITE_DIR: it must be a folder holding ${SYSTEM_DATABASE}.sqlite and one <company>.sqlite per company (gp-demo generate writes one)`;
+  if (database.kind === 'sqlite')
+    return `check GP_SQLITE_DIR: it must be a folder holding ${SYSTEM_DATABASE}.sqlite and one <company>.sqlite per company (gp-demo generate writes one)`;
   const message = (error as Error).message;
-  if (/18456|Login failed/i.test(message)) return 'SQL Server refused the user or password: check "User Id" and "Password" in GP_MSSQL_CONNECTION, and that SQL Server authentication is enabled';
+  if (/18456|Login failed/i.test(message))
+    return 'SQL Server refused the user or password: check "User Id" and "Password" in GP_MSSQL_CONNECTION, and that SQL Server authentication is enabled';
   if (/ETIMEOUT|ESOCKET|ENOTFOUND|ECONNREFUSED|getaddrinfo|Failed to connect/i.test(message)) {
     return 'SQL Server cannot be reached: check "Server" in GP_MSSQL_CONNECTION (host,port or host\\instance), that TCP/IP is enabled for the instance, and that the firewall allows the port (1433 by default; SQL Browser UDP 1434 for named instances)';
   }
-  if (/4060|Cannot open database/i.test(message)) return `the login cannot open ${SYSTEM_DATABASE}: map it to a user in ${SYSTEM_DATABASE} with read access`;
-  if (/certificate|self.signed|TLS|SSL/i.test(message)) return 'the TLS handshake with SQL Server failed: install a trusted certificate on SQL Server, or add "TrustServerCertificate=true" to GP_MSSQL_CONNECTION if you accept the risk';
-  return 'check GP_MSSQL_CONNECTION; the message above is SQL Server\'s own';
+  if (/4060|Cannot open database/i.test(message))
+    return `the login cannot open ${SYSTEM_DATABASE}: map it to a user in ${SYSTEM_DATABASE} with read access`;
+  if (/certificate|self.signed|TLS|SSL/i.test(message))
+    return 'the TLS handshake with SQL Server failed: install a trusted certificate on SQL Server, or add "TrustServerCertificate=true" to GP_MSSQL_CONNECTION if you accept the risk';
+  return "check GP_MSSQL_CONNECTION; the message above is SQL Server's own";
 }
 
 export interface GatewayProbe {
@@ -139,14 +154,15 @@ export async function checkGateway(config: Pick<AgentConfig, 'gatewayUrl' | 'tok
         check: 'Gateway reachable',
         status: 'fail',
         summary: `${healthUrl} answered HTTP ${res.status}`,
-        fix: 'GP_GATEWAY_URL must be the gateway\'s base URL (the one API clients use, without /v1); a proxy in between may also answer like this',
+        fix: "GP_GATEWAY_URL must be the gateway's base URL (the one API clients use, without /v1); a proxy in between may also answer like this",
       });
     } else {
       findings.push({ check: 'Gateway reachable', status: 'ok', summary: `${healthUrl} answered in ${ms} ms` });
     }
   } catch (error) {
     findings.push({ check: 'Gateway reachable', status: 'fail', summary: `${healthUrl}: ${causeOf(error)}`, fix: networkFix(url, error) });
-    for (const check of ['WebSocket and token', 'Clock', 'Round trip']) findings.push({ check, status: 'skip', summary: 'needs the gateway to be reachable first' });
+    for (const check of ['WebSocket and token', 'Clock', 'Round trip'])
+      findings.push({ check, status: 'skip', summary: 'needs the gateway to be reachable first' });
     return { findings };
   }
 
@@ -156,7 +172,11 @@ export async function checkGateway(config: Pick<AgentConfig, 'gatewayUrl' | 'tok
     for (const check of ['Clock', 'Round trip']) findings.push({ check, status: 'skip', summary: 'needs the WebSocket to open first' });
     return { findings };
   }
-  findings.push({ check: 'WebSocket and token', status: 'ok', summary: `${agentEndpoint(config.gatewayUrl)} accepted the upgrade and the token` });
+  findings.push({
+    check: 'WebSocket and token',
+    status: 'ok',
+    summary: `${agentEndpoint(config.gatewayUrl)} accepted the upgrade and the token`,
+  });
 
   const samples = await pingSamples(socket.ws);
   socket.ws.close(1000, 'diagnose done');
@@ -171,23 +191,40 @@ export async function checkGateway(config: Pick<AgentConfig, 'gatewayUrl' | 'tok
     basis = 'from the HTTP Date header, ±1 s';
   }
   if (skew === null) {
-    findings.push({ check: 'Clock', status: 'warn', summary: 'the gateway did not tell its time', fix: 'update the gateway; the agent works without this check' });
+    findings.push({
+      check: 'Clock',
+      status: 'warn',
+      summary: 'the gateway did not tell its time',
+      fix: 'update the gateway; the agent works without this check',
+    });
   } else {
     const abs = Math.abs(skew);
     const text = `this server's clock is ${formatMs(abs)} ${skew > 0 ? 'behind' : 'ahead of'} the gateway's (${basis})`;
-    const fix = 'synchronise this server\'s clock: on Windows `w32tm /resync` (domain members follow the domain controller), on Linux `timedatectl set-ntp true`';
+    const fix =
+      "synchronise this server's clock: on Windows `w32tm /resync` (domain members follow the domain controller), on Linux `timedatectl set-ntp true`";
     if (abs > SKEW_FAIL_MS) findings.push({ check: 'Clock', status: 'fail', summary: text, fix });
     else if (abs > SKEW_WARN_MS) findings.push({ check: 'Clock', status: 'warn', summary: text, fix });
     else findings.push({ check: 'Clock', status: 'ok', summary: text });
   }
 
   if (!samples.length) {
-    findings.push({ check: 'Round trip', status: 'fail', summary: 'the gateway answered no ping within 10 s', fix: 'something between this server and the gateway holds WebSocket messages back (a buffering proxy?): allow WebSocket traffic to the gateway' });
+    findings.push({
+      check: 'Round trip',
+      status: 'fail',
+      summary: 'the gateway answered no ping within 10 s',
+      fix: 'something between this server and the gateway holds WebSocket messages back (a buffering proxy?): allow WebSocket traffic to the gateway',
+    });
   } else {
     const rtts = samples.map((s) => s.rtt).sort((a, b) => a - b);
     const median = rtts[Math.floor(rtts.length / 2)]!;
     const summary = `median ${formatMs(median)} over ${rtts.length} pings (min ${formatMs(rtts[0]!)}, max ${formatMs(rtts.at(-1)!)})`;
-    if (median > LATENCY_WARN_MS) findings.push({ check: 'Round trip', status: 'warn', summary, fix: 'every API request pays this at least once; a closer gateway region or a direct route (no VPN hairpin) helps' });
+    if (median > LATENCY_WARN_MS)
+      findings.push({
+        check: 'Round trip',
+        status: 'warn',
+        summary,
+        fix: 'every API request pays this at least once; a closer gateway region or a direct route (no VPN hairpin) helps',
+      });
     else findings.push({ check: 'Round trip', status: 'ok', summary });
   }
   return { findings };
@@ -207,17 +244,22 @@ function openProbe(gatewayUrl: string, token: string): Promise<Probe> {
         resolve({
           ok: false,
           summary: `the gateway refused the agent token (HTTP ${status})`,
-          fix: 'GP_AGENT_TOKEN is not (or no longer) the token of a connection: copy it again from `gp-gateway connection create`, or ask the gateway operator for the connection\'s current token',
+          fix: "GP_AGENT_TOKEN is not (or no longer) the token of a connection: copy it again from `gp-gateway connection create`, or ask the gateway operator for the connection's current token",
         });
       } else {
         resolve({
           ok: false,
           summary: `${endpoint} answered HTTP ${status} instead of opening a WebSocket`,
-          fix: status === 404 ? 'GP_GATEWAY_URL points at something that is not the gateway' : 'a proxy or firewall between here and the gateway may block WebSocket upgrades: allow them for the gateway\'s host',
+          fix:
+            status === 404
+              ? 'GP_GATEWAY_URL points at something that is not the gateway'
+              : "a proxy or firewall between here and the gateway may block WebSocket upgrades: allow them for the gateway's host",
         });
       }
     });
-    ws.once('error', (error) => resolve({ ok: false, summary: `${endpoint}: ${causeOf(error)}`, fix: networkFix(new URL(gatewayUrl), error) }));
+    ws.once('error', (error) =>
+      resolve({ ok: false, summary: `${endpoint}: ${causeOf(error)}`, fix: networkFix(new URL(gatewayUrl), error) }),
+    );
   });
 }
 
@@ -264,9 +306,12 @@ function causeOf(error: unknown): string {
 function networkFix(url: URL, error: unknown): string {
   const text = causeOf(error);
   const port = url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80');
-  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return `the name ${url.hostname} does not resolve: check the spelling in GP_GATEWAY_URL and this server's DNS`;
-  if (/ECONNREFUSED/.test(text)) return `nothing listens on ${url.hostname}:${port}: check the port in GP_GATEWAY_URL and that the gateway runs`;
-  if (/CERT|certificate|self.signed|TLS|SSL/i.test(text)) return 'this server does not trust the gateway\'s certificate; a TLS-inspecting proxy needs its root certificate installed (NODE_EXTRA_CA_CERTS=<file>)';
+  if (/ENOTFOUND|EAI_AGAIN/.test(text))
+    return `the name ${url.hostname} does not resolve: check the spelling in GP_GATEWAY_URL and this server's DNS`;
+  if (/ECONNREFUSED/.test(text))
+    return `nothing listens on ${url.hostname}:${port}: check the port in GP_GATEWAY_URL and that the gateway runs`;
+  if (/CERT|certificate|self.signed|TLS|SSL/i.test(text))
+    return "this server does not trust the gateway's certificate; a TLS-inspecting proxy needs its root certificate installed (NODE_EXTRA_CA_CERTS=<file>)";
   return `outbound HTTPS from this server to ${url.hostname}:${port} seems blocked: allow it in the firewall or proxy (the agent needs no inbound port)`;
 }
 

@@ -30,5 +30,6 @@ test('every launcher of the gateway and the agent passes the same node flags', (
     ['systemd unit', /^ExecStart=.*$/m.exec(read('deploy/systemd/gp-agent.service'))?.[0] ?? ''],
     ['Windows service', /<arguments>.*<\/arguments>/.exec(read('deploy/windows/gp-agent.xml'))?.[0] ?? ''],
   ];
-  for (const [name, line] of launchers) assert.ok(line.includes(`node ${FLAGS} --import tsx`) || line.includes(`>${FLAGS} --import tsx`), `${name}: ${line}`);
+  for (const [name, line] of launchers)
+    assert.ok(line.includes(`node ${FLAGS} --import tsx`) || line.includes(`>${FLAGS} --import tsx`), `${name}: ${line}`);
 });

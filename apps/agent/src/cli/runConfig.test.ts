@@ -27,25 +27,48 @@ function issuesOf(run: () => unknown): string[] {
 }
 
 test('flags win over environment variables', () => {
-  const config = loadAgentConfig({ gateway: 'https://gw.example.com', sqliteDir: './demo' }, { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' });
+  const config = loadAgentConfig(
+    { gateway: 'https://gw.example.com', sqliteDir: './demo' },
+    { GP_AGENT_TOKEN: token, GP_GATEWAY_URL: 'https://other' },
+  );
   assert.deepEqual(
-    { gatewayUrl: config.gatewayUrl, token: config.token, database: config.database, logLevel: config.logLevel, logFile: config.logFile, timings: config.timings },
-    { gatewayUrl: 'https://gw.example.com', token, database: { kind: 'sqlite', dir: './demo' }, logLevel: 'info', logFile: null, timings: DEFAULT_TIMINGS },
+    {
+      gatewayUrl: config.gatewayUrl,
+      token: config.token,
+      database: config.database,
+      logLevel: config.logLevel,
+      logFile: config.logFile,
+      timings: config.timings,
+    },
+    {
+      gatewayUrl: 'https://gw.example.com',
+      token,
+      database: { kind: 'sqlite', dir: './demo' },
+      logLevel: 'info',
+      logFile: null,
+      timings: DEFAULT_TIMINGS,
+    },
   );
 });
 
 test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => {
-  const config = loadAgentConfig({}, { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' });
+  const config = loadAgentConfig(
+    {},
+    { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' },
+  );
   assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS', isolation: 'read-committed' });
 });
 
 test('each missing or malformed setting is named with how to give it', () => {
-  assert.throws(() => loadAgentConfig({}, {}), (error: Error) => {
-    assert.match(error.message, /gateway URL is missing.*--gateway.*GP_GATEWAY_URL/);
-    assert.match(error.message, /agent token is missing.*--token.*GP_AGENT_TOKEN/);
-    assert.match(error.message, /no database configured/);
-    return true;
-  });
+  assert.throws(
+    () => loadAgentConfig({}, {}),
+    (error: Error) => {
+      assert.match(error.message, /gateway URL is missing.*--gateway.*GP_GATEWAY_URL/);
+      assert.match(error.message, /agent token is missing.*--token.*GP_AGENT_TOKEN/);
+      assert.match(error.message, /no database configured/);
+      return true;
+    },
+  );
   assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token: 'lb_live_x', sqliteDir: 'd' }, {}), /must look like lb_agent_/);
   assert.throws(() => loadAgentConfig({ gateway: 'https://gw', token, sqliteDir: 'd', mssql: 'Server=x' }, {}), /not both/);
 });
@@ -70,39 +93,64 @@ test('a configuration file gives every setting by its environment name; the envi
   assert.equal(config.token, token);
   assert.deepEqual(config.database, { kind: 'sqlite', dir: path.join(dir, 'demo') }, 'relative paths in the file are relative to the file');
   assert.equal(config.logLevel, 'warn');
-  assert.deepEqual(
-    [config.timings.heartbeatIntervalMs, config.timings.heartbeatTimeoutMs, config.timings.drainGraceMs],
-    [200, 600, 1000],
-  );
+  assert.deepEqual([config.timings.heartbeatIntervalMs, config.timings.heartbeatTimeoutMs, config.timings.drainGraceMs], [200, 600, 1000]);
   assert.equal(loadAgentConfig({}, { GP_AGENT_CONFIG: conf }).configFile, conf);
 });
 
 test('a JSON configuration file works the same way', () => {
-  const conf = file('agent.json', JSON.stringify({ GP_GATEWAY_URL: 'https://json.example.com', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01', GP_SQLITE_WORKERS: 4 }));
+  const conf = file(
+    'agent.json',
+    JSON.stringify({
+      GP_GATEWAY_URL: 'https://json.example.com',
+      GP_AGENT_TOKEN: token,
+      GP_MSSQL_CONNECTION: 'Server=gp01',
+      GP_SQLITE_WORKERS: 4,
+    }),
+  );
   const config = loadAgentConfig({ config: conf }, {});
-  assert.deepEqual([config.gatewayUrl, config.database, config.sqliteWorkers], ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' }, 4]);
+  assert.deepEqual(
+    [config.gatewayUrl, config.database, config.sqliteWorkers],
+    ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' }, 4],
+  );
 });
 
 test('bad values name the setting and where it came from, never a secret', () => {
   const conf = file(
     'bad.conf',
-    [`GP_GATEWAY_URL = https://gw.example.com`, `GP_AGENT_TOKEN = lb_agent_short`, 'GP_SQLITE_DIR = demo', 'GP_AGENT_HEARTBEAT_INTERVAL_MS = soon', 'GP_AGENT_HEARTBEAT_TIMEOUT_MS = 100'].join('\n'),
+    [
+      `GP_GATEWAY_URL = https://gw.example.com`,
+      `GP_AGENT_TOKEN = lb_agent_short`,
+      'GP_SQLITE_DIR = demo',
+      'GP_AGENT_HEARTBEAT_INTERVAL_MS = soon',
+      'GP_AGENT_HEARTBEAT_TIMEOUT_MS = 100',
+    ].join('\n'),
   );
-  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: conf }, { GP_AGENT_BACKOFF_MAX_MS: '-5' })), [
-    'GP_AGENT_TOKEN (from bad.conf line 2): the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)',
-    'GP_AGENT_HEARTBEAT_INTERVAL_MS (from bad.conf line 4): must be a whole number of milliseconds from 50 to 600000; got "soon"',
-    'GP_AGENT_BACKOFF_MAX_MS (from environment): must be a whole number of milliseconds from 10 to 3600000; got "-5"',
-    'GP_AGENT_HEARTBEAT_TIMEOUT_MS (from bad.conf line 5): must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (10000), or a single late pong drops the connection; got "100"',
-  ]);
-  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})), [
-    'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
-    'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
-  ]);
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ config: conf }, { GP_AGENT_BACKOFF_MAX_MS: '-5' })),
+    [
+      'GP_AGENT_TOKEN (from bad.conf line 2): the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)',
+      'GP_AGENT_HEARTBEAT_INTERVAL_MS (from bad.conf line 4): must be a whole number of milliseconds from 50 to 600000; got "soon"',
+      'GP_AGENT_BACKOFF_MAX_MS (from environment): must be a whole number of milliseconds from 10 to 3600000; got "-5"',
+      'GP_AGENT_HEARTBEAT_TIMEOUT_MS (from bad.conf line 5): must be longer than GP_AGENT_HEARTBEAT_INTERVAL_MS (10000), or a single late pong drops the connection; got "100"',
+    ],
+  );
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
+    [
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+      'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
+    ],
+  );
   const missing = path.join(dir, 'nowhere.conf');
-  assert.match(issuesOf(() => loadAgentConfig({ config: missing }, {}))[0]!, /the configuration file .*nowhere\.conf cannot be read \(ENOENT\)/);
+  assert.match(
+    issuesOf(() => loadAgentConfig({ config: missing }, {}))[0]!,
+    /the configuration file .*nowhere\.conf cannot be read \(ENOENT\)/,
+  );
   const secret = 'Server=gp01;Password=hunter2';
   const both = issuesOf(() => loadAgentConfig({ mssql: secret, sqliteDir: 'd' }, {}, 'database'));
-  assert.deepEqual(both, ['both GP_MSSQL_CONNECTION (from --mssql) and GP_SQLITE_DIR (from --sqlite-dir) are set: give one database, not both']);
+  assert.deepEqual(both, [
+    'both GP_MSSQL_CONNECTION (from --mssql) and GP_SQLITE_DIR (from --sqlite-dir) are set: give one database, not both',
+  ]);
 });
 
 test('the support commands need only the database settings', () => {
@@ -119,33 +167,54 @@ test('the test-only delay comes from the environment only', () => {
 test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {
   const base = { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_MSSQL_CONNECTION: 'Server=gp01' };
   assert.deepEqual(loadAgentConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
-  assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'snapshot' });
-  assert.throws(() => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }), /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/);
+  assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, {
+    kind: 'mssql',
+    connection: 'Server=gp01',
+    isolation: 'snapshot',
+  });
+  assert.throws(
+    () => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }),
+    /GP_MSSQL_ISOLATION.*read-committed, snapshot, read-uncommitted/,
+  );
 });
 
 test('the isolation level is checked wherever it is set, also beside a SQLite database (zod checks each setting on its own)', () => {
-  assert.deepEqual(issuesOf(() => loadAgentConfig({ sqliteDir: 'demo' }, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
-    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
-  ]);
-  assert.deepEqual(issuesOf(() => loadAgentConfig({}, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')), [
-    'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
-    'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both',
-  ]);
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ sqliteDir: 'demo' }, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')),
+    ['GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"'],
+  );
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({}, { GP_MSSQL_ISOLATION: 'serializable' }, 'database')),
+    [
+      'GP_MSSQL_ISOLATION (from environment): must be one of read-committed, snapshot, read-uncommitted; got "serializable"',
+      'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both',
+    ],
+  );
 });
 
 test('an empty value in the file is given, not missing: the gateway and token say how to give them, numbers say what they got', () => {
-  const conf = file('empty.conf', ['GP_GATEWAY_URL =', 'GP_AGENT_TOKEN = ""', 'GP_SQLITE_DIR = demo', 'GP_AGENT_CONNECT_TIMEOUT_MS ='].join('\n'));
-  assert.deepEqual(issuesOf(() => loadAgentConfig({ config: conf }, {})), [
-    'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
-    'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
-    'GP_AGENT_CONNECT_TIMEOUT_MS (from empty.conf line 4): must be a whole number of milliseconds from 100 to 600000; got ""',
-  ]);
+  const conf = file(
+    'empty.conf',
+    ['GP_GATEWAY_URL =', 'GP_AGENT_TOKEN = ""', 'GP_SQLITE_DIR = demo', 'GP_AGENT_CONNECT_TIMEOUT_MS ='].join('\n'),
+  );
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ config: conf }, {})),
+    [
+      'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
+      'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+      'GP_AGENT_CONNECT_TIMEOUT_MS (from empty.conf line 4): must be a whole number of milliseconds from 100 to 600000; got ""',
+    ],
+  );
 });
 
 test('a connection string is never repeated, whatever is wrong beside it', () => {
   const secret = 'Server=gp01;User Id=api_read;Password=hunter2';
-  const issues = issuesOf(() => loadAgentConfig({ mssql: secret, token: 'lb_agent_short' }, { GP_MSSQL_ISOLATION: 'x', GP_SQLITE_DIR: 'd' }));
+  const issues = issuesOf(() =>
+    loadAgentConfig({ mssql: secret, token: 'lb_agent_short' }, { GP_MSSQL_ISOLATION: 'x', GP_SQLITE_DIR: 'd' }),
+  );
   assert.ok(issues.length >= 3, issues.join('\n'));
-  assert.ok(issues.every((issue) => !issue.includes('hunter2') && !issue.includes('lb_agent_short')), issues.join('\n'));
+  assert.ok(
+    issues.every((issue) => !issue.includes('hunter2') && !issue.includes('lb_agent_short')),
+    issues.join('\n'),
+  );
 });
-

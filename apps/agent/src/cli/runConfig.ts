@@ -41,7 +41,15 @@ export const SETTINGS = {
   sqliteWorkers: { name: 'GP_SQLITE_WORKERS' },
 } as const satisfies Record<string, SettingSpec>;
 type SettingKey = keyof typeof SETTINGS;
-const TIMING_KEYS = ['heartbeatIntervalMs', 'heartbeatTimeoutMs', 'backoffMinMs', 'backoffMaxMs', 'connectTimeoutMs', 'drainGraceMs', 'statusIntervalMs'] as const satisfies ReadonlyArray<SettingKey & keyof ConnectionTimings>;
+const TIMING_KEYS = [
+  'heartbeatIntervalMs',
+  'heartbeatTimeoutMs',
+  'backoffMinMs',
+  'backoffMaxMs',
+  'connectTimeoutMs',
+  'drainGraceMs',
+  'statusIntervalMs',
+] as const satisfies ReadonlyArray<SettingKey & keyof ConnectionTimings>;
 
 /** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */
 export const TEST_DELAY_ENV = 'GP_AGENT_TEST_DELAY_MS';
@@ -51,9 +59,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const GATEWAY_URL = z.url({ protocol: /^(https?|wss?)$/ });
 const AGENT_TOKEN = /^lb_agent_[0-9A-Za-z]{32}$/;
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; dir: string }
-  | { kind: 'mssql'; connection: string; isolation: MssqlIsolation };
+export type DatabaseConfig = { kind: 'sqlite'; dir: string } | { kind: 'mssql'; connection: string; isolation: MssqlIsolation };
 
 export interface AgentConfig {
   gatewayUrl: string;
@@ -90,7 +96,9 @@ export function readConfigFile(file: string): Map<string, Raw> {
   try {
     text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new ConfigError([`the configuration file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check --config or ${CONFIG_ENV}`]);
+    throw new ConfigError([
+      `the configuration file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check --config or ${CONFIG_ENV}`,
+    ]);
   }
   const known = new Set<string>(Object.values(SETTINGS).map((s) => s.name));
   const base = path.basename(file);
@@ -107,7 +115,8 @@ export function readConfigFile(file: string): Map<string, Raw> {
     } catch (error) {
       throw new ConfigError([`the configuration file ${file} is not valid JSON: ${(error as Error).message}`]);
     }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError([`the configuration file ${file} must hold one JSON object`]);
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw new ConfigError([`the configuration file ${file} must hold one JSON object`]);
     for (const [key, value] of Object.entries(json)) {
       if (typeof value !== 'string' && typeof value !== 'number') issues.push(`${base}: ${key} must be a string or a number`);
       else put(key, String(value), base);
@@ -147,7 +156,8 @@ function gather(flags: Record<string, string | undefined>, env: NodeJS.ProcessEn
     const fromFile = file.get(spec.name);
     if (flag !== undefined && flag !== '') given[key] = { value: flag, from: spec.flag!.text };
     else if (fromEnv !== undefined && fromEnv !== '') given[key] = { value: fromEnv, from: 'environment' };
-    else if (fromFile) given[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
+    else if (fromFile)
+      given[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
   }
   return given;
 }
@@ -175,7 +185,9 @@ function settingsSchema(given: Given) {
     z
       .string()
       .trim()
-      .refine((text) => /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max, { error: () => problem(key, `must be a whole number of ${unit} from ${min} to ${max}`) })
+      .refine((text) => /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max, {
+        error: () => problem(key, `must be a whole number of ${unit} from ${min} to ${max}`),
+      })
       .transform(Number);
   /** A setting that must be given: missing, or empty in the file, it says how to give it instead. */
   const required = (key: SettingKey, missing: string, valid: (text: string) => boolean, message: string) =>
@@ -184,17 +196,30 @@ function settingsSchema(given: Given) {
   const database = z
     .object({
       mssql: z.string().optional(),
-      mssqlIsolation: z.enum(MSSQL_ISOLATION_LEVELS, { error: () => problem('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`) }).default('read-committed'),
+      mssqlIsolation: z
+        .enum(MSSQL_ISOLATION_LEVELS, { error: () => problem('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`) })
+        .default('read-committed'),
       sqliteDir: z.string().optional(),
     })
     .superRefine(
       ({ mssql, sqliteDir }, ctx) => {
-        if (mssql && sqliteDir) ctx.addIssue({ code: 'custom', message: `both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both` });
-        else if (!mssql && !sqliteDir) ctx.addIssue({ code: 'custom', message: 'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both' });
+        if (mssql && sqliteDir)
+          ctx.addIssue({
+            code: 'custom',
+            message: `both ${where('mssql')} and ${where('sqliteDir')} are set: give one database, not both`,
+          });
+        else if (!mssql && !sqliteDir)
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'no database configured: pass --mssql <connection string> (env GP_MSSQL_CONNECTION) or --sqlite-dir <folder> (env GP_SQLITE_DIR), not both',
+          });
       },
       { when: () => true },
     )
-    .transform(({ mssql, mssqlIsolation, sqliteDir }): DatabaseConfig => (mssql ? { kind: 'mssql', connection: mssql, isolation: mssqlIsolation } : { kind: 'sqlite', dir: sqliteDir! }));
+    .transform(({ mssql, mssqlIsolation, sqliteDir }): DatabaseConfig =>
+      mssql ? { kind: 'mssql', connection: mssql, isolation: mssqlIsolation } : { kind: 'sqlite', dir: sqliteDir! },
+    );
 
   const d = DEFAULT_TIMINGS;
   const timings = z
@@ -216,7 +241,10 @@ function settingsSchema(given: Given) {
           ctx.addIssue({ code: 'custom', message: problem('heartbeatTimeoutMs', message) });
         }
         if (given.backoffMaxMs && valid('backoffMaxMs') < valid('backoffMinMs')) {
-          ctx.addIssue({ code: 'custom', message: problem('backoffMaxMs', `must be at least GP_AGENT_BACKOFF_MIN_MS (${valid('backoffMinMs')})`) });
+          ctx.addIssue({
+            code: 'custom',
+            message: problem('backoffMaxMs', `must be at least GP_AGENT_BACKOFF_MIN_MS (${valid('backoffMinMs')})`),
+          });
         }
       },
       { when: () => true },
@@ -253,7 +281,11 @@ function settingsSchema(given: Given) {
  * configuration or throws one ConfigError listing every problem. The support commands (`needs`
  * 'database') leave the gateway and the timings out: a bad timing must not stop them.
  */
-export function loadAgentConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, needs: ConfigNeeds = 'all'): AgentConfig {
+export function loadAgentConfig(
+  flags: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
+  needs: ConfigNeeds = 'all',
+): AgentConfig {
   const configFile = flags.config ?? env[CONFIG_ENV] ?? null;
   const given = gather(flags, env, configFile);
   const value = (key: SettingKey) => given[key]?.value;
@@ -281,7 +313,7 @@ export function settingsHelp(): string {
     'Settings (flag, or environment variable / configuration-file key; flags win over the environment,',
     `the environment over the file given with --config or ${CONFIG_ENV}):`,
     '  --gateway          GP_GATEWAY_URL                  the gateway, e.g. https://gateway.example.com',
-    '  --token            GP_AGENT_TOKEN                  the connection\'s agent token, lb_agent_…',
+    "  --token            GP_AGENT_TOKEN                  the connection's agent token, lb_agent_…",
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
     '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',

@@ -75,7 +75,10 @@ export class AgentSession {
     const report = await this.service.health();
     this.lastReport = report;
     if (report.health.database === 'unavailable') {
-      this.log.error({ reason: report.health.databaseMessage }, 'the GP database is unavailable; connecting anyway so that the gateway can say so');
+      this.log.error(
+        { reason: report.health.databaseMessage },
+        'the GP database is unavailable; connecting anyway so that the gateway can say so',
+      );
     }
     this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'hello', agent, companies: report.companies, health: report.health }));
     const every = this.options.statusIntervalMs ?? 60_000;
@@ -165,7 +168,10 @@ export class AgentSession {
         const changed = !this.lastReport || summary(this.lastReport) !== summary(report);
         this.lastReport = report;
         if (!changed || this.draining) return;
-        this.log.info({ database: report.health.database, gpVersion: report.health.gpVersion, companies: report.companies.length }, 'agent health changed');
+        this.log.info(
+          { database: report.health.database, gpVersion: report.health.gpVersion, companies: report.companies.length },
+          'agent health changed',
+        );
         this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'status', companies: report.companies, health: report.health }));
       } catch (error) {
         this.log.warn({ err: error }, 'could not report the agent health');

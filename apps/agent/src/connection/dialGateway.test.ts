@@ -15,7 +15,14 @@ import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.t
  */
 const log = pino({ level: 'silent' });
 const token = `lb_agent_${'a'.repeat(32)}`;
-const fast = { backoffMinMs: 20, backoffMaxMs: 100, heartbeatIntervalMs: 50, heartbeatTimeoutMs: 200, drainGraceMs: 2_000, statusIntervalMs: 0 };
+const fast = {
+  backoffMinMs: 20,
+  backoffMaxMs: 100,
+  heartbeatIntervalMs: 50,
+  heartbeatTimeoutMs: 200,
+  drainGraceMs: 2_000,
+  statusIntervalMs: 0,
+};
 const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null };
 
 /** A read service whose `handle` waits for `release()` or for its signal. */
@@ -97,15 +104,26 @@ function dial(g: Gateway, service: OperationHandler, timings = fast) {
 
 test('reconnect delays double from the minimum up to the cap, jittered down by at most half', () => {
   const t = { backoffMinMs: 500, backoffMaxMs: 30_000 };
-  assert.deepEqual([0, 1, 2, 3, 6, 7, 40].map((n) => backoffDelay(n, t, () => 1)), [500, 1000, 2000, 4000, 30_000, 30_000, 30_000]);
-  assert.deepEqual([0, 6].map((n) => backoffDelay(n, t, () => 0)), [250, 15_000]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 6, 7, 40].map((n) => backoffDelay(n, t, () => 1)),
+    [500, 1000, 2000, 4000, 30_000, 30_000, 30_000],
+  );
+  assert.deepEqual(
+    [0, 6].map((n) => backoffDelay(n, t, () => 0)),
+    [250, 15_000],
+  );
 });
 
-test('an incompatible protocol version stops the agent with the gateway\'s words, without retrying', async () => {
+test("an incompatible protocol version stops the agent with the gateway's words, without retrying", async () => {
   const g = await gateway();
-  g.onHello = (ws) => ws.close(CLOSE_VERSION_UNSUPPORTED, 'this gateway speaks agent protocol 2, the agent speaks 1; install a matching agent');
+  g.onHello = (ws) =>
+    ws.close(CLOSE_VERSION_UNSUPPORTED, 'this gateway speaks agent protocol 2, the agent speaks 1; install a matching agent');
   const { done } = dial(g, fakeService().service);
-  await assert.rejects(done, (e: Error) => e instanceof FatalConnectionError && /does not speak this agent's protocol: this gateway speaks agent protocol 2/.test(e.message));
+  await assert.rejects(
+    done,
+    (e: Error) =>
+      e instanceof FatalConnectionError && /does not speak this agent's protocol: this gateway speaks agent protocol 2/.test(e.message),
+  );
   assert.equal(g.sockets.length, 1, 'one attempt, no loop');
   await g.close();
 });
@@ -118,7 +136,10 @@ test('a gateway that stops answering is dropped within the heartbeat timeout, an
   (g.sockets[0] as any)._socket.pause();
   const secondHello = await g.next('hello');
   const ms = secondHello.at - firstHello.at;
-  assert.ok(ms >= fast.heartbeatTimeoutMs && ms < fast.heartbeatTimeoutMs + fast.heartbeatIntervalMs + fast.backoffMaxMs + 300, `reconnected after ${ms} ms`);
+  assert.ok(
+    ms >= fast.heartbeatTimeoutMs && ms < fast.heartbeatTimeoutMs + fast.heartbeatIntervalMs + fast.backoffMaxMs + 300,
+    `reconnected after ${ms} ms`,
+  );
   stop.abort();
   await done;
   await g.close();

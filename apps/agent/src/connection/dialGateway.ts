@@ -61,7 +61,11 @@ export function agentEndpoint(gatewayUrl: string): string {
 }
 
 /** The n-th reconnect delay (n from 0): exponential, capped, jittered into [cap/2, cap]. */
-export function backoffDelay(attempt: number, timings: Pick<ConnectionTimings, 'backoffMinMs' | 'backoffMaxMs'>, random = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  timings: Pick<ConnectionTimings, 'backoffMinMs' | 'backoffMaxMs'>,
+  random = Math.random,
+): number {
   const cap = Math.min(timings.backoffMaxMs, timings.backoffMinMs * 2 ** Math.min(attempt, 30));
   return cap * (0.5 + random() / 2);
 }
@@ -234,7 +238,8 @@ function connectOnce(
     ws.on('close', (code, reason) => {
       const text = reason.toString() || `closed with code ${code}`;
       if (code === CLOSE_TOKEN_REJECTED) finish({ fatal: true, reason: `the gateway rejected the agent token: ${text}` });
-      else if (code === CLOSE_VERSION_UNSUPPORTED) finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
+      else if (code === CLOSE_VERSION_UNSUPPORTED)
+        finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
       else finish({ fatal: false, reason: text });
     });
     ws.on('error', (error) => finish({ fatal: false, reason: error.message }));

@@ -11,7 +11,9 @@ import { MssqlExecutor } from './mssqlExecutor.ts';
  * Encrypt=true;TrustServerCertificate=true") to run them. Without it they are skipped, loudly.
  */
 const url = process.env.MSSQL_URL;
-const skip = url ? false : 'SKIPPED LOUDLY: MSSQL_URL is not set, so SQL Server cancellation, row streaming and error mapping were NOT tested';
+const skip = url
+  ? false
+  : 'SKIPPED LOUDLY: MSSQL_URL is not set, so SQL Server cancellation, row streaming and error mapping were NOT tested';
 const executor = url ? new MssqlExecutor(url) : null;
 after(async () => {
   await executor?.close();
@@ -21,7 +23,10 @@ test('an aborted query is cancelled on the server (request.cancel) and rejects w
   const controller = new AbortController();
   const started = performance.now();
   setTimeout(() => controller.abort(), 200);
-  await assert.rejects(executor!.query(null, { sql: "WAITFOR DELAY '00:00:20'; SELECT 1", params: [] }, controller.signal), QueryCancelledError);
+  await assert.rejects(
+    executor!.query(null, { sql: "WAITFOR DELAY '00:00:20'; SELECT 1", params: [] }, controller.signal),
+    QueryCancelledError,
+  );
   const ms = performance.now() - started;
   assert.ok(ms < 3000, `cancelled after ${Math.round(ms)} ms`);
   // The connection is usable again afterwards.
@@ -76,7 +81,14 @@ test('while SQL Server cannot be reached, requests fail at once instead of each 
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as AddressInfo;
   const unreachable = new MssqlExecutor(
-    { server: '127.0.0.1', port, user: 'gp', password: 'x', connectionTimeout: 400, options: { encrypt: false, trustServerCertificate: true } },
+    {
+      server: '127.0.0.1',
+      port,
+      user: 'gp',
+      password: 'x',
+      connectionTimeout: 400,
+      options: { encrypt: false, trustServerCertificate: true },
+    },
     { retryConnectAfterMs: 1_000 },
   );
   const timed = async () => {

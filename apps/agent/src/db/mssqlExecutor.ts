@@ -172,7 +172,8 @@ function translate(error: unknown, signal: AbortSignal | undefined): Error {
   const e = error as { code?: string; number?: number; message?: string };
   if (e.code === 'ECANCEL' || signal?.aborted) return new QueryCancelledError('SQL Server cancelled the query');
   if (error instanceof sql.ConnectionError) return new DatabaseUnavailableError(`SQL Server connection failed: ${e.message}`);
-  if (e.number !== undefined && UNAVAILABLE_NUMBERS.has(e.number)) return new DatabaseUnavailableError(`SQL Server error ${e.number}: ${e.message}`);
+  if (e.number !== undefined && UNAVAILABLE_NUMBERS.has(e.number))
+    return new DatabaseUnavailableError(`SQL Server error ${e.number}: ${e.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }
 

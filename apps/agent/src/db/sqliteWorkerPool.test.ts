@@ -12,7 +12,7 @@ import { cancelAfter } from '../testing/cancelAfter.ts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-workers-'));
 for (const name of ['DYNAMICS', 'TWO']) {
   const db = new Database(path.join(dir, `${name}.sqlite`));
-  db.exec('CREATE TABLE SY01500 (INTERID TEXT, DEX_ROW_ID INTEGER PRIMARY KEY); INSERT INTO SY01500 (INTERID) VALUES (\'TWO\')');
+  db.exec("CREATE TABLE SY01500 (INTERID TEXT, DEX_ROW_ID INTEGER PRIMARY KEY); INSERT INTO SY01500 (INTERID) VALUES ('TWO')");
   db.close();
 }
 const pool = new SqliteWorkerPool({ dir, workers: 2, cancelGraceMs: 150 });
@@ -22,12 +22,20 @@ after(async () => {
 });
 
 /** Counts to `n`, one row per number: a statement that keeps producing rows. */
-const counting = (n: number) => ({ sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c`, params: [] });
+const counting = (n: number) => ({
+  sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c`,
+  params: [],
+});
 /** Counts to `n` and returns nothing: a long scan that matches no row. */
-const silent = (n: number) => ({ sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c WHERE x < 0`, params: [] });
+const silent = (n: number) => ({
+  sql: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c WHERE x < 0`,
+  params: [],
+});
 
 test('rows come back as arrays; integers as numbers, scaled amounts as exact text', async () => {
-  assert.deepEqual(await pool.query(null, { sql: 'SELECT INTERID, DEX_ROW_ID, CAST(9007199254740993 AS TEXT) FROM SY01500', params: [] }), [['TWO', 1, '9007199254740993']]);
+  assert.deepEqual(await pool.query(null, { sql: 'SELECT INTERID, DEX_ROW_ID, CAST(9007199254740993 AS TEXT) FROM SY01500', params: [] }), [
+    ['TWO', 1, '9007199254740993'],
+  ]);
 });
 
 test('a statement producing rows stops at its next row once cancelled', async () => {
@@ -51,7 +59,10 @@ test('tasks beyond the threads wait their turn; a waiting task cancelled never r
   controller.abort();
   await assert.rejects(waiting, QueryCancelledError);
   const results = await Promise.all([...busy, pool.query(null, { sql: 'SELECT 3', params: [] })]);
-  assert.deepEqual(results.map((r) => (r as unknown[]).length), [200_000, 200_000, 1]);
+  assert.deepEqual(
+    results.map((r) => (r as unknown[]).length),
+    [200_000, 200_000, 1],
+  );
 });
 
 test('a missing database is DatabaseUnavailableError, across the thread boundary', async () => {

@@ -38,7 +38,14 @@ class Rows implements OperationHandler {
   }
 }
 
-const page = (after: Position | null): ListOperation => ({ kind: 'list', object: 'gl-entries', company: 'TWO', filters: {}, limit: 3, after });
+const page = (after: Position | null): ListOperation => ({
+  kind: 'list',
+  object: 'gl-entries',
+  company: 'TWO',
+  filters: {},
+  limit: 3,
+  after,
+});
 const settle = () => sleep(5);
 
 test('a walk past its first page gets its next page read ahead, and served from there', async () => {
@@ -49,12 +56,20 @@ test('a walk past its first page gets its next page read ahead, and served from 
   assert.equal(rows.reads.length, 1, 'a single page is not read ahead');
   const second = await ahead.handle(page(first.next));
   await settle();
-  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6]], 'page 3 read ahead');
+  assert.deepEqual(
+    rows.reads.map((r) => r.after),
+    [null, [0, 3], [0, 6]],
+    'page 3 read ahead',
+  );
   const third = await ahead.handle(page(second.next));
   assert.deepEqual(JSON.parse(payloadText(third.payload)), ['v1-7', 'v1-8', 'v1-9']);
   assert.deepEqual(third.next, [0, 9]);
   await settle();
-  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 6], [0, 9]], 'page 3 not read twice; page 4 read ahead');
+  assert.deepEqual(
+    rows.reads.map((r) => r.after),
+    [null, [0, 3], [0, 6], [0, 9]],
+    'page 3 not read twice; page 4 read ahead',
+  );
   const last = await ahead.handle(page(third.next));
   assert.equal(last.next, null);
   await settle();
@@ -68,10 +83,18 @@ test('a walk whose pages the handler answers on the calling thread is not read a
   const first = await ahead.handle(page(null));
   await ahead.handle(page(first.next));
   await settle();
-  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3]], 'nothing read ahead of page 2');
+  assert.deepEqual(
+    rows.reads.map((r) => r.after),
+    [null, [0, 3]],
+    'nothing read ahead of page 2',
+  );
   await ahead.handle({ ...page(first.next), limit: 4 });
   await settle();
-  assert.deepEqual(rows.reads.map((r) => r.after), [null, [0, 3], [0, 3], [0, 7]], 'a longer page gets its next read ahead as before');
+  assert.deepEqual(
+    rows.reads.map((r) => r.after),
+    [null, [0, 3], [0, 3], [0, 7]],
+    'a longer page gets its next read ahead as before',
+  );
 });
 
 test('a page read ahead is served once; a second ask reads afresh', async () => {
@@ -96,7 +119,11 @@ test('a page read ahead and not asked for in time is dropped and its read cancel
   assert.equal(ahead.pending, 0);
   rows.delayMs = 0;
   rows.version = 2;
-  assert.deepEqual(JSON.parse(payloadText((await ahead.handle(page([0, 6]))).payload)), ['v2-7', 'v2-8', 'v2-9'], 'fresh rows, not the stale page');
+  assert.deepEqual(
+    JSON.parse(payloadText((await ahead.handle(page([0, 6]))).payload)),
+    ['v2-7', 'v2-8', 'v2-9'],
+    'fresh rows, not the stale page',
+  );
 });
 
 test('when reading ahead failed, the page is read again and answered', async () => {
@@ -173,7 +200,14 @@ test('where the handler knows where a page ends, the two pages after the one ser
   const ahead = new ReadAhead(rows);
   await ahead.handle(page([0, 0]));
   await sleep(10);
-  assert.deepEqual(rows.reads.map((r) => r.after).slice(1), [[0, 3], [0, 6]], 'pages 2 and 3 started together');
+  assert.deepEqual(
+    rows.reads.map((r) => r.after).slice(1),
+    [
+      [0, 3],
+      [0, 6],
+    ],
+    'pages 2 and 3 started together',
+  );
   assert.equal(rows.maxInFlight, 2);
   assert.deepEqual(rows.ends, [[0, 3]], 'page 2 ended from its keys; page 3 is the last one read ahead');
   const second = await ahead.handle(page([0, 3]));
@@ -188,7 +222,10 @@ test('a page read ahead from a wrong guess of where the one before ends is never
   const ahead = new ReadAhead(rows);
   await ahead.handle(page([0, 0]));
   await settle();
-  assert.ok(rows.reads.some((r) => r.after?.[1] === 5), 'a page was read from the wrong guess');
+  assert.ok(
+    rows.reads.some((r) => r.after?.[1] === 5),
+    'a page was read from the wrong guess',
+  );
   const second = await ahead.handle(page([0, 3]));
   assert.deepEqual(second.next, [0, 6]);
   const third = await ahead.handle(page(second.next));

@@ -108,7 +108,8 @@ export class ReadAhead implements OperationHandler {
     const ahead = this.pages.get(key) ?? this.start(op, key);
     if (!ahead || depth < 2 || ahead.followed) return;
     ahead.followed = true;
-    const end = ahead.next !== undefined || !this.inner.pageEnd ? ahead.result.then((r) => r.next) : this.inner.pageEnd(op, ahead.controller.signal);
+    const end =
+      ahead.next !== undefined || !this.inner.pageEnd ? ahead.result.then((r) => r.next) : this.inner.pageEnd(op, ahead.controller.signal);
     end.then(
       (next) => {
         // Not for a page dropped (stale, or the agent stopping) or cancelled with its request.
@@ -126,7 +127,10 @@ export class ReadAhead implements OperationHandler {
     timer.unref();
     const ahead: Ahead = { result, next: undefined, controller, timer, followed: false };
     // Nobody may ever ask for this page; its failure must not become an unhandled rejection.
-    result.then((r) => (ahead.next = r.next), () => {});
+    result.then(
+      (r) => (ahead.next = r.next),
+      () => {},
+    );
     this.pages.set(key, ahead);
     return ahead;
   }

@@ -36,7 +36,10 @@ function everyRow(object: ObjectName, filters: FilterValues): { rows: unknown[];
     const perSource = resource.def.sources.map(() => 0);
     for (const { source, query } of resource.listQueries('TWO', filters, 1_000_000, null)) {
       const { sql, params } = renderSelect(query, sqliteDialect);
-      for (const row of db.prepare(sql).raw(true).all(...params.map((p) => p.value)) as unknown[][]) {
+      for (const row of db
+        .prepare(sql)
+        .raw(true)
+        .all(...params.map((p) => p.value)) as unknown[][]) {
         rows.push(JSON.parse(resource.encode(row)));
         perSource[source]!++;
       }

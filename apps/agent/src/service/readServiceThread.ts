@@ -34,7 +34,10 @@ export const createThreadTasks: CreateThreadTasks = (thread) => {
       }
     },
     handedOver,
-    errorData: (error) => (error instanceof AgentError ? ({ code: error.code, message: error.message, detail: error.detail } satisfies AgentErrorData) : undefined),
+    errorData: (error) =>
+      error instanceof AgentError
+        ? ({ code: error.code, message: error.message, detail: error.detail } satisfies AgentErrorData)
+        : undefined,
   };
 };
 

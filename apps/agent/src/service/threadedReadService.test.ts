@@ -44,8 +44,14 @@ test('operations (lists on the threads, gets inline) answer what a ReadService o
     assert.deepEqual(await reads.health().then((h) => h.companies), await local.health().then((h) => h.companies));
 
     // The agent's own refusals keep their code across the thread boundary.
-    await assert.rejects(reads.handle({ ...get, id: 'NOSUCHCUSTOMER' }), (error: Error) => error instanceof AgentError && error.code === 'NOT_FOUND');
-    await assert.rejects(reads.handle({ ...first, company: 'ZZZ' }), (error: Error) => error instanceof AgentError && error.code === 'VALIDATION_ERROR');
+    await assert.rejects(
+      reads.handle({ ...get, id: 'NOSUCHCUSTOMER' }),
+      (error: Error) => error instanceof AgentError && error.code === 'NOT_FOUND',
+    );
+    await assert.rejects(
+      reads.handle({ ...first, company: 'ZZZ' }),
+      (error: Error) => error instanceof AgentError && error.code === 'VALIDATION_ERROR',
+    );
   } finally {
     await reads.close();
   }
@@ -102,5 +108,6 @@ test('once closed, work for the calling thread is refused like work for a thread
   const get: Operation = { kind: 'get', object: 'customers', company: 'TWO', id: 'AARONFIT0001' };
   const list: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: { inactive: false }, limit: 10, after: null };
   assert.equal(reads.answersOnCallingThread(get), true);
-  for (const op of [get, list]) await assert.rejects(reads.handle(op), (error: Error) => error instanceof QueryCancelledError && /stopping/.test(error.message));
+  for (const op of [get, list])
+    await assert.rejects(reads.handle(op), (error: Error) => error instanceof QueryCancelledError && /stopping/.test(error.message));
 });

@@ -50,7 +50,9 @@ export class ThreadedReadService implements OperationHandler {
     const result = (await this.pool.run({ kind: 'operation', op } satisfies ReadServiceTask, signal)) as ReadResult;
     // Bytes cross the thread boundary as a plain Uint8Array; the rest of the agent expects a Buffer.
     const payload = result.payload as string | Uint8Array;
-    return typeof payload === 'string' || Buffer.isBuffer(payload) ? result : { ...result, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) };
+    return typeof payload === 'string' || Buffer.isBuffer(payload)
+      ? result
+      : { ...result, payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) };
   }
 
   /** Where a list page ends, from its keys alone, on a thread (ReadService.listEnd). */

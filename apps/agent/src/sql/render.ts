@@ -21,7 +21,12 @@ function selectListOf(columns: readonly ColumnRef[], dialect: Dialect): string {
 
 /** Renders a select of the query model into one statement of the dialect, values as parameters. */
 export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuery {
-  return renderSelectWith(query, dialect, () => selectListOf(query.columns, dialect), (statement) => statement);
+  return renderSelectWith(
+    query,
+    dialect,
+    () => selectListOf(query.columns, dialect),
+    (statement) => statement,
+  );
 }
 
 /**
@@ -30,7 +35,12 @@ export function renderSelect(query: SelectQuery, dialect: Dialect): CompiledQuer
  * tables, joins, conditions, order and limit. The select list is written first, so its parameters
  * come first.
  */
-export function renderSelectWith(query: SelectQuery, dialect: Dialect, selectList: (statement: StatementWriter) => string, wrap: (statement: string) => string): CompiledQuery {
+export function renderSelectWith(
+  query: SelectQuery,
+  dialect: Dialect,
+  selectList: (statement: StatementWriter) => string,
+  wrap: (statement: string) => string,
+): CompiledQuery {
   if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
   const statement = new StatementWriter(dialect);
   // Placeholders number in the order they appear: the select list's come first.

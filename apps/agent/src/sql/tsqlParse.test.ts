@@ -68,7 +68,13 @@ function statementsOf(object: ObjectSpec): string[] {
     }
   }
   queries.push(...resource.listQueries(company, filtersWith(true) as never, 11, null).map((q) => q.query));
-  if (def.idParts) queries.push(...resource.getQueries(company, def.idParts.map((p) => (p.enum ? 'invoice' : 'ID1'))));
+  if (def.idParts)
+    queries.push(
+      ...resource.getQueries(
+        company,
+        def.idParts.map((p) => (p.enum ? 'invoice' : 'ID1')),
+      ),
+    );
   return distinctShapes(queries.map((q) => renderSelect(q, mssqlDialect).sql));
 }
 
@@ -113,7 +119,10 @@ test('every T-SQL statement the compiler produces parses as T-SQL', { skip: !ava
     const results = await parseAll(dirs);
     assert.equal(results.length, files.size + 1);
     const unparsable = results.filter((r) => JSON.stringify(r.segments).includes('"unparsable"')).map((r) => r.filepath);
-    assert.deepEqual(unparsable.map((f) => files.get(f) ?? path.basename(f)), ['zz-broken.sql']);
+    assert.deepEqual(
+      unparsable.map((f) => files.get(f) ?? path.basename(f)),
+      ['zz-broken.sql'],
+    );
     console.log(`parsed ${files.size} distinct T-SQL statements`);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

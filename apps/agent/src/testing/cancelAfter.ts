@@ -3,6 +3,9 @@ export async function cancelAfter(ms: number, run: (signal: AbortSignal) => Prom
   const controller = new AbortController();
   const started = performance.now();
   setTimeout(() => controller.abort(), ms);
-  const error = await run(controller.signal).then(() => null, (e: unknown) => e);
+  const error = await run(controller.signal).then(
+    () => null,
+    (e: unknown) => e,
+  );
   return { error, ms: performance.now() - started };
 }

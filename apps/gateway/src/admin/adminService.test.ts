@@ -12,11 +12,18 @@ test('a key is issued with its secret once; the store keeps its hash and prefix,
   const org = await admin.createOrganisation('Keys Ltd');
   const { key, secret } = await admin.issueApiKey({ orgId: org.id, name: ' Production ', mode: 'live', scopes: ['MCP', 'read', 'read'] });
   assert.match(secret, /^lb_live_[0-9A-Za-z]{32}$/);
-  assert.deepEqual([key.name, key.mode, key.scopes, key.prefix, key.secretHash], ['Production', 'live', ['read', 'mcp'], secret.slice(0, 12), sha256Hex(secret)]);
+  assert.deepEqual(
+    [key.name, key.mode, key.scopes, key.prefix, key.secretHash],
+    ['Production', 'live', ['read', 'mcp'], secret.slice(0, 12), sha256Hex(secret)],
+  );
   assert.deepEqual((await store.findApiKeyWithConnection(sha256Hex(secret), null))?.key, key);
   await assert.rejects(admin.issueApiKey({ orgId: org.id, name: '  ', mode: 'live', scopes: ['read'] }), AdminError);
-  await assert.rejects(admin.issueApiKey({ orgId: org.id, name: 'x', mode: 'test', scopes: [] }), { message: 'give at least one scope: read, write, mcp' });
-  await assert.rejects(admin.issueApiKey({ orgId: org.id, name: 'x', mode: 'test', scopes: ['admin'] }), { message: 'unknown scope "admin"; scopes are read, write, mcp' });
+  await assert.rejects(admin.issueApiKey({ orgId: org.id, name: 'x', mode: 'test', scopes: [] }), {
+    message: 'give at least one scope: read, write, mcp',
+  });
+  await assert.rejects(admin.issueApiKey({ orgId: org.id, name: 'x', mode: 'test', scopes: ['admin'] }), {
+    message: 'unknown scope "admin"; scopes are read, write, mcp',
+  });
 });
 
 test('rotation gives a non-revoked key of the organisation a new secret; the old one stops working', async () => {
@@ -25,12 +32,15 @@ test('rotation gives a non-revoked key of the organisation a new secret; the old
   const live = await admin.issueApiKey({ orgId: org.id, name: 'live', mode: 'live', scopes: ['read'] });
   const rotated = (await admin.rotateApiKey(org.id, live.key.id, { liveAllowed: true }))!;
   assert.notEqual(rotated.secret, live.secret);
-  assert.deepEqual({ ...rotated.key, prefix: '', secretHash: '', rotatedAt: null }, { ...live.key, prefix: '', secretHash: '', rotatedAt: null });
+  assert.deepEqual(
+    { ...rotated.key, prefix: '', secretHash: '', rotatedAt: null },
+    { ...live.key, prefix: '', secretHash: '', rotatedAt: null },
+  );
   assert.equal(await store.findApiKeyWithConnection(sha256Hex(live.secret), null), null);
   assert.equal((await store.findApiKeyWithConnection(sha256Hex(rotated.secret), null))?.key.id, live.key.id);
 
   assert.equal(await admin.rotateApiKey(org.id, live.key.id, { liveAllowed: false }), null, 'a live key is not handed to a test key');
-  assert.equal(await admin.rotateApiKey(other.id, live.key.id, { liveAllowed: true }), null, 'another organisation\'s key');
+  assert.equal(await admin.rotateApiKey(other.id, live.key.id, { liveAllowed: true }), null, "another organisation's key");
   assert.equal(await admin.rotateApiKey(org.id, 'key_unknown', { liveAllowed: true }), null);
   await admin.revokeApiKey(live.key.id);
   assert.equal(await admin.rotateApiKey(org.id, live.key.id, { liveAllowed: true }), null, 'a revoked key');
@@ -45,22 +55,41 @@ test('a connection comes with its agent token once; company ids and whitelists a
   await assert.rejects(admin.createConnection({ orgId: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), AdminError);
 
   assert.deepEqual((await admin.setDefaultCompany(org.id, connection.id, 'nwind')).defaultCompany, 'NWIND');
-  assert.deepEqual((await admin.setWriteWhitelist(org.id, connection.id, ['Customers', 'gl-entries', 'customers'])).writeWhitelist, ['customers', 'gl-entries']);
+  assert.deepEqual((await admin.setWriteWhitelist(org.id, connection.id, ['Customers', 'gl-entries', 'customers'])).writeWhitelist, [
+    'customers',
+    'gl-entries',
+  ]);
   await assert.rejects(admin.setWriteWhitelist(org.id, connection.id, ['companies', 'widgets']), (error: AdminError) => {
     assert.deepEqual(error.problems, ['companies is read-only: v1 does not write it', 'there is no object named "widgets"']);
     return true;
   });
-  await assert.rejects(admin.setWriteWhitelist(org.id, 'sandbox', ['customers']), { message: 'the sandbox is read-only; it has no write whitelist' });
+  await assert.rejects(admin.setWriteWhitelist(org.id, 'sandbox', ['customers']), {
+    message: 'the sandbox is read-only; it has no write whitelist',
+  });
   const foreign = await admin.createOrganisation('Not theirs Ltd');
-  await assert.rejects(admin.setWriteWhitelist(foreign.id, connection.id, ['customers']), AdminError, 'another organisation\'s connection');
-  assert.deepEqual((await store.findConnection(org.id, connection.id))?.writeWhitelist, ['customers', 'gl-entries'], 'refusals changed nothing');
+  await assert.rejects(admin.setWriteWhitelist(foreign.id, connection.id, ['customers']), AdminError, "another organisation's connection");
+  assert.deepEqual(
+    (await store.findConnection(org.id, connection.id))?.writeWhitelist,
+    ['customers', 'gl-entries'],
+    'refusals changed nothing',
+  );
 });
 
 test('limits are checked against their bounds; null goes back to the default', async () => {
   const org = await admin.createOrganisation('Limits Ltd');
-  assert.deepEqual((await admin.setLimits(org.id, { requestsPerWindow: 300, windowSeconds: 60 })).limits, { requestsPerWindow: 300, windowSeconds: 60, maxInFlightPerConnection: null });
-  await assert.rejects(admin.setLimits(org.id, { maxInFlightPerConnection: 0 }), { message: 'requests in flight per connection must be a whole number from 1 to 1,000' });
+  assert.deepEqual((await admin.setLimits(org.id, { requestsPerWindow: 300, windowSeconds: 60 })).limits, {
+    requestsPerWindow: 300,
+    windowSeconds: 60,
+    maxInFlightPerConnection: null,
+  });
+  await assert.rejects(admin.setLimits(org.id, { maxInFlightPerConnection: 0 }), {
+    message: 'requests in flight per connection must be a whole number from 1 to 1,000',
+  });
   await assert.rejects(admin.setLimits(org.id, { windowSeconds: 1.5 }), AdminError);
-  assert.deepEqual((await admin.setLimits(org.id, { requestsPerWindow: null })).limits, { requestsPerWindow: null, windowSeconds: 60, maxInFlightPerConnection: null });
+  assert.deepEqual((await admin.setLimits(org.id, { requestsPerWindow: null })).limits, {
+    requestsPerWindow: null,
+    windowSeconds: 60,
+    maxInFlightPerConnection: null,
+  });
   await assert.rejects(admin.createOrganisation('Limits Ltd'), { message: `an organisation named "Limits Ltd" already exists: ${org.id}` });
 });

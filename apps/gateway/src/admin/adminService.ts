@@ -105,7 +105,14 @@ export class AdminService {
     if (!name) throw new AdminError('the key needs a name, e.g. "Production"');
     const scopes = checkScopes(request.scopes);
     const minted = mintApiKey(request.mode);
-    const key = await this.store.createApiKey({ orgId: request.orgId, name, mode: request.mode, scopes, prefix: minted.prefix, secretHash: minted.secretHash });
+    const key = await this.store.createApiKey({
+      orgId: request.orgId,
+      name,
+      mode: request.mode,
+      scopes,
+      prefix: minted.prefix,
+      secretHash: minted.secretHash,
+    });
     return { key, secret: minted.secret };
   }
 
@@ -130,7 +137,14 @@ export class AdminService {
     const target = await this.store.findApiKey(orgId, id);
     if (!target || target.revokedAt !== null || (target.mode === 'live' && !options.liveAllowed)) return null;
     const minted = mintApiKey(target.mode);
-    const key = await this.store.rotateApiKey({ orgId, id, mode: target.mode, prefix: minted.prefix, secretHash: minted.secretHash, at: new Date() });
+    const key = await this.store.rotateApiKey({
+      orgId,
+      id,
+      mode: target.mode,
+      prefix: minted.prefix,
+      secretHash: minted.secretHash,
+      at: new Date(),
+    });
     // Revoked between the lookup and the swap: as unknown as if it had been revoked before.
     return key ? { key, secret: minted.secret } : null;
   }

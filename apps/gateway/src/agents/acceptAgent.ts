@@ -23,11 +23,17 @@ export function acceptAgent(channel: AgentChannel, firstFrame: string | Buffer, 
   const hello = decoded.frame;
   if (hello.v !== PROTOCOL_VERSION) {
     log.warn({ connectionId, agentProtocol: hello.v, agentVersion: hello.agent.version }, 'agent refused: protocol version');
-    channel.close(CLOSE_VERSION_UNSUPPORTED, `this gateway speaks agent protocol ${PROTOCOL_VERSION}, the agent speaks ${hello.v}; install a matching agent`);
+    channel.close(
+      CLOSE_VERSION_UNSUPPORTED,
+      `this gateway speaks agent protocol ${PROTOCOL_VERSION}, the agent speaks ${hello.v}; install a matching agent`,
+    );
     return null;
   }
   const link = new AgentLink(channel, hello, log.child({ connectionId }));
   channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId }));
-  log.info({ connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id), health: hello.health ?? null }, 'agent connected');
+  log.info(
+    { connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id), health: hello.health ?? null },
+    'agent connected',
+  );
   return link;
 }

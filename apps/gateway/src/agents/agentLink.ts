@@ -27,7 +27,14 @@ export interface AgentAnswer {
 }
 
 /** Codes an agent may answer with; anything else from an agent is reported as an internal error. */
-const AGENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set(['VALIDATION_ERROR', 'NOT_FOUND', 'ERP_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'CONNECTION_OFFLINE', 'INTERNAL_ERROR']);
+const AGENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
+  'VALIDATION_ERROR',
+  'NOT_FOUND',
+  'ERP_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'CONNECTION_OFFLINE',
+  'INTERNAL_ERROR',
+]);
 /** Requests past their deadline remembered to log the agent's confirmation of the cancel; bounded. */
 const MAX_EXPIRED = 1000;
 
@@ -108,7 +115,8 @@ export class AgentLink {
       case 'response':
       case 'error': {
         const pending = this.pending.get(frame.id);
-        if (!pending) return this.late(frame.id, frame.type === 'error' ? frame.code : 'answered', frame.type === 'error' ? frame.message : null);
+        if (!pending)
+          return this.late(frame.id, frame.type === 'error' ? frame.code : 'answered', frame.type === 'error' ? frame.message : null);
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         if (frame.type === 'error') {
@@ -131,14 +139,20 @@ export class AgentLink {
       case 'draining':
         if (!this.draining) {
           this.draining = true;
-          this.log.info({ host: this.agent.host, inFlight: this.pending.size, graceMs: frame.graceMs }, 'agent is draining; no new requests go to it');
+          this.log.info(
+            { host: this.agent.host, inFlight: this.pending.size, graceMs: frame.graceMs },
+            'agent is draining; no new requests go to it',
+          );
           this.onChange?.();
         }
         return;
       case 'status':
         this.companies = frame.companies;
         this.health = frame.health;
-        this.log.info({ host: this.agent.host, database: frame.health.database, gpVersion: frame.health.gpVersion, companies: frame.companies.length }, 'agent status changed');
+        this.log.info(
+          { host: this.agent.host, database: frame.health.database, gpVersion: frame.health.gpVersion, companies: frame.companies.length },
+          'agent status changed',
+        );
         this.onChange?.();
         return;
       case 'ping':
@@ -190,6 +204,9 @@ export class AgentLink {
     const expired = this.expired.get(id);
     if (!expired) return;
     this.expired.delete(id);
-    this.log.info({ id, object: expired.object, host: this.agent.host, outcome, message, afterDeadlineMs: Date.now() - expired.at }, 'agent answered a request after its deadline');
+    this.log.info(
+      { id, object: expired.object, host: this.agent.host, outcome, message, afterDeadlineMs: Date.now() - expired.at },
+      'agent answered a request after its deadline',
+    );
   }
 }

@@ -12,7 +12,10 @@ after(dispose);
 
 const log = pino({ level: 'silent' });
 function agentLink(host: string, companies: string[]): AgentLink {
-  const hello = { agent: { version: '0.1.0', host, platform: 'linux', dialect: 'sqlite' as const }, companies: companies.map((id) => ({ id, name: null, number: null })) };
+  const hello = {
+    agent: { version: '0.1.0', host, platform: 'linux', dialect: 'sqlite' as const },
+    companies: companies.map((id) => ({ id, name: null, number: null })),
+  };
   return new AgentLink({ send: () => {}, close: () => {} }, hello, log);
 }
 
@@ -35,7 +38,10 @@ test('agents joining and leaving a connection show in its presence, version and 
   router.add(conn.id, second);
   await presence.settled();
   const both = await presenceOf();
-  assert.deepEqual({ ...both, lastSeenAt: null }, { connectedAgents: 2, lastSeenAt: null, agentVersion: '0.1.0', agentHost: 'gp02', companies: ['TWO', 'NWIND'] });
+  assert.deepEqual(
+    { ...both, lastSeenAt: null },
+    { connectedAgents: 2, lastSeenAt: null, agentVersion: '0.1.0', agentHost: 'gp02', companies: ['TWO', 'NWIND'] },
+  );
 
   const left = new Date().toISOString();
   router.remove(conn.id, second);
@@ -43,11 +49,14 @@ test('agents joining and leaving a connection show in its presence, version and 
   router.remove(conn.id, first);
   await presence.settled();
   const none = await presenceOf();
-  assert.deepEqual({ ...none, lastSeenAt: null }, { connectedAgents: 0, lastSeenAt: null, agentVersion: '0.1.0', agentHost: 'gp01', companies: [] });
+  assert.deepEqual(
+    { ...none, lastSeenAt: null },
+    { connectedAgents: 0, lastSeenAt: null, agentVersion: '0.1.0', agentHost: 'gp01', companies: [] },
+  );
   assert.ok(none.lastSeenAt! >= left, `last seen ${none.lastSeenAt} is when the agent left`);
 });
 
-test('the built-in agent shows on every organisation\'s sandbox; a stopping gateway takes its agents out', async () => {
+test("the built-in agent shows on every organisation's sandbox; a stopping gateway takes its agents out", async () => {
   const a = await store.createOrganisation('Sandbox A');
   const b = await store.createOrganisation('Sandbox B');
   const { router, presence } = await setUp();

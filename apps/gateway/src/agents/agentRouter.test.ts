@@ -9,17 +9,27 @@ import { LocalAgentRouter } from './agentRouter.ts';
 /** Links over fake channels: each records the frames the gateway sent it and answers when told. */
 const log = pino({ level: 'silent' });
 const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null };
-const health = (database: 'ok' | 'unavailable') => ({ database, databaseMessage: database === 'ok' ? null : 'Login failed', gpVersion: null, checkedAt: '2026-01-01T00:00:00Z' });
+const health = (database: 'ok' | 'unavailable') => ({
+  database,
+  databaseMessage: database === 'ok' ? null : 'Login failed',
+  gpVersion: null,
+  checkedAt: '2026-01-01T00:00:00Z',
+});
 
 function agent(host: string, companies = ['TWO']) {
   const sent: any[] = [];
   const link = new AgentLink(
     { send: (text) => sent.push(JSON.parse(text.split('\n')[0]!)), close: () => {} },
-    { agent: { version: '1', host, platform: 'linux', dialect: 'sqlite' }, companies: companies.map((id) => ({ id, name: null, number: null })), health: health('ok') },
+    {
+      agent: { version: '1', host, platform: 'linux', dialect: 'sqlite' },
+      companies: companies.map((id) => ({ id, name: null, number: null })),
+      health: health('ok'),
+    },
     log,
   );
   const requests = () => sent.filter((f) => f.type === 'request');
-  const answer = (id: string, payload = `"${host}"`) => link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id, next: null }, payload)));
+  const answer = (id: string, payload = `"${host}"`) =>
+    link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id, next: null }, payload)));
   return { link, sent, requests, answer };
 }
 
@@ -34,7 +44,7 @@ test('a request past its deadline gets 504 and the agent is told to cancel it', 
   assert.equal(a.link.inFlight, 0);
 });
 
-test('requests spread over a connection\'s agents, the least busy first', async () => {
+test("requests spread over a connection's agents, the least busy first", async () => {
   const router = new LocalAgentRouter();
   const [a, b] = [agent('gp01'), agent('gp02')];
   router.add('conn', a.link);
@@ -99,10 +109,19 @@ test('a draining agent gets no new requests; when all drain, 503 at once; its re
   // A request that crossed the draining frame on the wire is refused by the agent and retried.
   const crossing = router.request('conn', op, 1000);
   b.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 30_000 }));
-  b.link.receive(encodeFrame({ v: 1, type: 'error', id: b.requests().at(-1).id, code: 'CONNECTION_OFFLINE', message: 'The agent is shutting down.' }));
+  b.link.receive(
+    encodeFrame({ v: 1, type: 'error', id: b.requests().at(-1).id, code: 'CONNECTION_OFFLINE', message: 'The agent is shutting down.' }),
+  );
   await assert.rejects(crossing, (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && /shutting down/.test(e.message));
-  await assert.rejects(router.request('conn', op, 1000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && e.message === 'The connection’s agent is shutting down.');
-  assert.deepEqual((await router.companies('conn'))?.map((c) => c.id), ['TWO'], 'company checks still pass; the request says why it fails');
+  await assert.rejects(
+    router.request('conn', op, 1000),
+    (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && e.message === 'The connection’s agent is shutting down.',
+  );
+  assert.deepEqual(
+    (await router.companies('conn'))?.map((c) => c.id),
+    ['TWO'],
+    'company checks still pass; the request says why it fails',
+  );
   router.remove('conn', a.link);
   router.remove('conn', b.link);
   assert.equal(await router.companies('conn'), null);
@@ -117,7 +136,10 @@ test('agents up without their database: ERP_UNAVAILABLE; a status frame brings t
   router.listen({ added: () => {}, removed: () => {}, updated: (_k, link) => updates.push(link.health!.database) });
   await assert.rejects(router.companies('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
   a.link.receive(encodeFrame({ v: 1, type: 'status', companies: [{ id: 'TWO', name: null, number: null }], health: health('ok') }));
-  assert.deepEqual((await router.companies('conn'))?.map((c) => c.id), ['TWO']);
+  assert.deepEqual(
+    (await router.companies('conn'))?.map((c) => c.id),
+    ['TWO'],
+  );
   assert.deepEqual(updates, ['ok']);
 });
 

@@ -112,7 +112,10 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
       const remaining = timeoutMs - (Date.now() - started);
       const second = remaining > 0 ? this.pickOrNull(agentKey, first) : null;
       if (!second) throw error;
-      this.log?.info({ agentKey, object: op.object, from: first.agent.host, to: second.agent.host, reason: error.message }, 'agent lost mid-request; retrying the read on another agent');
+      this.log?.info(
+        { agentKey, object: op.object, from: first.agent.host, to: second.agent.host, reason: error.message },
+        'agent lost mid-request; retrying the read on another agent',
+      );
       return await second.request(op, remaining);
     }
   }

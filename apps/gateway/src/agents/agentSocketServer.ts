@@ -40,7 +40,9 @@ export interface AgentSocketServerOptions {
  * a socket may send application pings: `gp-agent diagnose` measures round trip and clock skew that
  * way without ever being counted as an agent.
  */
-export function attachAgentSocketServer({ server, store, agents, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): { close(): void } {
+export function attachAgentSocketServer({ server, store, agents, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): {
+  close(): void;
+} {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();

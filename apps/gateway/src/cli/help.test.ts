@@ -19,15 +19,31 @@ test('every operator command has help with an example a support engineer can cop
   registerKeyCommand(program);
   registerConnectionCommand(program);
   const commands = program.commands.flatMap((group) => [group, ...group.commands]);
-  assert.deepEqual(commands.map((c) => c.name()), [
-    'org', 'create', 'list', 'set-limits',
-    'key', 'create', 'list', 'revoke',
-    'connection', 'create', 'list', 'set-default-company', 'set-write-whitelist',
-  ]);
+  assert.deepEqual(
+    commands.map((c) => c.name()),
+    [
+      'org',
+      'create',
+      'list',
+      'set-limits',
+      'key',
+      'create',
+      'list',
+      'revoke',
+      'connection',
+      'create',
+      'list',
+      'set-default-company',
+      'set-write-whitelist',
+    ],
+  );
   for (const command of commands) {
     const help = helpOf(command);
     assert.ok(command.description().length > 0, `${command.name()} has a description`);
     const listing = command.name() === 'list';
-    assert.ok(listing || /Examples?:\n {2}gp-gateway /.test(help), `${command.parent?.name()} ${command.name()} --help shows an example:\n${help}`);
+    assert.ok(
+      listing || /Examples?:\n {2}gp-gateway /.test(help),
+      `${command.parent?.name()} ${command.name()} --help shows an example:\n${help}`,
+    );
   }
 });

@@ -8,7 +8,10 @@ import type { ConnectionWithPresence, Organisation } from '../store/store.ts';
  * prints what the command returns. Only `create` commands may start a new store. An AdminError's
  * problems are listed under its message, one a line.
  */
-export async function runOperatorCommand(action: (admin: AdminService) => Promise<string[]>, options: { create?: boolean } = {}): Promise<void> {
+export async function runOperatorCommand(
+  action: (admin: AdminService) => Promise<string[]>,
+  options: { create?: boolean } = {},
+): Promise<void> {
   const { admin, close } = openLocalAdmin(dataDirFrom(process.env), options);
   try {
     const lines = await action(admin);

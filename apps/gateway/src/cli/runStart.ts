@@ -18,7 +18,12 @@ export async function runStart(): Promise<void> {
   const store = openStore(config.dataDir);
   const admin = new AdminService(store);
   const org = (await admin.findOrganisation(DEMO_ORGANISATION)) ?? (await admin.createOrganisation(DEMO_ORGANISATION));
-  const { secret } = await admin.issueApiKey({ orgId: org.id, name: `quick start ${new Date().toISOString()}`, mode: 'test', scopes: ['read', 'mcp'] });
+  const { secret } = await admin.issueApiKey({
+    orgId: org.id,
+    name: `quick start ${new Date().toISOString()}`,
+    mode: 'test',
+    scopes: ['read', 'mcp'],
+  });
   const gateway = await startGateway({
     store,
     log,

@@ -92,7 +92,10 @@ describe('routing to connections and companies', () => {
   test('a live key without X-Connection-Id gets 400 naming the header', async () => {
     const res = await get('/v1/customers', as(keys.live!));
     assertError(res, 400, 'VALIDATION_ERROR');
-    assert.deepEqual(res.body.error.details.issues.map((i: any) => i.path), ['X-Connection-Id']);
+    assert.deepEqual(
+      res.body.error.details.issues.map((i: any) => i.path),
+      ['X-Connection-Id'],
+    );
   });
 
   test('a connection whose agent is offline answers 503 CONNECTION_OFFLINE', async () => {
@@ -134,7 +137,9 @@ describe('lists, cursors and gets', () => {
       cursor = res.body.nextCursor;
     } while (cursor);
     const db = new Database(path.join(dir, 'demo', 'TWO.sqlite'), { readonly: true });
-    const expected = (db.prepare('SELECT rtrim(CUSTNMBR) AS id FROM RM00101 ORDER BY DEX_ROW_ID').all() as { id: string }[]).map((r) => r.id);
+    const expected = (db.prepare('SELECT rtrim(CUSTNMBR) AS id FROM RM00101 ORDER BY DEX_ROW_ID').all() as { id: string }[]).map(
+      (r) => r.id,
+    );
     db.close();
     assert.deepEqual(seen, expected);
   });
@@ -151,7 +156,10 @@ describe('lists, cursors and gets', () => {
     ] as const) {
       const res = await get(`/v1/customers?limit=2&${query}`, as(keys.test!, headers));
       assertError(res, 400, 'VALIDATION_ERROR');
-      assert.deepEqual(res.body.error.details.issues.map((i: any) => i.path), ['cursor']);
+      assert.deepEqual(
+        res.body.error.details.issues.map((i: any) => i.path),
+        ['cursor'],
+      );
     }
     const next = await get(`/v1/customers?limit=2&cursor=${encodeURIComponent(cursor)}`, as(keys.test!));
     assert.equal(next.status, 200);
@@ -167,7 +175,9 @@ describe('lists, cursors and gets', () => {
     const list = await get('/v1/customers?limit=1', as(keys.test!));
     const customer = list.body.data[0];
     assert.deepEqual((await get(`/v1/customers/${encodeURIComponent(customer.id)}`, as(keys.test!))).body, { data: customer });
-    assert.deepEqual((await get(`/v1/customers/${encodeURIComponent(customer.id.toLowerCase())}`, as(keys.test!))).body, { data: customer });
+    assert.deepEqual((await get(`/v1/customers/${encodeURIComponent(customer.id.toLowerCase())}`, as(keys.test!))).body, {
+      data: customer,
+    });
     assertError(await get('/v1/customers/NO-SUCH-CUSTOMER', as(keys.test!)), 404, 'NOT_FOUND');
     assertError(await get('/v1/widgets', as(keys.test!)), 404, 'NOT_FOUND');
     assertError(await get('/v1/gl-entries/1', as(keys.test!)), 404, 'NOT_FOUND');
@@ -194,8 +204,16 @@ describe('access log', () => {
     keys.writer = writer.secret;
     const rotate = await fetch(`${t.gateway.url}/v1/api-keys/${writer.key.id}/rotate`, { method: 'POST', headers: as(writer.secret) });
     keys.rotated = ((await rotate.json()) as { secret: string }).secret;
-    const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    for (const [res, path, status] of [[read, '/v1/customers', 200], [refused, '/v1/customers/NO-SUCH-CUSTOMER', 404], [rotate, `/v1/api-keys/${writer.key.id}/rotate`, 200]] as const) {
+    const lines = t.logs
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    for (const [res, path, status] of [
+      [read, '/v1/customers', 200],
+      [refused, '/v1/customers/NO-SUCH-CUSTOMER', 404],
+      [rotate, `/v1/api-keys/${writer.key.id}/rotate`, 200],
+    ] as const) {
       const logged = lines.filter((l) => l.msg === 'request' && l.requestId === res.headers.get('x-request-id'));
       assert.equal(logged.length, 1, `one line for ${path}`);
       assert.equal(logged[0].path, path);

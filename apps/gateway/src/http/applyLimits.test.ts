@@ -56,17 +56,24 @@ describe('quota headers', () => {
       await gw.get('/v1/customers/NO-SUCH-CUSTOMER', as(secret)),
       await gw.get('/v1/nowhere/at/all', as(secret)),
     ];
-    assert.deepEqual(answers.map((r) => r.status), [200, 400, 404, 400, 404, 404]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 400, 404, 400, 404, 404],
+    );
     answers.forEach((res, i) => {
       const remaining = 10 - (i + 1);
       const reset = String(Math.ceil(((i + 1) * 86_400) / 10));
-      assert.deepEqual(quota(res.headers), {
-        'x-ratelimit-limit': '10',
-        'x-ratelimit-remaining': String(remaining),
-        'x-ratelimit-reset': reset,
-        'ratelimit-policy': '"default";q=10;w=86400',
-        ratelimit: `"default";r=${remaining};t=${reset}`,
-      }, `response ${i + 1}`);
+      assert.deepEqual(
+        quota(res.headers),
+        {
+          'x-ratelimit-limit': '10',
+          'x-ratelimit-remaining': String(remaining),
+          'x-ratelimit-reset': reset,
+          'ratelimit-policy': '"default";q=10;w=86400',
+          ratelimit: `"default";r=${remaining};t=${reset}`,
+        },
+        `response ${i + 1}`,
+      );
     });
     const forbidden = await gw.get('/v1/customers', as(writeOnly));
     assert.equal(forbidden.status, 403);
@@ -163,7 +170,10 @@ describe('in flight per connection', () => {
     assert.equal(gw.gateway.inFlight.waiting(slotsB), 0, 'B did not queue behind A');
     hold.release();
     const answers = await Promise.all([...running, queued, neighbour]);
-    assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
     assert.deepEqual([gw.gateway.inFlight.active(slotsA), gw.gateway.inFlight.waiting(slotsA)], [0, 0]);
   });
 

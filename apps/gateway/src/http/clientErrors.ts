@@ -12,9 +12,7 @@ export function answerClientErrors(server: Server): void {
     if (!socket.writable || (error.code === 'ECONNRESET' && socket.destroyed)) return socket.destroy();
     const requestId = newRequestId();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const message = tooLarge
-      ? 'The request headers are too large (at most 16 KB in all).'
-      : 'The request is not valid HTTP.';
+    const message = tooLarge ? 'The request headers are too large (at most 16 KB in all).' : 'The request is not valid HTTP.';
     const body = JSON.stringify({ error: { code: 'VALIDATION_ERROR', message, requestId, details: null } });
     socket.end(
       // 400 VALIDATION_ERROR like every other bad header (docs/api.md#errors), rather than Node's bare 431.

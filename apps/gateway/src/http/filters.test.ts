@@ -34,12 +34,21 @@ async function all(object: string, query: string): Promise<any[]> {
   return rows;
 }
 
-const column = (sql: string, ...params: unknown[]) => (db.prepare(sql).pluck().all(...params) as unknown[]).map(String);
+const column = (sql: string, ...params: unknown[]) =>
+  (
+    db
+      .prepare(sql)
+      .pluck()
+      .all(...params) as unknown[]
+  ).map(String);
 
 test('customers: q is a case-insensitive substring of the name', async () => {
   const rows = await all('customers', 'q=ELEC');
   assert.ok(rows.length > 0);
-  assert.deepEqual(rows.map((r) => r.id), column("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE CUSTNAME LIKE '%elec%' ORDER BY DEX_ROW_ID"));
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    column("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE CUSTNAME LIKE '%elec%' ORDER BY DEX_ROW_ID"),
+  );
 });
 
 test('customers: q treats % and _ literally', async () => {
@@ -50,10 +59,16 @@ test('customers: q treats % and _ literally', async () => {
 test('customers: classId and inactive', async () => {
   const classId = column('SELECT rtrim(CUSTCLAS) FROM RM00101 WHERE CUSTCLAS <> ? LIMIT 1', ' '.repeat(15))[0]!;
   const byClass = await all('customers', `classId=${encodeURIComponent(classId.toLowerCase())}`);
-  assert.deepEqual(byClass.map((r) => r.id), column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(CUSTCLAS) = ? ORDER BY DEX_ROW_ID', classId));
+  assert.deepEqual(
+    byClass.map((r) => r.id),
+    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(CUSTCLAS) = ? ORDER BY DEX_ROW_ID', classId),
+  );
   const inactive = await all('customers', 'inactive=true');
   assert.ok(inactive.length > 0);
-  assert.deepEqual(inactive.map((r) => r.id), column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 1 ORDER BY DEX_ROW_ID'));
+  assert.deepEqual(
+    inactive.map((r) => r.id),
+    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 1 ORDER BY DEX_ROW_ID'),
+  );
   assert.ok(inactive.every((r) => r.inactive === true));
 });
 
@@ -70,9 +85,15 @@ test('customers: updatedSince returns exactly the rows at or after a modifiedAt 
   const since = await all('customers', `updatedSince=${encodeURIComponent(pivot)}`);
   assert.deepEqual(
     since.map((r) => r.id).sort(),
-    everyone.filter((r) => r.modifiedAt >= pivot).map((r) => r.id).sort(),
+    everyone
+      .filter((r) => r.modifiedAt >= pivot)
+      .map((r) => r.id)
+      .sort(),
   );
-  assert.ok(since.some((r) => r.modifiedAt === pivot), 'inclusive');
+  assert.ok(
+    since.some((r) => r.modifiedAt === pivot),
+    'inclusive',
+  );
 });
 
 test('gl-entries: year, accountNumber, journalEntryNumber and date range', async () => {
@@ -87,32 +108,43 @@ test('gl-entries: year, accountNumber, journalEntryNumber and date range', async
   const byAccount = await all('gl-entries', `accountNumber=${encodeURIComponent(account)}`);
   assert.equal(
     byAccount.length,
-    Number(column(
-      `SELECT (SELECT count(*) FROM GL20000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
+    Number(
+      column(
+        `SELECT (SELECT count(*) FROM GL20000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
             + (SELECT count(*) FROM GL30000 g JOIN GL00105 a USING (ACTINDX) WHERE rtrim(a.ACTNUMST) = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))`,
-      account,
-      account,
-    )[0]),
+        account,
+        account,
+      )[0],
+    ),
   );
   assert.ok(byAccount.every((r) => r.accountNumber === account));
 
   const je = open[0].journalEntryNumber as number;
   const lines = await all('gl-entries', `year=open&journalEntryNumber=${je}`);
-  assert.equal(lines.length, Number(column("SELECT count(*) FROM GL20000 WHERE JRNENTRY = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        ')", je)[0]));
+  assert.equal(
+    lines.length,
+    Number(column("SELECT count(*) FROM GL20000 WHERE JRNENTRY = ? AND SOURCDOC NOT IN ('BBF        ', 'P/L        ')", je)[0]),
+  );
   const scaled = (s: string) => {
     const [whole, fraction = ''] = s.split('.');
     return BigInt(whole + fraction.padEnd(5, '0'));
   };
-  assert.equal(lines.reduce((sum, l) => sum + scaled(l.debit) - scaled(l.credit), 0n), 0n, 'a journal entry balances');
+  assert.equal(
+    lines.reduce((sum, l) => sum + scaled(l.debit) - scaled(l.credit), 0n),
+    0n,
+    'a journal entry balances',
+  );
 
   const march = await all('gl-entries', 'dateFrom=2025-03-01&dateTo=2025-03-31T23:59:59Z');
   assert.ok(march.length > 0);
   assert.ok(march.every((r) => r.date >= '2025-03-01' && r.date <= '2025-03-31'));
   assert.equal(
     march.length,
-    Number(column(
-      `SELECT (SELECT count(*) FROM GL20000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99' AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
+    Number(
+      column(
+        `SELECT (SELECT count(*) FROM GL20000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99' AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))
             + (SELECT count(*) FROM GL30000 WHERE TRXDATE BETWEEN '2025-03-01' AND '2025-03-31 99' AND SOURCDOC NOT IN ('BBF        ', 'P/L        '))`,
-    )[0]),
+      )[0],
+    ),
   );
 });

@@ -4,7 +4,11 @@ import { ApiError } from '../errors/apiError.ts';
 import { InFlightGate } from './inFlightGate.ts';
 
 /** Resolves to 'granted' or the error code, without waiting for anything that has not happened. */
-const outcome = (p: Promise<() => void>) => p.then(() => 'granted', (e: ApiError) => e.code);
+const outcome = (p: Promise<() => void>) =>
+  p.then(
+    () => 'granted',
+    (e: ApiError) => e.code,
+  );
 
 test('up to the limit get a slot at once; the next wait and are served in arrival order', async () => {
   const gate = new InFlightGate({ maxWaitMs: 60_000, maxWaiting: 10 });

@@ -14,7 +14,7 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('an organisation\'s overrides replace the defaults field by field', async () => {
+test("an organisation's overrides replace the defaults field by field", async () => {
   const org = await store.createOrganisation('Partial');
   await store.setOrganisationLimits(org.id, { requestsPerWindow: 250 });
   const limitsOf = cachedLimitsLookup(store, DEFAULT_LIMITS, 0);

@@ -31,7 +31,11 @@ test('tokens come back continuously at limit per window', async () => {
   advance(5_000);
   assert.deepEqual(await limiter.take('k', DEFAULT_POLICY), { allowed: true, remaining: 49, resetSeconds: 6, retryAfterSeconds: 0 });
   advance(60_000);
-  assert.deepEqual(await limiter.take('k', DEFAULT_POLICY), { allowed: true, remaining: 99, resetSeconds: 1, retryAfterSeconds: 0 }, 'never more than the limit');
+  assert.deepEqual(
+    await limiter.take('k', DEFAULT_POLICY),
+    { allowed: true, remaining: 99, resetSeconds: 1, retryAfterSeconds: 0 },
+    'never more than the limit',
+  );
 });
 
 test('Retry-After is the wait for one token, rounded up to whole seconds', async () => {
@@ -56,8 +60,18 @@ test('buckets are per key', async () => {
 test('a changed policy applies at the next request; tokens above a lowered limit are dropped', async () => {
   const { limiter } = limiterAt();
   await limiter.take('k', DEFAULT_POLICY);
-  assert.deepEqual(await limiter.take('k', { limit: 3, windowSeconds: 10 }), { allowed: true, remaining: 2, resetSeconds: 4, retryAfterSeconds: 0 });
-  assert.deepEqual(await limiter.take('k', { limit: 1000, windowSeconds: 10 }), { allowed: true, remaining: 1, resetSeconds: 10, retryAfterSeconds: 0 });
+  assert.deepEqual(await limiter.take('k', { limit: 3, windowSeconds: 10 }), {
+    allowed: true,
+    remaining: 2,
+    resetSeconds: 4,
+    retryAfterSeconds: 0,
+  });
+  assert.deepEqual(await limiter.take('k', { limit: 1000, windowSeconds: 10 }), {
+    allowed: true,
+    remaining: 1,
+    resetSeconds: 10,
+    retryAfterSeconds: 0,
+  });
 });
 
 test('buckets that have filled up again are forgotten', async () => {

@@ -38,7 +38,11 @@ async function walk(budget: number, limit: number) {
 test('a walk under a byte budget returns every record once, in order, in pages within the budget', async () => {
   for (const budget of [1_000, 2_500, 9_000, 64 * 1024]) {
     const { pages } = await walk(budget, 100);
-    assert.deepEqual(pages.flatMap((p) => p.data), records, `budget ${budget}`);
+    assert.deepEqual(
+      pages.flatMap((p) => p.data),
+      records,
+      `budget ${budget}`,
+    );
     for (const page of pages) {
       assert.ok(Buffer.byteLength(page.text) <= budget, `a ${Buffer.byteLength(page.text)}-byte page over ${budget}`);
       assert.ok(page.data.length >= 1 && page.data.length <= 100);

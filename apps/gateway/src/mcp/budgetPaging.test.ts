@@ -17,7 +17,9 @@ before(async () => {
   await t.admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });
   key = (await t.makeKey(org.id, 'test', ['read', 'mcp'])).secret;
   client = new Client({ name: 'budget', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
 });
 
 after(async () => {
@@ -29,7 +31,9 @@ async function restWalk(object: string, query = ''): Promise<unknown[]> {
   const rows: unknown[] = [];
   let cursor: string | null = null;
   do {
-    const res = await t.get(`/v1/${object}?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { authorization: `Bearer ${key}` });
+    const res = await t.get(`/v1/${object}?limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      authorization: `Bearer ${key}`,
+    });
     rows.push(...res.body.data);
     cursor = res.body.nextCursor;
   } while (cursor);
@@ -41,7 +45,10 @@ test('pages over the budget hold fewer records, and their cursors skip and repea
   const sizes: number[] = [];
   let cursor: string | null = null;
   do {
-    const result = (await client.callTool({ name: 'list_records', arguments: { object: 'customers', limit: 100, ...(cursor ? { cursor } : {}) } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'list_records',
+      arguments: { object: 'customers', limit: 100, ...(cursor ? { cursor } : {}) },
+    })) as CallToolResult;
     assert.equal(result.isError, undefined);
     const text = (result.content[0] as { text: string }).text;
     const page = result.structuredContent as { data: unknown[]; nextCursor: string | null };

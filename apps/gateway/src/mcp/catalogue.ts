@@ -69,7 +69,9 @@ function describe(spec: ObjectSpec): z.infer<typeof ObjectDescriptionSchema> {
   return {
     name: spec.name,
     // The REST path in a lines object's description means nothing to an MCP client.
-    description: spec.parent ? `${spec.description.split(';')[0]}; list them with filters.documentId = the ${spec.parent} id` : spec.description,
+    description: spec.parent
+      ? `${spec.description.split(';')[0]}; list them with filters.documentId = the ${spec.parent} id`
+      : spec.description,
     fields: fieldsOf(spec),
     filters: filtersOf(spec),
     idForm: idFormOf(spec),

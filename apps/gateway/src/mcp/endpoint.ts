@@ -51,5 +51,7 @@ export function mcpEndpoint({ reader, log, resultBudgetBytes }: McpEndpointOptio
  */
 export function mcpMethodNotAllowed(_req: Request, res: Response): void {
   res.setHeader('Allow', 'POST');
-  res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+  res
+    .status(405)
+    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
 }

@@ -60,9 +60,21 @@ function samplesOf(spec: FilterSpec): Sample[] {
     case 'search':
       return [same('a'), same(''), same('x'.repeat(65))];
     case 'boolean':
-      return [{ rest: 'true', tool: true, typed: true }, { rest: 'false', tool: false, typed: true }, untyped('false'), untyped('yes'), { rest: '1', tool: 1, typed: false }];
+      return [
+        { rest: 'true', tool: true, typed: true },
+        { rest: 'false', tool: false, typed: true },
+        untyped('false'),
+        untyped('yes'),
+        { rest: '1', tool: 1, typed: false },
+      ];
     case 'integer':
-      return [{ rest: '5', tool: 5, typed: true }, untyped('-3'), { rest: '1.5', tool: 1.5, typed: false }, untyped('abc'), { rest: '2147483648', tool: 2147483648, typed: false }];
+      return [
+        { rest: '5', tool: 5, typed: true },
+        untyped('-3'),
+        { rest: '1.5', tool: 1.5, typed: false },
+        untyped('abc'),
+        { rest: '2147483648', tool: 2147483648, typed: false },
+      ];
     case 'enum':
       return [same(spec.values[0]), same(spec.values[spec.values.length - 1]!), same('nope')];
     case 'timestamp':
@@ -70,13 +82,7 @@ function samplesOf(spec: FilterSpec): Sample[] {
     case 'date':
       return [same('2024-01-01'), same('2024-01-31T23:30:00-05:00'), same('2024-13-01')];
     case 'ids':
-      return [
-        same(['A', 'B']),
-        untyped('A'),
-        same(['']),
-        same(['x'.repeat(130)]),
-        same(Array.from({ length: 51 }, (_, i) => `C${i}`)),
-      ];
+      return [same(['A', 'B']), untyped('A'), same(['']), same(['x'.repeat(130)]), same(Array.from({ length: 51 }, (_, i) => `C${i}`))];
   }
 }
 
@@ -86,9 +92,18 @@ function restPath(spec: ObjectSpec, query: [string, string][]): string {
   return `/v1/${spec.parent}/${encodeURIComponent(documents[spec.name]!)}/lines?${search}`;
 }
 
-async function compare(spec: ObjectSpec, label: string, query: [string, string][], toolFilters: Record<string, unknown>, rename: (path: string) => string) {
+async function compare(
+  spec: ObjectSpec,
+  label: string,
+  query: [string, string][],
+  toolFilters: Record<string, unknown>,
+  rename: (path: string) => string,
+) {
   const rest = await t.get(restPath(spec, query), auth());
-  const result = (await client.callTool({ name: 'list_records', arguments: { object: spec.name, limit: 5, filters: toolFilters } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: 'list_records',
+    arguments: { object: spec.name, limit: 5, filters: toolFilters },
+  })) as CallToolResult;
   const text = (result.content[0] as { text: string }).text;
   if (rest.status === 200) {
     assert.equal(result.isError, undefined, `${label}: REST accepts, the tool rejects: ${text}`);
@@ -99,7 +114,10 @@ async function compare(spec: ObjectSpec, label: string, query: [string, string][
   const error = JSON.parse(text).error;
   assert.equal(error.code, rest.body.error.code, label);
   if (error.code === 'VALIDATION_ERROR') {
-    const expected = rest.body.error.details.issues.map((i: { path: string; message: string }) => ({ path: rename(i.path), message: i.message }));
+    const expected = rest.body.error.details.issues.map((i: { path: string; message: string }) => ({
+      path: rename(i.path),
+      message: i.message,
+    }));
     assert.deepEqual(error.details.issues, expected, label);
   }
   return false;
@@ -114,15 +132,20 @@ test('every filter of every object: REST and list_records accept, reject and ans
     for (const [name, filter] of Object.entries(spec.filters)) {
       if (filter.kind === 'string' && filter.fromPath) continue;
       const param = queryParamName(name, filter);
-      const rename = (path: string) => (path === param || path.startsWith(`${param}.`) ? `filters.${name}${path.slice(param.length)}` : `filters.${path}`);
+      const rename = (path: string) =>
+        path === param || path.startsWith(`${param}.`) ? `filters.${name}${path.slice(param.length)}` : `filters.${path}`;
       for (const sample of samplesOf(filter)) {
         const values = Array.isArray(sample.rest) ? sample.rest : [sample.rest];
-        const query: [string, string][] = [...Object.entries(base).filter(([k]) => k !== name), ...values.map((v) => [param, v] as [string, string])];
+        const query: [string, string][] = [
+          ...Object.entries(base).filter(([k]) => k !== name),
+          ...values.map((v) => [param, v] as [string, string]),
+        ];
         const toolFilters = { ...toolBase, [name]: sample.tool };
         const label = `${spec.name} ${name}=${JSON.stringify(sample.tool).slice(0, 40)}`;
         if (await compare(spec, label, query, toolFilters, rename)) {
           accepted += 1;
-          if (sample.typed) assert.equal(filterToolSchema(spec.filters).safeParse(toolFilters).success, true, `${label}: the advertised schema refuses it`);
+          if (sample.typed)
+            assert.equal(filterToolSchema(spec.filters).safeParse(toolFilters).success, true, `${label}: the advertised schema refuses it`);
         } else {
           rejected += 1;
         }
@@ -131,7 +154,10 @@ test('every filter of every object: REST and list_records accept, reject and ans
     // A name the object does not have: REST says "unknown query parameter", the tool "unknown filter".
     const rest = await t.get(restPath(spec, [...Object.entries(base), ['colour', 'red']]), auth());
     assert.deepEqual(rest.body.error.details.issues, [{ path: 'colour', message: 'unknown query parameter' }]);
-    const result = (await client.callTool({ name: 'list_records', arguments: { object: spec.name, filters: { ...toolBase, colour: 'red' } } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'list_records',
+      arguments: { object: spec.name, filters: { ...toolBase, colour: 'red' } },
+    })) as CallToolResult;
     const error = JSON.parse((result.content[0] as { text: string }).text).error;
     assert.deepEqual(error.details.issues, [{ path: 'filters.colour', message: 'unknown filter' }], spec.name);
   }

@@ -46,7 +46,9 @@ const bearer = (secret: string, extra: Record<string, string> = {}) => ({ author
 
 async function connect(secret: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'gateway-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), { requestInit: { headers: bearer(secret, headers) } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.gateway.url}/mcp`), {
+    requestInit: { headers: bearer(secret, headers) },
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -130,13 +132,19 @@ describe('protocol', () => {
     }
     const newer = await post(initialize('2099-01-01'), bearer(keys.test!));
     assert.equal(newer.body.result.protocolVersion, LATEST_PROTOCOL_VERSION, 'an unknown version gets the latest we speak');
-    const unsupported = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, bearer(keys.test!, { 'mcp-protocol-version': '1999-01-01' }));
+    const unsupported = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      bearer(keys.test!, { 'mcp-protocol-version': '1999-01-01' }),
+    );
     assert.equal(unsupported.status, 400);
   });
 
   test('tools/list: three read-only tools whose schemas come from the protocol catalogue', async () => {
     const { tools } = await (await connect(keys.test!)).listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['list_objects', 'list_records', 'get_record']);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['list_objects', 'list_records', 'get_record'],
+    );
     for (const tool of tools) {
       assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
       assert.equal(tool.annotations?.destructiveHint, false, tool.name);
@@ -149,7 +157,10 @@ describe('protocol', () => {
     assert.deepEqual(list.required, ['object']);
     assert.equal(list.additionalProperties, false);
     const get = tools[2]!.inputSchema as any;
-    assert.deepEqual(get.properties.object.enum, OBJECT_NAMES.filter((name) => OBJECTS[name].idForm !== null));
+    assert.deepEqual(
+      get.properties.object.enum,
+      OBJECT_NAMES.filter((name) => OBJECTS[name].idForm !== null),
+    );
     assert.deepEqual(get.required, ['object', 'id']);
   });
 
@@ -161,7 +172,10 @@ describe('protocol', () => {
       assert.equal(((await res.json()) as any).jsonrpc, '2.0');
     }
     const client = await connect(keys.test!);
-    await assert.rejects(call(client, 'drop_tables', {}), (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams);
+    await assert.rejects(
+      call(client, 'drop_tables', {}),
+      (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams,
+    );
   });
 });
 
@@ -192,7 +206,10 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
     keys.tight = secret;
     const client = await connect(secret); // initialize and notifications/initialized
     ok(await call(client, 'list_objects', {}));
-    const res = await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, bearer(secret, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }));
+    const res = await post(
+      { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+      bearer(secret, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
+    );
     assert.equal(res.status, 429);
     assert.equal(res.body.error.code, 'RATE_LIMITED');
     assert.equal(res.headers.get('x-ratelimit-remaining'), '0');
@@ -230,7 +247,10 @@ describe('tools', () => {
     const result = await call(await connect(keys.test!), 'list_objects', {});
     const catalogue = ok(result);
     assert.ok(Buffer.byteLength(textOf(result)) <= RESULT_BUDGET_BYTES);
-    assert.deepEqual(catalogue.objects.map((o: any) => o.name), OBJECT_NAMES);
+    assert.deepEqual(
+      catalogue.objects.map((o: any) => o.name),
+      OBJECT_NAMES,
+    );
     const customers = catalogue.objects.find((o: any) => o.name === 'customers');
     assert.deepEqual(Object.keys(customers.fields), Object.keys(OBJECTS.customers.resource.shape));
     assert.equal(customers.fields.creditLimit, 'decimal|null');
@@ -254,7 +274,9 @@ describe('tools', () => {
       const args: Record<string, unknown> = { object: 'customers', limit: 100, ...(cursor ? { cursor } : {}) };
       const result = await call(client, 'list_records', args);
       const page = ok(result);
-      const rest = await fetch(`${t.gateway.url}/v1/customers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: bearer(keys.test!) });
+      const rest = await fetch(`${t.gateway.url}/v1/customers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        headers: bearer(keys.test!),
+      });
       assert.equal(textOf(result), await rest.text());
       assert.ok(page.data.length <= 100);
       seen.push(...page.data.map((c: any) => c.id));
@@ -275,7 +297,10 @@ describe('tools', () => {
     assert.deepEqual(inactive, rest.body);
     assert.ok(inactive.data.length > 0 && inactive.data.every((c: any) => c.inactive === true));
     const ids = inactive.data.slice(0, 2).map((c: any) => c.id);
-    assert.deepEqual(ok(await call(client, 'list_records', { object: 'customers', filters: { id: ids } })).data.map((c: any) => c.id), ids);
+    assert.deepEqual(
+      ok(await call(client, 'list_records', { object: 'customers', filters: { id: ids } })).data.map((c: any) => c.id),
+      ids,
+    );
   });
 
   test('get_record returns what REST returns, for plain and composite ids', async () => {
@@ -285,7 +310,10 @@ describe('tools', () => {
     const address = ok(await call(client, 'list_records', { object: 'customer-addresses', filters: { customerId: customer.id } })).data[0];
     const id = `${address.customerId}:${address.code}`;
     const result = await call(client, 'get_record', { object: 'customer-addresses', id });
-    assert.equal(textOf(result), await (await fetch(`${t.gateway.url}/v1/customer-addresses/${encodeURIComponent(id)}`, { headers: bearer(keys.test!) })).text());
+    assert.equal(
+      textOf(result),
+      await (await fetch(`${t.gateway.url}/v1/customer-addresses/${encodeURIComponent(id)}`, { headers: bearer(keys.test!) })).text(),
+    );
   });
 
   test('the lines of a document are listed with filters.documentId', async () => {
@@ -308,12 +336,20 @@ describe('tools', () => {
     assert.deepEqual(two, (await t.get('/v1/customers?limit=3', bearer(keys.test!))).body);
     assert.notDeepEqual(two, nwind);
     const companies = ok(await call(viaHeader, 'list_records', { object: 'companies' }));
-    assert.deepEqual(companies.data.map((c: any) => c.id), ['TWO', 'NWIND']);
+    assert.deepEqual(
+      companies.data.map((c: any) => c.id),
+      ['TWO', 'NWIND'],
+    );
     const error = failed(await call(viaHeader, 'list_records', { object: 'companies', company: 'TWO' }), 'VALIDATION_ERROR');
     assert.deepEqual(pathsOf(error), ['company']);
-    assert.deepEqual(pathsOf(failed(await call(viaHeader, 'get_record', { object: 'customers', id: 'X', company: 'NOPE' }), 'VALIDATION_ERROR')), ['company']);
+    assert.deepEqual(
+      pathsOf(failed(await call(viaHeader, 'get_record', { object: 'customers', id: 'X', company: 'NOPE' }), 'VALIDATION_ERROR')),
+      ['company'],
+    );
     const unknownHeader = await connect(keys.test!, { 'x-company': 'NOPE' });
-    assert.deepEqual(pathsOf(failed(await call(unknownHeader, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), ['X-Company']);
+    assert.deepEqual(pathsOf(failed(await call(unknownHeader, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), [
+      'X-Company',
+    ]);
   });
 });
 
@@ -324,7 +360,10 @@ describe('failures are tool errors carrying the API code', () => {
     assert.deepEqual(widgets.details.issues, [{ path: 'object', message: 'is not an object of this API; list_objects lists them' }]);
     const gl = failed(await call(client, 'get_record', { object: 'gl-entries', id: '1' }), 'VALIDATION_ERROR');
     assert.match(gl.message, /gl-entries has no get by id/);
-    const args = failed(await call(client, 'list_records', { object: 'customers', limit: 101, colour: 'red', filters: 'x' }), 'VALIDATION_ERROR');
+    const args = failed(
+      await call(client, 'list_records', { object: 'customers', limit: 101, colour: 'red', filters: 'x' }),
+      'VALIDATION_ERROR',
+    );
     assert.deepEqual(pathsOf(args).sort(), ['colour', 'filters', 'limit']);
     assert.equal(args.details.issues.find((i: any) => i.path === 'limit').message, 'must be an integer from 1 to 100');
     failed(await call(client, 'get_record', { object: 'customers', id: 'NO-SUCH-CUSTOMER' }), 'NOT_FOUND');
@@ -336,7 +375,10 @@ describe('failures are tool errors carrying the API code', () => {
   test('bad filters: the issues REST reports, under filters.<name>', async () => {
     const client = await connect(keys.test!);
     const mcp = failed(
-      await call(client, 'list_records', { object: 'customers', filters: { inactive: 'maybe', updatedSince: 'Filter-Value-Never-Logged', shoeSize: 9 } }),
+      await call(client, 'list_records', {
+        object: 'customers',
+        filters: { inactive: 'maybe', updatedSince: 'Filter-Value-Never-Logged', shoeSize: 9 },
+      }),
       'VALIDATION_ERROR',
     );
     const rest = await t.get('/v1/customers?inactive=maybe&updatedSince=yesterday', bearer(keys.test!));
@@ -376,8 +418,12 @@ describe('failures are tool errors carrying the API code', () => {
     assert.equal(error.message, rest.body.error.message);
     assert.deepEqual(error.details.issues, [{ path: 'X-Connection-Id', message: 'no such connection' }]);
     const missing = await connect(keys.live!);
-    assert.deepEqual(pathsOf(failed(await call(missing, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), ['X-Connection-Id']);
+    assert.deepEqual(pathsOf(failed(await call(missing, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), [
+      'X-Connection-Id',
+    ]);
     const testKeyElsewhere = await connect(keys.test!, { 'x-connection-id': liveConnectionId });
-    assert.deepEqual(pathsOf(failed(await call(testKeyElsewhere, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), ['X-Connection-Id']);
+    assert.deepEqual(pathsOf(failed(await call(testKeyElsewhere, 'list_records', { object: 'customers' }), 'VALIDATION_ERROR')), [
+      'X-Connection-Id',
+    ]);
   });
 });

@@ -57,8 +57,15 @@ const ListRecordsArguments = z
     filters: z
       .record(z.string(), z.unknown(), 'must be an object of filters')
       .optional()
-      .describe('Filters of this object, as list_objects describes them, e.g. {"inactive": false, "q": "elec"}. Ids filter with "id": ["A", "B"].'),
-    limit: z.int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MCP_MAX_LIMIT, LIMIT_MESSAGE).optional().describe(`Most records to return; default ${MCP_DEFAULT_LIMIT}`),
+      .describe(
+        'Filters of this object, as list_objects describes them, e.g. {"inactive": false, "q": "elec"}. Ids filter with "id": ["A", "B"].',
+      ),
+    limit: z
+      .int(LIMIT_MESSAGE)
+      .min(1, LIMIT_MESSAGE)
+      .max(MCP_MAX_LIMIT, LIMIT_MESSAGE)
+      .optional()
+      .describe(`Most records to return; default ${MCP_DEFAULT_LIMIT}`),
     cursor: z
       .string('must be a string')
       .min(1, 'must not be empty')
@@ -109,7 +116,8 @@ export const TOOLS: Tool[] = [
   {
     name: 'get_record',
     title: 'Get a record',
-    description: 'One record by its id, as {"data": {...}}. Objects without get-by-id (gl-entries, fiscal-periods, lines) are listed with list_records instead.',
+    description:
+      'One record by its id, as {"data": {...}}. Objects without get-by-id (gl-entries, fiscal-periods, lines) are listed with list_records instead.',
     inputSchema: jsonSchemaOf(GetRecordArguments),
     outputSchema: jsonSchemaOf(getEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'Get a record', ...READ_ONLY },

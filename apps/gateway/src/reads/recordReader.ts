@@ -103,7 +103,12 @@ export class RecordReader {
   /** One record by id: the agent's serialised JSON object, as bytes. The object must have get-by-id. */
   async get(target: ReadTarget, spec: ObjectSpec, id: string): Promise<Buffer> {
     const { company, agentKey } = this.route(target, spec);
-    const answer = await this.ask(agentKey, tenantOf(target), company, { kind: 'get', object: spec.name as Operation['object'], company, id });
+    const answer = await this.ask(agentKey, tenantOf(target), company, {
+      kind: 'get',
+      object: spec.name as Operation['object'],
+      company,
+      id,
+    });
     return answer.payload;
   }
 

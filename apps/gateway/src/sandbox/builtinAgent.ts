@@ -6,7 +6,6 @@ import type { AgentRegistry } from '../agents/agentRouter.ts';
 import type { AgentLink } from '../agents/agentLink.ts';
 import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 
-
 export interface BuiltinAgent {
   stop(): Promise<void>;
 }
@@ -27,7 +26,8 @@ export function startBuiltinAgent(dir: string, agents: AgentRegistry, log: Logge
     };
     worker.on('message', (message: string | Uint8Array) => {
       // A frame with a byte payload crosses the thread boundary as a plain Uint8Array.
-      if (link) return link.receive(typeof message === 'string' ? message : Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+      if (link)
+        return link.receive(typeof message === 'string' ? message : Buffer.from(message.buffer, message.byteOffset, message.byteLength));
       link = acceptAgent(channel, String(message), SANDBOX_AGENT_KEY, log);
       if (!link) return reject(new Error('the built-in sandbox agent was refused'));
       agents.add(SANDBOX_AGENT_KEY, link);

@@ -4,7 +4,10 @@ import { OBJECT_NAMES } from '@gp-gateway/protocol';
 import { checkWriteWhitelist, D9_WRITABLE_OBJECTS, writableObjects } from './writableObjects.ts';
 
 test('writable objects are the v1 writable objects (docs/api.md#writes) the catalogue knows', () => {
-  assert.deepEqual(writableObjects(), D9_WRITABLE_OBJECTS.filter((n) => (OBJECT_NAMES as readonly string[]).includes(n)));
+  assert.deepEqual(
+    writableObjects(),
+    D9_WRITABLE_OBJECTS.filter((n) => (OBJECT_NAMES as readonly string[]).includes(n)),
+  );
   assert.ok(writableObjects().includes('customers'));
 });
 

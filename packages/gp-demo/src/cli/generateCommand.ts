@@ -35,7 +35,11 @@ export function registerGenerateCommand(program: Command): void {
       });
       process.stderr.write('\n');
       for (const [database, tables] of Object.entries(result.counts)) {
-        console.log(`${database}: ${Object.entries(tables).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')}`);
+        console.log(
+          `${database}: ${Object.entries(tables)
+            .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
+            .join(', ')}`,
+        );
       }
       console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${flags.dir}`);
     });

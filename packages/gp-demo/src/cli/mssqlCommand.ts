@@ -28,7 +28,10 @@ export function registerMssqlCommand(program: Command): void {
       'Create the GP-shaped schema on a THROWAWAY SQL Server and copy a generated demo into it. It drops and\n' +
         'recreates DYNAMICS and the demo companies: never point it at a real GP server.',
     )
-    .requiredOption('--connection <string>', 'SQL Server connection string, e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false"')
+    .requiredOption(
+      '--connection <string>',
+      'SQL Server connection string, e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false"',
+    )
     .requiredOption('--demo-dir <dir>', 'a demo written by gp-demo generate')
     .addHelpText(
       'after',

@@ -50,7 +50,13 @@ export class BatchBook {
   readonly #batches = new Map<string, Batch>();
 
   /** Registers one document of `amount` (functional) dated `dateMs` in batch `number`. */
-  add(source: BatchSource, number: string, dateMs: number, amount: bigint, options: { user?: string; checkbookId?: string; unposted?: boolean } = {}): void {
+  add(
+    source: BatchSource,
+    number: string,
+    dateMs: number,
+    amount: bigint,
+    options: { user?: string; checkbookId?: string; unposted?: boolean } = {},
+  ): void {
     if (!number) throw new Error(`${source}: a document needs a batch number`);
     const key = `${source}\u0000${number}`;
     const batch = this.#batches.get(key) ?? {
@@ -107,7 +113,9 @@ export class BatchBook {
   }
 
   write(rng: Rng, writer: TableWriter): void {
-    const batches = [...this.#batches.values()].sort((a, b) => a.firstMs - b.firstMs || a.source.localeCompare(b.source) || a.number.localeCompare(b.number));
+    const batches = [...this.#batches.values()].sort(
+      (a, b) => a.firstMs - b.firstMs || a.source.localeCompare(b.source) || a.number.localeCompare(b.number),
+    );
     const recentMs = dayStartMs(DEMO_TIMELINE_END_MS) - 21 * DAY_MS;
     for (const batch of batches) {
       // Unposted batches from the last weeks are often marked, waiting for the posting run.

@@ -9,10 +9,30 @@ import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
 
 export type AccountRole =
-  | 'cash' | 'payrollCash' | 'receivables' | 'inventory' | 'prepaidInsurance' | 'accumulatedDepreciation'
-  | 'payables' | 'salesTax' | 'withholding' | 'accruedSalaries' | 'retainedEarnings'
-  | 'productSales' | 'serviceSales' | 'freightIncome' | 'salesDiscounts' | 'costOfGoods' | 'inventoryVariance'
-  | 'salaries' | 'payrollTaxExpense' | 'depreciation' | 'insurance' | 'bankCharges' | 'interestExpense' | 'purchases';
+  | 'cash'
+  | 'payrollCash'
+  | 'receivables'
+  | 'inventory'
+  | 'prepaidInsurance'
+  | 'accumulatedDepreciation'
+  | 'payables'
+  | 'salesTax'
+  | 'withholding'
+  | 'accruedSalaries'
+  | 'retainedEarnings'
+  | 'productSales'
+  | 'serviceSales'
+  | 'freightIncome'
+  | 'salesDiscounts'
+  | 'costOfGoods'
+  | 'inventoryVariance'
+  | 'salaries'
+  | 'payrollTaxExpense'
+  | 'depreciation'
+  | 'insurance'
+  | 'bankCharges'
+  | 'interestExpense'
+  | 'purchases';
 
 export interface Account {
   index: number;
@@ -53,65 +73,321 @@ const PL = 1;
 
 // Categories follow GP's default account categories (GL00102): 1 Cash, 3 Accounts Receivable, ...
 const TEMPLATES: readonly AccountTemplate[] = [
-  { main: '1100', description: 'Cash - Operating Account', category: 1, postingType: BS, typicalBalance: DEBIT, alias: 'CASH', role: 'cash', openingCents: 18_500_000 },
-  { main: '1110', description: 'Cash - Payroll', category: 1, postingType: BS, typicalBalance: DEBIT, role: 'payrollCash', openingCents: 2_500_000 },
+  {
+    main: '1100',
+    description: 'Cash - Operating Account',
+    category: 1,
+    postingType: BS,
+    typicalBalance: DEBIT,
+    alias: 'CASH',
+    role: 'cash',
+    openingCents: 18_500_000,
+  },
+  {
+    main: '1110',
+    description: 'Cash - Payroll',
+    category: 1,
+    postingType: BS,
+    typicalBalance: DEBIT,
+    role: 'payrollCash',
+    openingCents: 2_500_000,
+  },
   { main: '1120', description: 'Cash - Canadian Bank', category: 1, postingType: BS, typicalBalance: DEBIT, openingCents: 1_200_000 },
   { main: '1130', description: 'Petty Cash - Warehouse', category: 1, postingType: BS, typicalBalance: DEBIT, inactive: true },
   { main: '1140', description: 'Petty Cash', category: 1, postingType: BS, typicalBalance: DEBIT, openingCents: 50_000 },
-  { main: '1200', description: 'Accounts Receivable', category: 3, postingType: BS, typicalBalance: DEBIT, alias: 'AR', role: 'receivables', openingCents: 24_000_000 },
-  { main: '1210', description: 'Allowance for Doubtful Accounts', category: 3, postingType: BS, typicalBalance: CREDIT, openingCents: -1_200_000 },
-  { main: '1300', description: 'Inventory', category: 5, postingType: BS, typicalBalance: DEBIT, alias: 'INV', role: 'inventory', openingCents: 31_000_000 },
+  {
+    main: '1200',
+    description: 'Accounts Receivable',
+    category: 3,
+    postingType: BS,
+    typicalBalance: DEBIT,
+    alias: 'AR',
+    role: 'receivables',
+    openingCents: 24_000_000,
+  },
+  {
+    main: '1210',
+    description: 'Allowance for Doubtful Accounts',
+    category: 3,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    openingCents: -1_200_000,
+  },
+  {
+    main: '1300',
+    description: 'Inventory',
+    category: 5,
+    postingType: BS,
+    typicalBalance: DEBIT,
+    alias: 'INV',
+    role: 'inventory',
+    openingCents: 31_000_000,
+  },
   { main: '1310', description: 'Inventory - Consigned', category: 5, postingType: BS, typicalBalance: DEBIT, openingCents: 2_150_050 },
-  { main: '1400', description: 'Prepaid Insurance', category: 7, postingType: BS, typicalBalance: DEBIT, role: 'prepaidInsurance', openingCents: 1_200_000 },
+  {
+    main: '1400',
+    description: 'Prepaid Insurance',
+    category: 7,
+    postingType: BS,
+    typicalBalance: DEBIT,
+    role: 'prepaidInsurance',
+    openingCents: 1_200_000,
+  },
   { main: '1410', description: 'Prepaid Rent', category: 7, postingType: BS, typicalBalance: DEBIT, openingCents: 600_000 },
   { main: '1500', description: 'Land', category: 9, postingType: BS, typicalBalance: DEBIT, openingCents: 15_000_000 },
   { main: '1510', description: 'Buildings', category: 9, postingType: BS, typicalBalance: DEBIT, openingCents: 62_000_000 },
   { main: '1520', description: 'Furniture and Fixtures', category: 9, postingType: BS, typicalBalance: DEBIT, openingCents: 8_500_000 },
   { main: '1530', description: 'Computer Equipment', category: 9, postingType: BS, typicalBalance: DEBIT, openingCents: 6_400_000 },
   { main: '1540', description: 'Vehicles', category: 9, postingType: BS, typicalBalance: DEBIT, openingCents: 4_800_000 },
-  { main: '1600', description: 'Accumulated Depreciation - Buildings', category: 10, postingType: BS, typicalBalance: CREDIT, openingCents: -12_400_000 },
-  { main: '1610', description: 'Accumulated Depreciation - Equipment', category: 10, postingType: BS, typicalBalance: CREDIT, role: 'accumulatedDepreciation', openingCents: -6_100_000 },
+  {
+    main: '1600',
+    description: 'Accumulated Depreciation - Buildings',
+    category: 10,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    openingCents: -12_400_000,
+  },
+  {
+    main: '1610',
+    description: 'Accumulated Depreciation - Equipment',
+    category: 10,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    role: 'accumulatedDepreciation',
+    openingCents: -6_100_000,
+  },
   { main: '1700', description: 'Goodwill', category: 11, postingType: BS, typicalBalance: DEBIT, openingCents: 2_500_000 },
   { main: '1800', description: 'Security Deposits', category: 12, postingType: BS, typicalBalance: DEBIT, openingCents: 350_000 },
-  { main: '2100', description: 'Accounts Payable', category: 13, postingType: BS, typicalBalance: CREDIT, alias: 'AP', role: 'payables', openingCents: -17_500_000 },
+  {
+    main: '2100',
+    description: 'Accounts Payable',
+    category: 13,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    alias: 'AP',
+    role: 'payables',
+    openingCents: -17_500_000,
+  },
   { main: '2110', description: 'Accrued Purchases', category: 13, postingType: BS, typicalBalance: CREDIT, openingCents: -800_000 },
-  { main: '2200', description: 'Notes Payable - Old Line of Credit', category: 14, postingType: BS, typicalBalance: CREDIT, inactive: true },
+  {
+    main: '2200',
+    description: 'Notes Payable - Old Line of Credit',
+    category: 14,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    inactive: true,
+  },
   { main: '2210', description: 'Notes Payable', category: 14, postingType: BS, typicalBalance: CREDIT, openingCents: -5_000_000 },
-  { main: '2300', description: 'Sales Tax Payable', category: 16, postingType: BS, typicalBalance: CREDIT, role: 'salesTax', openingCents: -1_400_000 },
-  { main: '2310', description: 'Federal Withholding Payable', category: 16, postingType: BS, typicalBalance: CREDIT, role: 'withholding', openingCents: -950_000 },
-  { main: '2400', description: 'Accrued Salaries', category: 21, postingType: BS, typicalBalance: CREDIT, role: 'accruedSalaries', openingCents: -2_200_000 },
+  {
+    main: '2300',
+    description: 'Sales Tax Payable',
+    category: 16,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    role: 'salesTax',
+    openingCents: -1_400_000,
+  },
+  {
+    main: '2310',
+    description: 'Federal Withholding Payable',
+    category: 16,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    role: 'withholding',
+    openingCents: -950_000,
+  },
+  {
+    main: '2400',
+    description: 'Accrued Salaries',
+    category: 21,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    role: 'accruedSalaries',
+    openingCents: -2_200_000,
+  },
   { main: '2410', description: 'Accrued Interest', category: 17, postingType: BS, typicalBalance: CREDIT, openingCents: -150_000 },
   { main: '2500', description: 'Customer Deposits', category: 21, postingType: BS, typicalBalance: CREDIT, openingCents: -420_000 },
   { main: '2700', description: 'Long-Term Debt', category: 22, postingType: BS, typicalBalance: CREDIT, openingCents: -40_000_000 },
   { main: '3000', description: 'Common Stock', category: 23, postingType: BS, typicalBalance: CREDIT, openingCents: -50_000_000 },
-  { main: '3100', description: 'Additional Paid-in Capital', category: 25, postingType: BS, typicalBalance: CREDIT, openingCents: -10_000_000 },
+  {
+    main: '3100',
+    description: 'Additional Paid-in Capital',
+    category: 25,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    openingCents: -10_000_000,
+  },
   // Its opening balance is whatever makes the opening entry balance.
-  { main: '3300', description: 'Retained Earnings', category: 31, postingType: BS, typicalBalance: CREDIT, alias: 'RE', role: 'retainedEarnings' },
+  {
+    main: '3300',
+    description: 'Retained Earnings',
+    category: 31,
+    postingType: BS,
+    typicalBalance: CREDIT,
+    alias: 'RE',
+    role: 'retainedEarnings',
+  },
   { main: '9000', description: 'Headcount', category: 12, postingType: BS, typicalBalance: DEBIT, unit: true },
-  { main: '4100', description: 'Sales - Products', category: 32, postingType: PL, typicalBalance: CREDIT, alias: 'SALES', role: 'productSales' },
+  {
+    main: '4100',
+    description: 'Sales - Products',
+    category: 32,
+    postingType: PL,
+    typicalBalance: CREDIT,
+    alias: 'SALES',
+    role: 'productSales',
+  },
   { main: '4110', description: 'Sales - Services', category: 32, postingType: PL, typicalBalance: CREDIT, role: 'serviceSales' },
   { main: '4200', description: 'Sales Returns and Allowances', category: 33, postingType: PL, typicalBalance: DEBIT },
   { main: '4300', description: 'Sales Discounts', category: 33, postingType: PL, typicalBalance: DEBIT, role: 'salesDiscounts' },
   { main: '4500', description: 'Freight Income', category: 41, postingType: PL, typicalBalance: CREDIT, role: 'freightIncome' },
   { main: '4900', description: 'Interest Income', category: 41, postingType: PL, typicalBalance: CREDIT },
-  { main: '5100', description: 'Cost of Goods Sold', category: 34, postingType: PL, typicalBalance: DEBIT, alias: 'COGS', role: 'costOfGoods' },
+  {
+    main: '5100',
+    description: 'Cost of Goods Sold',
+    category: 34,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    alias: 'COGS',
+    role: 'costOfGoods',
+  },
   { main: '5110', description: 'Freight In', category: 34, postingType: PL, typicalBalance: DEBIT, role: 'purchases' },
   { main: '5200', description: 'Inventory Variance', category: 34, postingType: PL, typicalBalance: DEBIT, role: 'inventoryVariance' },
-  { main: '6100', description: 'Salaries and Wages', category: 37, postingType: PL, typicalBalance: DEBIT, role: 'salaries', departments: EXPENSE_DEPARTMENTS },
-  { main: '6110', description: 'Payroll Taxes', category: 38, postingType: PL, typicalBalance: DEBIT, role: 'payrollTaxExpense', departments: EXPENSE_DEPARTMENTS },
-  { main: '6120', description: 'Employee Benefits', category: 38, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6200', description: 'Rent Expense', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6210', description: 'Utilities', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6300', description: 'Office Supplies', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6310', description: 'Telephone', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6400', description: 'Travel and Entertainment', category: 35, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6410', description: 'Advertising', category: 35, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6500', description: 'Depreciation Expense', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'depreciation', departments: EXPENSE_DEPARTMENTS },
-  { main: '6600', description: 'Insurance Expense', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'insurance', departments: EXPENSE_DEPARTMENTS },
-  { main: '6700', description: 'Repairs and Maintenance', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6800', description: 'Professional Fees', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: EXPENSE_DEPARTMENTS },
-  { main: '6900', description: 'Postage Expense', category: 36, postingType: PL, typicalBalance: DEBIT, role: 'purchases', departments: ['100', '200'] },
-  { main: '6910', description: 'Dues and Subscriptions - Old', category: 36, postingType: PL, typicalBalance: DEBIT, departments: ['100'], inactive: true },
+  {
+    main: '6100',
+    description: 'Salaries and Wages',
+    category: 37,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'salaries',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6110',
+    description: 'Payroll Taxes',
+    category: 38,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'payrollTaxExpense',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6120',
+    description: 'Employee Benefits',
+    category: 38,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6200',
+    description: 'Rent Expense',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6210',
+    description: 'Utilities',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6300',
+    description: 'Office Supplies',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6310',
+    description: 'Telephone',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6400',
+    description: 'Travel and Entertainment',
+    category: 35,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6410',
+    description: 'Advertising',
+    category: 35,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6500',
+    description: 'Depreciation Expense',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'depreciation',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6600',
+    description: 'Insurance Expense',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'insurance',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6700',
+    description: 'Repairs and Maintenance',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6800',
+    description: 'Professional Fees',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: EXPENSE_DEPARTMENTS,
+  },
+  {
+    main: '6900',
+    description: 'Postage Expense',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    role: 'purchases',
+    departments: ['100', '200'],
+  },
+  {
+    main: '6910',
+    description: 'Dues and Subscriptions - Old',
+    category: 36,
+    postingType: PL,
+    typicalBalance: DEBIT,
+    departments: ['100'],
+    inactive: true,
+  },
   { main: '7100', description: 'Interest Expense', category: 39, postingType: PL, typicalBalance: DEBIT, role: 'interestExpense' },
   { main: '7200', description: 'Bank Charges', category: 42, postingType: PL, typicalBalance: DEBIT, role: 'bankCharges' },
   { main: '8100', description: 'Income Tax Expense', category: 40, postingType: PL, typicalBalance: DEBIT },
@@ -121,9 +397,7 @@ const GO_LIVE_SETUP_DATE = gpDate('2023-12-15');
 
 export function writeChartOfAccounts(rng: Rng, glAccounts: TableWriter, accountNumbers: TableWriter): Account[] {
   const accounts: Account[] = [];
-  const expanded = TEMPLATES.flatMap((template) =>
-    (template.departments ?? ['000']).map((department) => ({ template, department })),
-  );
+  const expanded = TEMPLATES.flatMap((template) => (template.departments ?? ['000']).map((department) => ({ template, department })));
   expanded.forEach(({ template, department }, i) => {
     const index = i + 1;
     const segments = [department, template.main, '00', ''] as const;

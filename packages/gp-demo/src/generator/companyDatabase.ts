@@ -20,7 +20,13 @@ import type { ProgressListener } from './progress.ts';
 import { PURCHASE_ORDERS_PER_SCALE, writePurchaseOrders } from './purchasing.ts';
 import { SALES_DOCUMENTS_PER_SCALE, writeSales } from './sales.ts';
 import { writeCheckbooks, writePaymentTerms, writeSalespeople, writeSites } from './setup.ts';
-import { PAYABLE_EXTRAS_PER_SCALE, RECEIVABLE_EXTRAS_PER_SCALE, SubledgerCollector, writePayables, writeReceivables } from './subledgers.ts';
+import {
+  PAYABLE_EXTRAS_PER_SCALE,
+  RECEIVABLE_EXTRAS_PER_SCALE,
+  SubledgerCollector,
+  writePayables,
+  writeReceivables,
+} from './subledgers.ts';
 import { createTableWriter } from './tableWriter.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { VENDORS_PER_SCALE, writeVendors } from './vendors.ts';
@@ -65,8 +71,23 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       writePaymentTerms(rng('payment-terms'), writers.SY03300);
       writeSalespeople(rng('salespeople'), writers.RM00301);
       writeSites(writers.IV40700);
-      const vendors = writeVendors({ rng: rng('vendors'), count: vendorCount, chart, vendors: writers.PM00200, addresses: writers.PM00300, progress });
-      const items = writeItems({ rng: rng('items'), count: itemCount, chart, vendors, items: writers.IV00101, quantities: writers.IV00102, progress });
+      const vendors = writeVendors({
+        rng: rng('vendors'),
+        count: vendorCount,
+        chart,
+        vendors: writers.PM00200,
+        addresses: writers.PM00300,
+        progress,
+      });
+      const items = writeItems({
+        rng: rng('items'),
+        count: itemCount,
+        chart,
+        vendors,
+        items: writers.IV00101,
+        quantities: writers.IV00102,
+        progress,
+      });
       return { vendors, items };
     });
 
@@ -85,11 +106,31 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
     );
 
     const batches = new BatchBook();
-    const documentCount = subledgers.receivables.length + subledgers.payables.length + (RECEIVABLE_EXTRAS_PER_SCALE + PAYABLE_EXTRAS_PER_SCALE) * scale;
+    const documentCount =
+      subledgers.receivables.length + subledgers.payables.length + (RECEIVABLE_EXTRAS_PER_SCALE + PAYABLE_EXTRAS_PER_SCALE) * scale;
     phase('receivables and payables', documentCount, (progress) => {
-      writeReceivables({ rng: rng('receivables'), scale, drafts: subledgers.receivables, customers, open: writers.RM20101, history: writers.RM30101, batches, progress });
-      const nextCheck = writePayables({ rng: rng('payables'), scale, drafts: subledgers.payables, vendors, open: writers.PM20000, history: writers.PM30200, batches, progress });
-      for (const entry of subledgers.journalBatches) batches.add('GL_Normal', entry.batch, entry.dateMs, entry.amount, { user: entry.user });
+      writeReceivables({
+        rng: rng('receivables'),
+        scale,
+        drafts: subledgers.receivables,
+        customers,
+        open: writers.RM20101,
+        history: writers.RM30101,
+        batches,
+        progress,
+      });
+      const nextCheck = writePayables({
+        rng: rng('payables'),
+        scale,
+        drafts: subledgers.payables,
+        vendors,
+        open: writers.PM20000,
+        history: writers.PM30200,
+        batches,
+        progress,
+      });
+      for (const entry of subledgers.journalBatches)
+        batches.add('GL_Normal', entry.batch, entry.dateMs, entry.amount, { user: entry.user });
       writeCheckbooks(rng('checkbooks'), db, chart, writers.CM00100, nextCheck);
     });
 

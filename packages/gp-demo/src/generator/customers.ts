@@ -92,7 +92,11 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
   const ids = new CustomerIdAllocator();
   const written: CustomerRef[] = [];
   for (let i = 0; i < count; i++) {
-    const region = rng.weighted<RegionCode>([['US', 85], ['CA', 10], ['EU', 5]]);
+    const region = rng.weighted<RegionCode>([
+      ['US', 85],
+      ['CA', 10],
+      ['EU', 5],
+    ]);
     const home = rng.pick(PLACES.filter((p) => p.region === region));
     const name = `${rng.pick(NAME_WORDS)} ${rng.pick(BUSINESS_WORDS)}${rng.weighted(NAME_SUFFIXES)}`;
     const id = ids.next(name);
@@ -113,7 +117,11 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
     const rowTsMs = Math.max(timelineTimestamp(rng, fraction), ...addressList.map((a) => a.rowTsMs));
     const createdMs = rng.chance(0.75) ? rng.int(EARLIEST_CREATED_MS, rowTsMs) : undefined;
     const created = createdMs === undefined ? undefined : dateOnly(createdMs);
-    const creditType = rng.weighted([[0, 10], [1, 20], [2, 70]] as const);
+    const creditType = rng.weighted([
+      [0, 10],
+      [1, 20],
+      [2, 70],
+    ] as const);
     const parent = written.length > 0 && rng.chance(0.03) ? rng.pick(written) : undefined;
 
     // Built as one literal, in the same order as ever, so the random draws inside stay in sequence.
@@ -149,7 +157,11 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
       CRLMTAMT: creditType === 2 ? creditLimit(rng) : 0n,
       CURNCYID: currencyId,
       PRCLEVEL: rng.chance(0.3) ? '' : rng.pick(PRICE_LEVELS),
-      CUSTDISC: rng.weighted([[0, 85], [250, 10], [500, 5]] as const),
+      CUSTDISC: rng.weighted([
+        [0, 85],
+        [250, 10],
+        [500, 5],
+      ] as const),
       SALSTERR: salesperson && !rng.chance(0.05) ? salesperson.territory : '',
       INACTIVE: inactive ? 1 : 0,
       HOLD: rng.chance(0.03) ? 1 : 0,
@@ -220,7 +232,11 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
 }
 
 function makeAddresses(rng: Rng, home: Place, shippingMethod: string, fraction: number): Address[] {
-  const extraCount = rng.weighted([[0, 45], [1, 35], [2, 20]] as const);
+  const extraCount = rng.weighted([
+    [0, 45],
+    [1, 35],
+    [2, 20],
+  ] as const);
   const extraCodes = [...EXTRA_ADDRESS_CODES].filter(() => rng.chance(0.67)).slice(0, extraCount);
   const primaryContact = rng.chance(0.1) ? '' : personName(rng);
   return ['PRIMARY', ...extraCodes].map((code) => {
@@ -249,7 +265,10 @@ class CustomerIdAllocator {
   readonly #used = new Map<string, number>();
 
   next(name: string): string {
-    const prefix = name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 8);
+    const prefix = name
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '')
+      .slice(0, 8);
     const counter = (this.#used.get(prefix) ?? 0) + 1;
     this.#used.set(prefix, counter);
     return `${prefix}${String(counter).padStart(4, '0')}`;

@@ -37,7 +37,20 @@ const ORIGINS = [
   [7, 'Timesheet Entry'],
 ] as const;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
 
 /**
  * Whether series `series` (2 Financial .. 7 Project) is closed for a period: 2024 is closed
@@ -67,8 +80,16 @@ export function writeFiscalPeriods(rng: Rng, periods: TableWriter): void {
       const flags = [2, 3, 4, 5, 6, 7].map((series) => isPeriodClosed(year, period, series));
       // A closed period's rows were last touched by the close, some days after the period ended.
       const touchedMs = (closed: boolean) =>
-        closed ? clampToTimeline(Math.max(setupMs, endMs + rng.int(8, 20) * DAY_MS + rng.int(14, 22) * 3_600_000 + rng.int(0, 3_599_999))) : setupMs;
-      const common = { YEAR1: year, PERIODID: period, PERIODDT: gpDate(start), PERDENDT: gpDate(periodEnd), PERNAME: period === 0 ? '' : MONTHS[period - 1] };
+        closed
+          ? clampToTimeline(Math.max(setupMs, endMs + rng.int(8, 20) * DAY_MS + rng.int(14, 22) * 3_600_000 + rng.int(0, 3_599_999)))
+          : setupMs;
+      const common = {
+        YEAR1: year,
+        PERIODID: period,
+        PERIODDT: gpDate(start),
+        PERDENDT: gpDate(periodEnd),
+        PERNAME: period === 0 ? '' : MONTHS[period - 1],
+      };
       periods.insert({
         ...common,
         CLOSED: flags.every(Boolean) ? 1 : 0,
@@ -85,7 +106,14 @@ export function writeFiscalPeriods(rng: Rng, periods: TableWriter): void {
       });
       for (const [series, origin] of ORIGINS) {
         const closed = isPeriodClosed(year, period, series);
-        periods.insert({ ...common, CLOSED: closed ? 1 : 0, SERIES: series, ODESCTN: origin, FORIGIN: 0, DEX_ROW_TS: rowTimestamp(touchedMs(closed)) });
+        periods.insert({
+          ...common,
+          CLOSED: closed ? 1 : 0,
+          SERIES: series,
+          ODESCTN: origin,
+          FORIGIN: 0,
+          DEX_ROW_TS: rowTimestamp(touchedMs(closed)),
+        });
       }
     }
   }

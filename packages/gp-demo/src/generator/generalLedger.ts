@@ -151,7 +151,7 @@ export function writeGeneralLedger(options: WriteGeneralLedgerOptions): void {
     const target = Math.round((glLineTarget(scale) * daysOf(year)) / totalDays);
     const yearStart = Date.UTC(year, 0, 1);
     const context = { rng, chart, customers: isOpen ? activeCustomers : customers };
-    for (let written = 0; written < target; ) {
+    for (let written = 0; written < target;) {
       // Dates advance with the year's progress; some entries are back-dated a few days.
       const day = Math.floor((written / target) * daysOf(year)) - (rng.chance(0.15) ? rng.int(1, 5) : 0);
       const trxMs = addDays(yearStart, Math.max(0, day));
@@ -185,7 +185,11 @@ export interface EntryHeader {
 }
 
 function regularHeader(rng: Rng, counters: Counters, draft: JournalEntryDraft, trxMs: number): EntryHeader {
-  const lagDays = rng.weighted([[0, 50], [rng.int(1, 3), 35], [rng.int(4, 15), 15]] as const);
+  const lagDays = rng.weighted([
+    [0, 50],
+    [rng.int(1, 3), 35],
+    [rng.int(4, 15), 15],
+  ] as const);
   let postedMs = addDays(trxMs, lagDays) + businessTimeOfDayMs(rng) + rng.int(0, 999);
   if (postedMs > DEMO_TIMELINE_END_MS) postedMs = DEMO_TIMELINE_END_MS - rng.int(0, 3_600_000);
   const subledger = SUBLEDGER[draft.kind];

@@ -47,7 +47,11 @@ function eachCompanyDb(result: GenerateResult, check: (db: Database.Database, co
   }
 }
 
-const count = (db: Database.Database, sql: string, ...params: unknown[]): number => db.prepare(sql).pluck().get(...params) as number;
+const count = (db: Database.Database, sql: string, ...params: unknown[]): number =>
+  db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as number;
 
 before(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-demo-test-'));
@@ -66,18 +70,27 @@ describe('generateDemo output', () => {
     const dir = path.join(root, 'base');
     assert.deepEqual({ systemDatabase: base.systemDatabase, companyDatabases: base.companyDatabases }, demoDatabasePaths(dir));
     assert.deepEqual(baseListing, ['DYNAMICS.sqlite', 'NWIND.sqlite', 'TWO.sqlite']);
-    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes('building')), [], 'no staging folder left behind');
+    assert.deepEqual(
+      fs.readdirSync(root).filter((f) => f.includes('building')),
+      [],
+      'no staging folder left behind',
+    );
   });
 
   test('SY01500 lists exactly the two demo companies', () => {
     const db = open(base.systemDatabase);
-    const rows = db.prepare('SELECT rtrim(INTERID) AS id, CMPANYID AS number, rtrim(CMPNYNAM) AS name FROM SY01500 ORDER BY CMPANYID').all();
+    const rows = db
+      .prepare('SELECT rtrim(INTERID) AS id, CMPANYID AS number, rtrim(CMPNYNAM) AS name FROM SY01500 ORDER BY CMPANYID')
+      .all();
     db.close();
     assert.deepEqual(rows, [
       { id: 'TWO', number: 1, name: 'Fabrikam, Inc.' },
       { id: 'NWIND', number: 2, name: 'Northwind Traders' },
     ]);
-    assert.deepEqual(DEMO_COMPANIES.map((c) => c.id), ['TWO', 'NWIND']);
+    assert.deepEqual(
+      DEMO_COMPANIES.map((c) => c.id),
+      ['TWO', 'NWIND'],
+    );
   });
 
   test('reports the row counts that are really in the files, at the requested size', () => {
@@ -102,7 +115,15 @@ describe('generateDemo output', () => {
 
   test('reports progress per phase, ending with done = total', () => {
     const phases = [...new Set(progress.map((p) => p.phase))];
-    const perCompany = ['customers', 'master data', 'general ledger', 'receivables and payables', 'sales orders', 'purchase orders', 'indexes'];
+    const perCompany = [
+      'customers',
+      'master data',
+      'general ledger',
+      'receivables and payables',
+      'sales orders',
+      'purchase orders',
+      'indexes',
+    ];
     assert.deepEqual(phases, [...DEMO_COMPANIES.flatMap((c) => perCompany.map((p) => `${c.id} ${p}`)), 'DYNAMICS companies']);
     for (const phase of phases) {
       const last = progress.filter((p) => p.phase === phase).at(-1);
@@ -120,7 +141,11 @@ describe('encoding contract', () => {
       const db = open(file);
       for (const table of tablesOf(file)) {
         for (const column of table.columns.filter((c) => c.type !== 'char' && c.type !== 'datetime')) {
-          assert.equal(count(db, `SELECT count(*) FROM ${table.name} WHERE typeof(${column.name}) <> 'integer'`), 0, `${table.name}.${column.name}`);
+          assert.equal(
+            count(db, `SELECT count(*) FROM ${table.name} WHERE typeof(${column.name}) <> 'integer'`),
+            0,
+            `${table.name}.${column.name}`,
+          );
         }
       }
       db.close();
@@ -132,7 +157,11 @@ describe('encoding contract', () => {
       const db = open(file);
       for (const table of tablesOf(file)) {
         for (const column of table.columns.filter((c) => c.type === 'char')) {
-          const wrong = count(db, `SELECT count(*) FROM ${table.name} WHERE typeof(${column.name}) <> 'text' OR length(${column.name}) <> ?`, column.length);
+          const wrong = count(
+            db,
+            `SELECT count(*) FROM ${table.name} WHERE typeof(${column.name}) <> 'text' OR length(${column.name}) <> ?`,
+            column.length,
+          );
           assert.equal(wrong, 0, `${table.name}.${column.name}`);
         }
       }
@@ -169,18 +198,31 @@ describe('encoding contract', () => {
 describe('referential consistency', () => {
   test('every journal entry balances exactly, per year and JRNENTRY', () => {
     eachCompanyDb(base, (db) => {
-      for (const [table, year] of [['GL20000', 'OPENYEAR'], ['GL30000', 'HSTYEAR']]) {
+      for (const [table, year] of [
+        ['GL20000', 'OPENYEAR'],
+        ['GL30000', 'HSTYEAR'],
+      ]) {
         const entries = db
-          .prepare(`SELECT ${year} AS year, JRNENTRY, sum(DEBITAMT) AS debit, sum(CRDTAMNT) AS credit, count(*) AS lines FROM ${table} GROUP BY ${year}, JRNENTRY`)
+          .prepare(
+            `SELECT ${year} AS year, JRNENTRY, sum(DEBITAMT) AS debit, sum(CRDTAMNT) AS credit, count(*) AS lines FROM ${table} GROUP BY ${year}, JRNENTRY`,
+          )
           .safeIntegers(true)
           .all() as { debit: bigint; credit: bigint; lines: bigint }[];
         assert.ok(entries.length > 300, `${table} has ${entries.length} entries`);
         for (const entry of entries) {
           assert.equal(typeof entry.debit, 'bigint');
-          assert.equal(entry.debit, entry.credit, JSON.stringify(entry, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+          assert.equal(
+            entry.debit,
+            entry.credit,
+            JSON.stringify(entry, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+          );
         }
       }
-      const sizes = db.prepare(`SELECT min(n) AS min, max(n) AS max FROM (SELECT count(*) AS n FROM GL30000 WHERE SOURCDOC NOT IN (?, ?) GROUP BY HSTYEAR, JRNENTRY)`).get(padChar('BBF', 11), padChar('P/L', 11));
+      const sizes = db
+        .prepare(
+          `SELECT min(n) AS min, max(n) AS max FROM (SELECT count(*) AS n FROM GL30000 WHERE SOURCDOC NOT IN (?, ?) GROUP BY HSTYEAR, JRNENTRY)`,
+        )
+        .get(padChar('BBF', 11), padChar('P/L', 11));
       assert.deepEqual(sizes, { min: 2, max: 6 });
     });
   });
@@ -188,21 +230,39 @@ describe('referential consistency', () => {
   test('every GL line points at an account in GL00105, and GL00100/GL00105 agree', () => {
     eachCompanyDb(base, (db) => {
       for (const table of ['GL20000', 'GL30000']) {
-        assert.equal(count(db, `SELECT count(*) FROM ${table} g WHERE NOT EXISTS (SELECT 1 FROM GL00105 a WHERE a.ACTINDX = g.ACTINDX)`), 0, table);
+        assert.equal(
+          count(db, `SELECT count(*) FROM ${table} g WHERE NOT EXISTS (SELECT 1 FROM GL00105 a WHERE a.ACTINDX = g.ACTINDX)`),
+          0,
+          table,
+        );
       }
-      assert.equal(count(db, 'SELECT count(*) FROM GL00100 a FULL JOIN GL00105 b ON a.ACTINDX = b.ACTINDX WHERE a.ACTINDX IS NULL OR b.ACTINDX IS NULL'), 0);
-      assert.equal(count(db, "SELECT count(*) FROM GL00105 WHERE ACTNUMST NOT GLOB '[0-9][0-9][0-9]-[0-9][0-9][0-9][0-9]-[0-9][0-9] *'"), 0);
+      assert.equal(
+        count(
+          db,
+          'SELECT count(*) FROM GL00100 a FULL JOIN GL00105 b ON a.ACTINDX = b.ACTINDX WHERE a.ACTINDX IS NULL OR b.ACTINDX IS NULL',
+        ),
+        0,
+      );
+      assert.equal(
+        count(db, "SELECT count(*) FROM GL00105 WHERE ACTNUMST NOT GLOB '[0-9][0-9][0-9]-[0-9][0-9][0-9][0-9]-[0-9][0-9] *'"),
+        0,
+      );
     });
   });
 
   test('every customer has its primary, bill-to, ship-to and statement addresses in RM00102', () => {
     eachCompanyDb(base, (db) => {
       for (const column of ['ADRSCODE', 'PRBTADCD', 'PRSTADCD', 'STADDRCD']) {
-        const missing = count(db, `SELECT count(*) FROM RM00101 c WHERE NOT EXISTS (SELECT 1 FROM RM00102 a WHERE a.CUSTNMBR = c.CUSTNMBR AND a.ADRSCODE = c.${column})`);
+        const missing = count(
+          db,
+          `SELECT count(*) FROM RM00101 c WHERE NOT EXISTS (SELECT 1 FROM RM00102 a WHERE a.CUSTNMBR = c.CUSTNMBR AND a.ADRSCODE = c.${column})`,
+        );
         assert.equal(missing, 0, column);
       }
       assert.equal(count(db, 'SELECT count(*) FROM RM00102 a WHERE NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = a.CUSTNMBR)'), 0);
-      const perCustomer = db.prepare('SELECT min(n) AS min, max(n) AS max FROM (SELECT count(*) AS n FROM RM00102 GROUP BY CUSTNMBR)').get();
+      const perCustomer = db
+        .prepare('SELECT min(n) AS min, max(n) AS max FROM (SELECT count(*) AS n FROM RM00102 GROUP BY CUSTNMBR)')
+        .get();
       assert.deepEqual(perCustomer, { min: 1, max: 3 });
     });
   });
@@ -211,7 +271,10 @@ describe('referential consistency', () => {
     eachCompanyDb(base, (db) => {
       for (const table of ['GL20000', 'GL30000']) {
         const sales = count(db, `SELECT count(*) FROM ${table} WHERE SERIES = 3`);
-        const orphans = count(db, `SELECT count(*) FROM ${table} g WHERE SERIES = 3 AND NOT EXISTS (SELECT 1 FROM RM00101 c WHERE rtrim(c.CUSTNMBR) = rtrim(g.ORMSTRID))`);
+        const orphans = count(
+          db,
+          `SELECT count(*) FROM ${table} g WHERE SERIES = 3 AND NOT EXISTS (SELECT 1 FROM RM00101 c WHERE rtrim(c.CUSTNMBR) = rtrim(g.ORMSTRID))`,
+        );
         assert.ok(sales > 0, table);
         assert.equal(orphans, 0, table);
       }
@@ -219,15 +282,29 @@ describe('referential consistency', () => {
     });
   });
 
-  test('history has BBF and P/L rows; the open year starts with last year\'s close', () => {
+  test("history has BBF and P/L rows; the open year starts with last year's close", () => {
     eachCompanyDb(base, (db) => {
       const closing = (table: string, year: string) =>
-        db.prepare(`SELECT ${year} AS year, rtrim(SOURCDOC) AS source, count(*) AS n FROM ${table} WHERE SOURCDOC IN (?, ?) GROUP BY 1, 2 ORDER BY 1, 2`)
+        db
+          .prepare(
+            `SELECT ${year} AS year, rtrim(SOURCDOC) AS source, count(*) AS n FROM ${table} WHERE SOURCDOC IN (?, ?) GROUP BY 1, 2 ORDER BY 1, 2`,
+          )
           .all(padChar('BBF', 11), padChar('P/L', 11)) as { year: number; source: string; n: number }[];
       const history = closing('GL30000', 'HSTYEAR').map(({ year, source }) => `${year} ${source}`);
       assert.deepEqual(history, ['2024 BBF', '2025 BBF', '2025 P/L']);
-      assert.deepEqual(closing('GL20000', 'OPENYEAR').map(({ year, source }) => `${year} ${source}`), ['2026 BBF', '2026 P/L']);
-      assert.equal(count(db, "SELECT count(*) FROM GL30000 WHERE SOURCDOC IN (?, ?) AND (PERIODID <> 0 OR substr(TRXDATE, 6, 5) <> '01-01')", padChar('BBF', 11), padChar('P/L', 11)), 0);
+      assert.deepEqual(
+        closing('GL20000', 'OPENYEAR').map(({ year, source }) => `${year} ${source}`),
+        ['2026 BBF', '2026 P/L'],
+      );
+      assert.equal(
+        count(
+          db,
+          "SELECT count(*) FROM GL30000 WHERE SOURCDOC IN (?, ?) AND (PERIODID <> 0 OR substr(TRXDATE, 6, 5) <> '01-01')",
+          padChar('BBF', 11),
+          padChar('P/L', 11),
+        ),
+        0,
+      );
       assert.deepEqual(db.prepare('SELECT DISTINCT OPENYEAR FROM GL20000').pluck().all(), [2026]);
       assert.deepEqual(db.prepare('SELECT DISTINCT HSTYEAR FROM GL30000 ORDER BY 1').pluck().all(), [2024, 2025]);
     });
@@ -249,26 +326,53 @@ describe('referential consistency', () => {
     const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
     eachCompanyDb(base, (db) => {
       for (const table of gpTablesOf('company').filter((t) => t.hasRowTs)) {
-        assert.ok((db.prepare(`SELECT max(DEX_ROW_TS) FROM ${table.name}`).pluck().get() as string) <= '2026-10-31 23:59:59.999', table.name);
+        assert.ok(
+          (db.prepare(`SELECT max(DEX_ROW_TS) FROM ${table.name}`).pluck().get() as string) <= '2026-10-31 23:59:59.999',
+          table.name,
+        );
       }
       for (const table of ['RM00101', 'RM00102', 'GL20000', 'GL30000']) {
         assert.ok((db.prepare(`SELECT max(DEX_ROW_TS) FROM ${table}`).pluck().get() as string) < now, table);
-        const inversions = count(db, `SELECT count(*) FROM (SELECT DEX_ROW_TS < lag(DEX_ROW_TS) OVER (ORDER BY DEX_ROW_ID) AS inv FROM ${table}) WHERE inv`);
+        const inversions = count(
+          db,
+          `SELECT count(*) FROM (SELECT DEX_ROW_TS < lag(DEX_ROW_TS) OVER (ORDER BY DEX_ROW_ID) AS inv FROM ${table}) WHERE inv`,
+        );
         assert.ok(inversions > 0, `${table} has no out-of-order timestamps`);
       }
-      const span = db.prepare('SELECT min(DEX_ROW_TS) AS first, max(DEX_ROW_TS) AS last FROM RM00101').get() as { first: string; last: string };
+      const span = db.prepare('SELECT min(DEX_ROW_TS) AS first, max(DEX_ROW_TS) AS last FROM RM00101').get() as {
+        first: string;
+        last: string;
+      };
       assert.ok(span.first < '2024-03' && span.last > '2026-08', JSON.stringify(span));
-      const firstTenth = db.prepare('SELECT max(DEX_ROW_TS) FROM (SELECT DEX_ROW_TS FROM RM00101 ORDER BY DEX_ROW_ID LIMIT 50)').pluck().get() as string;
-      const lastTenth = db.prepare('SELECT min(DEX_ROW_TS) FROM (SELECT DEX_ROW_TS FROM RM00101 ORDER BY DEX_ROW_ID DESC LIMIT 50)').pluck().get() as string;
+      const firstTenth = db
+        .prepare('SELECT max(DEX_ROW_TS) FROM (SELECT DEX_ROW_TS FROM RM00101 ORDER BY DEX_ROW_ID LIMIT 50)')
+        .pluck()
+        .get() as string;
+      const lastTenth = db
+        .prepare('SELECT min(DEX_ROW_TS) FROM (SELECT DEX_ROW_TS FROM RM00101 ORDER BY DEX_ROW_ID DESC LIMIT 50)')
+        .pluck()
+        .get() as string;
       assert.ok(firstTenth < lastTenth, 'early rows are older than late rows');
-      assert.equal(count(db, "SELECT count(*) FROM RM00101 c WHERE EXISTS (SELECT 1 FROM RM00102 a WHERE a.CUSTNMBR = c.CUSTNMBR AND a.DEX_ROW_TS > c.DEX_ROW_TS)"), 0, 'a customer is never older than its addresses');
+      assert.equal(
+        count(
+          db,
+          'SELECT count(*) FROM RM00101 c WHERE EXISTS (SELECT 1 FROM RM00102 a WHERE a.CUSTNMBR = c.CUSTNMBR AND a.DEX_ROW_TS > c.DEX_ROW_TS)',
+        ),
+        0,
+        'a customer is never older than its addresses',
+      );
     });
   });
 });
 
 describe('master data and documents', () => {
-  const rows = <T>(db: Database.Database, sql: string, ...params: unknown[]) => db.prepare(sql).safeIntegers(true).all(...params) as T[];
-  const values = (db: Database.Database, sql: string) => (db.prepare(sql).pluck().all() as (number | string)[]).map((v) => (typeof v === 'string' ? v.trimEnd() : v));
+  const rows = <T>(db: Database.Database, sql: string, ...params: unknown[]) =>
+    db
+      .prepare(sql)
+      .safeIntegers(true)
+      .all(...params) as T[];
+  const values = (db: Database.Database, sql: string) =>
+    (db.prepare(sql).pluck().all() as (number | string)[]).map((v) => (typeof v === 'string' ? v.trimEnd() : v));
   const none = (db: Database.Database, what: string, sql: string, ...params: unknown[]) => assert.equal(count(db, sql, ...params), 0, what);
   const both = (open: string, history: string) => [open, history] as const;
 
@@ -291,7 +395,11 @@ describe('master data and documents', () => {
       assert.ok(count(db, 'SELECT count(*) FROM RM00301') >= 8 && count(db, 'SELECT count(*) FROM RM00301 WHERE INACTIVE = 1') > 0);
       const checkbooks = count(db, 'SELECT count(*) FROM CM00100');
       assert.ok(checkbooks >= 3 && checkbooks <= 4, `${checkbooks} checkbooks`);
-      none(db, 'checkbook cash accounts', 'SELECT count(*) FROM CM00100 c WHERE NOT EXISTS (SELECT 1 FROM GL00105 a WHERE a.ACTINDX = c.ACTINDX)');
+      none(
+        db,
+        'checkbook cash accounts',
+        'SELECT count(*) FROM CM00100 c WHERE NOT EXISTS (SELECT 1 FROM GL00105 a WHERE a.ACTINDX = c.ACTINDX)',
+      );
       assert.ok(count(db, 'SELECT count(*) FROM CM00100 WHERE CURRBLNC > 0') >= 3, 'checkbooks have balances');
       const sources = values(db, 'SELECT DISTINCT BCHSOURC FROM SY00500 ORDER BY 1');
       assert.deepEqual(sources, ['GL_Normal', 'PM_Payment', 'PM_Trxent', 'RM_Cash', 'RM_Sales', 'Sales Entry']);
@@ -302,21 +410,57 @@ describe('master data and documents', () => {
 
   test('every reference between master data resolves', () => {
     eachCompanyDb(base, (db) => {
-      none(db, 'vendor addresses', 'SELECT count(*) FROM PM00300 a WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = a.VENDORID)');
+      none(
+        db,
+        'vendor addresses',
+        'SELECT count(*) FROM PM00300 a WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = a.VENDORID)',
+      );
       for (const column of ['VADDCDPR', 'VADCDPAD', 'VADCDSFR', 'VADCDTRO']) {
-        none(db, column, `SELECT count(*) FROM PM00200 v WHERE NOT EXISTS (SELECT 1 FROM PM00300 a WHERE a.VENDORID = v.VENDORID AND a.ADRSCODE = v.${column})`);
+        none(
+          db,
+          column,
+          `SELECT count(*) FROM PM00200 v WHERE NOT EXISTS (SELECT 1 FROM PM00300 a WHERE a.VENDORID = v.VENDORID AND a.ADRSCODE = v.${column})`,
+        );
       }
       for (const table of ['RM00101', 'PM00200']) {
-        none(db, `${table} terms`, `SELECT count(*) FROM ${table} t WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = t.PYMTRMID)`);
-        none(db, `${table} checkbooks`, `SELECT count(*) FROM ${table} t WHERE rtrim(CHEKBKID) <> '' AND NOT EXISTS (SELECT 1 FROM CM00100 c WHERE c.CHEKBKID = t.CHEKBKID)`);
+        none(
+          db,
+          `${table} terms`,
+          `SELECT count(*) FROM ${table} t WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = t.PYMTRMID)`,
+        );
+        none(
+          db,
+          `${table} checkbooks`,
+          `SELECT count(*) FROM ${table} t WHERE rtrim(CHEKBKID) <> '' AND NOT EXISTS (SELECT 1 FROM CM00100 c WHERE c.CHEKBKID = t.CHEKBKID)`,
+        );
       }
-      none(db, 'customer salespeople', "SELECT count(*) FROM RM00101 c WHERE rtrim(SLPRSNID) <> '' AND NOT EXISTS (SELECT 1 FROM RM00301 s WHERE s.SLPRSNID = c.SLPRSNID)");
-      none(db, 'address sites', "SELECT count(*) FROM RM00102 a WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = a.LOCNCODE)");
+      none(
+        db,
+        'customer salespeople',
+        "SELECT count(*) FROM RM00101 c WHERE rtrim(SLPRSNID) <> '' AND NOT EXISTS (SELECT 1 FROM RM00301 s WHERE s.SLPRSNID = c.SLPRSNID)",
+      );
+      none(
+        db,
+        'address sites',
+        "SELECT count(*) FROM RM00102 a WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = a.LOCNCODE)",
+      );
       none(db, 'quantity items', 'SELECT count(*) FROM IV00102 q WHERE NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = q.ITEMNMBR)');
-      none(db, 'quantity sites', 'SELECT count(*) FROM IV00102 q WHERE RCRDTYPE = 2 AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = q.LOCNCODE)');
+      none(
+        db,
+        'quantity sites',
+        'SELECT count(*) FROM IV00102 q WHERE RCRDTYPE = 2 AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = q.LOCNCODE)',
+      );
       none(db, 'overall rows have a blank site', "SELECT count(*) FROM IV00102 WHERE RCRDTYPE = 1 AND rtrim(LOCNCODE) <> ''");
-      none(db, 'primary vendors', "SELECT count(*) FROM IV00102 q WHERE rtrim(PRIMVNDR) <> '' AND NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = q.PRIMVNDR)");
-      none(db, 'inventory items have both kinds of rows', 'SELECT count(*) FROM IV00101 i WHERE ITEMTYPE IN (1, 2) AND (NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 1) OR NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 2))');
+      none(
+        db,
+        'primary vendors',
+        "SELECT count(*) FROM IV00102 q WHERE rtrim(PRIMVNDR) <> '' AND NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = q.PRIMVNDR)",
+      );
+      none(
+        db,
+        'inventory items have both kinds of rows',
+        'SELECT count(*) FROM IV00101 i WHERE ITEMTYPE IN (1, 2) AND (NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 1) OR NOT EXISTS (SELECT 1 FROM IV00102 q WHERE q.ITEMNMBR = i.ITEMNMBR AND RCRDTYPE = 2))',
+      );
       const columns = ['QTYONHND', 'ATYALLOC', 'QTYONORD', 'QTYBKORD', 'QTYSOLD', 'QTYRTRND', 'QTYDMGED'];
       const mismatched = count(
         db,
@@ -330,21 +474,37 @@ describe('master data and documents', () => {
 
   test('open and history tables are both in use, with voided and foreign-currency documents', () => {
     eachCompanyDb(base, (db) => {
-      for (const [open, history] of [both('RM20101', 'RM30101'), both('PM20000', 'PM30200'), both('SOP10100', 'SOP30200'), both('POP10100', 'POP30100')]) {
+      for (const [open, history] of [
+        both('RM20101', 'RM30101'),
+        both('PM20000', 'PM30200'),
+        both('SOP10100', 'SOP30200'),
+        both('POP10100', 'POP30100'),
+      ]) {
         assert.ok(count(db, `SELECT count(*) FROM ${open}`) > 20, open);
         assert.ok(count(db, `SELECT count(*) FROM ${history}`) > 20, history);
-        assert.ok(count(db, `SELECT (SELECT count(*) FROM ${open} WHERE CURNCYID <> 'Z-US$') + (SELECT count(*) FROM ${history} WHERE CURNCYID <> 'Z-US$')`) > 0, `${open}/${history} currencies`);
+        assert.ok(
+          count(
+            db,
+            `SELECT (SELECT count(*) FROM ${open} WHERE CURNCYID <> 'Z-US$') + (SELECT count(*) FROM ${history} WHERE CURNCYID <> 'Z-US$')`,
+          ) > 0,
+          `${open}/${history} currencies`,
+        );
       }
       assert.deepEqual(values(db, 'SELECT RMDTYPAL FROM RM20101 UNION SELECT RMDTYPAL FROM RM30101 ORDER BY 1'), [1, 3, 4, 5, 6, 7, 8, 9]);
       assert.deepEqual(values(db, 'SELECT DOCTYPE FROM PM20000 UNION SELECT DOCTYPE FROM PM30200 ORDER BY 1'), [1, 2, 3, 4, 5, 6]);
       assert.deepEqual(values(db, 'SELECT SOPTYPE FROM SOP10100 UNION SELECT SOPTYPE FROM SOP30200 ORDER BY 1'), [1, 2, 3, 4, 5]);
-      for (const table of ['RM20101', 'RM30101']) for (const type of [1, 9]) assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE RMDTYPAL = ?`, type) > 0, `${table} type ${type}`);
-      for (const table of ['PM20000', 'PM30200']) for (const type of [1, 6]) assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE DOCTYPE = ?`, type) > 0, `${table} type ${type}`);
+      for (const table of ['RM20101', 'RM30101'])
+        for (const type of [1, 9])
+          assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE RMDTYPAL = ?`, type) > 0, `${table} type ${type}`);
+      for (const table of ['PM20000', 'PM30200'])
+        for (const type of [1, 6])
+          assert.ok(count(db, `SELECT count(*) FROM ${table} WHERE DOCTYPE = ?`, type) > 0, `${table} type ${type}`);
       assert.ok(count(db, 'SELECT count(*) FROM RM30101 WHERE VOIDSTTS = 1') > 0, 'voided receivables');
       assert.ok(count(db, 'SELECT count(*) FROM PM30200 WHERE VOIDED = 1') > 0, 'voided payables');
       assert.ok(count(db, 'SELECT count(*) FROM SOP30200 WHERE VOIDSTTS = 1') > 0, 'voided sales documents');
       assert.deepEqual(values(db, 'SELECT DISTINCT POSTATUS FROM POP30100 ORDER BY 1'), [4, 5, 6]);
-      for (const status of [1, 2]) assert.ok(count(db, 'SELECT count(*) FROM POP10100 WHERE POSTATUS = ?', status) > 0, `open POs with status ${status}`);
+      for (const status of [1, 2])
+        assert.ok(count(db, 'SELECT count(*) FROM POP10100 WHERE POSTATUS = ?', status) > 0, `open POs with status ${status}`);
       assert.ok(count(db, "SELECT count(*) FROM RM20101 WHERE RMDTYPAL = 9 AND rtrim(CHEKNMBR) <> ''") > 0, 'payments carry check numbers');
       assert.deepEqual(values(db, 'SELECT DISTINCT DOCID FROM SOP30200 WHERE SOPTYPE = 3'), ['STDINV']);
     });
@@ -363,82 +523,226 @@ describe('master data and documents', () => {
   test('every document names a real customer, vendor, batch, terms and site; every line a real document', () => {
     eachCompanyDb(base, (db) => {
       for (const table of ['RM20101', 'RM30101', 'SOP10100', 'SOP30200']) {
-        none(db, `${table} customers`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`);
+        none(
+          db,
+          `${table} customers`,
+          `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`,
+        );
       }
       for (const table of ['PM20000', 'PM30200', 'POP10100', 'POP30100', 'POP10110', 'POP30110']) {
-        none(db, `${table} vendors`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = d.VENDORID)`);
+        none(
+          db,
+          `${table} vendors`,
+          `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM PM00200 v WHERE v.VENDORID = d.VENDORID)`,
+        );
       }
       for (const table of ['RM20101', 'RM30101', 'PM20000', 'PM30200', 'SOP10100', 'SOP30200']) {
-        none(db, `${table} batches`, `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM SY00500 b WHERE b.BCHSOURC = d.BCHSOURC AND b.BACHNUMB = d.BACHNUMB)`);
+        none(
+          db,
+          `${table} batches`,
+          `SELECT count(*) FROM ${table} d WHERE NOT EXISTS (SELECT 1 FROM SY00500 b WHERE b.BCHSOURC = d.BCHSOURC AND b.BACHNUMB = d.BACHNUMB)`,
+        );
         none(db, `${table} blank batches`, `SELECT count(*) FROM ${table} WHERE BACHNUMB = ''`);
-        none(db, `${table} terms`, `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`);
+        none(
+          db,
+          `${table} terms`,
+          `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`,
+        );
       }
       for (const table of ['POP10100', 'POP30100']) {
-        none(db, `${table} terms`, `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`);
-        none(db, `${table} drop-ship customers`, `SELECT count(*) FROM ${table} d WHERE rtrim(CUSTNMBR) <> '' AND NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`);
+        none(
+          db,
+          `${table} terms`,
+          `SELECT count(*) FROM ${table} d WHERE rtrim(PYMTRMID) <> '' AND NOT EXISTS (SELECT 1 FROM SY03300 p WHERE p.PYMTRMID = d.PYMTRMID)`,
+        );
+        none(
+          db,
+          `${table} drop-ship customers`,
+          `SELECT count(*) FROM ${table} d WHERE rtrim(CUSTNMBR) <> '' AND NOT EXISTS (SELECT 1 FROM RM00101 c WHERE c.CUSTNMBR = d.CUSTNMBR)`,
+        );
       }
       for (const [headers, lines] of [both('SOP10100', 'SOP10200'), both('SOP30200', 'SOP30300')]) {
-        none(db, `${lines} documents`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`);
-        none(db, `${headers} without lines`, `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`);
-        none(db, `${lines} items`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`);
-        for (const table of [headers, lines]) none(db, `${table} sites`, `SELECT count(*) FROM ${table} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`);
-        none(db, `${lines} top-level lines`, `SELECT count(*) FROM (SELECT SOPNUMBE, SOPTYPE, count(*) AS n FROM ${lines} WHERE CMPNTSEQ = 0 GROUP BY 1, 2) WHERE n > 5`);
-        none(db, `${lines} components belong to a kit line`, `SELECT count(*) FROM ${lines} c WHERE CMPNTSEQ > 0 AND NOT EXISTS (SELECT 1 FROM ${lines} k JOIN IV00101 i ON i.ITEMNMBR = k.ITEMNMBR AND i.ITEMTYPE = 3 WHERE k.SOPNUMBE = c.SOPNUMBE AND k.SOPTYPE = c.SOPTYPE AND k.LNITMSEQ = c.LNITMSEQ AND k.CMPNTSEQ = 0)`);
+        none(
+          db,
+          `${lines} documents`,
+          `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`,
+        );
+        none(
+          db,
+          `${headers} without lines`,
+          `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.SOPNUMBE = l.SOPNUMBE AND h.SOPTYPE = l.SOPTYPE)`,
+        );
+        none(
+          db,
+          `${lines} items`,
+          `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`,
+        );
+        for (const table of [headers, lines])
+          none(
+            db,
+            `${table} sites`,
+            `SELECT count(*) FROM ${table} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`,
+          );
+        none(
+          db,
+          `${lines} top-level lines`,
+          `SELECT count(*) FROM (SELECT SOPNUMBE, SOPTYPE, count(*) AS n FROM ${lines} WHERE CMPNTSEQ = 0 GROUP BY 1, 2) WHERE n > 5`,
+        );
+        none(
+          db,
+          `${lines} components belong to a kit line`,
+          `SELECT count(*) FROM ${lines} c WHERE CMPNTSEQ > 0 AND NOT EXISTS (SELECT 1 FROM ${lines} k JOIN IV00101 i ON i.ITEMNMBR = k.ITEMNMBR AND i.ITEMTYPE = 3 WHERE k.SOPNUMBE = c.SOPNUMBE AND k.SOPTYPE = c.SOPTYPE AND k.LNITMSEQ = c.LNITMSEQ AND k.CMPNTSEQ = 0)`,
+        );
       }
       assert.ok(count(db, 'SELECT count(*) FROM SOP30300 WHERE CMPNTSEQ > 0') > 0, 'kit components in history');
-      none(db, 'transferred orders are in history', "SELECT count(*) FROM SOP30200 i WHERE rtrim(ORIGNUMB) <> '' AND NOT EXISTS (SELECT 1 FROM SOP30200 o WHERE o.SOPNUMBE = i.ORIGNUMB AND o.SOPTYPE = i.ORIGTYPE)");
+      none(
+        db,
+        'transferred orders are in history',
+        "SELECT count(*) FROM SOP30200 i WHERE rtrim(ORIGNUMB) <> '' AND NOT EXISTS (SELECT 1 FROM SOP30200 o WHERE o.SOPNUMBE = i.ORIGNUMB AND o.SOPTYPE = i.ORIGTYPE)",
+      );
       for (const [headers, lines] of [both('POP10100', 'POP10110'), both('POP30100', 'POP30110')]) {
-        none(db, `${lines} documents`, `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.PONUMBER = l.PONUMBER)`);
-        none(db, `${headers} without lines`, `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.PONUMBER = l.PONUMBER)`);
-        none(db, `${lines} items`, `SELECT count(*) FROM ${lines} l WHERE NONINVEN = 0 AND NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`);
-        none(db, `${lines} sites`, `SELECT count(*) FROM ${lines} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`);
+        none(
+          db,
+          `${lines} documents`,
+          `SELECT count(*) FROM ${lines} l WHERE NOT EXISTS (SELECT 1 FROM ${headers} h WHERE h.PONUMBER = l.PONUMBER)`,
+        );
+        none(
+          db,
+          `${headers} without lines`,
+          `SELECT count(*) FROM ${headers} h WHERE NOT EXISTS (SELECT 1 FROM ${lines} l WHERE h.PONUMBER = l.PONUMBER)`,
+        );
+        none(
+          db,
+          `${lines} items`,
+          `SELECT count(*) FROM ${lines} l WHERE NONINVEN = 0 AND NOT EXISTS (SELECT 1 FROM IV00101 i WHERE i.ITEMNMBR = l.ITEMNMBR)`,
+        );
+        none(
+          db,
+          `${lines} sites`,
+          `SELECT count(*) FROM ${lines} d WHERE rtrim(LOCNCODE) <> '' AND NOT EXISTS (SELECT 1 FROM IV40700 s WHERE s.LOCNCODE = d.LOCNCODE)`,
+        );
       }
       none(db, 'a PO is open or history, not both', 'SELECT count(*) FROM POP10100 o JOIN POP30100 h ON h.PONUMBER = o.PONUMBER');
-      none(db, 'a sales document is work or history, not both', 'SELECT count(*) FROM SOP10100 o JOIN SOP30200 h ON h.SOPNUMBE = o.SOPNUMBE AND h.SOPTYPE = o.SOPTYPE');
-      none(db, 'a receivable is open or history, not both', 'SELECT count(*) FROM RM20101 o JOIN RM30101 h ON h.RMDTYPAL = o.RMDTYPAL AND h.DOCNUMBR = o.DOCNUMBR');
-      none(db, 'a payable is open or history, not both', 'SELECT count(*) FROM PM20000 o JOIN PM30200 h ON h.DOCTYPE = o.DOCTYPE AND h.VCHRNMBR = o.VCHRNMBR');
+      none(
+        db,
+        'a sales document is work or history, not both',
+        'SELECT count(*) FROM SOP10100 o JOIN SOP30200 h ON h.SOPNUMBE = o.SOPNUMBE AND h.SOPTYPE = o.SOPTYPE',
+      );
+      none(
+        db,
+        'a receivable is open or history, not both',
+        'SELECT count(*) FROM RM20101 o JOIN RM30101 h ON h.RMDTYPAL = o.RMDTYPAL AND h.DOCNUMBR = o.DOCNUMBR',
+      );
+      none(
+        db,
+        'a payable is open or history, not both',
+        'SELECT count(*) FROM PM20000 o JOIN PM30200 h ON h.DOCTYPE = o.DOCTYPE AND h.VCHRNMBR = o.VCHRNMBR',
+      );
     });
   });
 
   test('amounts add up exactly: lines to subtotals, parts to totals, remaining within original', () => {
     eachCompanyDb(base, (db) => {
       for (const [headers, lines] of [both('SOP10100', 'SOP10200'), both('SOP30200', 'SOP30300')]) {
-        none(db, `${lines} sum to SUBTOTAL`, `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(XTNDPRCE) AS total, sum(OXTNDPRC) AS ortotal FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`);
-        none(db, `${lines} taxes sum to TAXAMNT`, `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(TAXAMNT) AS total FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.TAXAMNT`);
-        none(db, `${headers} DOCAMNT`, `SELECT count(*) FROM ${headers} WHERE DOCAMNT <> SUBTOTAL - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT`);
-        none(db, `${lines} extended = quantity x price`, `SELECT count(*) FROM ${lines} WHERE abs(QUANTITY * UNITPRCE / 100000 - XTNDPRCE) > 500`);
+        none(
+          db,
+          `${lines} sum to SUBTOTAL`,
+          `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(XTNDPRCE) AS total, sum(OXTNDPRC) AS ortotal FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`,
+        );
+        none(
+          db,
+          `${lines} taxes sum to TAXAMNT`,
+          `SELECT count(*) FROM ${headers} h JOIN (SELECT SOPNUMBE, SOPTYPE, sum(TAXAMNT) AS total FROM ${lines} GROUP BY 1, 2) l ON l.SOPNUMBE = h.SOPNUMBE AND l.SOPTYPE = h.SOPTYPE WHERE l.total <> h.TAXAMNT`,
+        );
+        none(
+          db,
+          `${headers} DOCAMNT`,
+          `SELECT count(*) FROM ${headers} WHERE DOCAMNT <> SUBTOTAL - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT`,
+        );
+        none(
+          db,
+          `${lines} extended = quantity x price`,
+          `SELECT count(*) FROM ${lines} WHERE abs(QUANTITY * UNITPRCE / 100000 - XTNDPRCE) > 500`,
+        );
         none(db, `${lines} components carry no price`, `SELECT count(*) FROM ${lines} WHERE CMPNTSEQ > 0 AND XTNDPRCE <> 0`);
       }
       for (const [headers, lines] of [both('POP10100', 'POP10110'), both('POP30100', 'POP30110')]) {
-        none(db, `${lines} sum to SUBTOTAL`, `SELECT count(*) FROM ${headers} h JOIN (SELECT PONUMBER, sum(EXTDCOST) AS total, sum(OREXTCST) AS ortotal FROM ${lines} GROUP BY 1) l ON l.PONUMBER = h.PONUMBER WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`);
+        none(
+          db,
+          `${lines} sum to SUBTOTAL`,
+          `SELECT count(*) FROM ${headers} h JOIN (SELECT PONUMBER, sum(EXTDCOST) AS total, sum(OREXTCST) AS ortotal FROM ${lines} GROUP BY 1) l ON l.PONUMBER = h.PONUMBER WHERE l.total <> h.SUBTOTAL OR l.ortotal <> h.ORSUBTOT`,
+        );
         none(db, `${lines} quantities`, `SELECT count(*) FROM ${lines} WHERE QTYCANCE > QTYORDER OR QTYORDER <= 0`);
       }
-      none(db, 'canceled POs are fully canceled', 'SELECT count(*) FROM POP30110 l JOIN POP30100 h ON h.PONUMBER = l.PONUMBER WHERE h.POSTATUS = 6 AND (l.QTYCANCE <> l.QTYORDER OR l.POLNESTA <> 6)');
+      none(
+        db,
+        'canceled POs are fully canceled',
+        'SELECT count(*) FROM POP30110 l JOIN POP30100 h ON h.PONUMBER = l.PONUMBER WHERE h.POSTATUS = 6 AND (l.QTYCANCE <> l.QTYORDER OR l.POLNESTA <> 6)',
+      );
       for (const table of ['RM20101', 'RM30101']) {
-        none(db, `${table} ORTRXAMT`, `SELECT count(*) FROM ${table} WHERE ORTRXAMT <> SLSAMNT - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT AND RMDTYPAL <> 9`);
+        none(
+          db,
+          `${table} ORTRXAMT`,
+          `SELECT count(*) FROM ${table} WHERE ORTRXAMT <> SLSAMNT - TRDISAMT + FRTAMNT + MISCAMNT + TAXAMNT AND RMDTYPAL <> 9`,
+        );
         none(db, `${table} remaining`, `SELECT count(*) FROM ${table} WHERE CURTRXAM < 0 OR CURTRXAM > ORTRXAMT OR ORTRXAMT <= 0`);
       }
       for (const table of ['PM20000', 'PM30200']) {
-        none(db, `${table} DOCAMNT`, `SELECT count(*) FROM ${table} WHERE DOCAMNT <> PRCHAMNT - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT AND DOCTYPE <> 6`);
+        none(
+          db,
+          `${table} DOCAMNT`,
+          `SELECT count(*) FROM ${table} WHERE DOCAMNT <> PRCHAMNT - TRDISAMT + FRTAMNT + MSCCHAMT + TAXAMNT AND DOCTYPE <> 6`,
+        );
         none(db, `${table} remaining`, `SELECT count(*) FROM ${table} WHERE CURTRXAM < 0 OR CURTRXAM > DOCAMNT OR DOCAMNT <= 0`);
       }
       for (const table of ['RM30101', 'PM30200']) none(db, `${table} is settled`, `SELECT count(*) FROM ${table} WHERE CURTRXAM <> 0`);
-      none(db, 'voided documents have nothing left', 'SELECT (SELECT count(*) FROM RM30101 WHERE VOIDSTTS = 1 AND CURTRXAM <> 0) + (SELECT count(*) FROM PM30200 WHERE VOIDED = 1 AND CURTRXAM <> 0)');
+      none(
+        db,
+        'voided documents have nothing left',
+        'SELECT (SELECT count(*) FROM RM30101 WHERE VOIDSTTS = 1 AND CURTRXAM <> 0) + (SELECT count(*) FROM PM30200 WHERE VOIDED = 1 AND CURTRXAM <> 0)',
+      );
       assert.ok(count(db, 'SELECT count(*) FROM RM20101 WHERE CURTRXAM > 0 AND CURTRXAM < ORTRXAMT') > 0, 'partly paid invoices');
-      none(db, 'batch totals', 'SELECT count(*) FROM SY00500 b WHERE BCHSOURC IN (?, ?) AND (NUMOFTRX, BCHTOTAL) <> (SELECT count(*), sum(ORTRXAMT) FROM (SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM20101 UNION ALL SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM30101) d WHERE d.BCHSOURC = b.BCHSOURC AND d.BACHNUMB = b.BACHNUMB)', padChar('RM_Sales', 15), padChar('RM_Cash', 15));
+      none(
+        db,
+        'batch totals',
+        'SELECT count(*) FROM SY00500 b WHERE BCHSOURC IN (?, ?) AND (NUMOFTRX, BCHTOTAL) <> (SELECT count(*), sum(ORTRXAMT) FROM (SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM20101 UNION ALL SELECT BCHSOURC, BACHNUMB, ORTRXAMT FROM RM30101) d WHERE d.BCHSOURC = b.BCHSOURC AND d.BACHNUMB = b.BACHNUMB)',
+        padChar('RM_Sales', 15),
+        padChar('RM_Cash', 15),
+      );
     });
   });
 
-  test('the general ledger\'s subledger lines name the receivables and payables documents', () => {
+  test("the general ledger's subledger lines name the receivables and payables documents", () => {
     eachCompanyDb(base, (db) => {
-      const rm = (type: number) => `(SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM20101 WHERE RMDTYPAL = ${type} UNION ALL SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM30101 WHERE RMDTYPAL = ${type})`;
-      const pm = (type: number) => `(SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM20000 WHERE DOCTYPE = ${type} UNION ALL SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM30200 WHERE DOCTYPE = ${type})`;
+      const rm = (type: number) =>
+        `(SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM20101 WHERE RMDTYPAL = ${type} UNION ALL SELECT CUSTNMBR, DOCNUMBR, ORTRXAMT FROM RM30101 WHERE RMDTYPAL = ${type})`;
+      const pm = (type: number) =>
+        `(SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM20000 WHERE DOCTYPE = ${type} UNION ALL SELECT VENDORID, VCHRNMBR, DOCAMNT FROM PM30200 WHERE DOCTYPE = ${type})`;
       for (const table of ['GL20000', 'GL30000']) {
         const pad = (column: string, length: number) => `substr(${column} || '${' '.repeat(length)}', 1, ${length})`;
-        none(db, `${table} SJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = 'SJ' AND NOT EXISTS (SELECT 1 FROM ${rm(1)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)} AND d.CUSTNMBR = ${pad('rtrim(g.ORMSTRID)', 15)})`.replace("'SJ'", `'${'SJ'.padEnd(11)}'`));
-        none(db, `${table} CRJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CRJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${rm(9)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)})`);
-        none(db, `${table} PJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'PJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(1)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)} AND d.VENDORID = ${pad('rtrim(g.ORMSTRID)', 15)})`);
-        none(db, `${table} CDJ`, `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CDJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(6)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)})`);
+        none(
+          db,
+          `${table} SJ`,
+          `SELECT count(*) FROM ${table} g WHERE SOURCDOC = 'SJ' AND NOT EXISTS (SELECT 1 FROM ${rm(1)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)} AND d.CUSTNMBR = ${pad('rtrim(g.ORMSTRID)', 15)})`.replace(
+            "'SJ'",
+            `'${'SJ'.padEnd(11)}'`,
+          ),
+        );
+        none(
+          db,
+          `${table} CRJ`,
+          `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CRJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${rm(9)} d WHERE d.DOCNUMBR = ${pad('rtrim(g.ORDOCNUM)', 21)})`,
+        );
+        none(
+          db,
+          `${table} PJ`,
+          `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'PJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(1)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)} AND d.VENDORID = ${pad('rtrim(g.ORMSTRID)', 15)})`,
+        );
+        none(
+          db,
+          `${table} CDJ`,
+          `SELECT count(*) FROM ${table} g WHERE SOURCDOC = '${'CDJ'.padEnd(11)}' AND NOT EXISTS (SELECT 1 FROM ${pm(6)} d WHERE d.VCHRNMBR = ${pad('rtrim(g.ORCTRNUM)', 21)})`,
+        );
       }
       const invoices = rows<{ receivable: bigint; document: bigint }>(
         db,
@@ -452,15 +756,45 @@ describe('master data and documents', () => {
 
   test('fiscal periods: the period-level rows the API reads, with per-series closing', () => {
     eachCompanyDb(base, (db) => {
-      const periods = db.prepare('SELECT YEAR1 AS year, count(*) AS n, min(PERIODID) AS first, max(PERIODID) AS last FROM SY40100 WHERE FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 GROUP BY 1 ORDER BY 1').all();
-      assert.deepEqual(periods, [2024, 2025, 2026].map((year) => ({ year, n: 12, first: 1, last: 12 })));
-      assert.equal(count(db, 'SELECT count(*) FROM SY40100 WHERE PERIODID = 0 AND SERIES = 2'), 3 * 2, 'a period 0 row per year and origin');
-      none(db, 'periods are months', "SELECT count(*) FROM SY40100 WHERE PERIODID > 0 AND (substr(PERIODDT, 6, 2) <> printf('%02d', PERIODID) OR substr(PERIODDT, 9) <> '01 00:00:00.000' OR substr(PERDENDT, 1, 7) <> substr(PERIODDT, 1, 7))");
-      none(db, '2024 is closed', 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2024 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 + PSERIES_2 + PSERIES_3 + PSERIES_4 + PSERIES_5 + PSERIES_6 <> 6');
-      none(db, '2025 Financial is closed', 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2025 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 <> 1');
-      const open2026 = count(db, 'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2026 AND FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 AND PSERIES_1 = 0');
+      const periods = db
+        .prepare(
+          'SELECT YEAR1 AS year, count(*) AS n, min(PERIODID) AS first, max(PERIODID) AS last FROM SY40100 WHERE FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 GROUP BY 1 ORDER BY 1',
+        )
+        .all();
+      assert.deepEqual(
+        periods,
+        [2024, 2025, 2026].map((year) => ({ year, n: 12, first: 1, last: 12 })),
+      );
+      assert.equal(
+        count(db, 'SELECT count(*) FROM SY40100 WHERE PERIODID = 0 AND SERIES = 2'),
+        3 * 2,
+        'a period 0 row per year and origin',
+      );
+      none(
+        db,
+        'periods are months',
+        "SELECT count(*) FROM SY40100 WHERE PERIODID > 0 AND (substr(PERIODDT, 6, 2) <> printf('%02d', PERIODID) OR substr(PERIODDT, 9) <> '01 00:00:00.000' OR substr(PERDENDT, 1, 7) <> substr(PERIODDT, 1, 7))",
+      );
+      none(
+        db,
+        '2024 is closed',
+        'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2024 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 + PSERIES_2 + PSERIES_3 + PSERIES_4 + PSERIES_5 + PSERIES_6 <> 6',
+      );
+      none(
+        db,
+        '2025 Financial is closed',
+        'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2025 AND FORIGIN = 1 AND SERIES = 0 AND PSERIES_1 <> 1',
+      );
+      const open2026 = count(
+        db,
+        'SELECT count(*) FROM SY40100 WHERE YEAR1 = 2026 AND FORIGIN = 1 AND SERIES = 0 AND PERIODID > 0 AND PSERIES_1 = 0',
+      );
       assert.ok(open2026 > 0 && open2026 < 12, `${open2026} open Financial periods in 2026`);
-      none(db, 'origin rows agree with the period rows', 'SELECT count(*) FROM SY40100 o JOIN SY40100 p ON p.YEAR1 = o.YEAR1 AND p.PERIODID = o.PERIODID AND p.FORIGIN = 1 AND p.SERIES = 0 WHERE o.FORIGIN = 0 AND o.CLOSED <> CASE o.SERIES WHEN 2 THEN p.PSERIES_1 WHEN 3 THEN p.PSERIES_2 WHEN 4 THEN p.PSERIES_3 WHEN 5 THEN p.PSERIES_4 WHEN 6 THEN p.PSERIES_5 ELSE p.PSERIES_6 END');
+      none(
+        db,
+        'origin rows agree with the period rows',
+        'SELECT count(*) FROM SY40100 o JOIN SY40100 p ON p.YEAR1 = o.YEAR1 AND p.PERIODID = o.PERIODID AND p.FORIGIN = 1 AND p.SERIES = 0 WHERE o.FORIGIN = 0 AND o.CLOSED <> CASE o.SERIES WHEN 2 THEN p.PSERIES_1 WHEN 3 THEN p.PSERIES_2 WHEN 4 THEN p.PSERIES_3 WHEN 5 THEN p.PSERIES_4 WHEN 6 THEN p.PSERIES_5 ELSE p.PSERIES_6 END',
+      );
     });
   });
 });
@@ -498,7 +832,10 @@ describe('live use of a generated database', () => {
   test("GP's primary keys reject duplicates", () => {
     const db = open(file, false);
     const customer = db.prepare('SELECT CUSTNMBR, ADRSCODE FROM RM00102 LIMIT 1').get() as { CUSTNMBR: string; ADRSCODE: string };
-    assert.throws(() => db.prepare('INSERT INTO RM00101 (CUSTNMBR) VALUES (?)').run(customer.CUSTNMBR), /UNIQUE constraint failed: RM00101.CUSTNMBR/);
+    assert.throws(
+      () => db.prepare('INSERT INTO RM00101 (CUSTNMBR) VALUES (?)').run(customer.CUSTNMBR),
+      /UNIQUE constraint failed: RM00101.CUSTNMBR/,
+    );
     assert.throws(
       () => db.prepare('INSERT INTO RM00102 (CUSTNMBR, ADRSCODE) VALUES (?, ?)').run(customer.CUSTNMBR.toLowerCase(), customer.ADRSCODE),
       /UNIQUE constraint failed: RM00102.CUSTNMBR, RM00102.ADRSCODE/,
@@ -522,7 +859,8 @@ describe('generateDemo arguments and folders', () => {
         const tableRatio = (two[table] ?? 0) / (one[table] ?? 1);
         assert.ok(tableRatio > 1.6 && tableRatio < 2.4, `${table} ratio ${tableRatio}`);
       }
-      for (const table of ['SY03300', 'RM00301', 'CM00100', 'IV40700', 'SY40100']) assert.equal(two[table], one[table], `${table} does not scale`);
+      for (const table of ['SY03300', 'RM00301', 'CM00100', 'IV40700', 'SY40100'])
+        assert.equal(two[table], one[table], `${table} does not scale`);
     }
   });
 
@@ -538,7 +876,10 @@ describe('generateDemo arguments and folders', () => {
     fs.writeFileSync(path.join(dir, 'agent.json'), '{}');
     generateDemo({ dir, seed: 7 });
     assert.deepEqual(fs.readdirSync(dir).sort(), ['DYNAMICS.sqlite', 'NWIND.sqlite', 'TWO.sqlite', 'agent.json']);
-    assert.deepEqual(fs.readdirSync(root).filter((f) => f.includes('building')), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((f) => f.includes('building')),
+      [],
+    );
     assert.deepEqual(digest({ ...demoDatabasePaths(dir), counts: {} }), digests.base);
   });
 
@@ -553,8 +894,16 @@ describe('generateDemo arguments and folders', () => {
 // Keeps the GP_TABLES import honest: every company table is in every company file.
 test('company databases contain exactly the company tables of GP_TABLES', () => {
   eachCompanyDb(base, (db) => {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
-    assert.deepEqual(tables, gpTablesOf('company').map((t: GpTable) => t.name).sort());
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all();
+    assert.deepEqual(
+      tables,
+      gpTablesOf('company')
+        .map((t: GpTable) => t.name)
+        .sort(),
+    );
   });
   assert.ok(GP_TABLES.RM00101.hasRowTs);
 });

@@ -92,7 +92,13 @@ export function writeItems({ rng, count, chart, vendors, items, quantities, prog
     const id = `${family.prefix}-${10001 + i}${color ? `-${color[0]}` : ''}`;
     const description = `${adjective} ${noun}${color ? `, ${color[1]}` : ''}`;
     const fineCost = 'fineCost' in family && family.fineCost && rng.chance(0.25);
-    const currentCost = inventory ? (fineCost ? BigInt(rng.int(500, 99_999)) : randomAmount(rng, family.minCost / 100, family.maxCost / 100)) : family.type === 5 ? randomAmount(rng, family.minCost / 100, family.maxCost / 100) : 0n;
+    const currentCost = inventory
+      ? fineCost
+        ? BigInt(rng.int(500, 99_999))
+        : randomAmount(rng, family.minCost / 100, family.maxCost / 100)
+      : family.type === 5
+        ? randomAmount(rng, family.minCost / 100, family.maxCost / 100)
+        : 0n;
     const listPrice = inventory
       ? fineCost
         ? currentCost * 2n
@@ -234,8 +240,19 @@ function pickSites(rng: Rng, discontinued: boolean): string[] {
 
 /** The quantity columns of IV00102 that the RCRDTYPE 1 row sums. */
 const QUANTITY_COLUMNS = [
-  'BGNGQTY', 'QTYRQSTN', 'QTYONORD', 'QTYBKORD', 'QTY_Drop_Shipped', 'QTYINUSE', 'QTYINSVC',
-  'QTYRTRND', 'QTYDMGED', 'QTYONHND', 'ATYALLOC', 'QTYCOMTD', 'QTYSOLD',
+  'BGNGQTY',
+  'QTYRQSTN',
+  'QTYONORD',
+  'QTYBKORD',
+  'QTY_Drop_Shipped',
+  'QTYINUSE',
+  'QTYINSVC',
+  'QTYRTRND',
+  'QTYDMGED',
+  'QTYONHND',
+  'ATYALLOC',
+  'QTYCOMTD',
+  'QTYSOLD',
 ] as const;
 
 type QuantityRow = Record<string, string | number | bigint | undefined>;
@@ -253,7 +270,7 @@ function siteQuantities(rng: Rng, item: ItemRef, site: string): SiteRow {
     return item.fractionalQuantities && rng.chance(0.3) ? units(whole) + BigInt(rng.int(1, 99)) * CENT : units(whole);
   };
   const onHand = item.type === 2 ? quantity(40) : quantity(400);
-  const allocated = onHand === 0n ? 0n : (onHand * BigInt(rng.int(0, 30))) / 100n / ONE * ONE;
+  const allocated = onHand === 0n ? 0n : ((onHand * BigInt(rng.int(0, 30))) / 100n / ONE) * ONE;
   const receiptMs = closed ? 0 : DEMO_TIMELINE_END_MS - rng.int(1, 200) * DAY_MS;
   const orderMs = closed ? 0 : receiptMs - rng.int(3, 30) * DAY_MS;
   const countedMs = closed ? 0 : DEMO_TIMELINE_END_MS - rng.int(10, 300) * DAY_MS;
@@ -299,7 +316,10 @@ function siteQuantities(rng: Rng, item: ItemRef, site: string): SiteRow {
 function overallRow(item: ItemRef, sites: readonly SiteRow[]): QuantityRow {
   const total = (column: string) => sum(sites.map((s) => s.row[column] as bigint));
   const latest = (column: string) => sites.map((s) => s.row[column] as string).reduce((a, b) => (b > a ? b : a), GP_EMPTY_DATE);
-  const lastOrder = sites.reduce<SiteRow | undefined>((best, s) => (!best || (s.row.LSTORDDT as string) > (best.row.LSTORDDT as string) ? s : best), undefined);
+  const lastOrder = sites.reduce<SiteRow | undefined>(
+    (best, s) => (!best || (s.row.LSTORDDT as string) > (best.row.LSTORDDT as string) ? s : best),
+    undefined,
+  );
   return {
     ITEMNMBR: item.id,
     LOCNCODE: '',
@@ -314,4 +334,3 @@ function overallRow(item: ItemRef, sites: readonly SiteRow[]): QuantityRow {
     LSTCNTDT: latest('LSTCNTDT'),
   };
 }
-

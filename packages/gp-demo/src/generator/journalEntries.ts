@@ -66,8 +66,18 @@ export function draftJournalEntry(kind: JournalEntryKind, context: DraftContext)
   }
 }
 
-const debit = (account: Account, cents: bigint, description = ''): DraftLine => ({ account, debitCents: cents, creditCents: 0n, description });
-const credit = (account: Account, cents: bigint, description = ''): DraftLine => ({ account, debitCents: 0n, creditCents: cents, description });
+const debit = (account: Account, cents: bigint, description = ''): DraftLine => ({
+  account,
+  debitCents: cents,
+  creditCents: 0n,
+  description,
+});
+const credit = (account: Account, cents: bigint, description = ''): DraftLine => ({
+  account,
+  debitCents: 0n,
+  creditCents: cents,
+  description,
+});
 const sum = (values: readonly bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
 
 /** A positive amount in cents, spread log-uniformly between min and max dollars. */
@@ -184,7 +194,14 @@ function cashDisbursement({ rng, chart }: DraftContext): JournalEntryDraft {
 }
 
 function generalEntry({ rng, chart }: DraftContext): JournalEntryDraft {
-  const variant = rng.weighted([['payroll', 4], ['depreciation', 2], ['accrual', 2], ['transfer', 3], ['insurance', 1], ['bank', 1]] as const);
+  const variant = rng.weighted([
+    ['payroll', 4],
+    ['depreciation', 2],
+    ['accrual', 2],
+    ['transfer', 3],
+    ['insurance', 1],
+    ['bank', 1],
+  ] as const);
   const lines: DraftLine[] = [];
   let reference: string;
   switch (variant) {

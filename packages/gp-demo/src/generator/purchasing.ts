@@ -11,7 +11,21 @@ import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStart
 import type { DemoCompany } from './companies.ts';
 import type { CustomerRef } from './customers.ts';
 import type { ItemRef } from './items.ts';
-import { CENT, DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, ONE, currencyIndex, dueDateMs, extend, fromFunctional, percentOf, randomAmount, roundToCents, sum, units } from './money.ts';
+import {
+  CENT,
+  DEMO_TODAY_MS,
+  FUNCTIONAL_CURRENCY,
+  ONE,
+  currencyIndex,
+  dueDateMs,
+  extend,
+  fromFunctional,
+  percentOf,
+  randomAmount,
+  roundToCents,
+  sum,
+  units,
+} from './money.ts';
 import type { PhaseProgress } from './progress.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
@@ -58,7 +72,17 @@ export interface WritePurchaseOrdersOptions {
   progress: PhaseProgress;
 }
 
-export function writePurchaseOrders({ rng, scale, company, vendors, items, customers, open, history, progress }: WritePurchaseOrdersOptions): void {
+export function writePurchaseOrders({
+  rng,
+  scale,
+  company,
+  vendors,
+  items,
+  customers,
+  open,
+  history,
+  progress,
+}: WritePurchaseOrdersOptions): void {
   const usable = vendors.filter((v) => v.status !== 2 && !v.hold);
   const stocked = items.filter((i) => i.type === 1 && !i.inactive);
   const everStocked = items.filter((i) => i.type === 1 || i.type === 2);
@@ -76,8 +100,24 @@ export function writePurchaseOrders({ rng, scale, company, vendors, items, custo
   plans.sort((a, b) => a.documentMs - b.documentMs);
 
   plans.forEach(({ isOpen, documentMs }, index) => {
-    const status: PoStatus = isOpen ? rng.weighted([[1, 30], [2, 55], [3, 10], [4, 5]] as const) : rng.weighted([[5, 80], [6, 15], [4, 5]] as const);
-    const poType = rng.weighted([[1, 80], [2, 8], [3, 8], [4, 4]] as const);
+    const status: PoStatus = isOpen
+      ? rng.weighted([
+          [1, 30],
+          [2, 55],
+          [3, 10],
+          [4, 5],
+        ] as const)
+      : rng.weighted([
+          [5, 80],
+          [6, 15],
+          [4, 5],
+        ] as const);
+    const poType = rng.weighted([
+      [1, 80],
+      [2, 8],
+      [3, 8],
+      [4, 4],
+    ] as const);
     const dropShip = poType === 2 || poType === 4;
     const vendor = rng.pick(isOpen || documentMs >= Date.UTC(2026, 0, 1) ? usable : vendors);
     const currencyId = vendor.currencyId;
@@ -88,19 +128,43 @@ export function writePurchaseOrders({ rng, scale, company, vendors, items, custo
     const promisedMs = documentMs + rng.int(7, 30) * DAY_MS;
     const requiredMs = documentMs + rng.int(5, 25) * DAY_MS;
 
-    const lineCount = rng.weighted([[1, 30], [2, 25], [3, 20], [4, 15], [5, 10]] as const);
+    const lineCount = rng.weighted([
+      [1, 30],
+      [2, 25],
+      [3, 20],
+      [4, 15],
+      [5, 10],
+    ] as const);
     const lines: PoLine[] = [];
     for (let l = 0; l < lineCount; l++) {
       const lineStatus: PoStatus = status === 3 ? rng.pick([2, 3] as const) : status;
       if (rng.chance(0.08)) {
         const other = rng.pick(NON_INVENTORY);
         const quantity = units(rng.int(1, 20));
-        lines.push({ itemId: other.id, description: other.description, vendorItem: '', nonInventory: true, uom: 'EACH', site: dropShip ? '' : 'WAREHOUSE', tracking: 1, quantity, canceled: status === 6 ? quantity : 0n, unitCost: randomAmount(rng, 5, 300), status: lineStatus });
+        lines.push({
+          itemId: other.id,
+          description: other.description,
+          vendorItem: '',
+          nonInventory: true,
+          uom: 'EACH',
+          site: dropShip ? '' : 'WAREHOUSE',
+          tracking: 1,
+          quantity,
+          canceled: status === 6 ? quantity : 0n,
+          unitCost: randomAmount(rng, 5, 300),
+          status: lineStatus,
+        });
         continue;
       }
       const item = rng.pick(isOpen ? stocked : everStocked);
-      const quantity = item.currentCost < CENT ? units(rng.int(10, 100) * 100) : item.currentCost > 1000n * ONE ? units(rng.int(1, 5)) : units(rng.int(1, 120));
-      const unitCost = item.currentCost < CENT ? item.currentCost : roundToCents((item.currentCost * BigInt(rng.int(92, 106))) / 100n) || item.currentCost;
+      const quantity =
+        item.currentCost < CENT
+          ? units(rng.int(10, 100) * 100)
+          : item.currentCost > 1000n * ONE
+            ? units(rng.int(1, 5))
+            : units(rng.int(1, 120));
+      const unitCost =
+        item.currentCost < CENT ? item.currentCost : roundToCents((item.currentCost * BigInt(rng.int(92, 106))) / 100n) || item.currentCost;
       // Closed orders sometimes had part of a line canceled; canceled orders cancel everything.
       const canceled = status === 6 ? quantity : status === 5 && rng.chance(0.1) ? units(Math.floor(Number(quantity / ONE) / 2)) : 0n;
       const activeSites = item.sites.filter((s) => s !== 'OLDWHSE');
@@ -133,7 +197,10 @@ export function writePurchaseOrders({ rng, scale, company, vendors, items, custo
     const tradeDiscount = percentOf(subtotal, tradePercent);
     const remaining = status <= 3 ? subtotal : 0n;
     const touchedMs = isOpen
-      ? pastTimestamp(rng, documentMs + rng.int(0, Math.max(0, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS))) * DAY_MS + businessTimeOfDayMs(rng))
+      ? pastTimestamp(
+          rng,
+          documentMs + rng.int(0, Math.max(0, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS))) * DAY_MS + businessTimeOfDayMs(rng),
+        )
       : pastTimestamp(rng, documentMs + rng.int(20, 120) * DAY_MS + businessTimeOfDayMs(rng));
     const received = status === 4 || status === 5;
     const receiptMs = Math.min(touchedMs, promisedMs + rng.int(-3, 10) * DAY_MS);

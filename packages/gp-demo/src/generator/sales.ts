@@ -13,7 +13,21 @@ import type { BatchBook } from './batches.ts';
 import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
 import type { CustomerRef } from './customers.ts';
 import type { ItemRef } from './items.ts';
-import { CENT, DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, ONE, currencyIndex, dueDateMs, extend, fromFunctional, percentOf, randomAmount, roundToCents, sum, units } from './money.ts';
+import {
+  CENT,
+  DEMO_TODAY_MS,
+  FUNCTIONAL_CURRENCY,
+  ONE,
+  currencyIndex,
+  dueDateMs,
+  extend,
+  fromFunctional,
+  percentOf,
+  randomAmount,
+  roundToCents,
+  sum,
+  units,
+} from './money.ts';
 import type { PhaseProgress } from './progress.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
@@ -99,7 +113,17 @@ export function writeSales({ rng, scale, customers, items, work, history, batche
     const plan = rng.weighted(PLANS);
     const history = plan.startsWith('history');
     const type: SopType =
-      plan === 'quote' ? 1 : plan === 'order' ? 2 : plan === 'backOrder' ? 5 : plan === 'historyReturn' || plan === 'workReturn' ? 4 : plan === 'historyVoided' ? rng.pick([1, 2, 3] as const) : 3;
+      plan === 'quote'
+        ? 1
+        : plan === 'order'
+          ? 2
+          : plan === 'backOrder'
+            ? 5
+            : plan === 'historyReturn' || plan === 'workReturn'
+              ? 4
+              : plan === 'historyVoided'
+                ? rng.pick([1, 2, 3] as const)
+                : 3;
     const documentMs = documentDate(rng, plan);
     const customer = rng.pick(history && documentMs < Date.UTC(2026, 0, 1) ? customers : active);
     const taxable = customer.taxScheduleId !== '' && customer.currencyId === FUNCTIONAL_CURRENCY;
@@ -120,11 +144,34 @@ export function writeSales({ rng, scale, customers, items, work, history, batche
       misc: rng.chance(0.05) ? randomAmount(rng, 5, 75) : 0n,
       tradePercent: rng.chance(0.05) ? rng.pick([200, 500, 1000]) : 0,
     };
-    const lineCount = rng.weighted([[1, 30], [2, 25], [3, 20], [4, 15], [5, 10]] as const);
+    const lineCount = rng.weighted([
+      [1, 30],
+      [2, 25],
+      [3, 20],
+      [4, 15],
+      [5, 10],
+    ] as const);
     for (let l = 0; l < lineCount; l++) document.lines.push(makeLine(rng, document, rng.pick(history ? sellableBefore : sellable)));
     document.touchedMs = history
-      ? pastTimestamp(rng, documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 5), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999))
-      : pastTimestamp(rng, documentMs + rng.int(0, Math.max(0, Math.min(5, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS)))) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
+      ? pastTimestamp(
+          rng,
+          documentMs +
+            rng.weighted([
+              [0, 50],
+              [1, 30],
+              [rng.int(2, 5), 20],
+            ] as const) *
+              DAY_MS +
+            businessTimeOfDayMs(rng) +
+            rng.int(0, 999),
+        )
+      : pastTimestamp(
+          rng,
+          documentMs +
+            rng.int(0, Math.max(0, Math.min(5, Math.floor((DEMO_TODAY_MS - documentMs) / DAY_MS)))) * DAY_MS +
+            businessTimeOfDayMs(rng) +
+            rng.int(0, 999),
+        );
     // Three in ten posted invoices were transferred from an order, which moved to history with it.
     if (plan === 'historyInvoice' && rng.chance(0.3)) {
       const orderMs = Math.max(DEMO_TIMELINE_START_MS, documentMs - rng.int(2, 20) * DAY_MS);
@@ -175,7 +222,9 @@ function documentDate(rng: Rng, plan: Plan): number {
     case 'workReturn':
       return daysAgo(0, 20);
     default:
-      return dayStartMs(DEMO_TIMELINE_START_MS + 21 * DAY_MS + Math.floor(rng.next() * (DEMO_TODAY_MS - DEMO_TIMELINE_START_MS - 22 * DAY_MS)));
+      return dayStartMs(
+        DEMO_TIMELINE_START_MS + 21 * DAY_MS + Math.floor(rng.next() * (DEMO_TODAY_MS - DEMO_TIMELINE_START_MS - 22 * DAY_MS)),
+      );
   }
 }
 
@@ -252,9 +301,18 @@ function writeDocument(rng: Rng, document: Document, headers: TableWriter, lineW
   const docDay = day(document.documentMs);
   const requestedShipMs = document.documentMs + rng.int(1, 14) * DAY_MS;
   const shipTo = customer.shipTo;
-  const batch = document.history ? `SOP${compactMonday(document.documentMs)}` : `${WORK_BATCH_PREFIX[type]}${compactMonday(document.documentMs)}`;
+  const batch = document.history
+    ? `SOP${compactMonday(document.documentMs)}`
+    : `${WORK_BATCH_PREFIX[type]}${compactMonday(document.documentMs)}`;
   const audit = posted ? `SLSTE${String(rng.int(1, 99_999_999)).padStart(8, '0')}` : '';
-  const fulfilled = (line: Line) => (type === 3 || type === 4 ? line.quantity : type === 2 && document.history ? line.quantity : type === 2 && rng.chance(0.3) ? (line.quantity * BigInt(rng.int(0, 100))) / 100n / ONE * ONE : 0n);
+  const fulfilled = (line: Line) =>
+    type === 3 || type === 4
+      ? line.quantity
+      : type === 2 && document.history
+        ? line.quantity
+        : type === 2 && rng.chance(0.3)
+          ? ((line.quantity * BigInt(rng.int(0, 100))) / 100n / ONE) * ONE
+          : 0n;
 
   headers.insert({
     SOPTYPE: type,
@@ -392,4 +450,3 @@ function compactMonday(ms: number): string {
   const weekday = (new Date(start).getUTCDay() + 6) % 7;
   return isoDay(start - weekday * DAY_MS).replaceAll('-', '');
 }
-

@@ -96,9 +96,33 @@ export interface CheckbookRef {
 }
 
 const CHECKBOOK_DEFINITIONS = [
-  { id: 'UPTOWN TRUST', name: 'Uptown Trust - Operating', bank: 'UPTOWN', account: '000-1100-00', currency: FUNCTIONAL_CURRENCY, nextCheck: 'next', inactive: false },
-  { id: 'FIRST NATIONAL', name: 'First National - Payroll', bank: 'FIRSTNAT', account: '000-1110-00', currency: FUNCTIONAL_CURRENCY, nextCheck: '300001', inactive: false },
-  { id: 'CANADIAN BANK', name: 'Canadian Bank - CAD Account', bank: 'CANBANK', account: '000-1120-00', currency: 'Z-C$', nextCheck: '5001', inactive: false },
+  {
+    id: 'UPTOWN TRUST',
+    name: 'Uptown Trust - Operating',
+    bank: 'UPTOWN',
+    account: '000-1100-00',
+    currency: FUNCTIONAL_CURRENCY,
+    nextCheck: 'next',
+    inactive: false,
+  },
+  {
+    id: 'FIRST NATIONAL',
+    name: 'First National - Payroll',
+    bank: 'FIRSTNAT',
+    account: '000-1110-00',
+    currency: FUNCTIONAL_CURRENCY,
+    nextCheck: '300001',
+    inactive: false,
+  },
+  {
+    id: 'CANADIAN BANK',
+    name: 'Canadian Bank - CAD Account',
+    bank: 'CANBANK',
+    account: '000-1120-00',
+    currency: 'Z-C$',
+    nextCheck: '5001',
+    inactive: false,
+  },
   { id: 'PETTY CASH', name: 'Petty Cash', bank: '', account: '000-1140-00', currency: FUNCTIONAL_CURRENCY, nextCheck: '1', inactive: true },
 ] as const;
 
@@ -114,7 +138,10 @@ export function writeCheckbooks(
   checkbooks: TableWriter,
   nextCheckNumber: string,
 ): CheckbookRef[] {
-  const balanceOf = db.prepare('SELECT coalesce(sum(DEBITAMT) - sum(CRDTAMNT), 0) FROM GL20000 WHERE ACTINDX = ?').safeIntegers(true).pluck();
+  const balanceOf = db
+    .prepare('SELECT coalesce(sum(DEBITAMT) - sum(CRDTAMNT), 0) FROM GL20000 WHERE ACTINDX = ?')
+    .safeIntegers(true)
+    .pluck();
   return CHECKBOOK_DEFINITIONS.map((book) => {
     const account = chart.all.find((a) => a.number === book.account);
     if (!account) throw new Error(`checkbook ${book.id}: no account ${book.account}`);

@@ -14,7 +14,17 @@
 import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import type { BatchBook } from './batches.ts';
 import type { ChartOfAccounts } from './chartOfAccounts.ts';
-import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, clampToTimeline, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
+import {
+  DAY_MS,
+  DEMO_TIMELINE_START_MS,
+  businessTimeOfDayMs,
+  clampToTimeline,
+  dateOnly,
+  dayStartMs,
+  isoDay,
+  pastTimestamp,
+  rowTimestamp,
+} from './clock.ts';
 import type { CustomerRef } from './customers.ts';
 import type { PostedEntry } from './generalLedger.ts';
 import { DEMO_TODAY_MS, FUNCTIONAL_CURRENCY, dueDateMs, fractionOf, paymentTerm, percentOf, randomAmount } from './money.ts';
@@ -222,14 +232,32 @@ function settle(rng: Rng, documentMs: number, postedMs: number, amount: bigint, 
   const stillOpen = rng.chance(0.03);
   if (documentMs < HISTORY_CUTOFF_MS && !stillOpen) {
     const paidOffMs = dayStartMs(documentMs) + rng.int(isCredit ? 0 : 5, 75) * DAY_MS;
-    return { history: true, remaining: 0n, paidOffMs, touchedMs: removalRunAfter(Math.max(paidOffMs, postedMs)) + rng.int(0, 59_999), voidMs: 0 };
+    return {
+      history: true,
+      remaining: 0n,
+      paidOffMs,
+      touchedMs: removalRunAfter(Math.max(paidOffMs, postedMs)) + rng.int(0, 59_999),
+      voidMs: 0,
+    };
   }
   const ageDays = Math.max(0, Math.round((DEMO_TODAY_MS - dayStartMs(documentMs)) / DAY_MS));
-  const [paid, partial] = documentMs < HISTORY_CUTOFF_MS ? [0, 0.4] : isCredit ? [0.85, 0.1] : ageDays > 90 ? [0.8, 0.1] : ageDays > 30 ? [0.5, 0.2] : [0.15, 0.15];
+  const [paid, partial] =
+    documentMs < HISTORY_CUTOFF_MS
+      ? [0, 0.4]
+      : isCredit
+        ? [0.85, 0.1]
+        : ageDays > 90
+          ? [0.8, 0.1]
+          : ageDays > 30
+            ? [0.5, 0.2]
+            : [0.15, 0.15];
   const roll = rng.next();
   const remaining = roll < paid ? 0n : roll < paid + partial ? fractionOf(amount, rng.int(10, 90) / 100) : amount;
   if (remaining === amount) return { history: false, remaining, paidOffMs: 0, touchedMs: postedMs, voidMs: 0 };
-  const appliedMs = pastTimestamp(rng, Math.max(postedMs, dayStartMs(documentMs) + rng.int(1, Math.max(1, Math.min(ageDays, 60))) * DAY_MS + businessTimeOfDayMs(rng)));
+  const appliedMs = pastTimestamp(
+    rng,
+    Math.max(postedMs, dayStartMs(documentMs) + rng.int(1, Math.max(1, Math.min(ageDays, 60))) * DAY_MS + businessTimeOfDayMs(rng)),
+  );
   return { history: false, remaining, paidOffMs: remaining === 0n ? appliedMs : 0, touchedMs: appliedMs, voidMs: 0 };
 }
 
@@ -251,13 +279,31 @@ const pad8 = (n: number) => String(n).padStart(8, '0');
 /** A random document date on the demo's timeline, and when it was posted. */
 function randomDates(rng: Rng): { documentMs: number; postedMs: number } {
   const documentMs = dayStartMs(DEMO_TIMELINE_START_MS + Math.floor(rng.next() * (DEMO_TODAY_MS - DEMO_TIMELINE_START_MS)));
-  const postedMs = pastTimestamp(rng, documentMs + rng.weighted([[0, 50], [1, 30], [rng.int(2, 6), 20]] as const) * DAY_MS + businessTimeOfDayMs(rng) + rng.int(0, 999));
+  const postedMs = pastTimestamp(
+    rng,
+    documentMs +
+      rng.weighted([
+        [0, 50],
+        [1, 30],
+        [rng.int(2, 6), 20],
+      ] as const) *
+        DAY_MS +
+      businessTimeOfDayMs(rng) +
+      rng.int(0, 999),
+  );
   return { documentMs, postedMs };
 }
 
 export const RECEIVABLE_EXTRAS_PER_SCALE = 120;
 
-const RM_EXTRA_TYPES = [[3, 20], [4, 15], [5, 10], [6, 6], [7, 30], [8, 19]] as const;
+const RM_EXTRA_TYPES = [
+  [3, 20],
+  [4, 15],
+  [5, 10],
+  [6, 6],
+  [7, 30],
+  [8, 19],
+] as const;
 const RM_PREFIX: Record<ReceivableType, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
 const RM_DESCRIPTIONS: Record<ReceivableType, readonly string[]> = {
   1: ['', '', 'Sales', 'Equipment sale'],
@@ -293,7 +339,10 @@ export function writeReceivables({ rng, scale, drafts, customers, open, history,
     counters.set(type, next);
     const [min, max] = ({ 3: [20, 2_000], 4: [5, 300], 5: [100, 5_000], 6: [50, 1_500], 7: [20, 3_000], 8: [50, 8_000] } as const)[type];
     const sales = randomAmount(rng, min, max);
-    const tax = (type === 5 || type === 8) && customer.currencyId === FUNCTIONAL_CURRENCY && rng.chance(0.6) ? percentOf(sales, rng.pick([500, 625, 825])) : 0n;
+    const tax =
+      (type === 5 || type === 8) && customer.currencyId === FUNCTIONAL_CURRENCY && rng.chance(0.6)
+        ? percentOf(sales, rng.pick([500, 625, 825]))
+        : 0n;
     const freight = type === 3 && rng.chance(0.2) ? randomAmount(rng, 15, 200) : 0n;
     const misc = type === 5 && rng.chance(0.2) ? randomAmount(rng, 10, 150) : 0n;
     extras.push({
@@ -324,7 +373,13 @@ export function writeReceivables({ rng, scale, drafts, customers, open, history,
     const { customer } = draft;
     const term = isCredit ? undefined : paymentTerm(customer.paymentTermsId);
     const isPayment = draft.type === 9;
-    const receiptType = isPayment ? rng.weighted([[0, 80], [1, 5], [2, 15]] as const) : 0;
+    const receiptType = isPayment
+      ? rng.weighted([
+          [0, 80],
+          [1, 5],
+          [2, 15],
+        ] as const)
+      : 0;
     const checkbook = customer.currencyId === 'Z-C$' ? 'CANADIAN BANK' : 'UPTOWN TRUST';
     const discountAvailable = term?.discount ? percentOf(draft.sales, term.discount.percent) : 0n;
     const discountTaken = term?.discount && s.remaining === 0n && !draft.voided && rng.chance(0.4) ? discountAvailable : 0n;
@@ -378,14 +433,24 @@ export function writeReceivables({ rng, scale, drafts, customers, open, history,
       row.CBKIDCRD = isPayment && receiptType === 2 ? checkbook : '';
     }
     (s.history ? history : open).insert(row);
-    batches.add(isPayment ? 'RM_Cash' : 'RM_Sales', draft.batch, draft.documentMs, draft.amount, { user: draft.user, ...(isPayment ? { checkbookId: checkbook } : {}) });
+    batches.add(isPayment ? 'RM_Cash' : 'RM_Sales', draft.batch, draft.documentMs, draft.amount, {
+      user: draft.user,
+      ...(isPayment ? { checkbookId: checkbook } : {}),
+    });
     progress.tick();
   }
 }
 
 export const PAYABLE_EXTRAS_PER_SCALE = 200;
 
-const PM_EXTRA_TYPES = [[1, 55], [2, 3], [3, 8], [4, 5], [5, 7], [6, 22]] as const;
+const PM_EXTRA_TYPES = [
+  [1, 55],
+  [2, 3],
+  [3, 8],
+  [4, 5],
+  [5, 7],
+  [6, 22],
+] as const;
 const PM_DESCRIPTIONS: Record<PayableType, readonly string[]> = {
   1: ['', '', 'Inventory purchase', 'Monthly service', 'Supplies', 'Repairs'],
   2: ['Late fee', 'Finance charge'],
@@ -424,7 +489,8 @@ export function writePayables({ rng, scale, drafts, vendors, open, history, batc
     const [min, max] = ({ 1: [50, 20_000], 2: [5, 300], 3: [20, 1_500], 4: [50, 5_000], 5: [25, 3_000], 6: [100, 25_000] } as const)[type];
     const purchases = type === 6 ? 0n : randomAmount(rng, min, max);
     const freight = type === 1 && rng.chance(0.3) ? randomAmount(rng, 15, 400) : 0n;
-    const tax = type === 1 && vendor.currencyId === FUNCTIONAL_CURRENCY && rng.chance(0.4) ? percentOf(purchases, rng.pick([500, 625, 825])) : 0n;
+    const tax =
+      type === 1 && vendor.currencyId === FUNCTIONAL_CURRENCY && rng.chance(0.4) ? percentOf(purchases, rng.pick([500, 625, 825])) : 0n;
     const misc = type === 1 && rng.chance(0.1) ? randomAmount(rng, 5, 200) : 0n;
     const tradeDiscount = type === 1 && rng.chance(0.05) ? percentOf(purchases, rng.int(2, 10) * 100) : 0n;
     const amount = type === 6 ? randomAmount(rng, min, max) : purchases - tradeDiscount + freight + misc + tax;
@@ -434,7 +500,11 @@ export function writePayables({ rng, scale, drafts, vendors, open, history, batc
     extras.push({
       type,
       voucher: String(number).padStart(17, '0'),
-      documentNumber: byCard ? `CC${rng.int(100_000, 999_999)}` : isPayment ? pad8(++check) : `${({ 1: rng.pick(['', 'INV', 'A']), 2: 'FC', 3: 'MISC', 4: 'RTN', 5: 'CM' } as const)[type]}${rng.int(1000, 999_999)}`,
+      documentNumber: byCard
+        ? `CC${rng.int(100_000, 999_999)}`
+        : isPayment
+          ? pad8(++check)
+          : `${({ 1: rng.pick(['', 'INV', 'A']), 2: 'FC', 3: 'MISC', 4: 'RTN', 5: 'CM' } as const)[type]}${rng.int(1000, 999_999)}`,
       vendor,
       documentMs,
       postedMs,
@@ -485,7 +555,7 @@ export function writePayables({ rng, scale, drafts, vendors, open, history, batc
       TRXDSCRN: rng.pick(PM_DESCRIPTIONS[draft.type]),
       VOIDED: draft.voided ? 1 : 0,
       HOLD: !s.history && !isPayment && s.remaining > 0n && rng.chance(0.03) ? 1 : 0,
-      CHEKBKID: isPayment ? (vendor.checkbookId || 'UPTOWN TRUST') : '',
+      CHEKBKID: isPayment ? vendor.checkbookId || 'UPTOWN TRUST' : '',
       DINVPDOF: s.paidOffMs ? day(s.paidOffMs) : GP_EMPTY_DATE,
       POSTEDDT: day(draft.postedMs),
       PTDUSRID: draft.user,
@@ -514,9 +584,11 @@ export function writePayables({ rng, scale, drafts, vendors, open, history, batc
     };
     if (s.history) row.VOIDPDATE = draft.voided ? day(s.voidMs) : GP_EMPTY_DATE;
     (s.history ? history : open).insert(row);
-    batches.add(isPayment ? 'PM_Payment' : 'PM_Trxent', draft.batch, draft.documentMs, draft.amount, { user: draft.user, ...(isPayment ? { checkbookId: 'UPTOWN TRUST' } : {}) });
+    batches.add(isPayment ? 'PM_Payment' : 'PM_Trxent', draft.batch, draft.documentMs, draft.amount, {
+      user: draft.user,
+      ...(isPayment ? { checkbookId: 'UPTOWN TRUST' } : {}),
+    });
     progress.tick();
   }
   return pad8(highestCheck + 1);
 }
-

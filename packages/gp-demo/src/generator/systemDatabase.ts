@@ -5,8 +5,25 @@ import type { DemoCompany } from './companies.ts';
 import { createTableWriter } from './tableWriter.ts';
 
 const COMPANY_ADDRESSES: Record<string, Record<string, string>> = {
-  TWO: { ADDRESS1: '4277 West Oak Parkway', CITY: 'Chicago', STATE: 'IL', ZIPCODE: '60601-4277', CMPCNTRY: 'USA', PHONE1: '31255501010000', FAXNUMBR: '31255501020000', TAXREGTN: '36-1234567' },
-  NWIND: { ADDRESS1: '908 W. Capital Way', ADDRESS2: 'Suite 300', CITY: 'Tacoma', STATE: 'WA', ZIPCODE: '98401', CMPCNTRY: 'USA', PHONE1: '20655501010000' },
+  TWO: {
+    ADDRESS1: '4277 West Oak Parkway',
+    CITY: 'Chicago',
+    STATE: 'IL',
+    ZIPCODE: '60601-4277',
+    CMPCNTRY: 'USA',
+    PHONE1: '31255501010000',
+    FAXNUMBR: '31255501020000',
+    TAXREGTN: '36-1234567',
+  },
+  NWIND: {
+    ADDRESS1: '908 W. Capital Way',
+    ADDRESS2: 'Suite 300',
+    CITY: 'Tacoma',
+    STATE: 'WA',
+    ZIPCODE: '98401',
+    CMPCNTRY: 'USA',
+    PHONE1: '20655501010000',
+  },
 };
 
 export function buildSystemDatabase(path: string, companies: readonly DemoCompany[]): Record<string, number> {

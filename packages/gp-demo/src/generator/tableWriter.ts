@@ -99,7 +99,8 @@ function encode(table: GpTable, column: GpColumn, value: GpValue | undefined): G
       if (value === undefined && column.name === DEX_ROW_TS) throw new Error(`${where} is required`);
       if (value === undefined) return GP_EMPTY_DATE;
       // The bulk load runs with CHECK constraints off, so the shape is checked here (cheaply).
-      if (typeof value !== 'string' || !isGpDatetime(value)) throw new TypeError(`${where} expects GP datetime text, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' || !isGpDatetime(value))
+        throw new TypeError(`${where} expects GP datetime text, got ${JSON.stringify(value)}`);
       return value;
     default:
       if (value === undefined) return 0;

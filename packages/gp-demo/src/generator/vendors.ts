@@ -82,22 +82,55 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
   const written: VendorRef[] = [];
   for (let i = 0; i < count; i++) {
     const given = fixed[i];
-    const region = given?.region ?? rng.weighted<RegionCode>([['US', 85], ['CA', 10], ['EU', 5]]);
+    const region =
+      given?.region ??
+      rng.weighted<RegionCode>([
+        ['US', 85],
+        ['CA', 10],
+        ['EU', 5],
+      ]);
     const name = given?.name ?? `${rng.pick(NAME_WORDS)} ${rng.pick(VENDOR_BUSINESS_WORDS)}${rng.weighted(NAME_SUFFIXES)}`;
     const id = given?.id ?? ids.next(name);
     const oneTime = given?.special === true && id === 'ONETIME0001';
     const home = rng.pick(PLACES.filter((p) => p.region === region));
     const fraction = (i + rng.next()) / count;
 
-    const extraCode = oneTime ? undefined : rng.weighted<string | undefined>([[undefined, 55], ['REMIT TO', 33], ['PURCHASE', 12]]);
+    const extraCode = oneTime
+      ? undefined
+      : rng.weighted<string | undefined>([
+          [undefined, 55],
+          ['REMIT TO', 33],
+          ['PURCHASE', 12],
+        ]);
     const primary = makeAddress(rng, 'PRIMARY', home, fraction, oneTime);
-    const addressList = extraCode ? [primary, makeAddress(rng, extraCode, rng.chance(0.7) ? home : rng.pick(PLACES.filter((p) => p.region === region)), fraction, false)] : [primary];
+    const addressList = extraCode
+      ? [
+          primary,
+          makeAddress(rng, extraCode, rng.chance(0.7) ? home : rng.pick(PLACES.filter((p) => p.region === region)), fraction, false),
+        ]
+      : [primary];
     const purchase = addressList.find((a) => a.ref.code === 'PURCHASE') ?? primary;
     const remitTo = addressList.find((a) => a.ref.code === 'REMIT TO') ?? primary;
 
     // The general ledger's vendors are still in business (their vouchers run to the demo's today).
-    const status = oneTime ? 3 : given && !given.special ? 1 : rng.weighted<1 | 2 | 3>([[1, 86], [2, 9], [3, 5]]);
-    const ten99Type = oneTime ? 1 : rng.weighted([[1, 70], [4, 12], [5, 8], [2, 4], [3, 6]] as const);
+    const status = oneTime
+      ? 3
+      : given && !given.special
+        ? 1
+        : rng.weighted<1 | 2 | 3>([
+            [1, 86],
+            [2, 9],
+            [3, 5],
+          ]);
+    const ten99Type = oneTime
+      ? 1
+      : rng.weighted([
+          [1, 70],
+          [4, 12],
+          [5, 8],
+          [2, 4],
+          [3, 6],
+        ] as const);
     const ten99Box = ten99Type === 1 ? 0 : ten99Type === 4 ? rng.pick([1, 3, 6]) : 1;
     const currencyId = CURRENCY_OF_REGION[region];
     const classId = oneTime || rng.chance(0.05) ? '' : rng.pick(VENDOR_CLASSES);
@@ -142,7 +175,9 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
       TEN99BOXNUMBER: ten99Box,
       MINORDER: rng.chance(0.1) ? randomAmount(rng, 50, 500) : 0n,
       PYMTRMID: paymentTermsId,
-      COMMENT1: rng.chance(0.08) ? rng.pick(['Call before delivery', 'Requires PO on invoice', 'Net terms renegotiated', 'Prefers ACH']) : '',
+      COMMENT1: rng.chance(0.08)
+        ? rng.pick(['Call before delivery', 'Requires PO on invoice', 'Net terms renegotiated', 'Prefers ACH'])
+        : '',
       CRLMTDLR: rng.chance(0.2) ? randomAmount(rng, 5_000, 100_000) : 0n,
       KPCALHST: 1,
       KGLDSTHS: 1,
@@ -224,7 +259,11 @@ function makeAddress(rng: Rng, code: string, place: Place, fraction: number, spa
     ref: {
       code,
       contact: sparse || rng.chance(0.1) ? '' : personName(rng),
-      lines: sparse ? ['', '', ''] : code === 'REMIT TO' && rng.chance(0.3) ? [`P.O. Box ${rng.int(100, 99999)}`, '', line3] : [`${rng.int(1, 9999)} ${rng.pick(STREET_NAMES)} ${rng.pick(STREET_KINDS)}`, suite, line3],
+      lines: sparse
+        ? ['', '', '']
+        : code === 'REMIT TO' && rng.chance(0.3)
+          ? [`P.O. Box ${rng.int(100, 99999)}`, '', line3]
+          : [`${rng.int(1, 9999)} ${rng.pick(STREET_NAMES)} ${rng.pick(STREET_KINDS)}`, suite, line3],
       city: place.city,
       state: place.state,
       zip: sparse ? '' : place.postalCode(rng.int(0, 99999)),
@@ -252,10 +291,12 @@ class VendorIdAllocator {
   }
 
   next(name: string): string {
-    const prefix = name.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 8);
+    const prefix = name
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '')
+      .slice(0, 8);
     const counter = (this.#used.get(prefix) ?? 0) + 1;
     this.#used.set(prefix, counter);
     return `${prefix}${String(counter).padStart(4, '0')}`;
   }
 }
-

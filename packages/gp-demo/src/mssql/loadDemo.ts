@@ -23,7 +23,10 @@ export interface LoadProgress {
 
 /** `GO` separates batches in scripts; a driver sends them one at a time. */
 export function batchesOf(script: string): string[] {
-  return script.split(/^GO$/m).map((b) => b.trim()).filter(Boolean);
+  return script
+    .split(/^GO$/m)
+    .map((b) => b.trim())
+    .filter(Boolean);
 }
 
 function valueFor(column: GpColumn, raw: unknown): { type: sql.ISqlType | (() => sql.ISqlType); value: unknown } {
@@ -42,7 +45,12 @@ function valueFor(column: GpColumn, raw: unknown): { type: sql.ISqlType | (() =>
 
 async function copyTable(pool: sql.ConnectionPool, database: string, source: Database.Database, table: GpTable): Promise<number> {
   const columns = table.columns;
-  const rows = source.prepare(`SELECT ${columns.map((c) => (c.type === 'numeric' ? `CAST("${c.name}" AS TEXT)` : `"${c.name}"`)).join(', ')} FROM "${table.name}" ORDER BY DEX_ROW_ID`).raw(true).all() as unknown[][];
+  const rows = source
+    .prepare(
+      `SELECT ${columns.map((c) => (c.type === 'numeric' ? `CAST("${c.name}" AS TEXT)` : `"${c.name}"`)).join(', ')} FROM "${table.name}" ORDER BY DEX_ROW_ID`,
+    )
+    .raw(true)
+    .all() as unknown[][];
   const perBatch = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const target = `${q(database)}.[dbo].${q(table.name)}`;
   const columnList = columns.map((c) => q(c.name)).join(', ');
@@ -50,20 +58,30 @@ async function copyTable(pool: sql.ConnectionPool, database: string, source: Dat
     const request = pool.request();
     const tuples: string[] = [];
     rows.slice(start, start + perBatch).forEach((row, r) => {
-      tuples.push(`(${columns.map((column, c) => {
-        const name = `v${r}_${c}`;
-        const { type, value } = valueFor(column, row[c]);
-        request.input(name, type, value);
-        return `@${name}`;
-      }).join(', ')})`);
+      tuples.push(
+        `(${columns
+          .map((column, c) => {
+            const name = `v${r}_${c}`;
+            const { type, value } = valueFor(column, row[c]);
+            request.input(name, type, value);
+            return `@${name}`;
+          })
+          .join(', ')})`,
+      );
     });
     // Keep the demo's DEX_ROW_IDs, so both dialects page through identical keys.
-    await request.batch(`SET IDENTITY_INSERT ${target} ON; INSERT INTO ${target} (${columnList}) VALUES ${tuples.join(', ')}; SET IDENTITY_INSERT ${target} OFF;`);
+    await request.batch(
+      `SET IDENTITY_INSERT ${target} ON; INSERT INTO ${target} (${columnList}) VALUES ${tuples.join(', ')}; SET IDENTITY_INSERT ${target} OFF;`,
+    );
   }
   return rows.length;
 }
 
-export async function loadDemoIntoSqlServer(connection: string, demoDir: string, onProgress: (p: LoadProgress) => void = () => {}): Promise<void> {
+export async function loadDemoIntoSqlServer(
+  connection: string,
+  demoDir: string,
+  onProgress: (p: LoadProgress) => void = () => {},
+): Promise<void> {
   const paths = demoDatabasePaths(demoDir);
   const companies = Object.keys(paths.companyDatabases);
   // One connection, so that each `USE <database>` batch of the schema script applies to the next ones.
@@ -71,7 +89,11 @@ export async function loadDemoIntoSqlServer(connection: string, demoDir: string,
   const pool = await new sql.ConnectionPool({ ...config, pool: { min: 1, max: 1 } }).connect();
   try {
     for (const database of ['DYNAMICS', ...companies]) {
-      await pool.request().batch(`IF DB_ID(N'${database}') IS NOT NULL BEGIN ALTER DATABASE ${q(database)} SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ${q(database)}; END`);
+      await pool
+        .request()
+        .batch(
+          `IF DB_ID(N'${database}') IS NOT NULL BEGIN ALTER DATABASE ${q(database)} SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ${q(database)}; END`,
+        );
     }
     for (const batch of batchesOf(schemaScript(companies))) await pool.request().batch(batch);
     const copy = async (database: string, file: string, tables: GpTable[]) => {

@@ -24,7 +24,9 @@ test('a GP table becomes GP column types with GP defaults, its key, a DEX_ROW_ID
 
 test('the schema script creates DYNAMICS and each company, and refuses anything but a GP company id', () => {
   const script = schemaScript(['TWO']);
-  assert.ok(script.startsWith("IF DB_ID(N'DYNAMICS') IS NULL CREATE DATABASE [DYNAMICS]\nGO\nUSE [DYNAMICS]\nGO\nCREATE TABLE [dbo].[SY01500]"));
+  assert.ok(
+    script.startsWith("IF DB_ID(N'DYNAMICS') IS NULL CREATE DATABASE [DYNAMICS]\nGO\nUSE [DYNAMICS]\nGO\nCREATE TABLE [dbo].[SY01500]"),
+  );
   assert.ok(script.includes("IF DB_ID(N'TWO') IS NULL CREATE DATABASE [TWO]\nGO\nUSE [TWO]\nGO\n"));
   assert.throws(() => schemaScript(['TWO]; DROP DATABASE x; --']), /not a GP company id/);
 });

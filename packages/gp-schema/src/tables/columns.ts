@@ -8,4 +8,11 @@ export const addressLines = [char('ADDRESS1', 61), char('ADDRESS2', 61), char('A
  */
 export const vendorAddress = [...addressLines, char('CITY', 35), char('STATE', 29), char('ZIPCODE', 11), char('COUNTRY', 61)];
 /** The ship-to address of SOP and POP document headers: ZIPCODE, then the country code (CCode) and COUNTRY. */
-export const shipToAddress = [...addressLines, char('CITY', 35), char('STATE', 29), char('ZIPCODE', 11), char('CCode', 7), char('COUNTRY', 61)];
+export const shipToAddress = [
+  ...addressLines,
+  char('CITY', 35),
+  char('STATE', 29),
+  char('ZIPCODE', 11),
+  char('CCode', 7),
+  char('COUNTRY', 61),
+];

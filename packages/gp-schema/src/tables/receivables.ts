@@ -115,7 +115,9 @@ function receivablesColumns(history: boolean): GpColumn[] {
     tinyint('Electronic'),
     tinyint('ECTRX'),
     numeric('BKTSLSAM'),
-    ...(history ? [numeric('BackoutTradeDisc'), numeric('BKTFRTAM'), numeric('BKTMSCAM')] : [numeric('BKTFRTAM'), numeric('BKTMSCAM'), numeric('BackoutTradeDisc')]),
+    ...(history
+      ? [numeric('BackoutTradeDisc'), numeric('BKTFRTAM'), numeric('BKTMSCAM')]
+      : [numeric('BKTFRTAM'), numeric('BKTMSCAM'), numeric('BackoutTradeDisc')]),
     tinyint('Factoring'),
     tinyint('DIRECTDEBIT'),
     char('ADRSCODE', 15),

@@ -27,9 +27,9 @@ export const customers: ResourceDef = {
         { column: 'CRLMTTYP', codec: 'int' },
         { column: 'CRLMTAMT', codec: 'money' },
       ],
-      compute: ([type, amount]) =>
-        type === CREDIT_LIMIT_NONE ? '0.00' : type === CREDIT_LIMIT_UNLIMITED ? null : amount,
-      sqlite: ([type, amount]) => `CASE ${type} WHEN ${CREDIT_LIMIT_NONE} THEN '0.00' WHEN ${CREDIT_LIMIT_UNLIMITED} THEN NULL ELSE ${amount} END`,
+      compute: ([type, amount]) => (type === CREDIT_LIMIT_NONE ? '0.00' : type === CREDIT_LIMIT_UNLIMITED ? null : amount),
+      sqlite: ([type, amount]) =>
+        `CASE ${type} WHEN ${CREDIT_LIMIT_NONE} THEN '0.00' WHEN ${CREDIT_LIMIT_UNLIMITED} THEN NULL ELSE ${amount} END`,
     },
     phone: { column: 'PHONE1', codec: 'string' },
     taxScheduleId: { column: 'TAXSCHID', codec: 'string' },

@@ -28,22 +28,46 @@ function viaSqlite(codec: Codec, raw: unknown): unknown {
   const { sql, params } = sqliteJsonObject([{ name: 'v', value: (bind) => sqliteJsonValue('"x"', codec, bind) }]);
   // Bound as an integer, as the embedded database stores GP's numbers (a JS number would bind as REAL).
   const value = typeof raw === 'number' ? BigInt(raw) : raw;
-  const json = memory.prepare(`SELECT ${sql} FROM (SELECT ? AS "x")`).pluck().get(...params.map((p) => p.value), value) as string;
+  const json = memory
+    .prepare(`SELECT ${sql} FROM (SELECT ? AS "x")`)
+    .pluck()
+    .get(...params.map((p) => p.value), value) as string;
   return (JSON.parse(json) as { v: unknown }).v;
 }
 
 /** `raw` as the JavaScript writer gets it from a select (numerics arrive as their integer's text). */
 function viaJavaScript(codec: Codec, raw: unknown): unknown {
   const numeric = codec === 'money' || codec === 'quantity';
-  const selected = numeric && (typeof raw === 'number' || typeof raw === 'bigint') ? String(raw) : typeof raw === 'bigint' ? Number(raw) : raw;
+  const selected =
+    numeric && (typeof raw === 'number' || typeof raw === 'bigint') ? String(raw) : typeof raw === 'bigint' ? Number(raw) : raw;
   return JSON.parse(jsonWriterFor(codec, sqliteDialect)(selected));
 }
 
 function agree(codec: Codec, values: readonly unknown[]): void {
-  for (const raw of values) assert.deepEqual(viaSqlite(codec, raw), viaJavaScript(codec, raw), `${JSON.stringify(codec)} of ${String(raw)}`);
+  for (const raw of values)
+    assert.deepEqual(viaSqlite(codec, raw), viaJavaScript(codec, raw), `${JSON.stringify(codec)} of ${String(raw)}`);
 }
 
-const SCALED = [0, 1, -1, 5, 10, 50, -50, 100, 1000, 10000, 99999, 100000, 100001, 1250000000, 123456789, -123456789, 12345678912345, 9223372036854775807n];
+const SCALED = [
+  0,
+  1,
+  -1,
+  5,
+  10,
+  50,
+  -50,
+  100,
+  1000,
+  10000,
+  99999,
+  100000,
+  100001,
+  1250000000,
+  123456789,
+  -123456789,
+  12345678912345,
+  9223372036854775807n,
+];
 
 test('money and quantities: the same decimals, signs and trailing zeros', () => {
   agree('money', SCALED);
@@ -60,7 +84,21 @@ test('percents in hundredths, and a missing one as zero', () => {
 
 test('text: padding trimmed, other trailing white space kept, blank is null, escaping survives', () => {
   assert.equal(viaSqlite('string', 'tab\t  '), 'tab\t');
-  agree('string', ['ACME      ', '          ', '', null, 'tab\t', 'nbsp\u00a0 ', 'tab\t  ', 'ideographic\u3000', 'say "hi" \\ back', 'line\nbreak', '\u0001ctl', 'café ☕ 𝄞', 'inner  spaces  ']);
+  agree('string', [
+    'ACME      ',
+    '          ',
+    '',
+    null,
+    'tab\t',
+    'nbsp\u00a0 ',
+    'tab\t  ',
+    'ideographic\u3000',
+    'say "hi" \\ back',
+    'line\nbreak',
+    '\u0001ctl',
+    'café ☕ 𝄞',
+    'inner  spaces  ',
+  ]);
 });
 
 test('dates, timestamps, flags, integers and enums', () => {
@@ -86,9 +124,17 @@ for (const [object, def] of Object.entries(CATALOGUE)) {
       let rows = 0;
       for (const { query } of resource.listQueries(company, {}, 1_000_000, null)) {
         const plain = renderSelect(query, sqliteDialect);
-        const expected = (db.prepare(plain.sql).raw(true).all(...plain.params.map((p) => p.value)) as unknown[][]).map((row) => JSON.parse(resource.encode(row)) as unknown);
+        const expected = (
+          db
+            .prepare(plain.sql)
+            .raw(true)
+            .all(...plain.params.map((p) => p.value)) as unknown[][]
+        ).map((row) => JSON.parse(resource.encode(row)) as unknown);
         const page = renderJsonPage(query, sqliteDialect, resource.jsonRow!);
-        const [bytes, count] = db.prepare(page.sql).raw(true).get(...page.params.map((p) => p.value)) as [Buffer | null, number, number];
+        const [bytes, count] = db
+          .prepare(page.sql)
+          .raw(true)
+          .get(...page.params.map((p) => p.value)) as [Buffer | null, number, number];
         assert.equal(count, expected.length);
         assert.deepEqual(bytes === null ? [] : JSON.parse(`[${bytes.toString('utf8')}]`), expected);
         rows += count;

@@ -26,7 +26,10 @@ export function registerCompaniesCommand(program: Command): void {
     .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG)')
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
-    .addHelpText('after', '\nExamples:\n  gp-agent companies --config /etc/gp-agent/gp-agent.conf\n  gp-agent companies --sqlite-dir ./data/demo\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  gp-agent companies --config /etc/gp-agent/gp-agent.conf\n  gp-agent companies --sqlite-dir ./data/demo\n',
+    )
     .action(async (flags: Record<string, string | undefined>) => {
       for (const line of await listCompanies(flags, process.env)) console.log(line);
     });

@@ -39,11 +39,17 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
       status: 'fail',
       summary: `${configIssues.length === 1 ? 'one setting is' : `${configIssues.length} settings are`} missing or wrong`,
       details: configIssues,
-      fix: file ? `correct ${file} (or the environment variable, which wins over the file)` : 'give the settings as flags, environment variables, or in a file named by --config',
+      fix: file
+        ? `correct ${file} (or the environment variable, which wins over the file)`
+        : 'give the settings as flags, environment variables, or in a file named by --config',
     });
   } else {
     const where = config!.database.kind === 'mssql' ? 'SQL Server' : `SQLite folder ${config!.database.dir}`;
-    findings.push({ check: 'Configuration', status: 'ok', summary: `gateway ${config!.gatewayUrl}, ${where}${file ? `, from ${file}` : ''}` });
+    findings.push({
+      check: 'Configuration',
+      status: 'ok',
+      summary: `gateway ${config!.gatewayUrl}, ${where}${file ? `, from ${file}` : ''}`,
+    });
   }
 
   if (database) {
@@ -77,7 +83,8 @@ function formatReport(report: DiagnoseReport): string[] {
   const failed = report.findings.filter((f) => f.status === 'fail').length;
   const warned = report.findings.filter((f) => f.status === 'warn').length;
   lines.push('');
-  if (failed) lines.push(`${failed} ${failed === 1 ? 'check' : 'checks'} failed${warned ? `, ${warned} with warnings` : ''}: see "Fix" above.`);
+  if (failed)
+    lines.push(`${failed} ${failed === 1 ? 'check' : 'checks'} failed${warned ? `, ${warned} with warnings` : ''}: see "Fix" above.`);
   else lines.push(`All checks passed${warned ? `, ${warned} with warnings` : ''}.`);
   return lines;
 }
@@ -97,7 +104,7 @@ export function registerDiagnoseCommand(program: Command): void {
       '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; read permission\n' +
         'on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
         'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
-        'the service\'s account, with the service\'s configuration file.\n' +
+        "the service's account, with the service's configuration file.\n" +
         settingsHelp() +
         '\nExamples:\n' +
         '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf\n' +

@@ -25,6 +25,8 @@ export function registerMssqlCommand(program: Command): void {
     .action((flags: { login: string; companies: string; passwordEnv?: string }) => {
       const password = flags.passwordEnv ? process.env[flags.passwordEnv] : undefined;
       if (flags.passwordEnv && !password) throw new Error(`the environment variable ${flags.passwordEnv} is empty or not set`);
-      process.stdout.write(readOnlyRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies), ...(password ? { password } : {}) }));
+      process.stdout.write(
+        readOnlyRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies), ...(password ? { password } : {}) }),
+      );
     });
 }

@@ -34,7 +34,8 @@ async function runQuery(
   const spec = objectSpec(object);
   if (!spec) throw new Error(`there is no object "${object}"; the objects are ${OBJECT_NAMES.join(', ')}`);
   const company = spec.companyScoped ? (options.company?.toUpperCase() ?? null) : null;
-  if (spec.companyScoped && !company) throw new Error(`${object} is read from a company database: pass --company <id> (see gp-agent companies)`);
+  if (spec.companyScoped && !company)
+    throw new Error(`${object} is read from a company database: pass --company <id> (see gp-agent companies)`);
   if (!spec.companyScoped && options.company) throw new Error(`${object} is not read from a company; leave --company out`);
 
   let op: Operation;
@@ -59,7 +60,14 @@ async function runQuery(
       if (!options.document) throw new Error(`${object} are the lines of one ${spec.parent} document: pass --document <id>`);
       filters.documentId = options.document;
     }
-    op = { kind: 'list', object: spec.name as ObjectName, company, filters, limit: parsed.value.limit, after: options.after ? positionOf(options.after) : null };
+    op = {
+      kind: 'list',
+      object: spec.name as ObjectName,
+      company,
+      filters,
+      limit: parsed.value.limit,
+      after: options.after ? positionOf(options.after) : null,
+    };
   }
 
   const config = loadAgentConfig(flags, env, 'database');
@@ -83,7 +91,8 @@ async function runQuery(
 
 function positionOf(text: string): Position {
   const parts = text.split(',').map((p) => p.trim());
-  if (parts.length !== 2 || !parts.every((p) => /^\d+$/.test(p))) throw new Error('--after takes the two numbers the previous summary printed, e.g. --after 0,500');
+  if (parts.length !== 2 || !parts.every((p) => /^\d+$/.test(p)))
+    throw new Error('--after takes the two numbers the previous summary printed, e.g. --after 0,500');
   return parts.map(Number);
 }
 
@@ -92,7 +101,7 @@ export function registerQueryCommand(program: Command): void {
     .command('query')
     .argument('<object>', `an object of the API: ${OBJECT_NAMES.join(', ')}`)
     .argument('[filters...]', 'filters as the REST API names them, name=value, e.g. q=elec inactive=false limit=5')
-    .description('Run one API read on this server\'s database, as the gateway would, and print the rows (one JSON object per line).')
+    .description("Run one API read on this server's database, as the gateway would, and print the rows (one JSON object per line).")
     .option('--company <id>', 'company database (INTERID) for company objects, e.g. TWO')
     .option('--id <id>', 'get one object by id instead of listing')
     .option('--document <id>', 'for lines objects: the document whose lines to list')

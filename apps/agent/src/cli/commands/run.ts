@@ -32,13 +32,20 @@ async function runAgent(config: AgentConfig): Promise<number> {
     },
     'agent starting',
   );
-  if (config.testDelayMs > 0) log.warn({ testDelayMs: config.testDelayMs }, `${TEST_DELAY_ENV} is set: every company query is slowed down. It is for tests only; unset it.`);
+  if (config.testDelayMs > 0)
+    log.warn(
+      { testDelayMs: config.testDelayMs },
+      `${TEST_DELAY_ENV} is set: every company query is slowed down. It is for tests only; unset it.`,
+    );
 
   const stop = new AbortController();
   const force = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!stop.signal.aborted) {
-      log.info({ signal, graceMs: config.timings.drainGraceMs }, 'stopping: finishing the requests in flight (send the signal again to stop at once)');
+      log.info(
+        { signal, graceMs: config.timings.drainGraceMs },
+        'stopping: finishing the requests in flight (send the signal again to stop at once)',
+      );
       stop.abort();
     } else if (!force.signal.aborted) {
       log.warn({ signal }, 'stopping at once');
@@ -51,7 +58,14 @@ async function runAgent(config: AgentConfig): Promise<number> {
   let code = EXIT_STOPPED;
   try {
     await dialGateway(
-      { gatewayUrl: config.gatewayUrl, token: config.token, service: serving.service, log, dialect: serving.dialect, timings: config.timings },
+      {
+        gatewayUrl: config.gatewayUrl,
+        token: config.token,
+        service: serving.service,
+        log,
+        dialect: serving.dialect,
+        timings: config.timings,
+      },
       { stop: stop.signal, force: force.signal },
     );
     log.info('agent stopped');
@@ -75,7 +89,10 @@ export function registerRunCommand(program: Command): void {
     .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG): NAME = value lines, or a .json object')
     .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL), e.g. https://gateway.example.com')
     .option('--token <token>', 'agent token of this connection, lb_agent_… (env GP_AGENT_TOKEN)')
-    .option('--mssql <connection>', 'SQL Server connection string, e.g. "Server=gp01;User Id=api_read;Password=…;Encrypt=true" (env GP_MSSQL_CONNECTION)')
+    .option(
+      '--mssql <connection>',
+      'SQL Server connection string, e.g. "Server=gp01;User Id=api_read;Password=…;Encrypt=true" (env GP_MSSQL_CONNECTION)',
+    )
     .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder instead (env GP_SQLITE_DIR)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)')
     .option('--log-file <file>', 'write logs to this file instead of standard output (env GP_AGENT_LOG_FILE)')

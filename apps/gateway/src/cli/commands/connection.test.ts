@@ -20,7 +20,7 @@ test('connection create prints the agent token once, alone on its line, and stor
     '',
     token,
     '',
-    'On the customer\'s server:',
+    "On the customer's server:",
     '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
     `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
   ]);
@@ -37,10 +37,31 @@ test('connection list shows default company, writable objects and the agents as 
   await store.setWriteWhitelist(org.id, live.id, ['customers', 'gl-entries']);
   const at = new Date();
   const session = { gatewayId: 'gw_1', agentVersion: '0.1.0', agentHost: 'gp01', companies: ['TWO', 'NWIND'], at };
-  const details = { platform: 'win32', dialect: 'mssql', gpVersion: '18.7.1234', database: 'ok' as const, databaseMessage: null, draining: false };
+  const details = {
+    platform: 'win32',
+    dialect: 'mssql',
+    gpVersion: '18.7.1234',
+    database: 'ok' as const,
+    databaseMessage: null,
+    draining: false,
+  };
   await store.recordAgentConnected({ ...session, id: 'as_live', connectionId: live.id, details });
-  await store.recordAgentConnected({ ...session, id: 'as_live2', connectionId: live.id, agentHost: 'gp02', at: new Date(at.getTime() - 1), details });
-  await store.recordAgentDetails('as_live2', { companies: [], details: { ...details, gpVersion: null, database: 'unavailable', databaseMessage: 'Login failed for user \'api\'.', draining: true } }, at);
+  await store.recordAgentConnected({
+    ...session,
+    id: 'as_live2',
+    connectionId: live.id,
+    agentHost: 'gp02',
+    at: new Date(at.getTime() - 1),
+    details,
+  });
+  await store.recordAgentDetails(
+    'as_live2',
+    {
+      companies: [],
+      details: { ...details, gpVersion: null, database: 'unavailable', databaseMessage: "Login failed for user 'api'.", draining: true },
+    },
+    at,
+  );
   await store.recordAgentConnected({ ...session, id: 'as_gone', connectionId: gone.id, details });
   await store.recordAgentDisconnected('as_gone', new Date('2026-03-01T14:05:09.123Z'));
   const lines = await listConnections(admin, org.id);
@@ -54,7 +75,9 @@ test('connection list shows default company, writable objects and the agents as 
     [quiet.id, 'Quiet', '-', 'none', 'never connected'],
     [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (2 agents; agent 0.1.0 on gp01, companies TWO, NWIND)'],
     [`    - gp01: agent 0.1.0 (win32, mssql), GP 18.7.1234, database ok, companies TWO, NWIND, connected ${seen}, last seen ${seen}`],
-    [`    - gp02: agent 0.1.0 (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`],
+    [
+      `    - gp02: agent 0.1.0 (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`,
+    ],
     [gone.id, 'Gone', 'NWIND', 'none', 'offline, last seen 2026-03-01 14:05:09 UTC (agent 0.1.0 on gp01)'],
     ['    - last report: GP 18.7.1234, database ok'],
   ]);
@@ -63,7 +86,15 @@ test('connection list shows default company, writable objects and the agents as 
 test('set-default-company takes a connection id or name, warns when the agent lacks the company, and can clear', async () => {
   const org = await admin.createOrganisation('Defaults');
   const conn = (await admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' })).connection;
-  await store.recordAgentConnected({ id: 'as_d', connectionId: conn.id, gatewayId: 'gw', agentVersion: '1', agentHost: 'h', companies: ['TWO', 'NWIND'], at: new Date() });
+  await store.recordAgentConnected({
+    id: 'as_d',
+    connectionId: conn.id,
+    gatewayId: 'gw',
+    agentVersion: '1',
+    agentHost: 'h',
+    companies: ['TWO', 'NWIND'],
+    at: new Date(),
+  });
   assert.deepEqual(await setDefaultCompany(admin, { org: 'Defaults', connection: 'HQ', company: 'nwind' }), [
     `The default company of "HQ" (${conn.id}) is now NWIND: requests without X-Company go there.`,
   ]);
@@ -87,12 +118,20 @@ test('set-write-whitelist accepts writable objects, reports every bad one, and r
   assert.deepEqual(await setWriteWhitelist(admin, { org: org.id, connection: 'HQ', objects: 'gl-entries,Customers' }), [
     `Writable on "HQ" (${conn.id}): customers, gl-entries. Writes to any other object are refused (403).`,
   ]);
-  await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'HQ', objects: 'customers,companies,widgets' }), (error: Error) => {
-    assert.match(error.message, /^the write whitelist was not changed:\n {2}- companies is read-only: v1 does not write it\n {2}- there is no object named "widgets"\nObjects that can be writable: customers, /);
-    return true;
-  });
+  await assert.rejects(
+    setWriteWhitelist(admin, { org: org.id, connection: 'HQ', objects: 'customers,companies,widgets' }),
+    (error: Error) => {
+      assert.match(
+        error.message,
+        /^the write whitelist was not changed:\n {2}- companies is read-only: v1 does not write it\n {2}- there is no object named "widgets"\nObjects that can be writable: customers, /,
+      );
+      return true;
+    },
+  );
   assert.deepEqual((await store.findConnection(org.id, conn.id))?.writeWhitelist, ['customers', 'gl-entries']);
-  assert.deepEqual(await setWriteWhitelist(admin, { org: org.id, connection: conn.id, objects: 'none' }), [`No object is writable on "HQ" (${conn.id}) now.`]);
+  assert.deepEqual(await setWriteWhitelist(admin, { org: org.id, connection: conn.id, objects: 'none' }), [
+    `No object is writable on "HQ" (${conn.id}) now.`,
+  ]);
   await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
     message: 'the sandbox is read-only; it has no write whitelist',
   });

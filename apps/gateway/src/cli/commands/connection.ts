@@ -28,7 +28,11 @@ function describeAgents(c: ConnectionWithPresence): string {
 function describeDetails(d: AgentDetails): string {
   const gp = d.gpVersion === null ? 'GP version unknown' : d.gpVersion === 'demo' ? 'demo database' : `GP ${d.gpVersion}`;
   const database =
-    d.database === 'ok' ? 'database ok' : d.database === 'unavailable' ? `DATABASE UNAVAILABLE${d.databaseMessage ? ` (${d.databaseMessage})` : ''}` : 'database not reported';
+    d.database === 'ok'
+      ? 'database ok'
+      : d.database === 'unavailable'
+        ? `DATABASE UNAVAILABLE${d.databaseMessage ? ` (${d.databaseMessage})` : ''}`
+        : 'database not reported';
   return `${gp}, ${database}${d.draining ? ', DRAINING (shutting down)' : ''}`;
 }
 
@@ -53,13 +57,17 @@ function describeWrites(c: ConnectionWithPresence): string {
 
 export async function createConnection(admin: AdminService, request: NewConnectionRequest): Promise<string[]> {
   const org = await organisationNamed(admin, request.org);
-  const { connection, agentToken: token } = await admin.createConnection({ orgId: org.id, name: request.name, defaultCompany: request.defaultCompany ?? null });
+  const { connection, agentToken: token } = await admin.createConnection({
+    orgId: org.id,
+    name: request.name,
+    defaultCompany: request.defaultCompany ?? null,
+  });
   const defaultCompany = connection.defaultCompany;
   return [
     `Created connection ${connection.id} "${connection.name}" for ${describeOrganisation(org)}` +
       (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
     ...secretBlock('Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:', token),
-    'On the customer\'s server:',
+    "On the customer's server:",
     '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
     `API clients of ${describeOrganisation(org)} then send: X-Connection-Id: ${connection.id}`,
   ];
@@ -88,12 +96,17 @@ export async function setDefaultCompany(
   const lines = [`The default company of ${where} is now ${company}: requests without X-Company go there.`];
   const reported = connection.presence.companies;
   if (reported.length && !reported.includes(company)) {
-    lines.push(`Note: its agent reports the companies ${reported.join(', ')}; until ${company} is among them, requests without X-Company get 400.`);
+    lines.push(
+      `Note: its agent reports the companies ${reported.join(', ')}; until ${company} is among them, requests without X-Company get 400.`,
+    );
   }
   return lines;
 }
 
-export async function setWriteWhitelist(admin: AdminService, request: { org: string; connection: string; objects: string }): Promise<string[]> {
+export async function setWriteWhitelist(
+  admin: AdminService,
+  request: { org: string; connection: string; objects: string },
+): Promise<string[]> {
   const org = await organisationNamed(admin, request.org);
   const connection = await connectionNamed(admin, org, request.connection);
   const none = request.objects.trim().toLowerCase() === 'none';
@@ -114,7 +127,7 @@ export async function setWriteWhitelist(admin: AdminService, request: { org: str
 export function registerConnectionCommand(program: Command): void {
   const connection = program
     .command('connection')
-    .description('Create connections (a customer\'s GP install, served by an agent) and show their agents.')
+    .description("Create connections (a customer's GP install, served by an agent) and show their agents.")
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -135,15 +148,15 @@ export function registerConnectionCommand(program: Command): void {
 
   connection
     .command('list')
-    .description('List an organisation\'s connections: default company, writable objects, and whether their agents are connected.')
+    .description("List an organisation's connections: default company, writable objects, and whether their agents are connected.")
     .requiredOption('--org <org>', 'organisation id or name')
     .addHelpText(
       'after',
       '\nAGENT shows what the running gateways last wrote: "connected" with version and host, or when an agent\n' +
         'was last seen. A gateway that stopped without notice stops counting as connected after a minute.\n' +
         'Under each connection, one line per connected agent: host, platform, GP version, whether its\n' +
-        'database answers (DATABASE UNAVAILABLE gives SQL Server\'s reason), companies, and when it was last\n' +
-        'heard from. On the agent\'s server, `gp-agent diagnose --config <file>` says what to fix.\n',
+        "database answers (DATABASE UNAVAILABLE gives SQL Server's reason), companies, and when it was last\n" +
+        "heard from. On the agent's server, `gp-agent diagnose --config <file>` says what to fix.\n",
     )
     .action(({ org }: { org: string }) => runOperatorCommand((admin) => listConnections(admin, org)));
 
@@ -161,7 +174,14 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection set-default-company conn_AbC123 --clear --org "Acme Ltd"\n',
     )
     .action((name: string, company: string | undefined, options: { org: string; clear?: boolean }) =>
-      runOperatorCommand((admin) => setDefaultCompany(admin, { org: options.org, connection: name, ...(company === undefined ? {} : { company }), clear: options.clear === true })),
+      runOperatorCommand((admin) =>
+        setDefaultCompany(admin, {
+          org: options.org,
+          connection: name,
+          ...(company === undefined ? {} : { company }),
+          clear: options.clear === true,
+        }),
+      ),
     );
 
   connection

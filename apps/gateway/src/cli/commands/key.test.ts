@@ -20,7 +20,10 @@ test('key create prints the secret once, alone on its line, and stores only its 
     secret,
     '',
   ]);
-  assert.deepEqual([key!.secretHash, key!.prefix, key!.scopes, key!.mode], [sha256Hex(secret), secret.slice(0, 12), ['read', 'write'], 'live']);
+  assert.deepEqual(
+    [key!.secretHash, key!.prefix, key!.scopes, key!.mode],
+    [sha256Hex(secret), secret.slice(0, 12), ['read', 'write'], 'live'],
+  );
   assert.equal(lines.join('\n').split(secret).length, 2, 'printed exactly once');
 });
 

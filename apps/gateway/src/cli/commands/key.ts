@@ -20,9 +20,14 @@ export function parseScopes(text: string): Scope[] {
 
 export async function createKey(admin: AdminService, request: NewKeyRequest): Promise<string[]> {
   const org = await organisationNamed(admin, request.org);
-  const { key, secret } = await admin.issueApiKey({ orgId: org.id, name: request.name, mode: request.mode, scopes: parseScopes(request.scopes) });
+  const { key, secret } = await admin.issueApiKey({
+    orgId: org.id,
+    name: request.name,
+    mode: request.mode,
+    scopes: parseScopes(request.scopes),
+  });
   const scopes = key.scopes;
-  const reach = key.mode === 'test' ? 'the demo sandbox only' : 'the organisation\'s live connections';
+  const reach = key.mode === 'test' ? 'the demo sandbox only' : "the organisation's live connections";
   return [
     `Created ${key.mode} key ${key.id} "${key.name}" for ${describeOrganisation(org)}, scopes: ${scopes.join(', ')}; it reaches ${reach}.`,
     ...secretBlock('The secret is shown this once; only its hash is kept, so copy it now:', secret),
@@ -36,7 +41,10 @@ function status(key: ApiKey): string {
 export async function listKeys(admin: AdminService, idOrName: string): Promise<string[]> {
   const org = await organisationNamed(admin, idOrName);
   const keys = await admin.listApiKeys(org.id);
-  if (!keys.length) return [`${describeOrganisation(org)} has no keys yet. Create one with: gp-gateway key create --org ${org.id} --name <name> --mode live`];
+  if (!keys.length)
+    return [
+      `${describeOrganisation(org)} has no keys yet. Create one with: gp-gateway key create --org ${org.id} --name <name> --mode live`,
+    ];
   return [
     `Keys of ${describeOrganisation(org)} (secrets are never shown again; "last used" may lag by up to a minute):`,
     ...formatTable(
@@ -61,7 +69,7 @@ export async function revokeKey(admin: AdminService, id: string): Promise<string
 export function registerKeyCommand(program: Command): void {
   const key = program
     .command('key')
-    .description('Create, list and revoke API keys. A key\'s secret is printed once, when it is created.')
+    .description("Create, list and revoke API keys. A key's secret is printed once, when it is created.")
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -76,8 +84,16 @@ export function registerKeyCommand(program: Command): void {
     .description('Create a key and print its secret, once.')
     .requiredOption('--org <org>', 'organisation id or name')
     .requiredOption('--name <name>', 'what the key is for, e.g. "Production" or "Power BI"')
-    .addOption(new Option('--mode <mode>', 'live: the organisation\'s connections; test: the demo sandbox only').choices(['live', 'test']).makeOptionMandatory())
-    .option('--scopes <scopes>', `comma-separated: ${SCOPES.join(', ')} (read: GET; write: writes and key rotation; mcp: POST /mcp)`, 'read')
+    .addOption(
+      new Option('--mode <mode>', "live: the organisation's connections; test: the demo sandbox only")
+        .choices(['live', 'test'])
+        .makeOptionMandatory(),
+    )
+    .option(
+      '--scopes <scopes>',
+      `comma-separated: ${SCOPES.join(', ')} (read: GET; write: writes and key rotation; mcp: POST /mcp)`,
+      'read',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -88,7 +104,7 @@ export function registerKeyCommand(program: Command): void {
 
   key
     .command('list')
-    .description('List an organisation\'s keys (without secrets).')
+    .description("List an organisation's keys (without secrets).")
     .requiredOption('--org <org>', 'organisation id or name')
     .action(({ org }: { org: string }) => runOperatorCommand((admin) => listKeys(admin, org)));
 

@@ -57,7 +57,8 @@ export async function setOrganisationLimits(admin: AdminService, idOrName: strin
   const limits: Partial<LimitOverrides> = changes.reset
     ? { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null }
     : {};
-  if (changes.requests !== undefined) limits.requestsPerWindow = parseWholeNumber(changes.requests, '--requests', LIMIT_BOUNDS.requestsPerWindow);
+  if (changes.requests !== undefined)
+    limits.requestsPerWindow = parseWholeNumber(changes.requests, '--requests', LIMIT_BOUNDS.requestsPerWindow);
   if (changes.window !== undefined) limits.windowSeconds = parseWholeNumber(changes.window, '--window', LIMIT_BOUNDS.windowSeconds);
   if (changes.inFlight !== undefined) {
     limits.maxInFlightPerConnection = parseWholeNumber(changes.inFlight, '--in-flight', LIMIT_BOUNDS.maxInFlightPerConnection);
@@ -81,7 +82,7 @@ export function registerOrgCommand(program: Command): void {
 
   org
     .command('create')
-    .argument('<name>', 'the organisation\'s name, unique on this gateway')
+    .argument('<name>', "the organisation's name, unique on this gateway")
     .description('Create an organisation (with its sandbox connection for test keys).')
     .addHelpText('after', '\nExample:\n  gp-gateway org create "Acme Ltd"\n')
     .action((name: string) => runOperatorCommand((admin) => createOrganisation(admin, name), { create: true }));
@@ -95,8 +96,8 @@ export function registerOrgCommand(program: Command): void {
     .command('set-limits')
     .argument('<org>', 'organisation id or name')
     .option('--requests <n>', 'requests per window per API key (the burst a key may make)')
-    .option('--window <seconds>', 'seconds in which a key\'s full quota comes back')
-    .option('--in-flight <n>', 'requests in flight at once per connection; protects the customer\'s SQL Server')
+    .option('--window <seconds>', "seconds in which a key's full quota comes back")
+    .option('--in-flight <n>', "requests in flight at once per connection; protects the customer's SQL Server")
     .option('--reset', 'go back to the defaults (then apply any other option given)')
     .description(
       `Set an organisation's rate limits. Defaults: ${DEFAULT_LIMITS.requestsPerWindow} requests per ` +

@@ -22,7 +22,10 @@ const as = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const key = (mode: 'live' | 'test', scopes: Scope[], owner = org) => gw.makeKey(owner.id, mode, scopes);
 
 async function rotate(id: string, secret: string, query = '') {
-  const res = await fetch(`${gw.gateway.url}/v1/api-keys/${encodeURIComponent(id)}/rotate${query}`, { method: 'POST', headers: as(secret) });
+  const res = await fetch(`${gw.gateway.url}/v1/api-keys/${encodeURIComponent(id)}/rotate${query}`, {
+    method: 'POST',
+    headers: as(secret),
+  });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 
@@ -85,10 +88,16 @@ describe('rotation', () => {
       await rotate(foreign.key.id, admin.secret),
       await rotate(live.key.id, testAdmin.secret),
     ];
-    assert.deepEqual(answers.map((r) => r.status), [404, 404, 404, 404]);
-    assert.deepEqual(answers.map((r) => sansRequestId(r.body)), Array(4).fill({
-      error: { code: 'NOT_FOUND', message: 'No API key with that id.', details: null, requestId: undefined },
-    }));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [404, 404, 404, 404],
+    );
+    assert.deepEqual(
+      answers.map((r) => sansRequestId(r.body)),
+      Array(4).fill({
+        error: { code: 'NOT_FOUND', message: 'No API key with that id.', details: null, requestId: undefined },
+      }),
+    );
     assert.equal((await gw.get('/v1/companies', as(foreign.secret))).status, 400, 'the foreign key was not touched');
     assert.equal((await gw.get('/v1/companies', as(live.secret))).status, 400, 'the live key was not touched');
   });
@@ -115,7 +124,11 @@ describe('rotation', () => {
 describe('rotation under concurrent requests', () => {
   test('no request with the old secret succeeds once rotation has returned', async (t) => {
     const { secret: old, key: rotating } = await key('test', ['read', 'write']);
-    interface Sent { sent: number; done: number; status: number }
+    interface Sent {
+      sent: number;
+      done: number;
+      status: number;
+    }
     const results: Sent[] = [];
     let rotateSent = Infinity;
     let rotateReturned = Infinity;
@@ -152,7 +165,10 @@ describe('rotation under concurrent requests', () => {
         `${after.length} sent after it returned; rotation took ${Math.round(rotateReturned - rotateSent)} ms`,
     );
     assert.ok(before.length >= 40 - 8);
-    assert.ok(before.every((r) => r.status === 200), 'before rotation the old secret works');
+    assert.ok(
+      before.every((r) => r.status === 200),
+      'before rotation the old secret works',
+    );
     assert.ok(straddling.every((r) => r.status === 200 || r.status === 401));
     assert.equal(after.length, 8 * AFTER_EACH_LOOP);
     assert.deepEqual([...new Set(after.map((r) => r.status))], [401], 'after rotation returned, the old secret never works');

@@ -35,7 +35,10 @@ function sendJson(res: Response, parts: ReadonlyArray<string | Buffer>): void {
   const chunks = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
   // What res.type('application/json') writes, without its MIME lookup on every response.
   res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', chunks.reduce((bytes, chunk) => bytes + chunk.length, 0));
+  res.setHeader(
+    'Content-Length',
+    chunks.reduce((bytes, chunk) => bytes + chunk.length, 0),
+  );
   res.cork();
   for (const chunk of chunks.slice(0, -1)) res.write(chunk);
   res.end(chunks.at(-1));

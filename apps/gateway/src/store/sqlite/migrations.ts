@@ -108,7 +108,9 @@ export function migrate(db: Database.Database): void {
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      throw new Error(`this store was written by a newer gateway (schema ${version}; this gateway knows up to ${SCHEMA_VERSION}): run the newer gateway, or upgrade this one`);
+      throw new Error(
+        `this store was written by a newer gateway (schema ${version}; this gateway knows up to ${SCHEMA_VERSION}): run the newer gateway, or upgrade this one`,
+      );
     }
     for (const step of MIGRATIONS.slice(version)) step(db);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -37,11 +37,29 @@ export interface ConnectionRow {
   last_agent_details: string | null;
 }
 /** The columns a Connection is made of (the rest are the agent presence of listConnections). */
-export type ConnectionColumns = Pick<ConnectionRow, 'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'>;
+export type ConnectionColumns = Pick<
+  ConnectionRow,
+  'id' | 'org_id' | 'name' | 'agent_token_hash' | 'default_company' | 'write_whitelist' | 'created_at'
+>;
 /** A key row's columns in KeyRow's order, then the joined connection's (all null when none matched). */
 export type KeyWithConnectionTuple = [
-  string, string, string, string, KeyRow['mode'], string, string, string, string | null, string | null, string | null,
-  string | null, string | null, string | null, string | null, string | null, string | null,
+  string,
+  string,
+  string,
+  string,
+  KeyRow['mode'],
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
 ];
 export interface SessionRow {
   connection_id: string;

@@ -32,7 +32,14 @@ const hash = (c: string) => c.repeat(64);
 
 async function orgWithKey(store: Store, name: string, mode: 'live' | 'test' = 'live') {
   const org = await store.createOrganisation(name);
-  const key = await store.createApiKey({ orgId: org.id, name: 'k', prefix: `lb_${mode}_AAAA`, mode, scopes: ['read', 'write'], secretHash: hash(name[0]!.toLowerCase()) });
+  const key = await store.createApiKey({
+    orgId: org.id,
+    name: 'k',
+    prefix: `lb_${mode}_AAAA`,
+    mode,
+    scopes: ['read', 'write'],
+    secretHash: hash(name[0]!.toLowerCase()),
+  });
   return { org, key };
 }
 
@@ -41,7 +48,11 @@ test('a store written by the first release opens, keeps its data and gains the n
   const old = new Database(file);
   old.exec(FIRST_RELEASE_SCHEMA);
   old.prepare("INSERT INTO organisations VALUES ('org_1', 'Old Co', '2025-01-01T00:00:00.000Z')").run();
-  old.prepare(`INSERT INTO api_keys VALUES ('key_1', 'org_1', 'old key', 'lb_live_OLD1', 'live', '["read","write"]', ?, '2025-01-01T00:00:00.000Z', NULL, NULL)`).run(hash('a'));
+  old
+    .prepare(
+      `INSERT INTO api_keys VALUES ('key_1', 'org_1', 'old key', 'lb_live_OLD1', 'live', '["read","write"]', ?, '2025-01-01T00:00:00.000Z', NULL, NULL)`,
+    )
+    .run(hash('a'));
   old.prepare("INSERT INTO connections VALUES ('org_1', 'sandbox', 'Demo sandbox', NULL, 'TWO', '2025-01-01T00:00:00.000Z')").run();
   old.prepare("INSERT INTO connections VALUES ('org_1', 'conn_1', 'HQ', ?, 'TWO', '2025-01-01T00:00:00.000Z')").run(hash('b'));
   old.close();
@@ -49,22 +60,47 @@ test('a store written by the first release opens, keeps its data and gains the n
   for (let opening = 1; opening <= 2; opening++) {
     const store = new SqliteStore(file);
     const key = (await store.findApiKeyWithConnection(hash('a'), null))?.key ?? null;
-    assert.deepEqual(key, {
-      id: 'key_1', orgId: 'org_1', name: 'old key', prefix: 'lb_live_OLD1', mode: 'live', scopes: ['read', 'write'], secretHash: hash('a'),
-      createdAt: '2025-01-01T00:00:00.000Z', revokedAt: null, rotatedAt: null, lastUsedAt: null,
-    }, `opening ${opening}`);
+    assert.deepEqual(
+      key,
+      {
+        id: 'key_1',
+        orgId: 'org_1',
+        name: 'old key',
+        prefix: 'lb_live_OLD1',
+        mode: 'live',
+        scopes: ['read', 'write'],
+        secretHash: hash('a'),
+        createdAt: '2025-01-01T00:00:00.000Z',
+        revokedAt: null,
+        rotatedAt: null,
+        lastUsedAt: null,
+      },
+      `opening ${opening}`,
+    );
     assert.deepEqual(await store.findOrganisation('org_1'), {
-      id: 'org_1', name: 'Old Co', createdAt: '2025-01-01T00:00:00.000Z',
+      id: 'org_1',
+      name: 'Old Co',
+      createdAt: '2025-01-01T00:00:00.000Z',
       limits: { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null },
     });
-    assert.deepEqual((await store.listConnections('org_1')).map((c) => [c.id, c.writeWhitelist, c.presence.connectedAgents]), [
-      ['sandbox', [], 0],
-      ['conn_1', [], 0],
-    ]);
+    assert.deepEqual(
+      (await store.listConnections('org_1')).map((c) => [c.id, c.writeWhitelist, c.presence.connectedAgents]),
+      [
+        ['sandbox', [], 0],
+        ['conn_1', [], 0],
+      ],
+    );
     await store.close();
   }
   const store = new SqliteStore(file);
-  const rotated = await store.rotateApiKey({ orgId: 'org_1', id: 'key_1', mode: 'live', prefix: 'lb_live_NEW1', secretHash: hash('c'), at: new Date('2026-01-01T00:00:00Z') });
+  const rotated = await store.rotateApiKey({
+    orgId: 'org_1',
+    id: 'key_1',
+    mode: 'live',
+    prefix: 'lb_live_NEW1',
+    secretHash: hash('c'),
+    at: new Date('2026-01-01T00:00:00Z'),
+  });
   assert.equal(rotated?.rotatedAt, '2026-01-01T00:00:00.000Z');
   await store.close();
 });
@@ -82,7 +118,14 @@ test('a store records its schema step, and one written by a newer gateway is ref
 test('rotation swaps the hash and prefix and keeps id, name, mode, scopes and creation time', async () => {
   const store = freshStore();
   const { org, key } = await orgWithKey(store, 'Rotating');
-  const rotated = await store.rotateApiKey({ orgId: org.id, id: key.id, mode: 'live', prefix: 'lb_live_BBBB', secretHash: hash('9'), at: new Date('2026-02-03T04:05:06Z') });
+  const rotated = await store.rotateApiKey({
+    orgId: org.id,
+    id: key.id,
+    mode: 'live',
+    prefix: 'lb_live_BBBB',
+    secretHash: hash('9'),
+    at: new Date('2026-02-03T04:05:06Z'),
+  });
   assert.deepEqual(rotated, { ...key, prefix: 'lb_live_BBBB', secretHash: hash('9'), rotatedAt: '2026-02-03T04:05:06.000Z' });
   assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the old secret finds nothing');
   assert.deepEqual((await store.findApiKeyWithConnection(hash('9'), null))?.key ?? null, rotated);
@@ -123,9 +166,16 @@ test('a key is read with a connection of its own organisation only', async () =>
   const { org: other } = await orgWithKey(store, 'Beta');
   const mine = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: 'TWO' });
   const foreign = await store.createConnection({ orgId: other.id, name: 'Theirs', agentTokenHash: hash('2'), defaultCompany: null });
-  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, mine.id), { key, connection: await store.findConnection(org.id, mine.id) });
+  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, mine.id), {
+    key,
+    connection: await store.findConnection(org.id, mine.id),
+  });
   assert.equal((await store.findApiKeyWithConnection(key.secretHash, 'sandbox'))?.connection?.name, 'Demo sandbox');
-  assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, foreign.id), { key, connection: null }, 'another organisation\'s connection');
+  assert.deepEqual(
+    await store.findApiKeyWithConnection(key.secretHash, foreign.id),
+    { key, connection: null },
+    "another organisation's connection",
+  );
   assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, 'conn_nowhere'), { key, connection: null });
   assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, null), { key, connection: null });
   assert.equal(await store.findApiKeyWithConnection(hash('z'), mine.id), null, 'an unknown key finds nothing, connection or not');
@@ -137,7 +187,14 @@ test('a key read again after any change sees the change: revoked elsewhere, revo
   // What `gp-gateway key revoke` does while the gateway runs: another connection to the same file.
   const operator = new SqliteStore(file);
   const { org, key } = await orgWithKey(gateway, 'Remembered');
-  const other = await gateway.createApiKey({ orgId: org.id, name: 'second', prefix: 'lb_live_zzzz', mode: 'live', scopes: ['read'], secretHash: hash('other') });
+  const other = await gateway.createApiKey({
+    orgId: org.id,
+    name: 'second',
+    prefix: 'lb_live_zzzz',
+    mode: 'live',
+    scopes: ['read'],
+    secretHash: hash('other'),
+  });
   const hq = await gateway.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('hq'), defaultCompany: 'TWO' });
   const read = () => gateway.findApiKeyWithConnection(key.secretHash, hq.id);
 
@@ -161,8 +218,18 @@ test('keys are listed per organisation, oldest first', async () => {
   const store = freshStore();
   const a = await orgWithKey(store, 'Alpha');
   await orgWithKey(store, 'Beta');
-  const second = await store.createApiKey({ orgId: a.org.id, name: 'second', prefix: 'lb_test_CCCC', mode: 'test', scopes: ['read'], secretHash: hash('3') });
-  assert.deepEqual((await store.listApiKeys(a.org.id)).map((k) => k.id), [a.key.id, second.id]);
+  const second = await store.createApiKey({
+    orgId: a.org.id,
+    name: 'second',
+    prefix: 'lb_test_CCCC',
+    mode: 'test',
+    scopes: ['read'],
+    secretHash: hash('3'),
+  });
+  assert.deepEqual(
+    (await store.listApiKeys(a.org.id)).map((k) => k.id),
+    [a.key.id, second.id],
+  );
   await store.close();
 });
 
@@ -170,14 +237,22 @@ test('limits change field by field; null restores the default', async () => {
   const store = freshStore();
   const org = await store.createOrganisation('Limited');
   await store.setOrganisationLimits(org.id, { requestsPerWindow: 300, maxInFlightPerConnection: 2 });
-  assert.deepEqual((await store.findOrganisation(org.id))?.limits, { requestsPerWindow: 300, windowSeconds: null, maxInFlightPerConnection: 2 });
+  assert.deepEqual((await store.findOrganisation(org.id))?.limits, {
+    requestsPerWindow: 300,
+    windowSeconds: null,
+    maxInFlightPerConnection: 2,
+  });
   await store.setOrganisationLimits(org.id, { windowSeconds: 60, requestsPerWindow: null });
-  assert.deepEqual((await store.findOrganisation(org.id))?.limits, { requestsPerWindow: null, windowSeconds: 60, maxInFlightPerConnection: 2 });
+  assert.deepEqual((await store.findOrganisation(org.id))?.limits, {
+    requestsPerWindow: null,
+    windowSeconds: 60,
+    maxInFlightPerConnection: 2,
+  });
   assert.equal(await store.setOrganisationLimits('org_unknown', { windowSeconds: 1 }), null);
   await store.close();
 });
 
-test('default company and write whitelist change only the organisation\'s own connection', async () => {
+test("default company and write whitelist change only the organisation's own connection", async () => {
   const store = freshStore();
   const a = await store.createOrganisation('Alpha');
   const b = await store.createOrganisation('Beta');
@@ -186,7 +261,11 @@ test('default company and write whitelist change only the organisation\'s own co
   assert.equal(await store.setWriteWhitelist(b.id, conn.id, ['customers']), null);
   assert.deepEqual(await store.findConnection(a.id, conn.id), conn);
   assert.deepEqual(await store.setDefaultCompany(a.id, conn.id, null), { ...conn, defaultCompany: null });
-  assert.deepEqual(await store.setWriteWhitelist(a.id, conn.id, ['customers', 'gl-entries']), { ...conn, defaultCompany: null, writeWhitelist: ['customers', 'gl-entries'] });
+  assert.deepEqual(await store.setWriteWhitelist(a.id, conn.id, ['customers', 'gl-entries']), {
+    ...conn,
+    defaultCompany: null,
+    writeWhitelist: ['customers', 'gl-entries'],
+  });
   await store.close();
 });
 
@@ -202,7 +281,11 @@ test('agent presence: connected agents, last seen, version and host; stale sessi
   await store.recordAgentConnected({ ...session, id: 'as_1', agentVersion: '0.1.0', agentHost: 'gp01' });
   await store.recordAgentConnected({ ...session, id: 'as_2', agentVersion: '0.2.0', agentHost: 'gp02', at: new Date(t0.getTime() + 1) });
   assert.deepEqual(await presence(), {
-    connectedAgents: 2, lastSeenAt: new Date(t0.getTime() + 1).toISOString(), agentVersion: '0.2.0', agentHost: 'gp02', companies: ['TWO', 'NWIND'],
+    connectedAgents: 2,
+    lastSeenAt: new Date(t0.getTime() + 1).toISOString(),
+    agentVersion: '0.2.0',
+    agentHost: 'gp02',
+    companies: ['TWO', 'NWIND'],
   });
   const t1 = new Date(t0.getTime() + 1000);
   await store.recordAgentsSeen(['as_1'], t1);
@@ -210,7 +293,13 @@ test('agent presence: connected agents, last seen, version and host; stale sessi
   const t2 = new Date(t0.getTime() + 2000);
   await store.recordAgentDisconnected('as_1', t2);
   await store.recordAgentDisconnected('as_2', t2);
-  assert.deepEqual(await presence(), { connectedAgents: 0, lastSeenAt: t2.toISOString(), agentVersion: '0.2.0', agentHost: 'gp02', companies: [] });
+  assert.deepEqual(await presence(), {
+    connectedAgents: 0,
+    lastSeenAt: t2.toISOString(),
+    agentVersion: '0.2.0',
+    agentHost: 'gp02',
+    companies: [],
+  });
 
   // A gateway that died without a goodbye: its session is not counted once stale, and is swept.
   const longAgo = new Date(Date.now() - AGENT_PRESENCE_STALE_MS - 1000);
@@ -221,11 +310,19 @@ test('agent presence: connected agents, last seen, version and host; stale sessi
   await store.close();
 });
 
-test('the built-in agent\'s presence shows on every organisation\'s sandbox', async () => {
+test("the built-in agent's presence shows on every organisation's sandbox", async () => {
   const store = freshStore();
   const a = await store.createOrganisation('Alpha');
   const b = await store.createOrganisation('Beta');
-  await store.recordAgentConnected({ id: 'as_s', connectionId: 'sandbox', gatewayId: 'gw_1', agentVersion: '0.1.0', agentHost: 'gw', companies: ['TWO'], at: new Date() });
+  await store.recordAgentConnected({
+    id: 'as_s',
+    connectionId: 'sandbox',
+    gatewayId: 'gw_1',
+    agentVersion: '0.1.0',
+    agentHost: 'gw',
+    companies: ['TWO'],
+    at: new Date(),
+  });
   for (const org of [a, b]) assert.equal((await store.listConnections(org.id))[0]?.presence.connectedAgents, 1);
   await store.close();
 });

@@ -90,9 +90,9 @@ export class SqliteStore implements Store {
     const id = newId('org');
     this.db.transaction(() => {
       this.prepare('INSERT INTO organisations (id, name, created_at) VALUES (?, ?, ?)').run(id, name, createdAt);
-      this
-        .prepare('INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
-        .run(id, SANDBOX_CONNECTION_ID, 'Demo sandbox', SANDBOX_DEFAULT_COMPANY, createdAt);
+      this.prepare(
+        'INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES (?, ?, ?, NULL, ?, ?)',
+      ).run(id, SANDBOX_CONNECTION_ID, 'Demo sandbox', SANDBOX_DEFAULT_COMPANY, createdAt);
     })();
     return { id, name, createdAt, limits: { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null } };
   }
@@ -125,7 +125,16 @@ export class SqliteStore implements Store {
     const record: ApiKey = { ...key, id: newId('key'), createdAt: now(), revokedAt: null, rotatedAt: null, lastUsedAt: null };
     this.db
       .prepare('INSERT INTO api_keys (id, org_id, name, prefix, mode, scopes, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(record.id, record.orgId, record.name, record.prefix, record.mode, JSON.stringify(record.scopes), record.secretHash, record.createdAt);
+      .run(
+        record.id,
+        record.orgId,
+        record.name,
+        record.prefix,
+        record.mode,
+        JSON.stringify(record.scopes),
+        record.secretHash,
+        record.createdAt,
+      );
     return record;
   }
 
@@ -145,7 +154,11 @@ export class SqliteStore implements Store {
   async findApiKeyWithConnection(secretHash: string, connectionId: string | null): Promise<KeyWithConnection | null> {
     const dataVersion = this.dataVersion.get() as number;
     const ownChanges = this.ownChanges.get() as number;
-    if (dataVersion !== this.keysReadAt.dataVersion || ownChanges !== this.keysReadAt.ownChanges || this.keysFound.size >= MAX_KEYS_REMEMBERED) {
+    if (
+      dataVersion !== this.keysReadAt.dataVersion ||
+      ownChanges !== this.keysReadAt.ownChanges ||
+      this.keysFound.size >= MAX_KEYS_REMEMBERED
+    ) {
       this.keysFound.clear();
       this.keysReadAt = { dataVersion, ownChanges };
     }
@@ -165,13 +178,39 @@ export class SqliteStore implements Store {
   private readApiKeyWithConnection(secretHash: string, connectionId: string | null): KeyWithConnection | null {
     const row = this.keyWithConnection.get(connectionId, secretHash) as KeyWithConnectionTuple | undefined;
     if (!row) return null;
-    const [id, org_id, name, prefix, mode, scopes, secret_hash, created_at, revoked_at, rotated_at, last_used_at, cId, cName, cTokenHash, cCompany, cWhitelist, cCreatedAt] = row;
+    const [
+      id,
+      org_id,
+      name,
+      prefix,
+      mode,
+      scopes,
+      secret_hash,
+      created_at,
+      revoked_at,
+      rotated_at,
+      last_used_at,
+      cId,
+      cName,
+      cTokenHash,
+      cCompany,
+      cWhitelist,
+      cCreatedAt,
+    ] = row;
     return {
       key: toApiKey({ id, org_id, name, prefix, mode, scopes, secret_hash, created_at, revoked_at, rotated_at, last_used_at }),
       connection:
         cId === null
           ? null
-          : toConnection({ id: cId, org_id, name: cName!, agent_token_hash: cTokenHash, default_company: cCompany, write_whitelist: cWhitelist!, created_at: cCreatedAt! }),
+          : toConnection({
+              id: cId,
+              org_id,
+              name: cName!,
+              agent_token_hash: cTokenHash,
+              default_company: cCompany,
+              write_whitelist: cWhitelist!,
+              created_at: cCreatedAt!,
+            }),
     };
   }
 
@@ -192,7 +231,8 @@ export class SqliteStore implements Store {
         `UPDATE api_keys SET secret_hash = ?, prefix = ?, rotated_at = ?
          WHERE id = ? AND org_id = ? AND mode = ? AND revoked_at IS NULL RETURNING *`,
       )
-      .get(rotation.secretHash, rotation.prefix, rotation.at.toISOString(), rotation.id, rotation.orgId, rotation.mode) as KeyRow | undefined;
+      .get(rotation.secretHash, rotation.prefix, rotation.at.toISOString(), rotation.id, rotation.orgId, rotation.mode) as
+      KeyRow | undefined;
     return row ? toApiKey(row) : null;
   }
 
@@ -259,16 +299,26 @@ export class SqliteStore implements Store {
     const details = session.details ? JSON.stringify(session.details) : null;
     this.db.transaction(() => {
       // Sessions of gateways that died without saying so are dropped here rather than by a timer.
-      this.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString());
-      this
-        .prepare(
-          `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, details, connected_at, last_seen_at)
+      this.prepare('DELETE FROM agent_sessions WHERE last_seen_at < ?').run(
+        new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString(),
+      );
+      this.prepare(
+        `INSERT INTO agent_sessions (id, connection_id, gateway_id, agent_version, agent_host, companies, details, connected_at, last_seen_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(session.id, session.connectionId, session.gatewayId, session.agentVersion, session.agentHost, JSON.stringify(session.companies), details, at, at);
-      this
-        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = ? WHERE id = ?')
-        .run(at, session.agentVersion, session.agentHost, details, session.connectionId);
+      ).run(
+        session.id,
+        session.connectionId,
+        session.gatewayId,
+        session.agentVersion,
+        session.agentHost,
+        JSON.stringify(session.companies),
+        details,
+        at,
+        at,
+      );
+      this.prepare(
+        'UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = ? WHERE id = ?',
+      ).run(at, session.agentVersion, session.agentHost, details, session.connectionId);
     })();
   }
 
@@ -291,19 +341,24 @@ export class SqliteStore implements Store {
       const row = this.db
         .prepare('UPDATE agent_sessions SET companies = ?, details = ?, last_seen_at = ? WHERE id = ? RETURNING connection_id')
         .get(JSON.stringify(update.companies), details, seen, sessionId) as { connection_id: string } | undefined;
-      if (row) this.prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_details = ? WHERE id = ?').run(seen, details, row.connection_id);
+      if (row)
+        this.prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_details = ? WHERE id = ?').run(
+          seen,
+          details,
+          row.connection_id,
+        );
     })();
   }
 
   async recordAgentDisconnected(sessionId: string, at: Date): Promise<void> {
     this.db.transaction(() => {
-      const row = this.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host, details').get(sessionId) as
-        | Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host' | 'details'>
-        | undefined;
+      const row = this.prepare('DELETE FROM agent_sessions WHERE id = ? RETURNING connection_id, agent_version, agent_host, details').get(
+        sessionId,
+      ) as Pick<SessionRow, 'connection_id' | 'agent_version' | 'agent_host' | 'details'> | undefined;
       if (!row) return;
-      this
-        .prepare('UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = COALESCE(?, last_agent_details) WHERE id = ?')
-        .run(at.toISOString(), row.agent_version, row.agent_host, row.details, row.connection_id);
+      this.prepare(
+        'UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = COALESCE(?, last_agent_details) WHERE id = ?',
+      ).run(at.toISOString(), row.agent_version, row.agent_host, row.details, row.connection_id);
     })();
   }
 
