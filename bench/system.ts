@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { generateDemo, demoDatabasePaths } from '@gp-gateway/gp-demo';
+import { generateDemo, demoDatabasePaths, demoSchemaVersion } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway';
 
 /**
@@ -15,7 +15,12 @@ import { provisionOrganisation } from '@gp-gateway/gateway';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DATA = path.join(ROOT, 'bench', '.data');
 export const SCALE = Number(process.env.BENCH_SCALE ?? 200);
-export const demoDir = path.join(DATA, `scale-${SCALE}`);
+/**
+ * The cache is keyed by the demo's SQLite schema too: a database built from an earlier schema (other
+ * indexes, say) would measure plans the agent no longer gets.
+ */
+export const SCHEMA_VERSION = demoSchemaVersion();
+export const demoDir = path.join(DATA, `scale-${SCALE}-schema-${SCHEMA_VERSION}`);
 
 export const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -29,9 +34,16 @@ export const RUNTIME_FLAGS: readonly string[] = (() => {
   return words.slice(1, words.indexOf('--import'));
 })();
 
-/** Generates the scale-SCALE demo into bench/.data once; later runs reuse it. */
+/**
+ * Generates the scale-SCALE demo into bench/.data once per schema; later runs reuse it. Databases of
+ * this scale built from another schema are removed: they are gigabytes, and never read again.
+ */
 export function ensureDatabase(): void {
   if (fs.existsSync(demoDatabasePaths(demoDir).systemDatabase)) return;
+  for (const stale of fs.existsSync(DATA) ? fs.readdirSync(DATA) : []) {
+    if (stale === `scale-${SCALE}` || stale.startsWith(`scale-${SCALE}-schema-`))
+      fs.rmSync(path.join(DATA, stale), { recursive: true, force: true });
+  }
   log(`generating the scale-${SCALE} database in ${demoDir} (once; reused by later runs)`);
   let last = 0;
   generateDemo({

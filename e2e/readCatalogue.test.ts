@@ -11,6 +11,7 @@ import { describeReadContract } from './support/readContract.ts';
 let dataDir: string;
 let gateway: Started & { url: string; testKey: string };
 const db: Record<string, Database.Database> = {};
+let writer: Database.Database;
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-read-'));
@@ -24,9 +25,11 @@ before(async () => {
   }
   gateway = await startGatewayProcess(dataDir);
   for (const name of ['DYNAMICS', 'TWO']) db[name] = new Database(path.join(dataDir, 'demo', `${name}.sqlite`), { readonly: true });
+  writer = new Database(path.join(dataDir, 'demo', 'TWO.sqlite'));
 });
 after(async () => {
   for (const d of Object.values(db)) d.close();
+  writer?.close();
   await gateway?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -35,4 +38,5 @@ describeReadContract(() => ({
   url: gateway.url,
   headers: { authorization: `Bearer ${gateway.testKey}` },
   database: (name) => db[name]!,
+  writable: () => writer,
 }));

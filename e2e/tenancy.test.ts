@@ -191,7 +191,7 @@ test('the operator CLI sets up two organisations beside a running gateway', asyn
   );
   assert.equal(acme.headers.get('ratelimit-policy'), '"default";q=1000;w=10');
   const nwind = new Database(demoDatabasePaths(orgs.B.site).companyDatabases.NWIND!, { readonly: true });
-  assert.equal(globex.body.data[0].id, nwind.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY DEX_ROW_ID LIMIT 1').pluck().get());
+  assert.equal(globex.body.data[0].id, nwind.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1').pluck().get());
   nwind.close();
 });
 

@@ -1,6 +1,7 @@
 /**
  * The vocabulary for declaring GP tables (tables/ declares them; sqliteSchema.ts holds the SQLite contract).
  */
+import { GP_INDEXES, type GpIndex } from './gpIndexes.ts';
 
 export type GpColumnType = 'char' | 'int' | 'smallint' | 'tinyint' | 'numeric' | 'datetime';
 
@@ -19,8 +20,8 @@ export interface GpTable {
   /** GP's primary key; ['DEX_ROW_ID'] where GP keys the table on it. */
   primaryKey: string[];
   hasRowTs: boolean;
-  /** Extra non-unique indexes (a DEX_ROW_TS index is added automatically where hasRowTs). */
-  indexes?: string[][];
+  /** GP's own indexes, its primary key first (gpIndexes.ts); table() fills them in. */
+  indexes?: readonly GpIndex[];
   /**
    * The parent table whose DEX_ROW_TS this table's inserts, updates and deletes bump; `key` names
    * the columns the two share.
@@ -39,8 +40,20 @@ export const tinyint = (name: string): GpColumn => ({ name, type: 'tinyint' });
 export const numeric = (name: string): GpColumn => ({ name, type: 'numeric' });
 export const datetime = (name: string): GpColumn => ({ name, type: 'datetime' });
 
-/** Appends the DEX_ columns so no entry can forget them. */
-export function table(definition: GpTable): GpTable {
+/**
+ * Appends the DEX_ columns so no entry can forget them, and GP's indexes of the table, whose
+ * primary key must be the one declared and whose columns must all be declared.
+ */
+export function table(definition: Omit<GpTable, 'indexes'>): GpTable {
   const dexColumns = definition.hasRowTs ? [datetime(DEX_ROW_TS), int(DEX_ROW_ID)] : [int(DEX_ROW_ID)];
-  return { ...definition, columns: [...definition.columns, ...dexColumns] };
+  const columns = [...definition.columns, ...dexColumns];
+  const indexes = GP_INDEXES[definition.name];
+  if (!indexes) throw new Error(`${definition.name}: GP's indexes are not listed in gpIndexes.ts`);
+  const primaryKey = indexes.find((index) => index.primaryKey);
+  if (primaryKey?.columns.join() !== definition.primaryKey.join()) throw new Error(`${definition.name}: the primary key is not GP's`);
+  for (const index of indexes) {
+    const missing = index.columns.filter((c) => !columns.some((column) => column.name === c));
+    if (missing.length) throw new Error(`${definition.name}: ${index.name} needs the columns ${missing.join(', ')}`);
+  }
+  return { ...definition, columns, indexes };
 }

@@ -1,9 +1,17 @@
 // GP's tables as declared data, and how they are stored in SQLite: what the agent reads and the
 // demo generator writes.
 export type { GpColumn, GpColumnType, GpTable } from './gpTable.ts';
+export { GP_INDEXES, type GpIndex } from './gpIndexes.ts';
 export { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 export { isGpCompanyId, parseCompaniesOption } from './companyIds.ts';
 export { GP_TABLES, gpTablesOf, type GpTableName } from './tables/index.ts';
-export { sqliteCreateIndexes, sqliteCreateTable, sqliteCreateTriggers, sqliteDdl } from './sqliteSchema.ts';
+export {
+  isRowIdKey,
+  sqliteCreateIndexes,
+  sqliteCreateTable,
+  sqliteCreateTriggers,
+  sqliteDdl,
+  sqliteSchemaVersion,
+} from './sqliteSchema.ts';
 // The value encoding, whole: the demo generator writes with these helpers and the agent reads with them.
 export * from './sqliteValues.ts';

@@ -5,9 +5,16 @@
  *
  * SQLite encoding contract (other code relies on it; helpers live in sqliteValues.ts):
  *
- * - DEX_ROW_ID is `INTEGER PRIMARY KEY AUTOINCREMENT`: a rowid alias, so keyset paging on it is an
- *   index seek, and AUTOINCREMENT so ids are never reused, like GP's IDENTITY(1,1). GP's own primary
- *   key becomes a UNIQUE index named PK<table> (none when GP's key is DEX_ROW_ID, as in GL20000).
+ * - The indexes are GP's own, no others (gpIndexes.ts): its primary key becomes a UNIQUE index named
+ *   PK<table>, each AK/CL index an index of the same name and columns. SQLite has no clustered
+ *   index; GP's few clustered ones become ordinary indexes. So a plan seen here is one SQL Server can
+ *   have on GP: a list ordered by something GP does not index scans and sorts here too.
+ * - DEX_ROW_ID is, like GP's, an ordinary column (a plain INTEGER, numbered from the table's rowid
+ *   by the zID_<table>I trigger when an INSERT leaves it out; the demo writes its own), not the
+ *   table's order: it is indexed only where GP indexes it. Where GP's primary key is DEX_ROW_ID
+ *   (GL20000, GL30000) it is `INTEGER PRIMARY KEY AUTOINCREMENT`, a rowid alias, which is that key,
+ *   and never reused, like an IDENTITY. Elsewhere a deleted last row's number can come again; no
+ *   list of those tables pages on DEX_ROW_ID alone.
  * - char(n) is `TEXT NOT NULL COLLATE NOCASE`, always exactly n characters, right-padded with spaces
  *   the way SQL Server stores char(n); empty is n spaces. As in SQL Server, a longer value is an
  *   error (CHECK) and a shorter one is padded on write (zPAD_<table>I/U triggers), so the invariant
@@ -31,6 +38,7 @@
  *   padded values when setting DEX_ROW_TS explicitly. Tables with `bumpsParentRowTs` also bump the
  *   parent's DEX_ROW_TS on insert, update and delete, as GP's RM00102 triggers bump RM00101.
  */
+import { createHash } from 'node:crypto';
 import { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 import type { GpColumn, GpTable } from './gpTable.ts';
 import { GP_EMPTY_DATE } from './sqliteValues.ts';
@@ -48,22 +56,24 @@ export function sqliteDdl(table: GpTable): string[] {
 export function sqliteCreateTable(table: GpTable): string {
   const lines = table.columns.map((column, i) => {
     const separator = i < table.columns.length - 1 ? ',' : '';
-    return `  ${columnDefinition(column)}${separator} -- ${gpTypeName(column)}`;
+    return `  ${columnDefinition(column, table)}${separator} -- ${gpTypeName(column)}`;
   });
   return `CREATE TABLE ${q(table.name)} (\n${lines.join('\n')}\n)`;
 }
 
 export function sqliteCreateIndexes(table: GpTable): string[] {
   const statements: string[] = [];
-  const isRowIdKey = table.primaryKey.length === 1 && table.primaryKey[0] === DEX_ROW_ID;
-  if (!isRowIdKey) {
-    statements.push(`CREATE UNIQUE INDEX ${q(`PK${table.name}`)} ON ${q(table.name)} (${columnList(table.primaryKey)})`);
-  }
-  const indexes = [...(table.hasRowTs ? [[DEX_ROW_TS]] : []), ...(table.indexes ?? [])];
-  for (const columns of indexes) {
-    statements.push(`CREATE INDEX ${q(`IX_${table.name}_${columns.join('_')}`)} ON ${q(table.name)} (${columnList(columns)})`);
+  for (const index of table.indexes ?? []) {
+    if (index.primaryKey && isRowIdKey(table)) continue; // the rowid alias is this key
+    const unique = index.unique ? 'UNIQUE ' : '';
+    statements.push(`CREATE ${unique}INDEX ${q(index.name)} ON ${q(table.name)} (${columnList(index.columns)})`);
   }
   return statements;
+}
+
+/** Whether GP keys the table on DEX_ROW_ID, which SQLite then keeps as the rowid. */
+export function isRowIdKey(table: GpTable): boolean {
+  return table.primaryKey.length === 1 && table.primaryKey[0] === DEX_ROW_ID;
 }
 
 /**
@@ -72,13 +82,24 @@ export function sqliteCreateIndexes(table: GpTable): string[] {
  * recursive_triggers=ON no trigger fires itself into a loop: the second pass finds nothing to change.
  */
 export function sqliteCreateTriggers(table: GpTable): string[] {
-  const statements: string[] = [...padTriggers(table)];
+  const statements: string[] = [];
+  if (!isRowIdKey(table)) {
+    // As GP's IDENTITY(1,1): an INSERT that leaves DEX_ROW_ID out gets the next number. Every other
+    // trigger finds its row by rowid, so none depends on the order in which triggers fire.
+    statements.push(
+      `CREATE TRIGGER ${q(`zID_${table.name}I`)} AFTER INSERT ON ${q(table.name)} FOR EACH ROW\n` +
+        `WHEN NEW.${q(DEX_ROW_ID)} IS NULL\n` +
+        `BEGIN\n  UPDATE ${q(table.name)} SET ${q(DEX_ROW_ID)} = NEW.rowid WHERE rowid = NEW.rowid;\nEND`,
+    );
+  }
+  statements.push(...padTriggers(table));
   if (table.hasRowTs) {
     // An UPDATE that changes DEX_ROW_TS itself keeps its value; any other UPDATE stamps now.
     statements.push(
       `CREATE TRIGGER ${q(`zDT_${table.name}U`)} AFTER UPDATE ON ${q(table.name)} FOR EACH ROW\n` +
-        `WHEN NEW.${q(DEX_ROW_TS)} IS OLD.${q(DEX_ROW_TS)}\n` +
-        `BEGIN\n  ${touchRows(table.name, `${q(DEX_ROW_ID)} = NEW.${q(DEX_ROW_ID)}`)};\nEND`,
+        // Numbering a new row (zID_) is part of its INSERT, not an update.
+        `WHEN NEW.${q(DEX_ROW_TS)} IS OLD.${q(DEX_ROW_TS)} AND OLD.${q(DEX_ROW_ID)} IS NOT NULL\n` +
+        `BEGIN\n  ${touchRows(table.name, 'rowid = NEW.rowid')};\nEND`,
     );
   }
   const parent = table.bumpsParentRowTs;
@@ -107,7 +128,7 @@ function padTriggers(table: GpTable): string[] {
   if (chars.length === 0) return [];
   const isShort = chars.map((c) => `length(NEW.${c.name}) < ${c.length}`).join(' OR ');
   const assignments = chars.map((c) => `${c.name} = substr(${c.name} || '${' '.repeat(c.length)}', 1, ${c.length})`).join(', ');
-  const body = `BEGIN\n  UPDATE ${q(table.name)} SET ${assignments} WHERE ${q(DEX_ROW_ID)} = NEW.${q(DEX_ROW_ID)};\nEND`;
+  const body = `BEGIN\n  UPDATE ${q(table.name)} SET ${assignments} WHERE rowid = NEW.rowid;\nEND`;
   return (['INSERT', 'UPDATE'] as const).map(
     (event) =>
       `CREATE TRIGGER ${q(`zPAD_${table.name}${event[0]}`)} AFTER ${event} ON ${q(table.name)} FOR EACH ROW\nWHEN ${isShort}\n${body}`,
@@ -118,9 +139,9 @@ function touchRows(tableName: string, where: string): string {
   return `UPDATE ${q(tableName)} SET ${q(DEX_ROW_TS)} = ${SQLITE_NOW_UTC} ` + `WHERE ${where} AND ${q(DEX_ROW_TS)} <> ${SQLITE_NOW_UTC}`;
 }
 
-function columnDefinition(column: GpColumn): string {
+function columnDefinition(column: GpColumn, table?: GpTable): string {
   const name = q(column.name);
-  if (column.name === DEX_ROW_ID) return `${name} INTEGER PRIMARY KEY AUTOINCREMENT`;
+  if (column.name === DEX_ROW_ID) return table && isRowIdKey(table) ? `${name} INTEGER PRIMARY KEY AUTOINCREMENT` : `${name} INTEGER`;
   if (column.name === DEX_ROW_TS) {
     return `${name} TEXT NOT NULL DEFAULT (${SQLITE_NOW_UTC}) CHECK (${name} GLOB '${DATETIME_SHAPE}')`;
   }
@@ -161,11 +182,21 @@ function charLength(column: GpColumn): number {
   return column.length;
 }
 
-function columnList(columns: string[]): string {
+function columnList(columns: readonly string[]): string {
   return columns.map(q).join(', ');
 }
 
 /** Identifiers come only from the GP_TABLES catalog; quoting keeps names like "ShipToName" exact. */
 function q(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A short hash of the DDL of `tables`: it changes whenever their SQLite schema does (a column, an
+ * index, a trigger), so that a cache of generated databases can tell one built from another schema.
+ */
+export function sqliteSchemaVersion(tables: readonly GpTable[]): string {
+  const hash = createHash('sha256');
+  for (const table of tables) for (const statement of sqliteDdl(table)) hash.update(`${statement};\n`);
+  return hash.digest('hex').slice(0, 12);
 }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { DEX_ROW_ID, DEX_ROW_TS, GP_TABLES, gpTablesOf, sqliteDdl } from './index.ts';
+import { DEX_ROW_ID, DEX_ROW_TS, GP_TABLES, gpTablesOf, isRowIdKey, sqliteDdl } from './index.ts';
 import type { GpTable } from './index.ts';
 import { padChar, toScaled } from './sqliteValues.ts';
 
@@ -107,10 +107,45 @@ describe('GP_TABLES catalog', () => {
       for (const column of table.columns) {
         assert.equal(column.type === 'char', Number.isInteger(column.length), `${table.name}.${column.name}`);
       }
-      for (const key of [table.primaryKey, ...(table.indexes ?? [])]) {
+      for (const key of [table.primaryKey, ...(table.indexes ?? []).map((i) => i.columns)]) {
         for (const name of key) assert.ok(names.includes(name), `${table.name}: ${name} is not a column`);
       }
     }
+  });
+
+  test("has exactly GP's indexes in SQLite (gpIndexes.ts), and DEX_ROW_ID as the rowid only where GP keys on it", () => {
+    const db = openCompanyDb();
+    for (const table of gpTablesOf('company')) {
+      const expected = (table.indexes ?? [])
+        .filter((i) => !(i.primaryKey && isRowIdKey(table)))
+        .map((i) => `${i.unique ? 'unique ' : ''}${i.name} (${i.columns.join(', ')})`)
+        .sort();
+      const actual = (
+        db.prepare('SELECT name, "unique" FROM pragma_index_list(?) WHERE origin = ?').all(table.name, 'c') as Array<{
+          name: string;
+          unique: number;
+        }>
+      )
+        .map((i) => {
+          const columns = db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all(i.name) as string[];
+          return `${i.unique ? 'unique ' : ''}${i.name} (${columns.join(', ')})`;
+        })
+        .sort();
+      assert.deepEqual(actual, expected, table.name);
+      const rowIdAlias =
+        (db.prepare('SELECT pk FROM pragma_table_info(?) WHERE name = ?').pluck().get(table.name, DEX_ROW_ID) as number) === 1;
+      assert.equal(rowIdAlias, table.name === 'GL20000' || table.name === 'GL30000', table.name);
+    }
+    // GP's primary key of RM00101 is its customer number; the table is still a heap in DEX_ROW_ID order.
+    assert.equal(GP_TABLES.RM00101.indexes?.[0]?.name, 'PKRM00101');
+  });
+
+  test('numbers a row inserted without DEX_ROW_ID, as IDENTITY(1,1) does, and keeps a timestamp given with it', () => {
+    const db = openCompanyDb();
+    db.prepare('INSERT INTO RM00101 (CUSTNMBR, DEX_ROW_TS) VALUES (?, ?)').run(padChar('A', 15), OLD_TS);
+    db.prepare('INSERT INTO RM00101 (CUSTNMBR) VALUES (?)').run('B');
+    assert.deepEqual(db.prepare('SELECT DEX_ROW_ID FROM RM00101 ORDER BY CUSTNMBR').pluck().all(), [1, 2]);
+    assert.equal(tsOf(db, 'SELECT DEX_ROW_TS FROM RM00101 WHERE DEX_ROW_ID = 1'), OLD_TS);
   });
 
   test('uses GP lengths for the columns the API maps', () => {
@@ -414,12 +449,12 @@ describe('sqliteDdl', () => {
     assert.ok(itemTs() > OLD_TS, 'delete');
   });
 
-  test('DEX_ROW_ID is never reused, like an IDENTITY', () => {
+  test('DEX_ROW_ID of GL lines, the key GL lists page on, is never reused, like an IDENTITY', () => {
     const db = openCompanyDb();
-    const insert = db.prepare('INSERT INTO SY40101 (YEAR1) VALUES (?)');
-    insert.run(2024);
-    const { lastInsertRowid } = insert.run(2025);
-    db.prepare('DELETE FROM SY40101 WHERE YEAR1 = 2025').run();
-    assert.equal(insert.run(2026).lastInsertRowid, Number(lastInsertRowid) + 1);
+    const insert = db.prepare('INSERT INTO GL20000 (JRNENTRY) VALUES (?)');
+    insert.run(1);
+    const { lastInsertRowid } = insert.run(2);
+    db.prepare('DELETE FROM GL20000 WHERE JRNENTRY = 2').run();
+    assert.equal(insert.run(3).lastInsertRowid, Number(lastInsertRowid) + 1);
   });
 });

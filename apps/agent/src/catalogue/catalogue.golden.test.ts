@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OBJECTS, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
+import { OBJECTS, type FilterSpec, type ObjectSpec, type Position } from '@gp-gateway/protocol';
 import { CATALOGUE } from './index.ts';
 import { PreparedResource } from './compile.ts';
 import { renderSelect } from '../sql/render.ts';
@@ -11,8 +11,8 @@ import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 
 /**
- * Golden `{ sql, params }` for every object in both dialects: the first page, a page with every
- * filter set after a position, and get-by-id. The files under golden/ are the reviewed statements;
+ * Golden `{ sql, params }` for every object in both dialects: the first page, a deep page (its
+ * position split into seeks), a page with every filter set after a position, and get-by-id. The files under golden/ are the reviewed statements;
  * run with UPDATE_GOLDEN=1 to rewrite them after an intended change, then read the diff.
  */
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
@@ -43,10 +43,18 @@ function sampleValue(name: string, spec: FilterSpec, object: ObjectSpec): unknow
   }
 }
 
+/** A position in the first table a list with these filters reads, of the shape of its key. */
+function positionIn(resource: PreparedResource, company: string | null, filters: object): Position {
+  const [first] = resource.listQueries(company, filters as never, 1, null);
+  const values = first!.walk.map((c, i) => (c.type.kind === 'int' ? 1 : c.type.kind === 'datetime' ? '2026-01-31 00:00:00.000' : `K${i}`));
+  return [first!.key, first!.source, ...values];
+}
+
 function statements(object: ObjectSpec) {
   const def = CATALOGUE[object.name as keyof typeof CATALOGUE];
   const company = object.companyScoped ? 'TWO' : null;
   const all = Object.fromEntries(Object.entries(object.filters).map(([name, spec]) => [name, sampleValue(name, spec, object)]));
+  const base = object.parent ? { documentId: all.documentId as string } : {};
   const out: Record<string, unknown> = {};
   for (const dialect of [sqliteDialect, mssqlDialect]) {
     const resource = new PreparedResource(def, dialect);
@@ -56,8 +64,10 @@ function statements(object: ObjectSpec) {
         return { sql, params: params.map((p) => (typeof p.value === 'bigint' ? `${p.value}n` : p.value)) };
       });
     out[dialect.name] = {
-      firstPage: render(resource.listQueries(company, object.parent ? { documentId: all.documentId as string } : {}, 101, null)),
-      allFilters: render(resource.listQueries(company, all as never, 11, [0, 250])),
+      firstPage: render(resource.listQueries(company, base as never, 101, null)),
+      // A deep page splits its position into parts that each seek (PreparedResource.listQueries).
+      deepPage: render(resource.listQueries(company, base as never, 101, positionIn(resource, company, base))),
+      allFilters: render(resource.listQueries(company, all as never, 11, positionIn(resource, company, all))),
       ...(def.idParts
         ? {
             get: render(

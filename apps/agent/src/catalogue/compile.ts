@@ -1,16 +1,32 @@
 import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-gateway/protocol';
-import { GP_TABLES, type GpTable } from '@gp-gateway/gp-schema';
+import { GP_TABLES, isRowIdKey, type GpTable, type GpTableName } from '@gp-gateway/gp-schema';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
 import { sqliteRowJson } from './sqlite/rowJson.ts';
+import { checkKeys, keyFor, tableKey, type TableKey } from './pagingKeys.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
 /** GP's empty date (docs/api.md#value-formats: shown as null). */
 const GP_EMPTY_DATE = '1900-01-01';
-/** Every GP table has DEX_ROW_ID; keyset paging walks it (decision: position = [source, DEX_ROW_ID]). */
-const ROW_ID = 'DEX_ROW_ID';
+/** Filters over a range of values: where no key serves one, the best plan depends on the range. */
+const RANGE_KINDS = new Set<FilterDef['kind']>(['atOrAfter', 'onOrAfter', 'onOrBefore', 'before']);
+
+/** One select of a list page: which source table, on which key, walking which columns. */
+export interface ListQuery {
+  source: number;
+  /** The key's name (KeyDef.name), the first part of a position. */
+  key: string;
+  /** The key columns the list walks, in order; a position holds a value for each. */
+  walk: readonly ColumnRef[];
+  query: SelectQuery;
+}
+
+/** A key column's value as a position holds it: text as read (trimmed), integers as numbers. */
+export function keyValue(column: ColumnRef, raw: unknown): string | number {
+  return column.type.kind === 'int' ? Number(raw) : String(raw);
+}
 
 export class CatalogueError extends Error {}
 
@@ -52,6 +68,8 @@ export class PreparedResource {
   readonly def: ResourceDef;
   readonly dialect: Dialect;
   private readonly slots: ColumnSource[] = [];
+  /** Per source table, the key columns no field reads, selected after the fields' (`slots`). */
+  private readonly keyColumns = new Map<string, string[]>();
   private readonly selectLists = new Map<string, ColumnRef[]>();
   /** Per field: its JSON key with the separator before it (`{"id":`, `,"name":`), and its value's JSON writer. */
   private readonly fields: Array<readonly [string, (raw: readonly unknown[]) => string]> = [];
@@ -62,7 +80,7 @@ export class PreparedResource {
   readonly jsonRow: CompiledQuery | null;
   /**
    * Whether a list without filters reads only the rows it returns: no source table has a condition of
-   * its own (such as GL's closing rows left out), so each is read in rowid order from the page's
+   * its own (such as GL's closing rows left out), so each is read in its key's index order from the page's
    * start, and nothing is read and then skipped. callingThreadPlans.test.ts holds the rest: those
    * reads, and the joins, go through keys. Asked on every list request, so worked out once.
    */
@@ -88,17 +106,23 @@ export class PreparedResource {
         this.fields.push([key, (raw) => jsonValue(field.compute(parts.map(([slot, decode]) => decode(raw[slot]))))]);
       }
     }
-    slotOf({ column: ROW_ID });
+    // Every key column of a table is selected from it (after the fields' columns), so that a page's
+    // last row gives its position; tables of one list may have different keys (GL's year columns).
+    checkKeys(def);
+    for (const source of def.sources) {
+      const extra: string[] = [];
+      for (const key of [def.keys.default, ...(def.keys.byFilter ?? [])]) {
+        for (const column of tableKey(key, source.table)?.columns ?? []) {
+          if (!extra.includes(column) && !this.slots.some((s) => s.column === column && !s.join)) extra.push(column);
+        }
+      }
+      this.keyColumns.set(source.table, extra);
+    }
     const column = (source: ColumnSource) => `${dialect.quote(source.join ?? MAIN)}.${dialect.quote(source.column)}`;
     this.jsonRow = dialect.name === 'sqlite' ? sqliteRowJson(def.fields, column) : null;
     this.unfilteredListReadsOnlyItsRows = def.sources.every((source) => !source.where?.length);
     // Fail at start-up, not on a request, when the catalogue names a column GP does not have.
     for (const source of def.sources) this.columns(source.table);
-  }
-
-  /** Index of DEX_ROW_ID in a raw row. */
-  get rowIdSlot(): number {
-    return this.slots.length - 1;
   }
 
   /**
@@ -127,35 +151,104 @@ export class PreparedResource {
   columns(mainTable: string): ColumnRef[] {
     let columns = this.selectLists.get(mainTable);
     if (!columns) {
-      columns = this.slots.map((s) => this.ref(s, mainTable));
+      const keyColumns = this.keyColumns.get(mainTable) ?? [];
+      columns = [...this.slots.map((s) => this.ref(s, mainTable)), ...keyColumns.map((column) => this.ref({ column }, mainTable))];
       this.selectLists.set(mainTable, columns);
     }
     return columns;
   }
 
-  /** One select per source table that a list with these filters reads, starting at `after`. */
-  listQueries(
-    company: string | null,
-    filters: FilterValues,
-    limit: number,
-    after: Position | null,
-  ): Array<{ source: number; query: SelectQuery }> {
+  /**
+   * The selects a page of a list with these filters reads, in order, starting after `after`: per
+   * source table, on the key keyFor gives it (docs/decisions.md#keyset-paging-on-gps-own-indexes).
+   * From a position, a table's walk is split into parts that each seek: on a key (k1, k2, k3) after
+   * (a, b, c), `k1 = a AND k2 = b AND k3 > c`, then `k1 = a AND k2 > b`, then `k1 > a`. One statement
+   * `(k1, k2, k3) > (a, b, c)`, or the same with ORs, reads the index from the first key column only:
+   * the deeper the page, the more of the index it reads and throws away. Key columns the conditions
+   * pin to one value (a filter's, a table's own) are neither walked nor in the position.
+   */
+  listQueries(company: string | null, filters: FilterValues, limit: number, after: Position | null): ListQuery[] {
     let sources = this.def.sources.map((_, i) => i);
     for (const [name, value] of Object.entries(filters)) {
       const filter = this.filterDef(name);
       if (filter.kind === 'sources') sources = sources.filter((s) => filter.sources[String(value)]?.includes(s));
     }
-    const [afterSource, afterRowId] = after ? [Number(after[0]), Number(after[1])] : [-1, 0];
-    return sources
-      .filter((s) => s >= afterSource)
-      .map((s) => {
-        const table = this.def.sources[s]!.table;
-        const where = this.baseConditions(s);
-        for (const [name, value] of Object.entries(filters)) where.push(...this.conditions(name, value, table));
-        const rowId = this.ref({ column: ROW_ID }, table);
-        if (s === afterSource) where.push({ op: 'gt', column: rowId, value: afterRowId });
-        return { source: s, query: this.select(company, table, where, [rowId], limit) };
+    const afterSource = after ? Number(after[1]) : -1;
+    const queries: ListQuery[] = [];
+    for (const s of sources) {
+      if (s < afterSource) continue;
+      const table = this.def.sources[s]!.table;
+      const where = this.baseConditions(s);
+      for (const [name, value] of Object.entries(filters)) where.push(...this.conditions(name, value, table));
+      const key = keyFor(this.def, table, Object.keys(filters));
+      const walk = this.walkOf(key, where, table);
+      const recompile = Object.keys(filters).some((name) => RANGE_KINDS.has(this.filterDef(name).kind) && !key.serves.includes(name));
+      // Ordered by every key column, pinned ones too: then the order is the index's own, plainly.
+      const orderBy = key.columns.map((column) => this.ref({ column }, table));
+      const index = isRowIdKey(GP_TABLES[table as GpTableName]) && key.index.startsWith('PK') ? 'rowid' : key.index;
+      const select = (conditions: Condition[]): ListQuery => ({
+        source: s,
+        key: key.name,
+        walk,
+        query: {
+          ...this.select(company, table, settled([...where, ...conditions], key.columns), orderBy, limit),
+          index,
+          ...(recompile ? { recompile } : {}),
+        },
       });
+      if (s !== afterSource) {
+        queries.push(select([]));
+        continue;
+      }
+      const values = after!.slice(2);
+      for (let i = walk.length - 1; i >= 0; i--) {
+        const position: Condition[] = walk.slice(0, i).map((column, j) => ({ op: 'eq', column, value: values[j]! }));
+        queries.push(select([...position, { op: 'gt', column: walk[i]!, value: values[i]! }]));
+      }
+    }
+    return queries;
+  }
+
+  /**
+   * Whether `position` is one that a page of this list with these filters can have ended on: its
+   * key's name, a source table the filters read, and a value of the right kind per walked column.
+   */
+  isPosition(filters: FilterValues, position: Position): boolean {
+    const [name, source, ...values] = position;
+    if (typeof name !== 'string' || typeof source !== 'number' || !Number.isInteger(source)) return false;
+    const def = this.def.sources[source];
+    if (!def) return false;
+    const query = this.listQueries(null, filters, 1, null).find((q) => q.source === source);
+    if (!query || query.key !== name || query.walk.length !== values.length) return false;
+    return query.walk.every((column, i) => {
+      const value = values[i];
+      return column.type.kind === 'int' ? Number.isSafeInteger(value) : typeof value === 'string';
+    });
+  }
+
+  /** The position a page ends on when `raw`, a row of `query`'s select list, is its last row. */
+  positionOf(query: ListQuery, raw: readonly unknown[]): Position {
+    const table = query.query.from.table;
+    return [query.key, query.source, ...query.walk.map((column) => keyValue(column, raw[this.slotOf(column.column, table)]))];
+  }
+
+  /** The walked columns of a key: those the conditions do not pin to one value. */
+  private walkOf(key: TableKey, where: readonly Condition[], table: string): ColumnRef[] {
+    const pinned = new Set(
+      where
+        .filter((c) => (c.op === 'eq' || c.op === 'eqLookup') && c.column.alias === MAIN)
+        .map((c) => (c as { column: ColumnRef }).column.column),
+    );
+    return key.columns.filter((column) => !pinned.has(column)).map((column) => this.ref({ column }, table));
+  }
+
+  /** Where a column of the main table is in its select list (columns()). */
+  private slotOf(column: string, table: string): number {
+    const slot = this.slots.findIndex((s) => s.column === column && !s.join);
+    if (slot !== -1) return slot;
+    const extra = this.keyColumns.get(table)?.indexOf(column) ?? -1;
+    if (extra === -1) throw new CatalogueError(`${this.def.object}: key column ${column} is not selected`);
+    return this.slots.length + extra;
   }
 
   /** One select per source table for the object with this id (its parts already split), in preference order. */
@@ -164,8 +257,9 @@ export class PreparedResource {
     if (!parts || parts.length !== idParts.length) throw new CatalogueError(`${this.def.object} has no get by this id`);
     return this.def.sources.map((source, s) => {
       const where = [...this.baseConditions(s), ...this.idConditions(parts, idParts, source.table)];
-      const rowId = this.ref({ column: ROW_ID }, source.table);
-      return this.select(company, source.table, where, [rowId], 1);
+      // Any unique order: the id picks one row. The default key's, which GP indexes.
+      const key = keyFor(this.def, source.table, []).columns.map((column) => this.ref({ column }, source.table));
+      return this.select(company, source.table, where, key, 1);
     });
   }
 
@@ -202,6 +296,19 @@ export class PreparedResource {
         return [];
       case 'containsAny':
         return [{ op: 'containsAny', columns: filter.columns.map((c) => this.ref(c, table)), text: String(value) }];
+      case 'eqLookup':
+      case 'inLookup': {
+        const { lookup } = filter;
+        const alias = 'l';
+        const match: ColumnRef = { alias, column: lookup.column, type: sqlTypeOf(lookup.table, lookup.column) };
+        const column = this.ref({ column: filter.column }, table);
+        const from = { database: this.def.database, table: lookup.table, alias };
+        const key: ColumnRef = { alias, column: lookup.key, type: sqlTypeOf(lookup.table, lookup.key) };
+        if (filter.kind === 'inLookup') {
+          return [{ op: 'inLookup', column, table: from, key, match, values: (value as string[]).filter((v) => fits(match, v)) }];
+        }
+        return fits(match, String(value)) ? [{ op: 'eqLookup', column, table: from, key, match, value: String(value) }] : [NOTHING(column)];
+      }
       case 'document': {
         const id = String(value);
         const values = filter.splitAt ? splitCompositeId(id, filter.splitAt) : [id];
@@ -250,6 +357,44 @@ export class PreparedResource {
     }));
     return { company, from, joins, columns: this.columns(table), where, orderBy, limit };
   }
+}
+
+/**
+ * The conditions as the key's index can best serve them. A column fixed by `=` needs no IN as well
+ * (the IN of a table's own condition, RMDTYPAL IN (invoice types), with RMDTYPAL = the position's):
+ * the IN makes SQLite read several values and sort them back into order. And `=` on a key column
+ * after the first one the index cannot seek on is residual (Condition `residual`): SQLite would
+ * otherwise take it as a reason to sort the rest of the ORDER BY.
+ */
+function settled(where: Condition[], keyColumns: readonly string[]): Condition[] {
+  const fixed = new Map<string, { value: string | number }>();
+  for (const c of where) if (c.op === 'eq' && c.column.alias === MAIN) fixed.set(c.column.column, c);
+  // An integer column's IN list and a position past one of its values (RMDTYPAL > 3): the values
+  // past it, one seek each; with both, SQLite seeks each value of the list and reads all its rows.
+  const after = new Map<string, number>();
+  for (const c of where)
+    if (c.op === 'gt' && c.column.alias === MAIN && c.column.type.kind === 'int') after.set(c.column.column, Number(c.value));
+  const inLists = new Set(
+    where.filter((c) => c.op === 'in' && c.column.alias === MAIN).map((c) => (c as { column: ColumnRef }).column.column),
+  );
+  const out = where.flatMap((c): Condition[] => {
+    if (!('column' in c) || c.column.alias !== MAIN) return [c];
+    if (c.op === 'gt' && inLists.has(c.column.column) && after.has(c.column.column)) return [];
+    if (c.op !== 'in') return [c];
+    const eq = fixed.get(c.column.column);
+    if (eq) {
+      const same = (v: string | number) => String(v).replace(/ +$/, '').toUpperCase() === String(eq.value).replace(/ +$/, '').toUpperCase();
+      return c.values.some(same) ? [] : [NOTHING(c.column)];
+    }
+    const past = after.get(c.column.column);
+    return past === undefined ? [c] : [{ ...c, values: c.values.filter((v) => Number(v) > past) }];
+  });
+  const pinned = new Set(
+    where.filter((c) => c.op === 'eqLookup' && c.column.alias === MAIN).map((c) => (c as { column: ColumnRef }).column.column),
+  );
+  const seekable = keyColumns.findIndex((column) => !fixed.has(column) && !pinned.has(column));
+  const residual = new Set(seekable === -1 ? [] : keyColumns.slice(seekable + 1));
+  return out.map((c) => (c.op === 'eq' && c.column.alias === MAIN && residual.has(c.column.column) ? { ...c, residual: true } : c));
 }
 
 /** A value longer than its char(n) column can never equal a value of it. */

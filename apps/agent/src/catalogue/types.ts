@@ -46,6 +46,12 @@ export type FilterDef =
   | (ColumnSource & { kind: 'contains' | 'in' | 'flag' | 'atOrAfter' | 'onOrAfter' | 'onOrBefore' | 'before' })
   /** Exact match; with `enum`, the API name is matched as its GP code. */
   | (ColumnSource & { kind: 'eq'; enum?: CodeNames })
+  /**
+   * Exact match of a value looked up first (inLookup: of any of several values): `column` equals `lookup.key` of the row of `lookup.table`
+   * (same database, unique on `lookup.column`) whose `lookup.column` is the value; e.g. an account
+   * number resolved to its ACTINDX, so that GL's indexes on ACTINDX serve the filter.
+   */
+  | { kind: 'eqLookup' | 'inLookup'; column: string; lookup: { table: string; column: string; key: string } }
   /** Substring of any of several columns, e.g. a salesperson's last or first name. */
   | { kind: 'containsAny'; columns: readonly ColumnSource[] }
   /** The lines of one document: the id (split like the parent's id) matched part by part. */
@@ -72,6 +78,22 @@ export interface JoinDef {
   localColumn: string;
 }
 
+/**
+ * A key a list pages on (docs/decisions.md#keyset-paging-on-gps-own-indexes): per source table, one of
+ * GP's own indexes (gp-schema's GP_INDEXES), unique over the table, whose columns order the list.
+ * `columns` takes only the index's leading columns when they are already unique (SOP30300's AK2 ends
+ * in break fields). The name goes into the cursor, which continues only on the key it started on.
+ */
+export interface KeyDef {
+  name: string;
+  indexes: Readonly<Record<string, string | { index: string; columns: number }>>;
+}
+
+/** A key that serves filters: each pins the index's leading column(s) or ranges over the first. */
+export interface FilterKeyDef extends KeyDef {
+  filters: readonly string[];
+}
+
 export interface ResourceDef {
   object: ObjectName;
   database: 'system' | 'company';
@@ -82,6 +104,12 @@ export interface ResourceDef {
   fields: Readonly<Record<string, FieldDef>>;
   /** API filter → SQL meaning; covers exactly the filters of the object's protocol spec. */
   filters: Readonly<Record<string, FilterDef>>;
+  /**
+   * What lists page on: `default` for every source table, unless one of `byFilter` (in order of
+   * preference) has a filter of the request and an index of the table. A filter with no key here
+   * walks the key it gets with a residual predicate (docs/decisions.md#keyset-paging-on-gps-own-indexes).
+   */
+  keys: { default: KeyDef; byFilter?: readonly FilterKeyDef[] };
   /** What the parts of a get-by-id id are matched against; omitted when there is no get. */
   idParts?: readonly IdPart[];
 }

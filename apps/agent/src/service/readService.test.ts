@@ -110,3 +110,52 @@ test('where a page ends, read from its keys alone, is the next position the page
     } while (after);
   }
 });
+
+test('every list walks each row once, in its key order, on multi-column keys and on the keys filters choose', async () => {
+  /** The value of `field` that most rows of the list have. */
+  const first = <T>(object: ObjectName, field: string): T => {
+    const counts = new Map<T, number>();
+    for (const row of everyRow(object, {}).rows as Array<Record<string, T>>) counts.set(row[field]!, (counts.get(row[field]!) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  };
+  const cases: Array<[ObjectName, FilterValues]> = [
+    ['customers', {}],
+    ['customer-addresses', { customerId: first<string>('customers', 'id') }],
+    ['item-quantities', {}],
+    ['ar-invoices', {}],
+    ['ar-invoices', { customerId: first<string>('ar-invoices', 'customerId') }],
+    ['ar-invoices', { dateFrom: '2025-01-01' }],
+    ['ap-invoices', { vendorId: first<string>('ap-invoices', 'vendorId') }],
+    ['sales-orders', {}],
+    ['sales-orders', { type: 'invoice' }],
+    ['purchase-orders', { dateFrom: '2025-01-01' }],
+    ['fiscal-periods', {}],
+    ['gl-entries', { journalEntryNumber: first<number>('gl-entries', 'journalEntryNumber') }],
+  ];
+  for (const [object, filters] of cases) {
+    const { rows } = everyRow(object, filters);
+    assert.ok(rows.length > 1, `${object} ${JSON.stringify(filters)} has rows to walk`);
+    for (const limit of [1, 7, rows.length]) {
+      const walked = await walk(object, filters, limit);
+      assert.deepEqual(walked.rows, rows, `${object} ${JSON.stringify(filters)} limit ${limit}`);
+    }
+  }
+});
+
+test('a cursor of the earlier [source, DEX_ROW_ID] walk, or of another key, is refused with a clear message', async () => {
+  const list = (filters: FilterValues, after: Position) =>
+    service.handle({ kind: 'list', object: 'ar-invoices', company: 'TWO', filters, limit: 5, after });
+  await assert.rejects(
+    list({}, [0, 250]),
+    (e: Error & { code?: string }) => e.code === 'VALIDATION_ERROR' && /earlier version/.test(e.message),
+  );
+  const page = await service.handle({ kind: 'list', object: 'ar-invoices', company: 'TWO', filters: {}, limit: 5, after: null });
+  assert.equal(page.next?.[0], 'document');
+  // The same position with a filter that pages on another key (customer) is not a position of that list.
+  await assert.rejects(
+    list({ customerId: 'X' }, page.next!),
+    (e: Error & { code?: string }) => e.code === 'VALIDATION_ERROR' && e.message === 'invalid cursor',
+  );
+  await assert.rejects(list({}, ['document', 0, 'not a type', 'X']), /invalid cursor/);
+  await assert.rejects(list({}, ['document', 7, 1, 'X']), /invalid cursor/);
+});

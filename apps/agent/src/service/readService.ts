@@ -14,7 +14,7 @@ import {
   type AgentHealth,
 } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
-import { PreparedResource } from '../catalogue/compile.ts';
+import { keyValue, PreparedResource } from '../catalogue/compile.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import type { CompiledQuery } from '../sql/model.ts';
 import { renderSelect } from '../sql/render.ts';
@@ -67,6 +67,10 @@ interface CheckedList {
 
 /** How long a known company list is trusted before an unknown company id triggers a re-read. */
 const COMPANY_REFRESH_MS = 30_000;
+
+/** What a client reads for a cursor of a list walked in the agent's earlier order (by DEX_ROW_ID). */
+const OLD_CURSOR =
+  'this cursor was issued by an earlier version of the agent, which walked lists in another order; start the list again without a cursor';
 
 /** What an API client reads when GP's database fails; the agent's log and its health say why. */
 const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
@@ -153,7 +157,7 @@ export class ReadService implements OperationHandler {
 
   /**
    * Whether the list `op` reads only the rows it returns: it has no filters, and its resource reads
-   * every table in rowid order with no condition of its own. Its work is then bounded by its limit
+   * every table in its key's index order with no condition of its own. Its work is then bounded by its limit
    * (at most limit + 1 rows of each table, each joined row through its key), however big the tables.
    */
   readsOnlyItsRows(op: ListOperation): boolean {
@@ -179,7 +183,7 @@ export class ReadService implements OperationHandler {
   private async listed(op: ListOperation, signal?: AbortSignal): Promise<CheckedList> {
     const resource = this.resource(op.object);
     const filters = this.validFilters(op.object, op.filters);
-    const after = op.after === null ? null : this.validPosition(resource, op.after);
+    const after = op.after === null ? null : this.validPosition(resource, filters, op.after);
     const company = await this.companyFor(resource, op.company, signal);
     const parent = objectSpec(op.object)?.parent;
     if (parent) {
@@ -195,9 +199,9 @@ export class ReadService implements OperationHandler {
     let count = 0;
     let last: Position | null = null;
     let more = false;
-    for (const { source, query } of resource.listQueries(company, filters, limit + 1, after)) {
-      // Ask each table for one row more than still fits, so that we know whether a next page exists.
-      const compiled = renderSelect({ ...query, limit: limit + 1 - count }, this.executor.dialect);
+    for (const listQuery of resource.listQueries(company, filters, limit + 1, after)) {
+      // Ask each select for one row more than still fits, so that we know whether a next page exists.
+      const compiled = renderSelect({ ...listQuery.query, limit: limit + 1 - count }, this.executor.dialect);
       await this.executor.forEachRow(
         company,
         compiled,
@@ -207,7 +211,7 @@ export class ReadService implements OperationHandler {
             return;
           }
           payload += (count++ === 0 ? '' : ',') + resource.encode(row);
-          last = [source, Number(row[resource.rowIdSlot])];
+          last = resource.positionOf(listQuery, row);
         },
         signal,
       );
@@ -226,14 +230,21 @@ export class ReadService implements OperationHandler {
     const parts: Uint8Array[] = [];
     let count = 0;
     let last: Position | null = null;
-    for (const { source, query } of resource.listQueries(company, filters, limit, after)) {
-      const compiled = renderJsonPage({ ...query, limit: limit - count }, this.executor.dialect, rowJson);
+    for (const listQuery of resource.listQueries(company, filters, limit, after)) {
+      const compiled = renderJsonPage({ ...listQuery.query, limit: limit - count }, this.executor.dialect, rowJson);
       const [row] = await this.executor.query(company, compiled, signal);
       const rows = Number(row?.[1] ?? 0);
       if (rows > 0) {
         if (rowJson) parts.push(row![0] as Uint8Array);
         count += rows;
-        last = [source, Number(row![2])];
+        // The row's key values follow its order value (pageJson.ts), one per ORDER BY column.
+        const { orderBy } = listQuery.query;
+        const keys = row!.slice(3);
+        last = [
+          listQuery.key,
+          listQuery.source,
+          ...listQuery.walk.map((column) => keyValue(column, keys[orderBy.findIndex((c) => c.column === column.column)])),
+        ];
       }
       if (count === limit) break;
     }
@@ -276,17 +287,12 @@ export class ReadService implements OperationHandler {
     return parsed.data as FilterValues;
   }
 
-  private validPosition(resource: PreparedResource, after: unknown): Position {
+  private validPosition(resource: PreparedResource, filters: FilterValues, after: unknown): Position {
     const parsed = PositionSchema.safeParse(after);
     const position = parsed.success ? parsed.data : null;
-    const valid =
-      position !== null &&
-      position.length === 2 &&
-      Number.isInteger(position[0]) &&
-      Number(position[0]) >= 0 &&
-      Number(position[0]) < resource.def.sources.length &&
-      Number.isSafeInteger(position[1]);
-    if (!valid) throw new AgentError('VALIDATION_ERROR', 'invalid cursor');
+    // Positions were [source, DEX_ROW_ID] before lists paged on GP's own indexes.
+    if (position?.length === 2 && position.every((part) => typeof part === 'number')) throw new AgentError('VALIDATION_ERROR', OLD_CURSOR);
+    if (position === null || !resource.isPosition(filters, position)) throw new AgentError('VALIDATION_ERROR', 'invalid cursor');
     return position;
   }
 

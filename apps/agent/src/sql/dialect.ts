@@ -14,6 +14,12 @@ export interface Dialect {
   selectExpression(column: ColumnRef): string;
   /** Wraps the select list and the rest of the statement with the row limit. */
   limitSelect(selectList: string, rest: string, limitPlaceholder: string): string;
+  /** A column in a condition that only filters the rows an index gives (Condition `residual`). */
+  residual(column: string): string;
+  /** What follows the main table's name and alias to read it through `index` (SelectQuery.index). */
+  indexHint(index: string): string;
+  /** What ends a statement whose plan should be made for the values it runs with (SelectQuery.recompile). */
+  readonly recompileHint: string;
   encode(value: Value, type: SqlType): Param;
   /** Escapes LIKE wildcards with a backslash; the renderer adds `ESCAPE '\'`. */
   escapeLike(text: string): string;
@@ -31,6 +37,8 @@ export class DialectError extends Error {}
 export function toSqlDateTime(value: Value): string {
   const text = String(value);
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return `${text} 00:00:00.000`;
+  // A datetime as read back (a keyset position in a date-led index).
+  if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/.test(text)) return text;
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}\.\d{3})Z$/.exec(text);
   if (!m) throw new DialectError(`not a date or UTC timestamp: ${text}`);
   return `${m[1]} ${m[2]}`;

@@ -24,12 +24,17 @@ export interface ColumnRef {
 export type Value = string | number;
 
 export type Condition =
-  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value }
+  /** `residual`: not for seeking; the index the statement walks cannot use it (Dialect.residual). */
+  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value; residual?: boolean }
   | { op: 'in' | 'notIn'; column: ColumnRef; values: readonly Value[] }
   /** Case-insensitive substring match (LIKE with the pattern escaped). */
   | { op: 'contains'; column: ColumnRef; text: string }
   /** Substring of any of the columns (LIKE … OR LIKE …). */
-  | { op: 'containsAny'; columns: readonly ColumnRef[]; text: string };
+  | { op: 'containsAny'; columns: readonly ColumnRef[]; text: string }
+  /** Equal to a value looked up in another table: `column = (SELECT key FROM table WHERE match = value)`. */
+  | { op: 'eqLookup'; column: ColumnRef; table: TableRef; key: ColumnRef; match: ColumnRef; value: Value }
+  /** Any of values looked up in another table: `column IN (SELECT key FROM table WHERE match IN (values))`. */
+  | { op: 'inLookup'; column: ColumnRef; table: TableRef; key: ColumnRef; match: ColumnRef; values: readonly Value[] };
 
 export interface TableRef {
   database: 'system' | 'company';
@@ -53,6 +58,16 @@ export interface SelectQuery {
   /** Must be unique over the result: keyset paging depends on it. */
   orderBy: readonly ColumnRef[];
   limit: number;
+  /**
+   * The index of the main table that serves the ORDER BY, by name (`rowid` where the key is the
+   * table's rowid): the key's GP index. SQLite is held to it (sqliteDialect.indexHint).
+   */
+  index?: string;
+  /**
+   * Whether the best plan depends on the values bound (a range no index serves, whose width decides
+   * between walking the key and reading the range): SQL Server then plans each run for its values.
+   */
+  recompile?: boolean;
 }
 
 /** A bound parameter: the encoded value and the GP type it is bound as. */

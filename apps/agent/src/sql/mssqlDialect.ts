@@ -34,6 +34,11 @@ export const mssqlDialect: Dialect = {
     }
   },
   limitSelect: (selectList, rest, limit) => `SELECT TOP (${limit}) ${selectList} ${rest}`,
+  recompileHint: ' OPTION (RECOMPILE)',
+  // No table hint: an index hint fails outright (error 308) on a GP database whose DBA renamed or
+  // dropped the index, and TOP with an ORDER BY its index serves already makes the optimizer walk it.
+  indexHint: () => '',
+  residual: (column) => column,
   encode(value: Value, type: SqlType): Param {
     switch (type.kind) {
       case 'char':

@@ -42,10 +42,11 @@ export function renderSelectWith(
   wrap: (statement: string) => string,
 ): CompiledQuery {
   if (query.orderBy.length === 0) throw new DialectError('a paged query needs an explicit ORDER BY');
-  const statement = new StatementWriter(dialect);
+  const statement = new StatementWriter(dialect, query.company);
   // Placeholders number in the order they appear: the select list's come first.
   const list = selectList(statement);
-  const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}`;
+  const hint = query.index ? dialect.indexHint(query.index) : '';
+  const from = `FROM ${dialect.tableName(query.company, query.from)} AS ${dialect.quote(query.from.alias)}${hint}`;
   let joins = '';
   for (const j of query.joins) {
     joins += ` LEFT JOIN ${dialect.tableName(query.company, j)} AS ${dialect.quote(j.alias)}`;
@@ -54,7 +55,8 @@ export function renderSelectWith(
   const where = query.where.length ? ` WHERE ${query.where.map((c) => statement.condition(c)).join(' AND ')}` : '';
   const orderBy = ` ORDER BY ${query.orderBy.map((c) => statement.column(c)).join(', ')}`;
   const limit = statement.bind({ value: query.limit, type: { kind: 'int' } });
-  return { sql: wrap(dialect.limitSelect(list, `${from}${joins}${where}${orderBy}`, limit)), params: statement.params };
+  const option = query.recompile ? dialect.recompileHint : '';
+  return { sql: wrap(dialect.limitSelect(list, `${from}${joins}${where}${orderBy}`, limit)) + option, params: statement.params };
 }
 
 /**
@@ -66,9 +68,11 @@ export function renderSelectWith(
 export class StatementWriter {
   readonly params: Param[] = [];
   private readonly dialect: Dialect;
+  private readonly company: string | null;
 
-  constructor(dialect: Dialect) {
+  constructor(dialect: Dialect, company: string | null = null) {
     this.dialect = dialect;
+    this.company = company;
   }
 
   /** A placeholder for the next parameter. */
@@ -93,8 +97,21 @@ export class StatementWriter {
         return this.like(c.column, c.text);
       case 'containsAny':
         return `(${c.columns.map((col) => this.like(col, c.text)).join(' OR ')})`;
-      default:
-        return `${this.column(c.column)} ${COMPARISON[c.op]} ${this.bind(this.dialect.encode(c.value, c.column.type))}`;
+      case 'eqLookup':
+      case 'inLookup': {
+        const table = `${this.dialect.tableName(this.company, c.table)} AS ${this.dialect.quote(c.table.alias)}`;
+        if (c.op === 'eqLookup') {
+          const value = this.bind(this.dialect.encode(c.value, c.match.type));
+          return `${this.column(c.column)} = (SELECT ${this.column(c.key)} FROM ${table} WHERE ${this.column(c.match)} = ${value})`;
+        }
+        if (c.values.length === 0) return '1 = 0';
+        const values = c.values.map((v) => this.bind(this.dialect.encode(v, c.match.type))).join(', ');
+        return `${this.column(c.column)} IN (SELECT ${this.column(c.key)} FROM ${table} WHERE ${this.column(c.match)} IN (${values}))`;
+      }
+      default: {
+        const column = c.residual ? this.dialect.residual(this.column(c.column)) : this.column(c.column);
+        return `${column} ${COMPARISON[c.op]} ${this.bind(this.dialect.encode(c.value, c.column.type))}`;
+      }
     }
   }
 

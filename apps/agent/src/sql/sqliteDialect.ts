@@ -31,6 +31,15 @@ export const sqliteDialect: Dialect = {
   // binding of it expire the statement, so each run compiled it again (30-200 µs, most of a one-row
   // read). The unary plus hides the value from the planner; the keyset plans never depend on it.
   limitSelect: (selectList, rest, limit) => `SELECT ${selectList} ${rest} LIMIT +${limit}`,
+  // SQLite plans each statement when it is prepared; the keyset plans do not depend on values.
+  recompileHint: '',
+  // The key's index, always: on the demo's small tables SQLite's cost model would often rather read
+  // a filter's index and sort, a plan that grows with the table (docs/decisions.md#keyset-paging-on-gps-own-indexes).
+  // Unary plus: SQLite then neither seeks on the term nor counts it in planning the ORDER BY.
+  residual: (column) => `+${column}`,
+  indexHint(index) {
+    return index === 'rowid' ? ' NOT INDEXED' : ` INDEXED BY ${this.quote(index)}`;
+  },
   encode(value: Value, type: SqlType): Param {
     switch (type.kind) {
       // Padding makes `=` behave as SQL Server's char comparison, which ignores trailing blanks.

@@ -10,7 +10,7 @@ import { CATALOGUE } from '../catalogue/index.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { mssqlDialect } from './mssqlDialect.ts';
 import { renderSelect } from './render.ts';
-import type { SelectQuery } from './model.ts';
+import type { ColumnRef, SelectQuery } from './model.ts';
 
 /**
  * Every statement shape the compiler can produce for SQL Server, parsed by a real T-SQL grammar
@@ -63,8 +63,16 @@ function statementsOf(object: ObjectSpec): string[] {
   const queries: SelectQuery[] = resource.listQueries(company, base as never, 101, null).map((q) => q.query);
   for (const choice of sourceChoices) {
     const all = { ...filtersWith(false), ...(sourceFilter && choice ? { [sourceFilter[0]]: choice } : {}) };
-    for (const { source } of resource.listQueries(company, all as never, 1, null)) {
-      queries.push(...resource.listQueries(company, all as never, 1001, [source, 123456]).map((q) => q.query));
+    for (const { source, key, walk } of resource.listQueries(company, all as never, 1, null)) {
+      // A position inside the table: its key's walked columns, split into seeks (and OPTION (RECOMPILE)).
+      queries.push(...resource.listQueries(company, all as never, 1001, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));
+    }
+    // Each filter alone: it may choose its own key (customerId pages on PKRM20101, accountNumber on AK2GL20000).
+    for (const name of Object.keys(object.filters)) {
+      const one = { ...base, [name]: filtersWith(false)[name] };
+      for (const { source, key, walk } of resource.listQueries(company, one as never, 1, null)) {
+        queries.push(...resource.listQueries(company, one as never, 11, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));
+      }
     }
   }
   queries.push(...resource.listQueries(company, filtersWith(true) as never, 11, null).map((q) => q.query));
@@ -76,6 +84,11 @@ function statementsOf(object: ObjectSpec): string[] {
       ),
     );
   return distinctShapes(queries.map((q) => renderSelect(q, mssqlDialect).sql));
+}
+
+/** A value of a key column for a position (the statement's shape does not depend on it). */
+function sampleKeyValue(column: ColumnRef): string | number {
+  return column.type.kind === 'int' ? 1 : column.type.kind === 'datetime' ? '2026-01-31 00:00:00.000' : 'K';
 }
 
 /**

@@ -137,9 +137,7 @@ describe('lists, cursors and gets', () => {
       cursor = res.body.nextCursor;
     } while (cursor);
     const db = new Database(path.join(dir, 'demo', 'TWO.sqlite'), { readonly: true });
-    const expected = (db.prepare('SELECT rtrim(CUSTNMBR) AS id FROM RM00101 ORDER BY DEX_ROW_ID').all() as { id: string }[]).map(
-      (r) => r.id,
-    );
+    const expected = (db.prepare('SELECT rtrim(CUSTNMBR) AS id FROM RM00101 ORDER BY CUSTNMBR').all() as { id: string }[]).map((r) => r.id);
     db.close();
     assert.deepEqual(seen, expected);
   });

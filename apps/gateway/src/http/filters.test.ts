@@ -47,7 +47,7 @@ test('customers: q is a case-insensitive substring of the name', async () => {
   assert.ok(rows.length > 0);
   assert.deepEqual(
     rows.map((r) => r.id),
-    column("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE CUSTNAME LIKE '%elec%' ORDER BY DEX_ROW_ID"),
+    column("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE CUSTNAME LIKE '%elec%' ORDER BY CUSTNMBR"),
   );
 });
 
@@ -61,19 +61,19 @@ test('customers: classId and inactive', async () => {
   const byClass = await all('customers', `classId=${encodeURIComponent(classId.toLowerCase())}`);
   assert.deepEqual(
     byClass.map((r) => r.id),
-    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(CUSTCLAS) = ? ORDER BY DEX_ROW_ID', classId),
+    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(CUSTCLAS) = ? ORDER BY CUSTNMBR', classId),
   );
   const inactive = await all('customers', 'inactive=true');
   assert.ok(inactive.length > 0);
   assert.deepEqual(
     inactive.map((r) => r.id),
-    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 1 ORDER BY DEX_ROW_ID'),
+    column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 1 ORDER BY CUSTNMBR'),
   );
   assert.ok(inactive.every((r) => r.inactive === true));
 });
 
 test('customers: id[] fetches exactly those ids', async () => {
-  const ids = column('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY DEX_ROW_ID DESC LIMIT 3');
+  const ids = column('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR DESC LIMIT 3');
   const rows = await all('customers', ids.map((id) => `id[]=${encodeURIComponent(id)}`).join('&') + '&id[]=NOPE');
   assert.deepEqual(rows.map((r) => r.id).sort(), [...ids].sort());
 });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { GP_TABLES, sqliteSchemaVersion } from '@gp-gateway/gp-schema';
 import { DEMO_COMPANIES, SYSTEM_DATABASE_NAME } from './companies.ts';
 import { buildCompanyDatabase } from './companyDatabase.ts';
 import type { ProgressListener } from './progress.ts';
@@ -46,6 +47,14 @@ export class DemoExistsError extends Error {
     super(`a complete demo already exists in ${dir}`);
     this.name = 'DemoExistsError';
   }
+}
+
+/**
+ * A short hash of the demo databases' SQLite schema (gp-schema's sqliteSchemaVersion), for caches of
+ * generated demos: one built from another schema is not what the agent reads today.
+ */
+export function demoSchemaVersion(): string {
+  return sqliteSchemaVersion(Object.values(GP_TABLES));
 }
 
 export function demoDatabasePaths(dir: string): { systemDatabase: string; companyDatabases: Record<string, string> } {

@@ -33,16 +33,17 @@ export function createTableWriter(db: Database.Database, table: GpTable): TableW
         // Generated data must carry its own timestamps; a DEFAULT of 'now' would break determinism.
         if (column.name === DEX_ROW_TS && !names.includes(DEX_ROW_TS)) throw new Error(`${table.name}.${DEX_ROW_TS} is required`);
       }
-      const sql =
-        given.length === 0
-          ? `INSERT INTO "${table.name}" DEFAULT VALUES`
-          : `INSERT INTO "${table.name}" (${given.map((c) => `"${c.name}"`).join(', ')}) VALUES (${given.map(() => '?').join(', ')})`;
+      // DEX_ROW_ID last: numbered here, in insert order, as GP's IDENTITY(1,1) numbers rows.
+      const quoted = [...given.map((c) => `"${c.name}"`), `"${DEX_ROW_ID}"`];
+      const sql = `INSERT INTO "${table.name}" (${quoted.join(', ')}) VALUES (${quoted.map(() => '?').join(', ')})`;
       entry = { statement: db.prepare(sql), columns: given };
       statements.set(key, entry);
     }
     return entry;
   };
   let rowCount = 0;
+  // DEX_ROW_ID is an ordinary column (sqliteSchema.ts): the next number follows the table's rows.
+  let lastRowId = Number(db.prepare(`SELECT coalesce(max(rowid), 0) FROM "${table.name}"`).pluck().get());
   // Consecutive rows from one generator nearly always give the same columns: reuse the last
   // statement when they do, without building a key.
   let lastNames: string[] = [];
@@ -72,11 +73,12 @@ export function createTableWriter(db: Database.Database, table: GpTable): TableW
         lastNames = names;
       }
       const entry = last as { statement: Database.Statement; columns: GpColumn[] };
-      const values = new Array<GpValue>(entry.columns.length);
-      for (let i = 0; i < values.length; i++) {
+      const values = new Array<GpValue>(entry.columns.length + 1);
+      for (let i = 0; i < entry.columns.length; i++) {
         const column = entry.columns[i] as GpColumn;
         values[i] = encode(table, column, row[column.name]);
       }
+      values[entry.columns.length] = ++lastRowId;
       entry.statement.run(values);
       rowCount++;
     },

@@ -69,9 +69,14 @@ async function copyTable(pool: sql.ConnectionPool, database: string, source: Dat
           .join(', ')})`,
       );
     });
-    // Keep the demo's DEX_ROW_IDs, so both dialects page through identical keys.
+    // Keep the demo's DEX_ROW_IDs, so both dialects page through identical keys. IDENTITY_INSERT is
+    // turned off again when the insert fails too: it stays on for the session otherwise, and a
+    // session can have it on for one table only, so every later table would fail for that instead.
     await request.batch(
-      `SET IDENTITY_INSERT ${target} ON; INSERT INTO ${target} (${columnList}) VALUES ${tuples.join(', ')}; SET IDENTITY_INSERT ${target} OFF;`,
+      `SET IDENTITY_INSERT ${target} ON; ` +
+        `BEGIN TRY INSERT INTO ${target} (${columnList}) VALUES ${tuples.join(', ')}; END TRY ` +
+        `BEGIN CATCH SET IDENTITY_INSERT ${target} OFF; THROW; END CATCH; ` +
+        `SET IDENTITY_INSERT ${target} OFF;`,
     );
   }
   return rows.length;

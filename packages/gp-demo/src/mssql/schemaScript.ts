@@ -1,4 +1,4 @@
-import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
+import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpIndex, type GpTable } from '@gp-gateway/gp-schema';
 import { tsqlName } from './tsqlName.ts';
 
 /**
@@ -6,7 +6,7 @@ import { tsqlName } from './tsqlName.ts';
  * as the embedded demo (@gp-gateway/gp-schema): DYNAMICS with SY01500, and one database per company,
  * with GP's own column types and defaults, so that the demo data can be loaded into a real SQL Server
  * and the same contract suite run against both dialects. Not a copy of GP's DDL: only the tables and
- * columns gp-schema declares, plus their keys, indexes and the DEX_ROW_TS triggers.
+ * columns gp-schema declares, plus GP's own keys and indexes of them and the DEX_ROW_TS triggers.
  */
 const q = tsqlName;
 
@@ -43,22 +43,39 @@ function columnDefinition(column: GpColumn): string {
 export function createTableBatches(table: GpTable): string[] {
   const batches: string[] = [];
   const columns = table.columns.map((c) => `  ${columnDefinition(c)}`);
-  const key = `  CONSTRAINT ${q(`PK${table.name}`)} PRIMARY KEY NONCLUSTERED (${table.primaryKey.map(q).join(', ')})`;
+  // Exactly GP's keys and indexes (gp-schema's gpIndexes.ts): a heap unless GP clusters an index.
+  const indexes = table.indexes ?? [];
+  const primaryKey = indexes.find((index) => index.primaryKey);
+  if (!primaryKey) throw new Error(`${table.name} has no primary key`);
+  const kind = (index: GpIndex) => (index.clustered ? 'CLUSTERED' : 'NONCLUSTERED');
+  const key = `  CONSTRAINT ${q(primaryKey.name)} PRIMARY KEY ${kind(primaryKey)} (${primaryKey.columns.map(q).join(', ')})`;
   batches.push(`CREATE TABLE [dbo].${q(table.name)} (\n${[...columns, key].join(',\n')}\n)`);
-  // Keyset paging walks DEX_ROW_ID; GP clusters on its own key, so a unique index serves the walk.
-  if (!(table.primaryKey.length === 1 && table.primaryKey[0] === DEX_ROW_ID)) {
-    batches.push(`CREATE UNIQUE INDEX ${q(`AK2${table.name}`)} ON [dbo].${q(table.name)} (${q(DEX_ROW_ID)})`);
+  for (const index of indexes) {
+    if (index.primaryKey) continue;
+    const unique = index.unique ? 'UNIQUE ' : '';
+    batches.push(`CREATE ${unique}${kind(index)} INDEX ${q(index.name)} ON [dbo].${q(table.name)} (${index.columns.map(q).join(', ')})`);
   }
-  for (const columns of [...(table.hasRowTs ? [[DEX_ROW_TS]] : []), ...(table.indexes ?? [])]) {
-    batches.push(`CREATE INDEX ${q(`IX_${table.name}_${columns.join('_')}`)} ON [dbo].${q(table.name)} (${columns.map(q).join(', ')})`);
-  }
+  // Rows are found through GP's primary key: DEX_ROW_ID is indexed only where GP indexes it.
+  const sameKey = (columns: readonly string[], other: string) => columns.map((c) => `t.${q(c)} = ${other}.${q(c)}`).join(' AND ');
   if (table.hasRowTs) {
     // As GP's zDT_<table>U triggers: any update stamps the row with the current UTC time.
     batches.push(
       `CREATE TRIGGER [dbo].${q(`zDT_${table.name}U`)} ON [dbo].${q(table.name)} AFTER UPDATE AS\n` +
         `SET NOCOUNT ON;\n` +
         `UPDATE t SET ${q(DEX_ROW_TS)} = GETUTCDATE() FROM [dbo].${q(table.name)} AS t ` +
-        `INNER JOIN inserted AS i ON t.${q(DEX_ROW_ID)} = i.${q(DEX_ROW_ID)}`,
+        `INNER JOIN inserted AS i ON ${sameKey(primaryKey.columns, 'i')}`,
+    );
+  }
+  const parent = table.bumpsParentRowTs;
+  if (parent) {
+    // As the embedded demo's (and GP's) triggers: a change to a child row (an address, a site's
+    // quantities) stamps its parent, whose DEX_ROW_TS is what updatedSince reads.
+    batches.push(
+      `CREATE TRIGGER [dbo].${q(`zDT_${table.name}_${parent.table}`)} ON [dbo].${q(table.name)} AFTER INSERT, UPDATE, DELETE AS\n` +
+        `SET NOCOUNT ON;\n` +
+        `UPDATE t SET ${q(DEX_ROW_TS)} = GETUTCDATE() FROM [dbo].${q(parent.table)} AS t ` +
+        `WHERE EXISTS (SELECT 1 FROM inserted AS i WHERE ${sameKey(parent.key, 'i')}) ` +
+        `OR EXISTS (SELECT 1 FROM deleted AS d WHERE ${sameKey(parent.key, 'd')})`,
     );
   }
   return batches;

@@ -41,6 +41,11 @@ function glTransactionColumns(yearColumn: 'OPENYEAR' | 'HSTYEAR'): GpColumn[] {
     char('CURNCYID', 15),
     smallint('CURRNIDX'),
     tinyint('VOIDED'),
+    int('Back_Out_JE'),
+    // 1 is the base ledger; GP 2013 and later also post reporting ledgers (IFRS, tax) here.
+    smallint('Ledger_ID'),
+    // GP indexes it (AK4GL20000, AK4GL30000).
+    smallint('QKOFSET'),
   ];
 }
 
@@ -51,6 +56,7 @@ export const GL00100 = table({
     int('ACTINDX'),
     ...accountSegments,
     char('ACTALIAS', 21),
+    char('MNACSGMT', 67),
     smallint('ACCTTYPE'),
     char('ACTDESCR', 51),
     smallint('PSTNGTYP'),
@@ -70,7 +76,6 @@ export const GL00105 = table({
   columns: [int('ACTINDX'), ...accountSegments, char('ACTNUMST', 129)],
   primaryKey: ['ACTINDX'],
   hasRowTs: false,
-  indexes: [['ACTNUMST']],
 });
 
 export const GL20000 = table({
@@ -79,7 +84,6 @@ export const GL20000 = table({
   columns: glTransactionColumns('OPENYEAR'),
   primaryKey: [DEX_ROW_ID],
   hasRowTs: true,
-  indexes: [['ACTINDX'], ['JRNENTRY'], ['TRXDATE']],
 });
 
 export const GL30000 = table({
@@ -88,5 +92,4 @@ export const GL30000 = table({
   columns: glTransactionColumns('HSTYEAR'),
   primaryKey: [DEX_ROW_ID],
   hasRowTs: true,
-  indexes: [['ACTINDX'], ['JRNENTRY'], ['TRXDATE']],
 });

@@ -103,7 +103,6 @@ export const IV00101 = table({
   ],
   primaryKey: ['ITEMNMBR'],
   hasRowTs: true,
-  indexes: [['ITMCLSCD']],
 });
 
 export const IV00102 = table({
@@ -150,6 +149,5 @@ export const IV00102 = table({
   ],
   primaryKey: ['ITEMNMBR', 'RCRDTYPE', 'LOCNCODE'],
   hasRowTs: false,
-  indexes: [['ITEMNMBR'], ['LOCNCODE']],
   bumpsParentRowTs: { table: 'IV00101', key: ['ITEMNMBR'] },
 });

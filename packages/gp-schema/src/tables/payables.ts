@@ -157,7 +157,6 @@ export const PM00200 = table({
   ],
   primaryKey: ['VENDORID'],
   hasRowTs: true,
-  indexes: [['VNDCLSID']],
 });
 
 export const PM00300 = table({
@@ -187,7 +186,6 @@ export const PM00300 = table({
   ],
   primaryKey: ['VENDORID', 'ADRSCODE'],
   hasRowTs: true,
-  indexes: [['VENDORID']],
 });
 
 export const PM20000 = table({
@@ -196,7 +194,6 @@ export const PM20000 = table({
   columns: payablesColumns(false),
   primaryKey: ['DOCTYPE', 'VCHRNMBR'],
   hasRowTs: true,
-  indexes: [['VENDORID'], ['DOCDATE'], ['DUEDATE'], ['BACHNUMB']],
 });
 
 export const PM30200 = table({
@@ -205,5 +202,4 @@ export const PM30200 = table({
   columns: payablesColumns(true),
   primaryKey: ['DOCTYPE', 'VCHRNMBR'],
   hasRowTs: true,
-  indexes: [['VENDORID'], ['DOCDATE'], ['DUEDATE'], ['BACHNUMB']],
 });

@@ -154,6 +154,10 @@ function purchaseOrderLineColumns(history: boolean): GpColumn[] {
     ...(history ? [] : tracking),
     smallint('BRKFLD1'),
     char('JOBNUMBR', 17),
+    // GP indexes these (AK8POP10110, AK9POP10110, AK6POP30110); the API does not read them.
+    ...(history ? [] : [numeric('QTYUNCMTBASE')]),
+    smallint('Product_Indicator'),
+    char('COSTCODE', 27),
     ...(history ? [] : [char('CURNCYID', 15)]),
     smallint('CURRNIDX'),
     numeric('ORUNTCST'),
@@ -183,7 +187,6 @@ export const POP10100 = table({
   columns: purchaseOrderColumns(false),
   primaryKey: ['PONUMBER'],
   hasRowTs: true,
-  indexes: [['VENDORID'], ['POSTATUS'], ['DOCDATE']],
 });
 
 export const POP10110 = table({
@@ -192,7 +195,6 @@ export const POP10110 = table({
   columns: purchaseOrderLineColumns(false),
   primaryKey: ['PONUMBER', 'ORD', 'BRKFLD1'],
   hasRowTs: true,
-  indexes: [['PONUMBER'], ['ITEMNMBR'], ['LOCNCODE']],
 });
 
 export const POP30100 = table({
@@ -201,7 +203,6 @@ export const POP30100 = table({
   columns: purchaseOrderColumns(true),
   primaryKey: ['PONUMBER'],
   hasRowTs: true,
-  indexes: [['VENDORID'], ['POSTATUS'], ['DOCDATE']],
 });
 
 export const POP30110 = table({
@@ -210,5 +211,4 @@ export const POP30110 = table({
   columns: purchaseOrderLineColumns(true),
   primaryKey: ['PONUMBER', 'ORD', 'BRKFLD1'],
   hasRowTs: true,
-  indexes: [['PONUMBER'], ['ITEMNMBR'], ['LOCNCODE']],
 });

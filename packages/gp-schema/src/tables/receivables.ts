@@ -158,10 +158,12 @@ export const RM00101 = table({
     tinyint('HOLD'),
     datetime('CREATDDT'),
     datetime('MODIFDT'),
+    // Columns GP indexes (AK8RM00101, AK4RM00101); the API does not read them.
+    char('TXRGNNUM', 25),
+    char('USERDEF1', 21),
   ],
   primaryKey: ['CUSTNMBR'],
   hasRowTs: true,
-  indexes: [['CUSTCLAS']],
 });
 
 export const RM00102 = table({
@@ -185,9 +187,6 @@ export const RM00102 = table({
   ],
   primaryKey: ['CUSTNMBR', 'ADRSCODE'],
   hasRowTs: true,
-  // The unique (CUSTNMBR, ADRSCODE) index cannot serve "a customer's addresses by DEX_ROW_ID";
-  // this one can, because SQLite appends the rowid to every index entry.
-  indexes: [['CUSTNMBR']],
   bumpsParentRowTs: { table: 'RM00101', key: ['CUSTNMBR'] },
 });
 
@@ -242,7 +241,6 @@ export const RM20101 = table({
   primaryKey: ['CUSTNMBR', 'RMDTYPAL', 'DOCNUMBR'],
   hasRowTs: true,
   // (RMDTYPAL, DOCNUMBR) is GP's AK4: the API's ids are <type>:<documentNumber>, without the customer.
-  indexes: [['CUSTNMBR'], ['RMDTYPAL', 'DOCNUMBR'], ['DOCDATE'], ['DUEDATE'], ['BACHNUMB']],
 });
 
 export const RM30101 = table({
@@ -252,5 +250,4 @@ export const RM30101 = table({
   primaryKey: ['CUSTNMBR', 'RMDTYPAL', 'DOCNUMBR'],
   hasRowTs: true,
   // (RMDTYPAL, DOCNUMBR) is GP's AK4: the API's ids are <type>:<documentNumber>, without the customer.
-  indexes: [['CUSTNMBR'], ['RMDTYPAL', 'DOCNUMBR'], ['DOCDATE'], ['DUEDATE'], ['BACHNUMB']],
 });

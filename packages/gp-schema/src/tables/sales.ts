@@ -235,7 +235,6 @@ export const SOP10100 = table({
   columns: salesHeaderColumns(),
   primaryKey: ['SOPNUMBE', 'SOPTYPE'],
   hasRowTs: true,
-  indexes: [['CUSTNMBR'], ['DOCDATE'], ['BACHNUMB'], ['LOCNCODE']],
 });
 
 export const SOP10200 = table({
@@ -244,7 +243,6 @@ export const SOP10200 = table({
   columns: salesLineColumns(),
   primaryKey: ['SOPNUMBE', 'SOPTYPE', 'CMPNTSEQ', 'LNITMSEQ'],
   hasRowTs: true,
-  indexes: [['SOPNUMBE', 'SOPTYPE'], ['ITEMNMBR'], ['LOCNCODE']],
 });
 
 export const SOP30200 = table({
@@ -253,14 +251,13 @@ export const SOP30200 = table({
   columns: salesHeaderColumns(),
   primaryKey: ['SOPNUMBE', 'SOPTYPE'],
   hasRowTs: true,
-  indexes: [['CUSTNMBR'], ['DOCDATE'], ['BACHNUMB'], ['LOCNCODE']],
 });
 
 export const SOP30300 = table({
   name: 'SOP30300',
   database: 'company',
-  columns: salesLineColumns(),
+  // DOCNCORR: GP indexes it (AK5SOP30300); the API does not read it.
+  columns: [...salesLineColumns(), char('DOCNCORR', 21)],
   primaryKey: ['SOPNUMBE', 'SOPTYPE', 'CMPNTSEQ', 'LNITMSEQ'],
   hasRowTs: true,
-  indexes: [['SOPNUMBE', 'SOPTYPE'], ['ITEMNMBR'], ['LOCNCODE']],
 });

@@ -26,7 +26,6 @@ export const SY01500 = table({
   ],
   primaryKey: ['CMPANYID'],
   hasRowTs: false,
-  indexes: [['INTERID']],
 });
 
 export const SY40101 = table({
@@ -59,7 +58,6 @@ export const SY40100 = table({
   ],
   primaryKey: ['FORIGIN', 'YEAR1', 'PERIODID', 'SERIES', 'ODESCTN'],
   hasRowTs: true,
-  indexes: [['YEAR1']],
 });
 
 export const SY03300 = table({
@@ -152,5 +150,4 @@ export const SY00500 = table({
   ],
   primaryKey: ['BCHSOURC', 'BACHNUMB'],
   hasRowTs: false,
-  indexes: [['BACHNUMB'], ['BCHSOURC'], ['SERIES']],
 });

@@ -20,12 +20,20 @@ export const accounts: ResourceDef = {
   },
   filters: {
     q: { kind: 'contains', column: 'ACTDESCR' },
-    id: { kind: 'in', join: 'a', column: 'ACTNUMST' },
+    // Resolved to ACTINDX, so that the key's index serves it.
+    id: { kind: 'inLookup', column: 'ACTINDX', lookup: { table: 'GL00105', column: 'ACTNUMST', key: 'ACTINDX' } },
     active: { kind: 'flag', column: 'ACTIVE' },
     type: { kind: 'eq', column: 'ACCTTYPE', enum: ACCOUNT_TYPES },
     postingType: { kind: 'eq', column: 'PSTNGTYP', enum: POSTING_TYPES },
     categoryId: { kind: 'eq', column: 'ACCATNUM' },
     updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
+  },
+  keys: {
+    default: { name: 'account', indexes: { GL00100: 'PKGL00100' } },
+    byFilter: [
+      { name: 'type', filters: ['type'], indexes: { GL00100: 'AK4GL00100' } },
+      { name: 'category', filters: ['categoryId'], indexes: { GL00100: 'AK5GL00100' } },
+    ],
   },
   idParts: [{ join: 'a', column: 'ACTNUMST' }],
 };

@@ -11,5 +11,9 @@ export const companies: ResourceDef = {
     number: { column: 'CMPANYID', codec: 'int' },
   },
   filters: { id: { kind: 'in', column: 'INTERID' } },
+  keys: {
+    default: { name: 'company', indexes: { SY01500: 'PKSY01500' } },
+    byFilter: [{ name: 'interid', filters: ['id'], indexes: { SY01500: 'AK3SY01500' } }],
+  },
   idParts: [{ column: 'INTERID' }],
 };

@@ -25,5 +25,7 @@ export const customerAddresses: ResourceDef = {
     shippingMethodId: { kind: 'eq', column: 'SHIPMTHD' },
     taxScheduleId: { kind: 'eq', column: 'TAXSCHID' },
   },
+  // customerId pins the key's first column.
+  keys: { default: { name: 'address', indexes: { RM00102: 'PKRM00102' } } },
   idParts: [{ column: 'CUSTNMBR' }, { column: 'ADRSCODE' }],
 };

@@ -51,5 +51,13 @@ export const customers: ResourceDef = {
     taxScheduleId: { kind: 'eq', column: 'TAXSCHID' },
     updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
   },
+  keys: {
+    default: { name: 'customer', indexes: { RM00101: 'PKRM00101' } },
+    byFilter: [
+      { name: 'class', filters: ['classId'], indexes: { RM00101: 'AK3RM00101' } },
+      { name: 'salesperson', filters: ['salespersonId'], indexes: { RM00101: 'AK5RM00101' } },
+      { name: 'territory', filters: ['salesTerritoryId'], indexes: { RM00101: 'AK6RM00101' } },
+    ],
+  },
   idParts: [{ column: 'CUSTNMBR' }],
 };

@@ -33,11 +33,18 @@ export const glEntries: ResourceDef = {
   },
   filters: {
     year: { kind: 'sources', sources: { open: [OPEN], history: [HISTORY] } },
-    accountNumber: { kind: 'eq', join: 'a', column: 'ACTNUMST' },
+    accountNumber: { kind: 'eqLookup', column: 'ACTINDX', lookup: { table: 'GL00105', column: 'ACTNUMST', key: 'ACTINDX' } },
     journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' },
     series: { kind: 'eq', column: 'SERIES' },
     originatingMasterId: { kind: 'eq', column: 'ORMSTRID' },
     dateFrom: { kind: 'onOrAfter', column: 'TRXDATE' },
     dateTo: { kind: 'onOrBefore', column: 'TRXDATE' },
+  },
+  keys: {
+    default: { name: 'line', indexes: { GL20000: 'PKGL20000', GL30000: 'PKGL30000' } },
+    byFilter: [
+      { name: 'account', filters: ['accountNumber'], indexes: { GL20000: 'AK2GL20000', GL30000: 'AK3GL30000' } },
+      { name: 'journalEntry', filters: ['journalEntryNumber'], indexes: { GL20000: 'AK8GL20000', GL30000: 'AK4GL30000' } },
+    ],
   },
 };

@@ -29,5 +29,13 @@ export const itemQuantities: ResourceDef = {
     itemId: { kind: 'eq', column: 'ITEMNMBR' },
     siteId: { kind: 'eq', column: 'LOCNCODE' },
   },
+  // itemId pins the key's first column, the rows' own condition its second.
+  keys: {
+    default: { name: 'itemSite', indexes: { IV00102: 'PKIV00102' } },
+    byFilter: [
+      { name: 'item', filters: ['itemId'], indexes: { IV00102: 'PKIV00102' } },
+      { name: 'site', filters: ['siteId'], indexes: { IV00102: 'AK2IV00102' } },
+    ],
+  },
   idParts: [{ column: 'ITEMNMBR' }, { column: 'LOCNCODE' }],
 };

@@ -30,5 +30,12 @@ export const items: ResourceDef = {
     inactive: { kind: 'flag', column: 'INACTIVE' },
     updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
   },
+  keys: {
+    default: { name: 'item', indexes: { IV00101: 'PKIV00101' } },
+    byFilter: [
+      { name: 'class', filters: ['classId'], indexes: { IV00101: 'AK3IV00101' } },
+      { name: 'uomSchedule', filters: ['uomScheduleId'], indexes: { IV00101: 'AK6IV00101' } },
+    ],
+  },
   idParts: [{ column: 'ITEMNMBR' }],
 };

@@ -45,6 +45,15 @@ function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[
       dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
       dueBefore: { kind: 'before', column: 'DUEDATE' },
     },
+    // type pins the default key's first column.
+    keys: {
+      default: { name: 'voucher', indexes: { PM20000: 'PKPM20000', PM30200: 'PKPM30200' } },
+      byFilter: [
+        { name: 'vendor', filters: ['vendorId'], indexes: { PM20000: 'AK3PM20000', PM30200: 'AK1PM30200' } },
+        // History only: no index of the open table leads with DOCDATE.
+        { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { PM30200: 'AK4PM30200' } },
+      ],
+    },
     idParts: [{ column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES }, { column: 'VCHRNMBR' }],
   };
 }

@@ -27,6 +27,13 @@ export const purchaseOrders: ResourceDef = {
     dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
     dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
   },
+  keys: {
+    default: { name: 'order', indexes: { POP10100: 'PKPOP10100', POP30100: 'PKPOP30100' } },
+    byFilter: [
+      { name: 'vendor', filters: ['vendorId'], indexes: { POP10100: 'AK2POP10100', POP30100: 'AK2POP30100' } },
+      { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { POP10100: 'AK3POP10100', POP30100: 'AK3POP30100' } },
+    ],
+  },
   idParts: [{ column: 'PONUMBER' }],
 };
 
@@ -46,4 +53,6 @@ export const purchaseOrderLines: ResourceDef = {
     siteId: { column: 'LOCNCODE', codec: 'string' },
   },
   filters: { documentId: { kind: 'document', parts: [{ column: 'PONUMBER' }], splitAt: null } },
+  // The document pins PONUMBER: lines in ORD order.
+  keys: { default: { name: 'line', indexes: { POP10110: 'PKPOP10110', POP30110: 'PKPOP30110' } } },
 };

@@ -46,6 +46,15 @@ function receivables(object: 'ar-invoices' | 'ar-payments', types: readonly numb
       dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
       dueBefore: { kind: 'before', column: 'DUEDATE' },
     },
+    // type pins the default key's first column.
+    keys: {
+      default: { name: 'document', indexes: { RM20101: 'AK4RM20101', RM30101: 'AK4RM30101' } },
+      byFilter: [
+        { name: 'customer', filters: ['customerId'], indexes: { RM20101: 'PKRM20101', RM30101: 'PKRM30101' } },
+        // History only: no index of the open table leads with DOCDATE.
+        { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { RM30101: 'AK5RM30101' } },
+      ],
+    },
     idParts: [{ column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES }, { column: 'DOCNUMBR' }],
   };
 }

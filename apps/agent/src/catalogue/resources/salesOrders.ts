@@ -36,6 +36,14 @@ export const salesOrders: ResourceDef = {
     dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
     dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
   },
+  keys: {
+    default: { name: 'document', indexes: { SOP10100: 'PKSOP10100', SOP30200: 'PKSOP30200' } },
+    byFilter: [
+      { name: 'customer', filters: ['customerId'], indexes: { SOP10100: 'AK2SOP10100', SOP30200: 'AK2SOP30200' } },
+      { name: 'type', filters: ['type'], indexes: { SOP10100: 'AK5SOP10100', SOP30200: 'AK5SOP30200' } },
+      { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { SOP10100: 'AK3SOP10100', SOP30200: 'AK3SOP30200' } },
+    ],
+  },
   idParts: SALES_DOCUMENT_ID,
 };
 
@@ -59,4 +67,9 @@ export const salesOrderLines: ResourceDef = {
     qtyFulfilled: { column: 'QTYFULFI', codec: 'quantity' },
   },
   filters: { documentId: { kind: 'document', parts: SALES_DOCUMENT_ID, splitAt: 'first' } },
+  // The document pins SOPTYPE and SOPNUMBE, the rows' own condition CMPNTSEQ: lines in GP's line
+  // order. AK2SOP30300's first four columns are unique already (PKSOP30300's, reordered).
+  keys: {
+    default: { name: 'line', indexes: { SOP10200: 'AK6SOP10200', SOP30300: { index: 'AK2SOP30300', columns: 4 } } },
+  },
 };

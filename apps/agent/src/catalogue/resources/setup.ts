@@ -20,6 +20,7 @@ export const sites: ResourceDef = {
     id: { kind: 'in', column: 'LOCNCODE' },
     inactive: { kind: 'flag', column: 'INACTIVE' },
   },
+  keys: { default: { name: 'site', indexes: { IV40700: 'PKIV40700' } } },
   idParts: [{ column: 'LOCNCODE' }],
 };
 
@@ -43,6 +44,7 @@ export const checkbooks: ResourceDef = {
     inactive: { kind: 'flag', column: 'INACTIVE' },
     currencyId: { kind: 'eq', column: 'CURNCYID' },
   },
+  keys: { default: { name: 'checkbook', indexes: { CM00100: 'PKCM00100' } } },
   idParts: [{ column: 'CHEKBKID' }],
 };
 
@@ -61,6 +63,7 @@ export const paymentTerms: ResourceDef = {
     q: { kind: 'contains', column: 'PYMTRMID' },
     id: { kind: 'in', column: 'PYMTRMID' },
   },
+  keys: { default: { name: 'terms', indexes: { SY03300: 'PKSY03300' } } },
   idParts: [{ column: 'PYMTRMID' }],
 };
 
@@ -82,6 +85,7 @@ export const salespeople: ResourceDef = {
     inactive: { kind: 'flag', column: 'INACTIVE' },
     employeeId: { kind: 'eq', column: 'EMPLOYID' },
   },
+  keys: { default: { name: 'salesperson', indexes: { RM00301: 'PKRM00301' } } },
   idParts: [{ column: 'SLPRSNID' }],
 };
 
@@ -114,6 +118,8 @@ export const fiscalPeriods: ResourceDef = {
     closed: { column: 'PSERIES_1', codec: 'flag' },
   },
   filters: { year: { kind: 'eq', column: 'YEAR1' } },
+  // The rows' own conditions pin FORIGIN and SERIES; year pins YEAR1.
+  keys: { default: { name: 'period', indexes: { SY40100: 'PKSY40100' } } },
 };
 
 /**
@@ -138,6 +144,14 @@ export const batches: ResourceDef = {
     source: { kind: 'eq', column: 'BCHSOURC' },
     series: { kind: 'eq', column: 'SERIES' },
     markedToPost: { kind: 'flag', column: 'MKDTOPST' },
+  },
+  // source pins the default key's first column.
+  keys: {
+    default: { name: 'batch', indexes: { SY00500: 'PKSY00500' } },
+    byFilter: [
+      { name: 'series', filters: ['series'], indexes: { SY00500: 'AK7SY00500' } },
+      { name: 'number', filters: ['id'], indexes: { SY00500: 'AK2SY00500' } },
+    ],
   },
   idParts: [{ column: 'BACHNUMB' }],
 };

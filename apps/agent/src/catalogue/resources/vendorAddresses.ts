@@ -19,5 +19,7 @@ export const vendorAddresses: ResourceDef = {
     phone: { column: 'PHNUMBR1', codec: 'string' },
   },
   filters: { vendorId: { kind: 'eq', column: 'VENDORID' } },
+  // vendorId pins the key's first column.
+  keys: { default: { name: 'address', indexes: { PM00300: 'PKPM00300' } } },
   idParts: [{ column: 'VENDORID' }, { column: 'ADRSCODE' }],
 };

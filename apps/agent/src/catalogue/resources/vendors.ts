@@ -34,5 +34,9 @@ export const vendors: ResourceDef = {
     currencyId: { kind: 'eq', column: 'CURNCYID' },
     updatedSince: { kind: 'atOrAfter', column: 'DEX_ROW_TS' },
   },
+  keys: {
+    default: { name: 'vendor', indexes: { PM00200: 'PKPM00200' } },
+    byFilter: [{ name: 'class', filters: ['classId'], indexes: { PM00200: 'AK3PM00200' } }],
+  },
   idParts: [{ column: 'VENDORID' }],
 };
