@@ -7,7 +7,7 @@ import type { ObjectName, Position } from '@gp-gateway/protocol';
  * The floor the gateway is measured against: a minimal node:http server answering the same reads
  * from the same database in its own process, through the same catalogue, SQL and row encoding as
  * the agent, with no gateway, no agent hop, no auth and no signed cursors.
- * GET /v1/{object}?limit=N&after=<source>,<rowId>  and  GET /v1/{object}/{id}
+ * GET /v1/{object}?limit=N&after=<base64url of the position's JSON>  and  GET /v1/{object}/{id}
  */
 const [dir, portArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: floorServer.ts <demo dir> [port]');
@@ -29,9 +29,10 @@ const server = http.createServer((req, res) => {
       company: 'TWO',
       filters: {},
       limit: Number(url.searchParams.get('limit') ?? 100),
-      after: after ? (after.split(',').map(Number) as Position) : null,
+      after: after ? (JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as Position) : null,
     });
-    return `{"data":${result.payload},"nextCursor":${JSON.stringify(result.next ? result.next.join(',') : null)}}`;
+    const next = result.next ? Buffer.from(JSON.stringify(result.next)).toString('base64url') : null;
+    return `{"data":${result.payload},"nextCursor":${JSON.stringify(next)}}`;
   };
   answer().then(
     (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
