@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
-import { MssqlExecutor } from './mssqlExecutor.ts';
+import sql from 'mssql';
+import { MssqlExecutor, poolConfig, translate } from './mssqlExecutor.ts';
 
 /**
  * Cancellation and error mapping against a real SQL Server, which cannot run on these machines:
@@ -104,5 +105,77 @@ test('while SQL Server cannot be reached, requests fail at once instead of each 
   } finally {
     await unreachable.close().catch(() => {});
     silent.close();
+  }
+});
+
+test("the isolation level is every connection's (tedious connectionIsolationLevel), and dead pooled connections are replaced", () => {
+  const config = { server: 'gp01', options: { encrypt: true } } as const;
+  for (const [isolation, level] of [
+    [undefined, sql.ISOLATION_LEVEL.READ_COMMITTED],
+    ['snapshot', sql.ISOLATION_LEVEL.SNAPSHOT],
+    ['read-uncommitted', sql.ISOLATION_LEVEL.READ_UNCOMMITTED],
+  ] as const) {
+    const pool = poolConfig(config as never, isolation ? { isolation } : {}) as unknown as {
+      options: Record<string, unknown>;
+      validateConnection: unknown;
+    };
+    assert.equal(pool.options.connectionIsolationLevel, level);
+    // isolationLevel is the default of explicit transactions only, which the agent never opens.
+    assert.equal(pool.options.isolationLevel, undefined);
+    assert.equal(pool.options.encrypt, true);
+    assert.equal(pool.validateConnection, 'socket');
+  }
+});
+
+test('locks, deadlocks, snapshot refusals, timeouts and dropped connections are ERP_UNAVAILABLE, never a 500', () => {
+  for (const number of [1205, 1222, 3952, 18456, 4060, 208]) {
+    assert.ok(translate(Object.assign(new Error('x'), { number }), undefined) instanceof DatabaseUnavailableError, String(number));
+  }
+  for (const code of ['ETIMEOUT', 'ESOCKET', 'ECLOSE', 'ECONNRESET']) {
+    assert.ok(translate(Object.assign(new Error('x'), { code }), undefined) instanceof DatabaseUnavailableError, code);
+  }
+  assert.ok(translate(Object.assign(new Error('x'), { code: 'ECANCEL' }), undefined) instanceof QueryCancelledError);
+  // A syntax error is a bug of ours: it stays itself (an internal error).
+  const bug = Object.assign(new Error('Incorrect syntax'), { number: 102 });
+  assert.equal(translate(bug, undefined), bug);
+});
+
+test('every read runs at the configured isolation level (sys.dm_exec_sessions)', { skip }, async () => {
+  // 1 READ UNCOMMITTED, 2 READ COMMITTED, 5 SNAPSHOT; snapshot needs ALLOW_SNAPSHOT_ISOLATION on master.
+  for (const [isolation, level] of [
+    ['read-committed', 2],
+    ['read-uncommitted', 1],
+  ] as const) {
+    const reader = new MssqlExecutor(url!, { isolation });
+    try {
+      const rows = await reader.query(null, {
+        sql: 'SELECT transaction_isolation_level FROM sys.dm_exec_sessions WHERE session_id = @@SPID',
+        params: [],
+      });
+      assert.deepEqual(rows, [[level]], isolation);
+    } finally {
+      await reader.close();
+    }
+  }
+});
+
+test('a lock held by another session costs LOCK_TIMEOUT and an ERP_UNAVAILABLE, not the request deadline', { skip }, async () => {
+  const holder = new sql.ConnectionPool(url!);
+  await holder.connect();
+  const reader = new MssqlExecutor(url!, { lockTimeoutMs: 500 });
+  const transaction = new sql.Transaction(holder);
+  try {
+    await holder.request().batch("IF OBJECT_ID('tempdb..##gp_lock_probe') IS NULL CREATE TABLE ##gp_lock_probe (id int)");
+    await transaction.begin();
+    await new sql.Request(transaction).batch('INSERT INTO ##gp_lock_probe VALUES (1)');
+    const started = performance.now();
+    await assert.rejects(reader.query(null, { sql: 'SELECT count(*) FROM ##gp_lock_probe', params: [] }), (error: Error) => {
+      return error instanceof DatabaseUnavailableError && /1222/.test(error.message);
+    });
+    assert.ok(performance.now() - started < 5_000);
+  } finally {
+    await transaction.rollback().catch(() => {});
+    await reader.close();
+    await holder.close();
   }
 });

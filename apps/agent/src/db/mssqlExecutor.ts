@@ -14,6 +14,18 @@ const NUMERIC_AS_TEXT = sql.VarChar(41);
  */
 const UNAVAILABLE_NUMBERS = new Set([18456, 4060, 942, 945, 926, 40613, 229, 230, 208]);
 
+/**
+ * Errors that mean "GP is busy, try again": chosen as deadlock victim (1205), a lock not granted
+ * within LOCK_TIMEOUT (1222, a GP posting holding its locks), snapshot isolation not allowed on the
+ * database (3952); and the driver's request timeout or a connection that died under the request
+ * (ETIMEOUT, ESOCKET, ECLOSE, ECONNRESET). All are the API's retryable ERP_UNAVAILABLE, never a 500.
+ */
+const BUSY_NUMBERS = new Set([1205, 1222, 3952]);
+const CONNECTION_LOST_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'ECLOSE', 'ECONNRESET', 'ECONNCLOSED']);
+
+/** How long a read waits for a lock GP holds before giving up with error 1222 (GP_MSSQL_LOCK_TIMEOUT_MS). */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+
 /** GP's version of the system database (companyID -32767), else the newest company's. */
 const GP_VERSION_SQL =
   `SELECT TOP (1) versionMajor, versionMinor, versionBuild FROM [${SYSTEM_DATABASE}].[dbo].[DU000020] WHERE PRODID = 0 ` +
@@ -40,6 +52,8 @@ const RETRY_CONNECT_AFTER_MS = 5_000;
 export interface MssqlExecutorOptions {
   /** READ COMMITTED unless set (GP_MSSQL_ISOLATION). */
   isolation?: MssqlIsolation;
+  /** DEFAULT_LOCK_TIMEOUT_MS unless set. */
+  lockTimeoutMs?: number;
   /** See RETRY_CONNECT_AFTER_MS; tests shorten it. */
   retryConnectAfterMs?: number;
 }
@@ -55,6 +69,8 @@ export class MssqlExecutor implements Executor {
   private readonly pool: sql.ConnectionPool;
   private connecting: Promise<sql.ConnectionPool> | null = null;
   private readonly retryConnectAfterMs: number;
+  /** Put before every statement: it holds for the batch (sp_executesql's), which is the statement. */
+  private readonly lockTimeout: string;
   /** The last failure to reach SQL Server, answered at once until it is retryConnectAfterMs old. */
   private unreachable: { at: number; error: DatabaseUnavailableError } | null = null;
 
@@ -65,10 +81,8 @@ export class MssqlExecutor implements Executor {
   constructor(connection: string | sql.config, options: MssqlExecutorOptions = {}) {
     const config = typeof connection === 'string' ? parseConnectionString(connection) : connection;
     this.retryConnectAfterMs = options.retryConnectAfterMs ?? RETRY_CONNECT_AFTER_MS;
-    this.pool = new sql.ConnectionPool({
-      ...config,
-      options: { ...config.options, isolationLevel: ISOLATION_LEVELS[options.isolation ?? 'read-committed'] },
-    });
+    this.pool = new sql.ConnectionPool(poolConfig(config, options));
+    this.lockTimeout = `SET LOCK_TIMEOUT ${Math.trunc(options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS)}; `;
   }
 
   async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
@@ -106,7 +120,7 @@ export class MssqlExecutor implements Executor {
     const cancel = () => request.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      await request.query(query.sql);
+      await request.query(this.lockTimeout + query.sql);
       if (failure !== null) throw failure;
     } catch (error) {
       throw this.failed(error, signal);
@@ -168,12 +182,31 @@ export class MssqlExecutor implements Executor {
   }
 }
 
-function translate(error: unknown, signal: AbortSignal | undefined): Error {
+/**
+ * The pool's configuration. The isolation level goes to tedious' `connectionIsolationLevel`, which it
+ * sets on every connection at login and so holds for every statement; `isolationLevel` is only the
+ * default of explicit transactions, which the agent never opens, so with it every read ran READ
+ * COMMITTED whatever was configured. A pooled connection is checked before each use
+ * (`validateConnection: 'socket'`, its socket's state, no round trip), so one SQL Server or the
+ * network dropped is replaced instead of failing a request.
+ */
+export function poolConfig(config: sql.config, options: MssqlExecutorOptions): sql.config {
+  return {
+    ...config,
+    validateConnection: 'socket',
+    options: { ...config.options, connectionIsolationLevel: ISOLATION_LEVELS[options.isolation ?? 'read-committed'] },
+  } as sql.config;
+}
+
+/** A driver error as the agent reports it: cancelled, GP unavailable or busy (ERP_UNAVAILABLE), or itself. */
+export function translate(error: unknown, signal: AbortSignal | undefined): Error {
   const e = error as { code?: string; number?: number; message?: string };
   if (e.code === 'ECANCEL' || signal?.aborted) return new QueryCancelledError('SQL Server cancelled the query');
   if (error instanceof sql.ConnectionError) return new DatabaseUnavailableError(`SQL Server connection failed: ${e.message}`);
-  if (e.number !== undefined && UNAVAILABLE_NUMBERS.has(e.number))
+  if (e.number !== undefined && (UNAVAILABLE_NUMBERS.has(e.number) || BUSY_NUMBERS.has(e.number)))
     return new DatabaseUnavailableError(`SQL Server error ${e.number}: ${e.message}`);
+  if (e.code !== undefined && CONNECTION_LOST_CODES.has(e.code))
+    return new DatabaseUnavailableError(`SQL Server request failed (${e.code}): ${e.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }
 
