@@ -57,7 +57,7 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
       check: 'GP version',
       status: 'warn',
       summary: `${SYSTEM_DATABASE}..DU000020 does not say: ${version instanceof Error ? version.message : 'no row for product 0'}`,
-      fix: `let the agent's login read ${SYSTEM_DATABASE}..DU000020 (GRANT SELECT ON DU000020 TO <login> in ${SYSTEM_DATABASE}); requests work without it`,
+      fix: `let the agent's login read ${SYSTEM_DATABASE}..DU000020 (the script \`gp-agent mssql grant-read\` prints grants it); requests work without it`,
     });
   } else {
     findings.push({
@@ -104,7 +104,7 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
       details: denied.slice(0, 20).concat(denied.length > 20 ? [`… and ${denied.length - 20} more`] : []),
       fix:
         database.kind === 'mssql'
-          ? `give the agent's login read access to every GP database: in SQL Server, add it to the db_datareader role of ${SYSTEM_DATABASE} and of each company database${missingDatabases.size ? ` (it cannot open ${[...missingDatabases].join(', ')} at all)` : ''}`
+          ? `give the agent's login read access to exactly these tables: run the script \`gp-agent mssql grant-read\` prints, as a SQL Server administrator${missingDatabases.size ? ` (it cannot open ${[...missingDatabases].join(', ')} at all)` : ''}`
           : `the folder lacks tables the API reads: regenerate it with gp-demo generate --dir <folder>`,
     });
   } else {

@@ -9,7 +9,10 @@ test('the read role gets SELECT on exactly the tables the catalogue reads, in ev
   assert.deepEqual(new Set([...tables.system, ...tables.company]), read);
   const script = readOnlyRoleScript({ login: 'api_read', password: "it's", companies: ['TWO', 'NWIND'] });
   const grants = script.split('\nGO\n').filter((s) => s.startsWith('GRANT'));
-  assert.equal(grants.length, tables.system.length + 2 * tables.company.length);
+  // The system database's tables and DU000020, GP's version, which health and diagnose read.
+  assert.equal(grants.length, tables.system.length + 1 + 2 * tables.company.length);
+  assert.ok(script.includes('USE [DYNAMICS]\nGO\nIF USER_ID'));
+  assert.ok(grants.includes('GRANT SELECT ON [dbo].[DU000020] TO [gp_gateway_read]'));
   assert.ok(grants.every((g) => /^GRANT SELECT ON \[dbo\]\.\[[A-Z0-9]+\] TO \[gp_gateway_read\]$/.test(g)));
   assert.ok(!/GRANT (INSERT|UPDATE|DELETE|EXECUTE)|DYNGRP|db_datareader/.test(script));
   assert.ok(script.includes("CREATE LOGIN [api_read] WITH PASSWORD = N'it''s', CHECK_POLICY = ON"));

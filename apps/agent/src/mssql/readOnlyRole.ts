@@ -8,6 +8,8 @@ import { mssqlDialect } from '../sql/mssqlDialect.ts';
  * nothing else. DYNGRP, which GP users share, is never used.
  */
 export const READ_ROLE = 'gp_gateway_read';
+/** Where GP records its version, in the system database. */
+const VERSION_TABLE = 'DU000020';
 const q = (name: string) => mssqlDialect.quote(name);
 const literal = (text: string) => `N'${text.replaceAll("'", "''")}'`;
 
@@ -43,7 +45,8 @@ export function readOnlyRoleScript({ login, password, companies }: ReadOnlyRoleO
     for (const table of names) out.push(`GRANT SELECT ON [dbo].${q(table)} TO ${q(READ_ROLE)}`);
     out.push(`ALTER ROLE ${q(READ_ROLE)} ADD MEMBER ${q(login)}`);
   };
-  database('DYNAMICS', tables.system);
+  // DU000020 too: the agent reads GP's version from it (health, diagnose), though no list does.
+  database('DYNAMICS', [...tables.system, VERSION_TABLE]);
   for (const company of companies) {
     if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
     database(company, tables.company);
