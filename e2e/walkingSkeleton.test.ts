@@ -95,12 +95,12 @@ test('walking gl-entries matches GL20000 then GL30000 without year-end closing r
     .prepare(
       `SELECT g.JRNENTRY, g.DEBITAMT, g.CRDTAMNT, rtrim(a.ACTNUMST) AS ACTNUMST FROM (
          SELECT 0 AS src, * FROM GL20000 UNION ALL SELECT 1 AS src, * FROM GL30000
-       ) g LEFT JOIN GL00105 a ON a.ACTINDX = g.ACTINDX WHERE g.SOURCDOC NOT IN ('BBF        ', 'P/L        ') ORDER BY g.src, g.DEX_ROW_ID`,
+       ) g LEFT JOIN GL00105 a ON a.ACTINDX = g.ACTINDX WHERE g.SOURCDOC NOT IN ('BBF        ', 'P/L        ') AND g.Ledger_ID = 1 ORDER BY g.src, g.DEX_ROW_ID`,
     )
     .all() as { JRNENTRY: bigint; DEBITAMT: bigint; CRDTAMNT: bigint; ACTNUMST: string }[];
   // Insert into history while the walk is still in the open year: the walk must pick it up.
   const insert = db.prepare(
-    "INSERT INTO GL30000 (HSTYEAR, JRNENTRY, SOURCDOC, ACTINDX, DEBITAMT, TRXDATE) SELECT 2025, 999999, 'GJ', ACTINDX, 123456789, '2025-06-30 00:00:00.000' FROM GL00105 LIMIT 1",
+    "INSERT INTO GL30000 (HSTYEAR, JRNENTRY, SOURCDOC, ACTINDX, DEBITAMT, TRXDATE, Ledger_ID) SELECT 2025, 999999, 'GJ', ACTINDX, 123456789, '2025-06-30 00:00:00.000', 1 FROM GL00105 LIMIT 1",
   );
   let insertedRows = 0;
   const rows = await walk('gl-entries', 'limit=1000', (page) => {

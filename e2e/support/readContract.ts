@@ -46,7 +46,7 @@ async function walk(object: ObjectSpec, listPath: string, query = '', limit = 33
   return rows;
 }
 
-const NOT_CLOSING = "SOURCDOC NOT IN ('BBF        ', 'P/L        ')";
+const NOT_CLOSING = "SOURCDOC NOT IN ('BBF        ', 'P/L        ') AND Ledger_ID = 1";
 const AR_INVOICE = 'RMDTYPAL IN (1,3,4,5,6,7,8)';
 const AP_INVOICE = 'DOCTYPE IN (1,2,3,4,5)';
 const AR_NAMES =

@@ -131,11 +131,12 @@ test('gl-entries for one account page on AK2GL20000/AK3GL30000, the account reso
   const filters = { accountNumber: '000-1100-00', dateTo: '2025-12-31' };
   const head = (table: string) =>
     `SELECT ${table === 'GL20000' ? selectOpen(sqliteDialect) : cols(sqliteDialect)('HSTYEAR')} FROM "${table}" AS "t" INDEXED BY "${table === 'GL20000' ? 'AK2GL20000' : 'AK3GL30000'}" ` +
-    `LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" WHERE "t"."SOURCDOC" NOT IN (?, ?) ` +
+    `LEFT JOIN "GL00105" AS "a" ON "a"."ACTINDX" = "t"."ACTINDX" WHERE "t"."SOURCDOC" NOT IN (?, ?) AND "t"."Ledger_ID" = ? ` +
     `AND "t"."ACTINDX" = (SELECT "l"."ACTINDX" FROM "GL00105" AS "l" WHERE "l"."ACTNUMST" = ?) AND "t"."TRXDATE" < ? AND "t"."TRXDATE" > ?`;
   const fixed = [
     { value: 'BBF'.padEnd(11), type: { kind: 'char', length: 11 } },
     { value: 'P/L'.padEnd(11), type: { kind: 'char', length: 11 } },
+    { value: 1, type: { kind: 'int' } },
     { value: '000-1100-00'.padEnd(129), type: { kind: 'char', length: 129 } },
     { value: '2026-01-01 00:00:00.000', type: { kind: 'datetime' } },
     { value: '1900-01-01 00:00:00.000', type: { kind: 'datetime' } },
@@ -159,9 +160,9 @@ test('gl-entries for one account page on AK2GL20000/AK3GL30000, the account reso
   const [mssqlFirst] = listSql(mssqlDialect, 'gl-entries', filters, 1001, ['account', 0, 2025, 'GJ', 77]);
   assert.equal(
     mssqlFirst!.sql,
-    `SELECT TOP (@p8) ${selectOpen(mssqlDialect)} FROM [TWO].[dbo].[GL20000] AS [t] LEFT JOIN [TWO].[dbo].[GL00105] AS [a] ON [a].[ACTINDX] = [t].[ACTINDX] ` +
-      `WHERE [t].[SOURCDOC] NOT IN (@p0, @p1) AND [t].[ACTINDX] = (SELECT [l].[ACTINDX] FROM [TWO].[dbo].[GL00105] AS [l] WHERE [l].[ACTNUMST] = @p2) ` +
-      `AND [t].[TRXDATE] < @p3 AND [t].[TRXDATE] > @p4 AND [t].[OPENYEAR] = @p5 AND [t].[SOURCDOC] = @p6 AND [t].[DEX_ROW_ID] > @p7 ` +
+    `SELECT TOP (@p9) ${selectOpen(mssqlDialect)} FROM [TWO].[dbo].[GL20000] AS [t] LEFT JOIN [TWO].[dbo].[GL00105] AS [a] ON [a].[ACTINDX] = [t].[ACTINDX] ` +
+      `WHERE [t].[SOURCDOC] NOT IN (@p0, @p1) AND [t].[Ledger_ID] = @p2 AND [t].[ACTINDX] = (SELECT [l].[ACTINDX] FROM [TWO].[dbo].[GL00105] AS [l] WHERE [l].[ACTNUMST] = @p3) ` +
+      `AND [t].[TRXDATE] < @p4 AND [t].[TRXDATE] > @p5 AND [t].[OPENYEAR] = @p6 AND [t].[SOURCDOC] = @p7 AND [t].[DEX_ROW_ID] > @p8 ` +
       `ORDER BY [t].[ACTINDX], [t].[OPENYEAR], [t].[SOURCDOC], [t].[DEX_ROW_ID] OPTION (RECOMPILE)`,
   );
   // Unfiltered, GL lines page on DEX_ROW_ID, their primary key (SQLite's rowid).
@@ -169,11 +170,12 @@ test('gl-entries for one account page on AK2GL20000/AK3GL30000, the account reso
     {
       source: 1,
       sql:
-        `SELECT TOP (@p2) ${cols(mssqlDialect)('HSTYEAR')} FROM [TWO].[dbo].[GL30000] AS [t] LEFT JOIN [TWO].[dbo].[GL00105] AS [a] ON [a].[ACTINDX] = [t].[ACTINDX] ` +
-        `WHERE [t].[SOURCDOC] NOT IN (@p0, @p1) ORDER BY [t].[DEX_ROW_ID]`,
+        `SELECT TOP (@p3) ${cols(mssqlDialect)('HSTYEAR')} FROM [TWO].[dbo].[GL30000] AS [t] LEFT JOIN [TWO].[dbo].[GL00105] AS [a] ON [a].[ACTINDX] = [t].[ACTINDX] ` +
+        `WHERE [t].[SOURCDOC] NOT IN (@p0, @p1) AND [t].[Ledger_ID] = @p2 ORDER BY [t].[DEX_ROW_ID]`,
       params: [
         { value: 'BBF', type: { kind: 'char', length: 11 } },
         { value: 'P/L', type: { kind: 'char', length: 11 } },
+        { value: 1, type: { kind: 'int' } },
         { value: 5, type: { kind: 'int' } },
       ],
     },

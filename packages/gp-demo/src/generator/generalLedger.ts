@@ -110,6 +110,8 @@ export function writeGeneralLedger(options: WriteGeneralLedgerOptions): void {
         writer.insert({
           OPENYEAR: isOpen ? year : undefined,
           HSTYEAR: isOpen ? undefined : year,
+          // The base ledger; GP 2013 and later post reporting ledgers' adjustments with other ids.
+          Ledger_ID: 1,
           JRNENTRY: journalEntry,
           SOURCDOC: line.sourceDocument,
           REFRENCE: entry.reference,

@@ -49,12 +49,16 @@ export class DemoExistsError extends Error {
   }
 }
 
+/** Raised whenever the generator writes other rows into the same schema (2: GL lines in the base ledger). */
+const DEMO_DATA_VERSION = 2;
+
 /**
- * A short hash of the demo databases' SQLite schema (gp-schema's sqliteSchemaVersion), for caches of
- * generated demos: one built from another schema is not what the agent reads today.
+ * A short hash of the demo databases' SQLite schema (gp-schema's sqliteSchemaVersion) and the
+ * generator's data version, for caches of generated demos: one built from another schema or by an
+ * earlier generator is not what the agent reads today.
  */
 export function demoSchemaVersion(): string {
-  return sqliteSchemaVersion(Object.values(GP_TABLES));
+  return `${sqliteSchemaVersion(Object.values(GP_TABLES))}-data${DEMO_DATA_VERSION}`;
 }
 
 export function demoDatabasePaths(dir: string): { systemDatabase: string; companyDatabases: Record<string, string> } {

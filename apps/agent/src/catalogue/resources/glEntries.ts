@@ -9,12 +9,17 @@ const HISTORY = 1;
  * them into period 0 of the new (open) year, so the open table is filtered as well as history.
  */
 const NOT_CLOSING_ROWS = [{ column: 'SOURCDOC', op: 'notIn', values: ['BBF', 'P/L'] }] as const;
+/**
+ * The base ledger only (GP 2013 and later; docs/decisions.md#gl-entries): a reporting ledger's rows
+ * (IFRS, tax) adjust the base ledger's, and summed with them would count every amount twice.
+ */
+const BASE_LEDGER = [{ column: 'Ledger_ID', op: 'eq', value: 1 }] as const;
 export const glEntries: ResourceDef = {
   object: 'gl-entries',
   database: 'company',
   sources: [
-    { table: 'GL20000', where: NOT_CLOSING_ROWS },
-    { table: 'GL30000', where: NOT_CLOSING_ROWS },
+    { table: 'GL20000', where: [...NOT_CLOSING_ROWS, ...BASE_LEDGER] },
+    { table: 'GL30000', where: [...NOT_CLOSING_ROWS, ...BASE_LEDGER] },
   ],
   joins: [{ alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'ACTINDX' }],
   fields: {
