@@ -170,36 +170,22 @@ const single = (table: string, column: string, where?: string): MidWalk => ({
   first: { table, where },
   last: { table, where },
 });
+const openAndHistory = (column: string, order: string, [open, history]: [string, string], where?: string): MidWalk => ({
+  column,
+  order,
+  first: { table: open, where },
+  last: { table: history, where },
+});
 const MID_WALK: Record<string, MidWalk> = {
   customers: single('RM00101', 'CUSTNMBR'),
   vendors: single('PM00200', 'VENDORID'),
   items: single('IV00101', 'ITEMNMBR'),
   'item-quantities': single('IV00102', 'ITEMNMBR', 'RCRDTYPE = 2'),
   'gl-entries': { column: 'DEX_ROW_ID', order: 'DEX_ROW_ID', first: { table: 'GL20000' }, last: { table: 'GL30000', where: NOT_CLOSING } },
-  'ar-invoices': {
-    column: 'DOCNUMBR',
-    order: 'RMDTYPAL, DOCNUMBR',
-    first: { table: 'RM20101', where: AR_INVOICE },
-    last: { table: 'RM30101', where: AR_INVOICE },
-  },
-  'ar-payments': {
-    column: 'DOCNUMBR',
-    order: 'DOCNUMBR',
-    first: { table: 'RM20101', where: 'RMDTYPAL = 9' },
-    last: { table: 'RM30101', where: 'RMDTYPAL = 9' },
-  },
-  'ap-invoices': {
-    column: 'VCHRNMBR',
-    order: 'DOCTYPE, VCHRNMBR',
-    first: { table: 'PM20000', where: AP_INVOICE },
-    last: { table: 'PM30200', where: AP_INVOICE },
-  },
-  'ap-payments': {
-    column: 'VCHRNMBR',
-    order: 'VCHRNMBR',
-    first: { table: 'PM20000', where: 'DOCTYPE = 6' },
-    last: { table: 'PM30200', where: 'DOCTYPE = 6' },
-  },
+  'ar-invoices': openAndHistory('DOCNUMBR', 'RMDTYPAL, DOCNUMBR', ['RM20101', 'RM30101'], AR_INVOICE),
+  'ar-payments': openAndHistory('DOCNUMBR', 'DOCNUMBR', ['RM20101', 'RM30101'], 'RMDTYPAL = 9'),
+  'ap-invoices': openAndHistory('VCHRNMBR', 'DOCTYPE, VCHRNMBR', ['PM20000', 'PM30200'], AP_INVOICE),
+  'ap-payments': openAndHistory('VCHRNMBR', 'VCHRNMBR', ['PM20000', 'PM30200'], 'DOCTYPE = 6'),
   'sales-orders': { column: 'SOPNUMBE', order: 'SOPNUMBE', first: { table: 'SOP10100' }, last: { table: 'SOP30200' } },
   'purchase-orders': { column: 'PONUMBER', order: 'PONUMBER', first: { table: 'POP10100' }, last: { table: 'POP30100' } },
   sites: single('IV40700', 'LOCNCODE'),
