@@ -7,6 +7,7 @@ import { AgentPresenceRecorder } from './agents/agentPresence.ts';
 import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
+import { DashboardAuth } from './dashboard/dashboardAuth.ts';
 import { createApp } from './http/app.ts';
 import { answerClientErrors } from './http/clientErrors.ts';
 import { CursorCodec } from './reads/cursor.ts';
@@ -82,6 +83,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const app = createApp({
     store: options.store,
     admin: new AdminService(options.store),
+    // Sign-in attempts are counted in this process; several instances will share them on Redis.
+    dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,

@@ -2,6 +2,8 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
+import type { DashboardAuth } from '../dashboard/dashboardAuth.ts';
+import { dashboardRouter } from '../dashboard/router.ts';
 import { authenticate, requireScope } from '../auth/authenticate.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
@@ -20,6 +22,8 @@ import { mountResourceRoutes } from './routes/resources.ts';
 export interface AppOptions {
   store: Store;
   admin: AdminService;
+  /** Who is signed in to the dashboard. */
+  dashboardAuth: DashboardAuth;
   agents: AgentRouter;
   cursors: CursorCodec;
   log: Logger;
@@ -57,6 +61,7 @@ export function createApp(options: AppOptions): Express {
     mcpEndpoint({ reader, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;
