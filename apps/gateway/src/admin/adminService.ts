@@ -6,6 +6,8 @@ import {
   USER_ROLES,
   type ApiKey,
   type AuditEntry,
+  type DailyUsage,
+  type RequestRecord,
   type Connection,
   type ConnectionWithPresence,
   type LimitOverrides,
@@ -272,6 +274,17 @@ export class AdminService {
     if (!user || user.orgId !== orgId || !(await this.store.removeUser(orgId, userId)))
       throw new AdminError('the organisation has no such user');
     await this.audit(orgId, 'user.removed', user.email);
+  }
+
+  /** Requests per key, UTC day and status class over the last `days` days (today included). */
+  dailyUsage(orgId: string, days = 30): Promise<DailyUsage[]> {
+    const since = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    return this.store.listDailyUsage(orgId, since);
+  }
+
+  /** The organisation's most recent requests, newest first, optionally of one key or status class. */
+  recentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit?: number } = {}): Promise<RequestRecord[]> {
+    return this.store.listRecentRequests(orgId, { ...filter, limit: filter.limit ?? 200 });
   }
 
   /** The organisation's audit log, newest first. */

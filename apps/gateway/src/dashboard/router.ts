@@ -8,6 +8,7 @@ import type { ConnectionWithPresence, DashboardSession, LimitOverrides, User } f
 import { writableObjects } from '../writes/writableObjects.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { installSteps } from './installSteps.ts';
+import { usageChart } from './usageChart.ts';
 import {
   clearSessionCookie,
   cookiesOf,
@@ -27,6 +28,8 @@ export interface DashboardOptions {
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
+/** The usage page looks back this many days. */
+const USAGE_DAYS = 30;
 
 /** Who is looking at a dashboard page, worked out once per request. */
 interface Visit {
@@ -378,6 +381,39 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
     } catch (error) {
       await usersPage(res, 400, { problem: problemOf(error) });
     }
+  });
+
+  router.get('/usage', signedIn, async (req, res) => {
+    const orgId = userOf(res).orgId;
+    const keys = await admin.listApiKeys(orgId);
+    const key = typeof req.query.key === 'string' && keys.some((k) => k.id === req.query.key) ? req.query.key : '';
+    const status = typeof req.query.status === 'string' && /^[2-5]xx$/.test(req.query.status) ? req.query.status : '';
+    const [daily, requests] = await Promise.all([
+      admin.dailyUsage(orgId, USAGE_DAYS),
+      admin.recentRequests(orgId, { ...(key ? { keyId: key } : {}), ...(status ? { statusClass: status } : {}) }),
+    ]);
+    const byKey = keys
+      .map((k) => {
+        const rows = daily.filter((d) => d.keyId === k.id);
+        const of = (c: string) => rows.filter((d) => d.statusClass === c).reduce((n, d) => n + d.requests, 0);
+        return {
+          name: `${k.name} (${k.prefix}…)`,
+          '2xx': of('2xx'),
+          '4xx': of('4xx'),
+          '5xx': of('5xx'),
+          total: rows.reduce((n, d) => n + d.requests, 0),
+        };
+      })
+      .filter((row) => row.total > 0);
+    render(res, 200, 'usage', await frame(res), {
+      title: 'Usage',
+      page: 'usage',
+      keys,
+      filter: { key, status },
+      chart: usageChart(key ? daily.filter((d) => d.keyId === key) : daily, USAGE_DAYS),
+      byKey,
+      requests,
+    });
   });
 
   router.get('/audit', signedIn, async (_req, res) => {

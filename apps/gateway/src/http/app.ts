@@ -4,6 +4,7 @@ import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
 import type { DashboardAuth } from '../dashboard/dashboardAuth.ts';
 import { dashboardRouter } from '../dashboard/router.ts';
+import type { UsageRecorder } from '../usage/usageRecorder.ts';
 import { authenticate, requireScope } from '../auth/authenticate.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
@@ -22,6 +23,8 @@ import { mountResourceRoutes } from './routes/resources.ts';
 export interface AppOptions {
   store: Store;
   admin: AdminService;
+  /** Counts requests made with keys for the dashboard's usage page; null records nothing. */
+  usage: UsageRecorder | null;
   /** Who is signed in to the dashboard. */
   dashboardAuth: DashboardAuth;
   agents: AgentRouter;
@@ -45,7 +48,7 @@ export function createApp(options: AppOptions): Express {
   // node:querystring: `id[]=a&id[]=b` arrives as { 'id[]': ['a', 'b'] }, no nested objects.
   app.set('query parser', 'simple');
   app.use(requestId);
-  app.use(accessLog(log));
+  app.use(accessLog(log, options.usage));
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });

@@ -121,6 +121,35 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_org ON audit_log(org_id, id);
 `;
 
+/**
+ * Step 3: usage, for the dashboard. Requests per key, day and status class are counted (the
+ * gateway adds them up in memory and writes a batch every few seconds); the request log keeps each
+ * organisation's most recent requests, trimmed on every write (USAGE_LOG_KEPT).
+ */
+const USAGE_TABLES = `
+CREATE TABLE usage_daily (
+  org_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  status_class TEXT NOT NULL,
+  requests INTEGER NOT NULL,
+  PRIMARY KEY (org_id, day, key_id, status_class)
+);
+CREATE TABLE request_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  org_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  key_prefix TEXT NOT NULL,
+  method TEXT NOT NULL,
+  object TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  ms REAL NOT NULL,
+  request_id TEXT NOT NULL
+);
+CREATE INDEX request_log_org ON request_log(org_id, id);
+`;
+
 function hasColumn(db: Database.Database, table: string, column: string): boolean {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
@@ -140,6 +169,7 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
     addMissingColumns(db, LATER_COLUMNS);
   },
   (db) => db.exec(DASHBOARD_TABLES),
+  (db) => db.exec(USAGE_TABLES),
 ];
 
 /** The schema step this gateway writes stores at. */

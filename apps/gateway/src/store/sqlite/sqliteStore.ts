@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SqliteDashboardTables } from './dashboardTables.ts';
 import { migrate } from './migrations.ts';
+import { SqliteUsageTables } from './usageTables.ts';
 import {
   toApiKey,
   toConnection,
@@ -20,7 +21,9 @@ import {
   type AgentDetails,
   type ApiKey,
   type AuditEntry,
+  type DailyUsage,
   type DashboardSession,
+  type RequestRecord,
   type NewAuditEntry,
   type NewUser,
   type User,
@@ -65,6 +68,7 @@ export class SqliteStore implements Store {
   private readonly keysFound = new Map<string, KeyWithConnection>();
   private keysReadAt = { dataVersion: -1, ownChanges: -1 };
   private readonly dashboard: SqliteDashboardTables;
+  private readonly usage: SqliteUsageTables;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -73,6 +77,7 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
     this.dashboard = new SqliteDashboardTables(this.db, (sql) => this.prepare(sql));
+    this.usage = new SqliteUsageTables(this.db, (sql) => this.prepare(sql));
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.ownChanges = this.db.prepare('SELECT total_changes()').pluck();
     this.keyWithConnection = this.db
@@ -429,6 +434,18 @@ export class SqliteStore implements Store {
 
   async deleteDashboardSessionsOf(userId: string): Promise<void> {
     this.dashboard.deleteSessionsOf(userId);
+  }
+
+  async recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void> {
+    this.usage.record(batch);
+  }
+
+  async listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]> {
+    return this.usage.listDaily(orgId, sinceDay);
+  }
+
+  async listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]> {
+    return this.usage.listRecent(orgId, filter);
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<void> {
