@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --initial-old-space-size=128 --import tsx
 import { Command } from 'commander';
-import { AGENT_VERSION } from '../version.ts';
+import { AGENT_VERSION_LINE } from '../version.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerDiagnoseCommand } from './commands/diagnose.ts';
 import { registerCompaniesCommand } from './commands/companies.ts';
@@ -13,7 +13,7 @@ const program = new Command()
     'The on-premises agent of the GP gateway. It dials out to the gateway over a WebSocket and answers\n' +
       'typed read requests from the Dynamics GP databases it can see. It never runs SQL it is sent.',
   )
-  .version(AGENT_VERSION)
+  .version(AGENT_VERSION_LINE)
   .addHelpText(
     'after',
     '\nFor support: `gp-agent diagnose --config <file>` checks everything the agent needs and says how to fix\n' +
