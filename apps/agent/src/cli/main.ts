@@ -6,6 +6,7 @@ import { registerDiagnoseCommand } from './commands/diagnose.ts';
 import { registerCompaniesCommand } from './commands/companies.ts';
 import { registerQueryCommand } from './commands/query.ts';
 import { registerMssqlCommand } from './commands/mssql.ts';
+import { registerInstallCommands } from './commands/install.ts';
 
 const program = new Command()
   .name('gp-agent')
@@ -25,6 +26,7 @@ registerDiagnoseCommand(program);
 registerCompaniesCommand(program);
 registerQueryCommand(program);
 registerMssqlCommand(program);
+registerInstallCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`gp-agent: ${error instanceof Error ? error.message : String(error)}`);

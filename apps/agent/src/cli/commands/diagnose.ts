@@ -75,7 +75,7 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
 
-function formatReport(report: DiagnoseReport): string[] {
+export function formatReport(report: DiagnoseReport): string[] {
   const width = Math.max(...report.findings.map((f) => f.check.length));
   const lines = [`gp-agent ${AGENT_VERSION_LINE} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
   for (const f of report.findings) {
@@ -114,7 +114,7 @@ export function registerDiagnoseCommand(program: Command): void {
         '\nExamples:\n' +
         '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf\n' +
         '  gp-agent diagnose --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n' +
-        '  gp-agent diagnose --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./demo --json\n',
+        '  gp-agent diagnose --gateway https://gateway.example.com --token-file agent.token --sqlite-dir ./demo --json\n',
     )
     .action(async (flags: Record<string, string | undefined> & { json?: boolean }) => {
       const report = await diagnose(flags, process.env);
