@@ -26,7 +26,8 @@ export function describeStep(step: Step): string {
     case 'remove':
       return `remove ${step.path}`;
     case 'run':
-      return `run ${[step.command, ...step.args].map((a) => (/^[\w@%+=:,./\\-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}: ${step.why}`;
+      // Quoted as a Windows or POSIX shell would take them (none of the arguments holds a quote).
+      return `run ${[step.command, ...step.args].map((a) => (/^[^\s"']+$/.test(a) ? a : `"${a}"`)).join(' ')}: ${step.why}`;
     case 'diagnose':
       return `check the installation: gp-agent diagnose --config ${step.config}`;
   }
