@@ -170,7 +170,10 @@ test(
     await page.click('button:has-text("Create connection")');
     const token = await shownSecret();
     assert.match(token, /^lb_agent_/);
-    assert.ok((await page.textContent('.install'))!.includes(`-Token ${token}`), 'install steps with the token');
+    assert.ok(
+      (await page.textContent('.install'))!.includes(`install --gateway ${gateway.url} --token-file agent.token`),
+      'install steps for this gateway',
+    );
     agents.push(startAgentProcess(gateway.url, token, path.join(dataDir, 'demo')));
     await waitFor('the agent to show on the connections page', async () => {
       await page.goto(`${gateway.url}/dashboard/connections`);

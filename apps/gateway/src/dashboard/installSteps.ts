@@ -1,29 +1,27 @@
 /**
- * How to install an agent for a new connection, as the dashboard shows it with the connection's
- * token filled in. The commands are the ones the deploy/ files document (installSteps.test.ts holds
- * them to those files, so the two cannot drift apart).
+ * How to install an agent for a new connection, as the dashboard shows it with the gateway's
+ * address filled in: the commands of the README's "Running the agent in production", for the one-file
+ * agent program (installSteps.test.ts holds them to the README, so the two cannot drift apart). The
+ * token is not put into a command line: the person saves it in a file that install reads.
  */
 export interface InstallSteps {
   windows: string;
   linux: string;
 }
 
-export function installSteps(gatewayUrl: string, agentToken: string): InstallSteps {
+export function installSteps(gatewayUrl: string): InstallSteps {
   return {
     windows: [
-      'copy WinSW-x64.exe deploy\\windows\\gp-agent.exe',
-      `.\\deploy\\windows\\install.ps1 -GatewayUrl ${gatewayUrl} -Token ${agentToken} \``,
-      '    -MssqlConnection "Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true"',
+      '# Elevated PowerShell, in the folder holding gp-agent-win-x64.exe, WinSW-x64.exe and',
+      '# agent.token (the token above, saved in that file):',
+      '$env:GP_MSSQL_CONNECTION = "Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true"',
+      `.\\gp-agent-win-x64.exe install --gateway ${gatewayUrl} --token-file agent.token`,
+      'Remove-Item agent.token',
     ].join('\n'),
     linux: [
-      'useradd --system --home-dir /opt/gp-agent --shell /usr/sbin/nologin gp-agent',
-      'install -d -m 0750 -o root -g gp-agent /etc/gp-agent',
-      'install -m 0640 -o root -g gp-agent deploy/gp-agent.conf.example /etc/gp-agent/gp-agent.conf',
-      `# in /etc/gp-agent/gp-agent.conf: GP_GATEWAY_URL = ${gatewayUrl}`,
-      `#                                GP_AGENT_TOKEN = ${agentToken}`,
-      '#                                GP_MSSQL_CONNECTION = Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true',
-      'install -m 0644 deploy/systemd/gp-agent.service /etc/systemd/system/gp-agent.service',
-      'systemctl daemon-reload && systemctl enable --now gp-agent',
+      '# As root, in the folder holding gp-agent-linux-x64 and agent.token (the token above):',
+      `GP_MSSQL_CONNECTION='Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true' ./gp-agent-linux-x64 install --gateway ${gatewayUrl} --token-file agent.token`,
+      'rm agent.token',
     ].join('\n'),
   };
 }

@@ -273,7 +273,7 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
       });
       await connectionsPage(req, res, 201, {
         secret: secretShown(`The agent token of "${connection.name}"`, agentToken, 'agent token'),
-        install: installSteps(originOf(req), agentToken),
+        install: installSteps(originOf(req)),
         createdId: connection.id,
       });
     } catch (error) {
