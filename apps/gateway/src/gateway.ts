@@ -52,6 +52,8 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** How agent sockets are pinged and when a silent one is dropped (agents/agentSocketServer.ts). */
   agentHeartbeat?: AgentHeartbeat;
+  /** How many agents a connection may have, and how often open sockets' tokens are re-checked (agents/agentSocketServer.ts). */
+  agentAdmission?: { maxAgentsPerConnection?: number; tokenCheckMs?: number };
   /** Largest text of an MCP tool result in bytes (mcp/budget.ts); for tests. */
   mcpResultBudgetBytes?: number;
 }
@@ -98,6 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agents: router,
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
+    ...options.agentAdmission,
   });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));

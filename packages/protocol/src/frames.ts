@@ -173,6 +173,8 @@ export type CancelFrame = z.infer<typeof CancelFrameSchema>;
 export const CLOSE_TOKEN_REJECTED = 4401;
 export const CLOSE_VERSION_UNSUPPORTED = 4426;
 export const CLOSE_PROTOCOL_ERROR = 4400;
+/** The connection already has as many agents as the gateway accepts for one connection. */
+export const CLOSE_TOO_MANY_AGENTS = 4429;
 /** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
 export const CLOSE_AGENT_STOPPING = 1001;
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
+import { CLOSE_TOKEN_REJECTED, CLOSE_TOO_MANY_AGENTS, CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.ts';
@@ -126,6 +126,24 @@ test("an incompatible protocol version stops the agent with the gateway's words,
   );
   assert.equal(g.sockets.length, 1, 'one attempt, no loop');
   await g.close();
+});
+
+test("a connection with all its agents, or a token rotated away, stops the agent with the gateway's words, without retrying", async () => {
+  for (const [code, reason, expected] of [
+    [
+      CLOSE_TOO_MANY_AGENTS,
+      'this connection already has 4 agents connected',
+      /refused another agent on this connection: this connection already has 4/,
+    ],
+    [CLOSE_TOKEN_REJECTED, 'the agent token was rotated or revoked', /rejected the agent token: the agent token was rotated or revoked/],
+  ] as const) {
+    const g = await gateway();
+    g.onHello = (ws) => ws.close(code, reason);
+    const { done } = dial(g, fakeService().service);
+    await assert.rejects(done, (e: Error) => e instanceof FatalConnectionError && expected.test(e.message));
+    assert.equal(g.sockets.length, 1, 'one attempt, no loop');
+    await g.close();
+  }
 });
 
 test('a gateway that stops answering is dropped within the heartbeat timeout, and the agent reconnects', async () => {

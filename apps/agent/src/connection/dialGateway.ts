@@ -1,7 +1,14 @@
 import os from 'node:os';
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
-import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, sendInBatches, type AgentInfo } from '@gp-gateway/protocol';
+import {
+  CLOSE_AGENT_STOPPING,
+  CLOSE_TOKEN_REJECTED,
+  CLOSE_TOO_MANY_AGENTS,
+  CLOSE_VERSION_UNSUPPORTED,
+  sendInBatches,
+  type AgentInfo,
+} from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
 import { AGENT_VERSION } from '../version.ts';
@@ -81,7 +88,8 @@ interface Outcome {
 
 /**
  * Keeps one outbound WebSocket to the gateway open: dial, hello, serve, and on loss redial with
- * exponential backoff and jitter, forever; only a refused token or protocol version stops it
+ * exponential backoff and jitter, forever; only a refused token or protocol version, or a connection
+ * that already has as many agents as the gateway accepts, stops it
  * (FatalConnectionError). Both sides ping: the gateway drops an agent it no longer hears, and the
  * agent drops a gateway it no longer hears (a NAT or firewall that silently forgot the connection)
  * and reconnects. Resolves once stopped through `control`.
@@ -240,6 +248,8 @@ function connectOnce(
       if (code === CLOSE_TOKEN_REJECTED) finish({ fatal: true, reason: `the gateway rejected the agent token: ${text}` });
       else if (code === CLOSE_VERSION_UNSUPPORTED)
         finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
+      else if (code === CLOSE_TOO_MANY_AGENTS)
+        finish({ fatal: true, reason: `the gateway refused another agent on this connection: ${text}` });
       else finish({ fatal: false, reason: text });
     });
     ws.on('error', (error) => finish({ fatal: false, reason: error.message }));

@@ -2,17 +2,30 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import { decodeFrame, encodeFrame, PingFrameSchema, PROTOCOL_VERSION, sendInBatches } from '@gp-gateway/protocol';
+import {
+  CLOSE_TOKEN_REJECTED,
+  CLOSE_TOO_MANY_AGENTS,
+  decodeFrame,
+  encodeFrame,
+  PingFrameSchema,
+  PROTOCOL_VERSION,
+  sendInBatches,
+} from '@gp-gateway/protocol';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
 import type { AgentRegistry } from './agentRouter.ts';
 import type { AgentLink } from './agentLink.ts';
+import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
 
 export const AGENT_PATH = '/agent';
 /** Frames carry at most one page of 1,000 rows; anything far larger is not from a sane agent. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
+/** Agents one connection may have on one gateway at a time, unless configured (AGENT_MAX_PER_CONNECTION). */
+export const DEFAULT_MAX_AGENTS_PER_CONNECTION = 4;
+/** A socket told to go that does not finish the close handshake is cut off after this long. */
+const CLOSE_GRACE_MS = 1_000;
 
 /** How the gateway finds agents that went silent (a frozen process, a cable pulled, a NAT that forgot). */
 export interface AgentHeartbeat {
@@ -31,6 +44,10 @@ export interface AgentSocketServerOptions {
   agents: AgentRegistry;
   log: Logger;
   heartbeat?: AgentHeartbeat;
+  /** Agents accepted per connection at a time; one more is refused with CLOSE_TOO_MANY_AGENTS. */
+  maxAgentsPerConnection?: number;
+  /** How often open sockets' tokens are checked for rotation or revocation (agents/agentTokenWatch.ts). */
+  tokenCheckMs?: number;
 }
 
 /**
@@ -40,12 +57,30 @@ export interface AgentSocketServerOptions {
  * a socket may send application pings: `gp-agent diagnose` measures round trip and clock skew that
  * way without ever being counted as an agent.
  */
-export function attachAgentSocketServer({ server, store, agents, log, heartbeat = DEFAULT_AGENT_HEARTBEAT }: AgentSocketServerOptions): {
+export function attachAgentSocketServer({
+  server,
+  store,
+  agents,
+  log,
+  heartbeat = DEFAULT_AGENT_HEARTBEAT,
+  maxAgentsPerConnection = DEFAULT_MAX_AGENTS_PER_CONNECTION,
+  tokenCheckMs,
+}: AgentSocketServerOptions): {
   close(): void;
 } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();
+  /** Sockets per connection: those still owing a hello, and those accepted as agents. */
+  const waiting = new Map<string, number>();
+  const accepted = new Map<string, number>();
+  const count = (counts: Map<string, number>, id: string, by: number) => {
+    const n = (counts.get(id) ?? 0) + by;
+    if (n > 0) counts.set(id, n);
+    else counts.delete(id);
+  };
+  const tokens = new AgentTokenWatch({ store, log, ...(tokenCheckMs ? { checkMs: tokenCheckMs } : {}) });
+  tokens.start();
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void (async () => {
@@ -57,18 +92,49 @@ export function attachAgentSocketServer({ server, store, agents, log, heartbeat 
         log.warn({ remote: req.socket.remoteAddress }, 'agent refused: unknown agent token');
         return refuse(socket, 401, 'Unauthorized');
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id));
+      // Sockets owing a hello are bounded like agents: each holds memory and a timer for up to HELLO_TIMEOUT_MS.
+      if ((waiting.get(connection.id) ?? 0) >= maxAgentsPerConnection) {
+        log.warn({ connectionId: connection.id, remote: req.socket.remoteAddress }, 'agent refused: too many sockets waiting to say hello');
+        return refuse(socket, 429, 'Too Many Requests');
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id, connection.agentTokenHash!));
     })().catch((error: unknown) => {
       log.error({ err: error }, 'agent upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
     });
   });
 
-  function serve(ws: WebSocket, socket: Duplex, connectionId: string): void {
+  function serve(ws: WebSocket, socket: Duplex, connectionId: string, tokenHash: string): void {
     let link: AgentLink | null = null;
+    let state: 'waiting' | 'agent' | 'gone' = 'waiting';
+    count(waiting, connectionId, 1);
     lastHeard.set(ws, Date.now());
     connectionOf.set(ws, connectionId);
-    const helloTimer = setTimeout(() => ws.close(4408, 'no hello received'), HELLO_TIMEOUT_MS);
+    /** Leaves the counts once, whether the socket closes or is told to go. */
+    const leave = () => {
+      if (state === 'waiting') count(waiting, connectionId, -1);
+      if (state === 'agent') count(accepted, connectionId, -1);
+      state = 'gone';
+    };
+    /** Refuses or drops the socket now: no request reaches its agent from here on, whatever the client does with the close. */
+    const drop = (code: number, reason: string) => {
+      clearTimeout(helloTimer);
+      tokens.delete(watched);
+      leave();
+      if (link) {
+        agents.remove(connectionId, link);
+        link.closed();
+      }
+      ws.close(code, reason);
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    };
+    const watched: WatchedSocket = {
+      connectionId,
+      tokenHash,
+      revoke: () => drop(CLOSE_TOKEN_REJECTED, 'the agent token was rotated or revoked; configure the new token'),
+    };
+    tokens.add(watched);
+    const helloTimer = setTimeout(() => drop(4408, 'no hello received'), HELLO_TIMEOUT_MS);
     const heard = () => lastHeard.set(ws, Date.now());
     ws.on('pong', heard);
     ws.on('ping', heard);
@@ -77,19 +143,37 @@ export function attachAgentSocketServer({ server, store, agents, log, heartbeat 
       // Kept as bytes: a response's payload goes into the HTTP response without a round trip through a string.
       const data = Buffer.isBuffer(message) ? message : Buffer.concat(Array.isArray(message) ? message : [Buffer.from(message)]);
       if (link) return link.receive(data);
+      if (state !== 'waiting') return;
       const ping = decodeFrame(PingFrameSchema, data);
       if (ping.ok) {
         ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now() }));
         return;
       }
       clearTimeout(helloTimer);
+      const already = accepted.get(connectionId) ?? 0;
+      if (already >= maxAgentsPerConnection) {
+        log.warn(
+          { connectionId, agents: already, max: maxAgentsPerConnection },
+          'agent refused: the connection has as many agents as it may',
+        );
+        return drop(
+          CLOSE_TOO_MANY_AGENTS,
+          `this connection already has ${already} agents connected, the most the gateway accepts; stop one first`,
+        );
+      }
       // Requests to one agent leave in one write per turn of the event loop.
       const send = sendInBatches(socket, (frame: string) => ws.send(frame));
       link = acceptAgent({ send, close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
-      if (link) agents.add(connectionId, link);
+      if (!link) return;
+      count(waiting, connectionId, -1);
+      count(accepted, connectionId, 1);
+      state = 'agent';
+      agents.add(connectionId, link);
     });
     ws.on('close', (code, reason) => {
       clearTimeout(helloTimer);
+      tokens.delete(watched);
+      leave();
       if (!link) return;
       agents.remove(connectionId, link);
       link.closed();
@@ -121,6 +205,7 @@ export function attachAgentSocketServer({ server, store, agents, log, heartbeat 
   return {
     close() {
       clearInterval(timer);
+      tokens.stop();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },

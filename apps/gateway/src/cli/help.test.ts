@@ -35,6 +35,8 @@ test('every operator command has help with an example a support engineer can cop
       'list',
       'set-default-company',
       'set-write-whitelist',
+      'rotate-token',
+      'revoke-token',
     ],
   );
   for (const command of commands) {
