@@ -98,11 +98,14 @@ export const ListOperationSchema = z.object({
   limit: z.number().int().min(1).max(1000),
   after: PositionSchema.nullable(),
 });
+/** The longest record id a get may name; the gateway refuses longer ones before they reach an agent. */
+export const MAX_RECORD_ID_LENGTH = 512;
+
 export const GetOperationSchema = z.object({
   kind: z.literal('get'),
   object: ObjectNameSchema,
   company: z.string().max(5).nullable(),
-  id: z.string().min(1).max(512),
+  id: z.string().min(1).max(MAX_RECORD_ID_LENGTH),
 });
 export const OperationSchema = z.discriminatedUnion('kind', [ListOperationSchema, GetOperationSchema]);
 export type ListOperation = z.infer<typeof ListOperationSchema>;

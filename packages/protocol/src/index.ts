@@ -86,6 +86,7 @@ export {
   ErrorFrameSchema,
   GatewayToAgentFrameSchema,
   HelloFrameSchema,
+  MAX_RECORD_ID_LENGTH,
   OperationSchema,
   PingFrameSchema,
   PongFrameSchema,

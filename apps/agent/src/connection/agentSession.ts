@@ -100,7 +100,11 @@ export class AgentSession {
   receive(text: string): void {
     const decoded = decodeFrame(GatewayToAgentFrameSchema, text);
     if (!decoded.ok) {
-      this.log.warn({ reason: decoded.error }, 'ignored a frame the agent does not understand');
+      // A request refused here is still answered: the gateway would otherwise hold its client, and
+      // an in-flight slot of the connection, until the deadline.
+      const id = requestIdOf(text);
+      this.log.warn({ reason: decoded.error, id }, 'refused a frame the agent does not understand');
+      if (id !== null) this.sendError(id, 'VALIDATION_ERROR', `The agent refused the request (${decoded.error}).`);
       return;
     }
     const frame = decoded.frame;
@@ -269,4 +273,17 @@ export class AgentSession {
 function summary(report: HealthReport): string {
   const { database, databaseMessage, gpVersion } = report.health;
   return JSON.stringify([database, databaseMessage, gpVersion, report.companies.map((c: Company) => [c.id, c.name])]);
+}
+
+/** The id of a frame that claims to be a request, if its header names one the gateway could match; else null. */
+function requestIdOf(text: string): string | null {
+  const newline = text.indexOf('\n');
+  let header: unknown;
+  try {
+    header = JSON.parse(newline === -1 ? text : text.slice(0, newline));
+  } catch {
+    return null;
+  }
+  const { type, id } = (header ?? {}) as { type?: unknown; id?: unknown };
+  return type === 'request' && typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
 }

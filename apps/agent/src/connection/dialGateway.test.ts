@@ -179,6 +179,23 @@ test('a cancel from the gateway stops the request and the agent answers UPSTREAM
   await g.close();
 });
 
+test('a request the agent refuses (an id longer than it accepts) is answered with an error frame, never dropped', async () => {
+  const g = await gateway();
+  const { stop, done } = dial(g, fakeService().service);
+  await g.next('hello');
+  const get = { kind: 'get', object: 'customers', company: 'TWO', id: 'x'.repeat(513) };
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '9', timeoutMs: 60_000, op: get }));
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '10', timeoutMs: 60_000, op: { ...op, limit: 0 } }));
+  for (const id of ['9', '10']) {
+    const answer = await g.next('error');
+    assert.deepEqual([answer.id, answer.code], [id, 'VALIDATION_ERROR']);
+    assert.match(answer.message, /^The agent refused the request \(invalid frame: .+\)\.$/);
+  }
+  stop.abort();
+  await done;
+  await g.close();
+});
+
 test('stopping drains: the gateway is told, the request in flight is answered, new ones are refused, then the socket closes', async () => {
   const g = await gateway();
   const { service, release, handling } = fakeService();

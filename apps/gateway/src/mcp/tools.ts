@@ -3,6 +3,7 @@ import {
   getEnvelopeSchema,
   listEnvelopeSchema,
   MAX_CURSOR_LENGTH,
+  MAX_RECORD_ID_LENGTH,
   OBJECT_NAMES,
   OBJECTS,
   parseToolFilters,
@@ -82,7 +83,7 @@ const GetRecordArguments = z
     id: z
       .string('must be a string')
       .min(1, 'must not be empty')
-      .max(512, 'must be at most 512 characters')
+      .max(MAX_RECORD_ID_LENGTH, `must be at most ${MAX_RECORD_ID_LENGTH} characters`)
       .describe('The record’s id in the idForm list_objects gives, e.g. AARONFIT0001, AARONFIT0001:PRIMARY or invoice:STDINV2261'),
     company: CompanyArgument.optional(),
   })
