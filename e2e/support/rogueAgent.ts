@@ -18,7 +18,14 @@ export interface RogueAgent {
  * otherwise, says hello as an agent with one company. It answers nothing; the tests look at what
  * the gateway sends it and how the gateway ends it.
  */
-export function rogueAgent(gatewayUrl: string, token: string, options: { hello?: boolean } = {}): RogueAgent {
+export interface RogueOptions {
+  /** Say hello on open (default true). */
+  hello?: boolean;
+  /** Called with each request frame's header: the rogue may answer it however it likes. */
+  onRequest?: (frame: { id: string; op: { kind: string } }, ws: WebSocket) => void;
+}
+
+export function rogueAgent(gatewayUrl: string, token: string, options: RogueOptions = {}): RogueAgent {
   const url = `${gatewayUrl.replace(/^http/, 'ws')}/agent`;
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
   const frames: RogueAgent['frames'] = [];
@@ -39,6 +46,7 @@ export function rogueAgent(gatewayUrl: string, token: string, options: { hello?:
       const frame = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as RogueAgent['frames'][number];
       frames.push(frame);
       if (frame.type === 'welcome') resolve(String(frame.connectionId));
+      if (frame.type === 'request') options.onRequest?.(frame as never, ws);
     });
     void closed.then(({ code, reason }) => reject(new Error(`closed before a welcome: ${code} ${reason}`)));
   });
@@ -55,4 +63,18 @@ export function rogueAgent(gatewayUrl: string, token: string, options: { hello?:
     );
   });
   return { ws, frames, welcomed, closed, refused };
+}
+
+/**
+ * Starts a binary frame that claims `declared` payload bytes and sends only `sent` of them, then
+ * stalls: what a rogue agent does to make the gateway buffer a frame that never ends. Written on
+ * the socket under the WebSocket (a client frame, masked with a zero key).
+ */
+export function startUnfinishedFrame(ws: WebSocket, declared: number, sent: number): void {
+  const header = Buffer.alloc(14);
+  header[0] = 0x82;
+  header[1] = 0x80 | 127;
+  header.writeBigUInt64BE(BigInt(declared), 2);
+  const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+  socket.write(Buffer.concat([header, Buffer.alloc(sent, 0x20)]));
 }

@@ -181,6 +181,16 @@ export const CLOSE_TOO_MANY_AGENTS = 4429;
 /** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
 export const CLOSE_AGENT_STOPPING = 1001;
 
+/**
+ * The largest frame either side sends or accepts: the largest legal page (1,000 rows of the widest
+ * object, every character of every text column at its full GP width and escaped, is 2.8 MiB;
+ * apps/agent/src/connection/frameBounds.test.ts keeps it below this) with headroom. A gateway accepts
+ * no larger message from an agent, so a rogue one cannot make it buffer 64 MiB per socket.
+ */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/** A hello (up to 1,000 companies) is far smaller; a socket that has not said hello may not buffer more. */
+export const MAX_HELLO_BYTES = 256 * 1024;
+
 const NEWLINE = 0x0a;
 
 export function encodeFrame(header: object, payload?: string): string;

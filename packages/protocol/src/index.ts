@@ -86,6 +86,8 @@ export {
   ErrorFrameSchema,
   GatewayToAgentFrameSchema,
   HelloFrameSchema,
+  MAX_FRAME_BYTES,
+  MAX_HELLO_BYTES,
   MAX_RECORD_ID_LENGTH,
   OperationSchema,
   PingFrameSchema,

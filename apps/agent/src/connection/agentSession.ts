@@ -2,6 +2,7 @@ import {
   decodeFrame,
   encodeFrame,
   GatewayToAgentFrameSchema,
+  MAX_FRAME_BYTES,
   PROTOCOL_VERSION,
   type AgentHealth,
   type AgentInfo,
@@ -220,6 +221,12 @@ export class AgentSession {
     this.log.debug({ id, op: op.kind, object: op.object, timeoutMs: frame.timeoutMs }, 'request started');
     try {
       const result = await this.service.handle(op, running.controller?.signal);
+      if (byteLengthOver(result.payload, MAX_FRAME_BYTES - 1024)) {
+        // The gateway would drop the whole socket for it (and every request on it): refuse this one instead.
+        this.log.error({ id, object: op.object, limit: op.kind === 'list' ? op.limit : null }, 'page too large for a frame');
+        this.sendError(id, 'INTERNAL_ERROR', 'the page is larger than a frame may be');
+        return;
+      }
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: result.next }, result.payload));
       this.log.debug({ id, op: op.kind, object: op.object, ms: this.elapsed(running) }, 'request answered');
       if (this.lastReport?.health.database === 'unavailable') void this.refreshHealth();
@@ -286,4 +293,10 @@ function requestIdOf(text: string): string | null {
   }
   const { type, id } = (header ?? {}) as { type?: unknown; id?: unknown };
   return type === 'request' && typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
+}
+
+/** Whether the payload's UTF-8 exceeds `limit` bytes; the string is measured only when it could. */
+function byteLengthOver(payload: string | Buffer, limit: number): boolean {
+  if (typeof payload !== 'string') return payload.length > limit;
+  return payload.length * 3 > limit && Buffer.byteLength(payload) > limit;
 }

@@ -6,6 +6,7 @@ import {
   CLOSE_TOKEN_REJECTED,
   CLOSE_TOO_MANY_AGENTS,
   CLOSE_VERSION_UNSUPPORTED,
+  MAX_FRAME_BYTES,
   sendInBatches,
   type AgentInfo,
 } from '@gp-gateway/protocol';
@@ -140,6 +141,8 @@ function connectOnce(
     const ws = new WebSocket(agentEndpoint(options.gatewayUrl), {
       headers: { authorization: `Bearer ${options.token}` },
       handshakeTimeout: timings.connectTimeoutMs,
+      // Nothing the gateway sends comes near this; a rogue endpoint cannot make the agent buffer more.
+      maxPayload: MAX_FRAME_BYTES,
       // Client frames must carry a mask, which exists to protect browsers' proxies from cache
       // poisoning; the agent is no browser. An all-zero mask lets ws skip XOR-ing every byte of
       // every page it sends (3% of the agent's CPU in profiles), and is still valid WebSocket.

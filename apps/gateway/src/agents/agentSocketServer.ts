@@ -7,6 +7,8 @@ import {
   CLOSE_TOO_MANY_AGENTS,
   decodeFrame,
   encodeFrame,
+  MAX_FRAME_BYTES,
+  MAX_HELLO_BYTES,
   PingFrameSchema,
   PROTOCOL_VERSION,
   sendInBatches,
@@ -19,8 +21,11 @@ import type { AgentLink } from './agentLink.ts';
 import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
 
 export const AGENT_PATH = '/agent';
-/** Frames carry at most one page of 1,000 rows; anything far larger is not from a sane agent. */
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of frames still arriving that one connection's sockets may hold at once: two of the largest
+ * frames (real pages are a tenth of one). Past it, the socket whose bytes crossed it is cut off.
+ */
+export const CONNECTION_BUFFER_BUDGET_BYTES = 2 * MAX_FRAME_BYTES;
 const HELLO_TIMEOUT_MS = 10_000;
 /** Agents one connection may have on one gateway at a time, unless configured (AGENT_MAX_PER_CONNECTION). */
 export const DEFAULT_MAX_AGENTS_PER_CONNECTION = 4;
@@ -74,6 +79,8 @@ export function attachAgentSocketServer({
   /** Sockets per connection: those still owing a hello, and those accepted as agents. */
   const waiting = new Map<string, number>();
   const accepted = new Map<string, number>();
+  /** Bytes received per connection that are not yet a whole message (ws holds them until the frame ends). */
+  const buffered = new Map<string, number>();
   const count = (counts: Map<string, number>, id: string, by: number) => {
     const n = (counts.get(id) ?? 0) + by;
     if (n > 0) counts.set(id, n);
@@ -112,12 +119,13 @@ export function attachAgentSocketServer({
     connectionOf.set(ws, connectionId);
     /** Leaves the counts once, whether the socket closes or is told to go. */
     const leave = () => {
+      forget();
       if (state === 'waiting') count(waiting, connectionId, -1);
       if (state === 'agent') count(accepted, connectionId, -1);
       state = 'gone';
     };
     /** Refuses or drops the socket now: no request reaches its agent from here on, whatever the client does with the close. */
-    const drop = (code: number, reason: string) => {
+    const drop = (code: number, reason: string, now = false) => {
       clearTimeout(helloTimer);
       tokens.delete(watched);
       leave();
@@ -125,8 +133,31 @@ export function attachAgentSocketServer({
         agents.remove(connectionId, link);
         link.closed();
       }
+      if (now) return ws.terminate();
       ws.close(code, reason);
       setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    };
+    // Counted before ws reads them (prependListener), and forgotten when ws hands over a message.
+    let partial = 0;
+    socket.prependListener('data', (chunk: Buffer) => {
+      if (state === 'gone') return;
+      partial += chunk.length;
+      count(buffered, connectionId, chunk.length);
+      const total = buffered.get(connectionId) ?? 0;
+      if (state === 'waiting' && partial > MAX_HELLO_BYTES) {
+        log.warn({ connectionId, bytes: partial, max: MAX_HELLO_BYTES }, 'agent socket cut off: a hello is never this large');
+        drop(1009, 'a hello is never this large', true);
+      } else if (total > CONNECTION_BUFFER_BUDGET_BYTES) {
+        log.warn(
+          { connectionId, bytes: partial, connectionBytes: total, budget: CONNECTION_BUFFER_BUDGET_BYTES },
+          "agent socket cut off: the connection's sockets hold more unfinished frames than the gateway buffers",
+        );
+        drop(1009, 'too many bytes in unfinished frames on this connection', true);
+      }
+    });
+    const forget = () => {
+      count(buffered, connectionId, -partial);
+      partial = 0;
     };
     const watched: WatchedSocket = {
       connectionId,
@@ -139,6 +170,7 @@ export function attachAgentSocketServer({
     ws.on('pong', heard);
     ws.on('ping', heard);
     ws.on('message', (message) => {
+      forget();
       heard();
       // Kept as bytes: a response's payload goes into the HTTP response without a round trip through a string.
       const data = Buffer.isBuffer(message) ? message : Buffer.concat(Array.isArray(message) ? message : [Buffer.from(message)]);
