@@ -61,3 +61,45 @@ test('the test key start prints reads the demo over MCP: tools, pages, a record,
   assert.equal(error.result.isError, true);
   assert.equal(JSON.parse(error.text).error.code, 'VALIDATION_ERROR');
 });
+
+/** An SDK client whose every request goes out with these headers instead of the SDK's (a client that sends other ones). */
+async function clientSending(headers: Record<string, string>): Promise<Client> {
+  const rewriting: typeof fetch = (url, init) => {
+    const sent = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) sent.set(name, value);
+    return fetch(url, { ...init, headers: sent });
+  };
+  const other = new Client({ name: 'e2e-variant', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${gateway.testKey}` } },
+    fetch: rewriting,
+  });
+  await other.connect(transport);
+  return other;
+}
+
+test('clients that accept only application/json, any type, or only text/event-stream are answered (JSON), not refused with 406', async () => {
+  for (const accept of ['application/json', '*/*', 'text/event-stream', 'application/json;q=0.9, */*;q=0.1']) {
+    const variant = await clientSending({ accept });
+    const page = (await variant.callTool({ name: 'list_records', arguments: { object: 'companies' } })) as CallToolResult;
+    assert.equal(page.isError, undefined, accept);
+    assert.ok((page.structuredContent as { data: unknown[] }).data.length > 0, accept);
+    await variant.close();
+  }
+});
+
+test('a foreign Origin is refused with 403 as a JSON-RPC error; the gateway’s own origin passes', async () => {
+  await assert.rejects(clientSending({ origin: 'https://evil.example' }), (error: Error & { code?: number }) => error.code === 403);
+  const res = await fetch(`${gateway.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.testKey}`, 'content-type': 'application/json', origin: 'https://evil.example' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+  });
+  assert.equal(res.status, 403);
+  const body = (await res.json()) as { id: number; error: { message: string; data: { code: string } } };
+  assert.deepEqual([body.id, body.error.data.code], [3, 'FORBIDDEN']);
+  assert.match(body.error.message, /origin https:\/\/evil\.example may not use this MCP endpoint/);
+  const same = await clientSending({ origin: new URL(gateway.url).origin });
+  assert.equal((await same.listTools()).tools.length, 3);
+  await same.close();
+});

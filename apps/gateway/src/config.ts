@@ -53,6 +53,16 @@ const ConfigSchema = z
       .int()
       .min(50, 'AGENT_TOKEN_CHECK_MS must be at least 50')
       .default(1_000),
+    /** Browser origins that may call /mcp besides the gateway's own, comma-separated; `*` for any. */
+    mcpAllowedOrigins: z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      ),
     /**
      * Signs cursors. Several instances of one deployment must share it; the embedded default
      * leaves it unset and keeps one in the data folder instead (dataDir.ts).
@@ -81,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     agentHeartbeatTimeoutMs: env.AGENT_HEARTBEAT_TIMEOUT_MS || undefined,
     agentMaxPerConnection: env.AGENT_MAX_PER_CONNECTION || undefined,
     agentTokenCheckMs: env.AGENT_TOKEN_CHECK_MS || undefined,
+    mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));

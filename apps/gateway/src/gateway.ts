@@ -56,6 +56,8 @@ export interface GatewayOptions {
   agentAdmission?: { maxAgentsPerConnection?: number; tokenCheckMs?: number };
   /** Largest text of an MCP tool result in bytes (mcp/budget.ts); for tests. */
   mcpResultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (mcp/transportHttp.ts). */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export interface RunningGateway {
@@ -91,6 +93,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
     limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);

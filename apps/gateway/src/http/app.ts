@@ -7,6 +7,7 @@ import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
 import { RESULT_BUDGET_BYTES } from '../mcp/budget.ts';
 import { mcpEndpoint, mcpMethodNotAllowed } from '../mcp/endpoint.ts';
+import { acceptAnyMcpClient, checkOrigin, mcpErrors, readMcpBody } from '../mcp/transportHttp.ts';
 import { RecordReader } from '../reads/recordReader.ts';
 import type { Store } from '../store/store.ts';
 import { accessLog } from './accessLog.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   /** Largest text of an MCP tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
   mcpResultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export function createApp(options: AppOptions): Express {
@@ -49,14 +52,18 @@ export function createApp(options: AppOptions): Express {
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
   app.use('/v1', ...authenticated, apiKeyRoutes({ admin }));
-  // MCP (docs/api.md#mcp): the same keys, limits and routing; HTTP errors (docs/api.md#errors) until the key may use MCP.
+  // MCP (docs/api.md#mcp): the same keys, limits and routing; refusals before a tool runs as JSON-RPC errors.
   app.post(
     '/mcp',
+    readMcpBody,
+    checkOrigin(options.mcpAllowedOrigins ?? []),
     ...authenticated,
     requireScope('mcp'),
+    acceptAnyMcpClient,
     mcpEndpoint({ reader, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
+  app.use('/mcp', mcpErrors(log));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -179,27 +179,37 @@ describe('protocol', () => {
   });
 });
 
-describe('keys, scope and limits: HTTP errors before MCP', () => {
-  test('no valid key: 401 UNAUTHORIZED, without quota headers', async () => {
-    for (const headers of [{}, bearer(newApiKeySecret('test'))]) {
+describe('keys, scope and limits: the HTTP status, with a JSON-RPC error naming the request', () => {
+  test('no valid key: 401 with WWW-Authenticate: Bearer, without quota headers', async () => {
+    for (const headers of [{}, bearer(newApiKeySecret('test')), { authorization: 'Basic abc' }]) {
       const res = await post(initialize(LATEST_PROTOCOL_VERSION), headers);
       assert.equal(res.status, 401);
-      assert.equal(res.body.error.code, 'UNAUTHORIZED');
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="gp-gateway"');
+      assert.deepEqual(res.body, {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32000,
+          message: 'Missing or invalid API key. Send it as: Authorization: Bearer <API_KEY>.',
+          data: { code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') },
+        },
+      });
       assert.equal(res.headers.get('x-ratelimit-limit'), null);
     }
     await assert.rejects(connect(newApiKeySecret('test')), (error: unknown) => error instanceof StreamableHTTPError && error.code === 401);
   });
 
-  test('a key without the mcp scope: 403 FORBIDDEN, with quota headers', async () => {
-    const res = await post(initialize(LATEST_PROTOCOL_VERSION), bearer(keys.readOnly!));
+  test('a key without the mcp scope: 403 with quota headers', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 'req-7', method: 'tools/list' }, bearer(keys.readOnly!));
     assert.equal(res.status, 403);
-    assert.deepEqual(res.body.error.code, 'FORBIDDEN');
+    assert.equal(res.body.id, 'req-7');
+    assert.deepEqual(res.body.error.data.code, 'FORBIDDEN');
     assert.equal(res.body.error.message, 'This API key lacks the mcp scope.');
     assert.ok(res.headers.get('x-ratelimit-remaining'));
     await assert.rejects(connect(keys.readOnly!), (error: unknown) => error instanceof StreamableHTTPError && error.code === 403);
   });
 
-  test('every POST spends one request of the key’s bucket; an empty bucket is HTTP 429 with Retry-After', async () => {
+  test('every POST spends one request of the key’s bucket; an empty bucket is HTTP 429 with Retry-After, in the error too', async () => {
     const org = await t.admin.createOrganisation('Tight');
     await t.admin.setLimits(org.id, { requestsPerWindow: 3, windowSeconds: 600 });
     const { secret } = await t.makeKey(org.id, 'test', ['read', 'mcp']);
@@ -211,9 +221,13 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
       bearer(secret, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
     );
     assert.equal(res.status, 429);
-    assert.equal(res.body.error.code, 'RATE_LIMITED');
+    assert.equal(res.body.id, 9);
+    assert.equal(res.body.error.data.code, 'RATE_LIMITED');
     assert.equal(res.headers.get('x-ratelimit-remaining'), '0');
-    assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1);
+    assert.equal(res.body.error.data.retryAfterSeconds, retryAfter);
+    assert.match(res.body.error.message, new RegExp(`Retry after ${retryAfter} s\\.$`));
     await assert.rejects(call(client, 'list_objects', {}), (error: unknown) => error instanceof StreamableHTTPError && error.code === 429);
   });
 
