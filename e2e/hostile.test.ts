@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ErrorBodySchema, OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
 import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
+import { rogueAgent } from './support/rogueAgent.ts';
 
 /**
  * Hostile input against every route of a real gateway process: thousands of generated malformed
@@ -370,4 +371,52 @@ test('boundary dates on every dated list: a valid bound (200) or a 400 naming th
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   console.log(`boundary dates: ${work.length} requests, failures ${failures.length}`);
   assert.deepEqual(failures.slice(0, 20), []);
+});
+
+test('bad keys and bad agent tokens from one address: 429 with Retry-After past a budget, logged in aggregate; good keys still pass', async () => {
+  const mark = gateway.output().length;
+  const bad = await Promise.all(
+    Array.from({ length: 300 }, (_, i) =>
+      fetch(`${gateway.url}/v1/customers`, { headers: i % 2 ? { authorization: `Bearer lb_test_${'x'.repeat(32)}` } : {} }),
+    ),
+  );
+  const statuses = new Map<number, number>();
+  for (const res of bad) {
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    assert.ok(ErrorBodySchema.safeParse(await res.json()).success);
+    if (res.status === 429) assert.ok(Number(res.headers.get('retry-after')) >= 1);
+  }
+  assert.ok((statuses.get(429) ?? 0) >= 250, `statuses ${JSON.stringify([...statuses])}`);
+  assert.deepEqual(
+    [...statuses.keys()].sort(),
+    [401, 429].filter((s) => statuses.has(s)),
+  );
+  assert.equal((await getJson('/v1/customers?limit=1')).status, 200, 'a good key from the same address');
+
+  const upgrades = await Promise.all(
+    Array.from({ length: 300 }, (_, i) => rogueAgent(gateway.url, i % 2 ? `lb_agent_${'y'.repeat(32)}` : '').refused),
+  );
+  assert.ok(upgrades.filter((s) => s === 429).length >= 250, `upgrades ${upgrades.filter((s) => s === 401).length} x 401`);
+  assert.deepEqual(new Set(upgrades), new Set([401, 429].filter((s) => upgrades.includes(s))));
+
+  const lines = gateway
+    .output()
+    .slice(mark)
+    .split('\n')
+    .filter((l) => /refused/.test(l));
+  assert.ok(lines.length <= 4, `600 refusals logged in ${lines.length} lines:\n${lines.join('\n')}`);
+});
+
+test('the Authorization scheme is case-insensitive; a request without Host gets the envelope and a request id', async () => {
+  for (const scheme of ['bearer', 'BEARER', 'Bearer  ']) {
+    const res = await fetch(`${gateway.url}/v1/companies`, { headers: { authorization: `${scheme} ${gateway.testKey}` } });
+    assert.equal(res.status, 200, scheme);
+  }
+  const response = await raw(`GET /v1/companies HTTP/1.1\r\nAuthorization: Bearer ${gateway.testKey}\r\nConnection: close\r\n\r\n`);
+  const [head, body] = response.split('\r\n\r\n');
+  assert.match(head ?? '', /^HTTP\/1\.1 400 /);
+  assert.match(head ?? '', /\r\nX-Request-Id: req_/i);
+  const error = JSON.parse(body ?? 'null');
+  assert.ok(ErrorBodySchema.safeParse(error).success, response);
+  assert.equal(error.error.message, 'The request has no Host header.');
 });

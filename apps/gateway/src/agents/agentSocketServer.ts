@@ -13,6 +13,8 @@ import {
   PROTOCOL_VERSION,
   sendInBatches,
 } from '@gp-gateway/protocol';
+import { bearerToken } from '../auth/bearer.ts';
+import { RefusalThrottle } from '../auth/refusalThrottle.ts';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
@@ -86,6 +88,7 @@ export function attachAgentSocketServer({
     if (n > 0) counts.set(id, n);
     else counts.delete(id);
   };
+  const refusals = new RefusalThrottle({ what: 'agent upgrades with unknown tokens', log });
   const tokens = new AgentTokenWatch({ store, log, ...(tokenCheckMs ? { checkMs: tokenCheckMs } : {}) });
   tokens.start();
 
@@ -93,11 +96,12 @@ export function attachAgentSocketServer({
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://gateway');
       if (url.pathname !== AGENT_PATH) return refuse(socket, 404, 'Not Found');
-      const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      const token = bearerToken(req.headers.authorization) ?? '';
       const connection = isAgentToken(token) ? await store.findConnectionByAgentTokenHash(sha256Hex(token)) : null;
       if (!connection) {
-        log.warn({ remote: req.socket.remoteAddress }, 'agent refused: unknown agent token');
-        return refuse(socket, 401, 'Unauthorized');
+        // Logged by the throttle: the first of each address at once, the rest summed up.
+        const wait = refusals.refused(req.socket.remoteAddress, token ? 'unknown agent token' : 'no agent token');
+        return wait > 0 ? refuse(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) }) : refuse(socket, 401, 'Unauthorized');
       }
       // Sockets owing a hello are bounded like agents: each holds memory and a timer for up to HELLO_TIMEOUT_MS.
       if ((waiting.get(connection.id) ?? 0) >= maxAgentsPerConnection) {
@@ -238,12 +242,16 @@ export function attachAgentSocketServer({
     close() {
       clearInterval(timer);
       tokens.stop();
+      refusals.stop();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },
   };
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${text}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
 import { authenticate, requireScope } from '../auth/authenticate.ts';
+import { RefusalThrottle } from '../auth/refusalThrottle.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
 import { RESULT_BUDGET_BYTES } from '../mcp/budget.ts';
@@ -15,6 +16,7 @@ import { applyLimits } from './applyLimits.ts';
 import type { CursorCodec } from '../reads/cursor.ts';
 import { errorHandler, notFound } from './errorHandler.ts';
 import { requestId } from './requestId.ts';
+import { requireHost } from './requireHost.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { mountResourceRoutes } from './routes/resources.ts';
 
@@ -37,7 +39,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
-  const authenticated = [authenticate(store), applyLimits({ limitsOf, limiter })];
+  const refusals = new RefusalThrottle({ what: 'API requests with invalid keys', log });
+  const authenticated = [authenticate(store, refusals), applyLimits({ limitsOf, limiter })];
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -45,6 +48,7 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(accessLog(log));
+  app.use(requireHost);
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
