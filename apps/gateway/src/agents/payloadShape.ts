@@ -69,15 +69,20 @@ class Scanner {
   }
 
   arrayOfObjects(): void {
-    this.expect(OPEN_BRACKET, 'a JSON array');
+    this.list('a JSON array', 'between records', () => this.object(2));
+  }
+
+  /** `[`, then `element` separated by commas, then `]`. */
+  private list(opening: string, where: string, element: () => void): void {
+    this.expect(OPEN_BRACKET, opening);
     this.space();
     if (this.b[this.pos] === CLOSE_BRACKET) return void this.pos++;
     for (;;) {
-      this.object(2);
+      element();
       this.space();
       const c = this.b[this.pos++];
       if (c === CLOSE_BRACKET) return;
-      if (c !== COMMA) this.fail('expected , or ] between records');
+      if (c !== COMMA) this.fail(`expected , or ] ${where}`);
       this.space();
     }
   }
@@ -101,17 +106,7 @@ class Scanner {
   }
 
   private array(depth: number): void {
-    this.expect(OPEN_BRACKET, '[');
-    this.space();
-    if (this.b[this.pos] === CLOSE_BRACKET) return void this.pos++;
-    for (;;) {
-      this.value(depth);
-      this.space();
-      const c = this.b[this.pos++];
-      if (c === CLOSE_BRACKET) return;
-      if (c !== COMMA) this.fail('expected , or ] in an array');
-      this.space();
-    }
+    this.list('[', 'in an array', () => this.value(depth));
   }
 
   private value(depth: number): void {
