@@ -103,3 +103,34 @@ test('a foreign Origin is refused with 403 as a JSON-RPC error; the gateway’s 
   assert.equal((await same.listTools()).tools.length, 3);
   await same.close();
 });
+
+test('tool errors say what was expected; composite records carry their id; filters may come as a JSON string', async () => {
+  const error = async (name: string, args: Record<string, unknown>) => JSON.parse((await call(name, args)).text).error;
+  assert.match((await error('list_records', {})).details.issues[0].message, /^is required: one of companies, customers, /);
+  assert.equal(
+    (await error('list_records', { object: 'Customer' })).details.issues[0].message,
+    'is not an object of this API; did you mean customers? list_objects lists them',
+  );
+  assert.match(
+    (await error('list_records', { object: 'customers', filters: { colour: 'red' } })).details.issues[0].message,
+    /^unknown filter; customers filters are q, id, classId, /,
+  );
+  const customerId = (
+    (await call('list_records', { object: 'customers', limit: 1 })).result.structuredContent as { data: { id: string }[] }
+  ).data[0]!.id;
+  const address = (await call('list_records', { object: 'customer-addresses', filters: JSON.stringify({ customerId }) })).result
+    .structuredContent as { data: { id: string; customerId: string; code: string }[] };
+  assert.ok(address.data.length > 0);
+  for (const a of address.data) assert.equal(a.id, `${a.customerId}:${a.code}`);
+  const missing = await error('get_record', { object: 'customer-addresses', id: 'AARONFIT0001' });
+  assert.match(missing.message, /Its ids have the form <customerId>:<code>, e\.g\. AARONFIT0001:PRIMARY/);
+  const one = (await call('list_objects', { object: 'customers' })).result.structuredContent as { objects: { name: string }[] };
+  assert.deepEqual(
+    one.objects.map((o) => o.name),
+    ['customers'],
+  );
+  await assert.rejects(
+    client.callTool({ name: 'nope', arguments: {} }),
+    (e: Error) => e.message === 'MCP error -32602: Unknown tool: nope; the tools are list_objects, list_records, get_record',
+  );
+});
