@@ -8,7 +8,6 @@ import {
   decodeFrame,
   encodeFrame,
   MAX_FRAME_BYTES,
-  MAX_HELLO_BYTES,
   PingFrameSchema,
   PROTOCOL_VERSION,
   sendInBatches,
@@ -18,19 +17,21 @@ import { RefusalThrottle } from '../auth/refusalThrottle.ts';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
+import { AgentAdmission, CONNECTION_BUFFER_BUDGET_BYTES, DEFAULT_MAX_AGENTS_PER_CONNECTION, type ByteRefusal } from './agentAdmission.ts';
 import type { AgentRegistry } from './agentRouter.ts';
 import type { AgentLink } from './agentLink.ts';
 import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
 
 export const AGENT_PATH = '/agent';
-/**
- * Bytes of frames still arriving that one connection's sockets may hold at once: two of the largest
- * frames (real pages are a tenth of one). Past it, the socket whose bytes crossed it is cut off.
- */
-export const CONNECTION_BUFFER_BUDGET_BYTES = 2 * MAX_FRAME_BYTES;
+/** What is logged, and told the socket, when its bytes are refused. */
+const BYTES_REFUSED: Record<ByteRefusal, { log: string; reason: string }> = {
+  'hello too large': { log: 'agent socket cut off: a hello is never this large', reason: 'a hello is never this large' },
+  'connection over budget': {
+    log: "agent socket cut off: the connection's sockets hold more unfinished frames than the gateway buffers",
+    reason: 'too many bytes in unfinished frames on this connection',
+  },
+};
 const HELLO_TIMEOUT_MS = 10_000;
-/** Agents one connection may have on one gateway at a time, unless configured (AGENT_MAX_PER_CONNECTION). */
-export const DEFAULT_MAX_AGENTS_PER_CONNECTION = 4;
 /** A socket told to go that does not finish the close handshake is cut off after this long. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -78,16 +79,7 @@ export function attachAgentSocketServer({
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();
-  /** Sockets per connection: those still owing a hello, and those accepted as agents. */
-  const waiting = new Map<string, number>();
-  const accepted = new Map<string, number>();
-  /** Bytes received per connection that are not yet a whole message (ws holds them until the frame ends). */
-  const buffered = new Map<string, number>();
-  const count = (counts: Map<string, number>, id: string, by: number) => {
-    const n = (counts.get(id) ?? 0) + by;
-    if (n > 0) counts.set(id, n);
-    else counts.delete(id);
-  };
+  const admission = new AgentAdmission(maxAgentsPerConnection);
   const refusals = new RefusalThrottle({ what: 'agent upgrades with unknown tokens', log });
   const tokens = new AgentTokenWatch({ store, log, ...(tokenCheckMs ? { checkMs: tokenCheckMs } : {}) });
   tokens.start();
@@ -104,7 +96,7 @@ export function attachAgentSocketServer({
         return wait > 0 ? refuse(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) }) : refuse(socket, 401, 'Unauthorized');
       }
       // Sockets owing a hello are bounded like agents: each holds memory and a timer for up to HELLO_TIMEOUT_MS.
-      if ((waiting.get(connection.id) ?? 0) >= maxAgentsPerConnection) {
+      if (!admission.mayOpen(connection.id)) {
         log.warn({ connectionId: connection.id, remote: req.socket.remoteAddress }, 'agent refused: too many sockets waiting to say hello');
         return refuse(socket, 429, 'Too Many Requests');
       }
@@ -117,22 +109,14 @@ export function attachAgentSocketServer({
 
   function serve(ws: WebSocket, socket: Duplex, connectionId: string, tokenHash: string): void {
     let link: AgentLink | null = null;
-    let state: 'waiting' | 'agent' | 'gone' = 'waiting';
-    count(waiting, connectionId, 1);
+    const admitted = admission.opened(connectionId);
     lastHeard.set(ws, Date.now());
     connectionOf.set(ws, connectionId);
-    /** Leaves the counts once, whether the socket closes or is told to go. */
-    const leave = () => {
-      forget();
-      if (state === 'waiting') count(waiting, connectionId, -1);
-      if (state === 'agent') count(accepted, connectionId, -1);
-      state = 'gone';
-    };
     /** Refuses or drops the socket now: no request reaches its agent from here on, whatever the client does with the close. */
     const drop = (code: number, reason: string, now = false) => {
       clearTimeout(helloTimer);
       tokens.delete(watched);
-      leave();
+      admitted.left();
       if (link) {
         agents.remove(connectionId, link);
         link.closed();
@@ -141,28 +125,13 @@ export function attachAgentSocketServer({
       ws.close(code, reason);
       setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     };
-    // Counted before ws reads them (prependListener), and forgotten when ws hands over a message.
-    let partial = 0;
+    // Counted before ws reads them (prependListener): ws holds a frame's bytes until it ends.
     socket.prependListener('data', (chunk: Buffer) => {
-      if (state === 'gone') return;
-      partial += chunk.length;
-      count(buffered, connectionId, chunk.length);
-      const total = buffered.get(connectionId) ?? 0;
-      if (state === 'waiting' && partial > MAX_HELLO_BYTES) {
-        log.warn({ connectionId, bytes: partial, max: MAX_HELLO_BYTES }, 'agent socket cut off: a hello is never this large');
-        drop(1009, 'a hello is never this large', true);
-      } else if (total > CONNECTION_BUFFER_BUDGET_BYTES) {
-        log.warn(
-          { connectionId, bytes: partial, connectionBytes: total, budget: CONNECTION_BUFFER_BUDGET_BYTES },
-          "agent socket cut off: the connection's sockets hold more unfinished frames than the gateway buffers",
-        );
-        drop(1009, 'too many bytes in unfinished frames on this connection', true);
-      }
+      const refusal = admitted.received(chunk.length);
+      if (!refusal) return;
+      log.warn({ connectionId, bytes: admitted.bufferedBytes, budget: CONNECTION_BUFFER_BUDGET_BYTES }, BYTES_REFUSED[refusal].log);
+      drop(1009, BYTES_REFUSED[refusal].reason, true);
     });
-    const forget = () => {
-      count(buffered, connectionId, -partial);
-      partial = 0;
-    };
     const watched: WatchedSocket = {
       connectionId,
       tokenHash,
@@ -174,20 +143,20 @@ export function attachAgentSocketServer({
     ws.on('pong', heard);
     ws.on('ping', heard);
     ws.on('message', (message) => {
-      forget();
+      admitted.messageEnded();
       heard();
       // Kept as bytes: a response's payload goes into the HTTP response without a round trip through a string.
       const data = Buffer.isBuffer(message) ? message : Buffer.concat(Array.isArray(message) ? message : [Buffer.from(message)]);
       if (link) return link.receive(data);
-      if (state !== 'waiting') return;
+      if (!admitted.owesHello) return;
       const ping = decodeFrame(PingFrameSchema, data);
       if (ping.ok) {
         ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now() }));
         return;
       }
       clearTimeout(helloTimer);
-      const already = accepted.get(connectionId) ?? 0;
-      if (already >= maxAgentsPerConnection) {
+      const already = admitted.agentsIfFull(maxAgentsPerConnection);
+      if (already !== null) {
         log.warn(
           { connectionId, agents: already, max: maxAgentsPerConnection },
           'agent refused: the connection has as many agents as it may',
@@ -201,15 +170,13 @@ export function attachAgentSocketServer({
       const send = sendInBatches(socket, (frame: string) => ws.send(frame));
       link = acceptAgent({ send, close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
       if (!link) return;
-      count(waiting, connectionId, -1);
-      count(accepted, connectionId, 1);
-      state = 'agent';
+      admitted.becameAgent();
       agents.add(connectionId, link);
     });
     ws.on('close', (code, reason) => {
       clearTimeout(helloTimer);
       tokens.delete(watched);
-      leave();
+      admitted.left();
       if (!link) return;
       agents.remove(connectionId, link);
       link.closed();
