@@ -54,8 +54,12 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** How agent sockets are pinged and when a silent one is dropped (agents/agentSocketServer.ts). */
   agentHeartbeat?: AgentHeartbeat;
+  /** How many agents a connection may have, and how often open sockets' tokens are re-checked (agents/agentSocketServer.ts). */
+  agentAdmission?: { maxAgentsPerConnection?: number; tokenCheckMs?: number };
   /** Largest text of an MCP tool result in bytes (mcp/budget.ts); for tests. */
   mcpResultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (mcp/transportHttp.ts). */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export interface RunningGateway {
@@ -97,6 +101,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
     limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);
@@ -106,6 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agents: router,
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
+    ...options.agentAdmission,
   });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));

@@ -201,6 +201,28 @@ export class AdminService {
     return { connection, agentToken: minted.token };
   }
 
+  /**
+   * Gives a live connection a new agent token, shown this once; the old token stops opening
+   * sockets at once, and the running gateways drop the sockets already open on it within their
+   * token check interval (docs/decisions.md#agent-tokens). Also re-issues a revoked token.
+   */
+  async rotateAgentToken(orgId: string, connectionId: string): Promise<CreatedConnection> {
+    if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is served by the built-in agent; it has no agent token');
+    const minted = mintAgentToken();
+    const connection = await this.store.setAgentTokenHash(orgId, connectionId, minted.tokenHash);
+    return { connection: connection ?? noSuchConnection(connectionId), agentToken: minted.token };
+  }
+
+  /**
+   * Revokes a live connection's agent token: no token opens a socket for it until rotateAgentToken
+   * issues a new one, and the sockets open on it are dropped as on rotation.
+   */
+  async revokeAgentToken(orgId: string, connectionId: string): Promise<Connection> {
+    if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is served by the built-in agent; it has no agent token');
+    const connection = await this.store.setAgentTokenHash(orgId, connectionId, null);
+    return connection ?? noSuchConnection(connectionId);
+  }
+
   /** The organisation's connections (the sandbox first) with what the gateways know of their agents. */
   listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
     return this.store.listConnections(orgId);

@@ -37,6 +37,8 @@ test('every operator command has help with an example a support engineer can cop
       'list',
       'set-default-company',
       'set-write-whitelist',
+      'rotate-token',
+      'revoke-token',
       'user',
       'create',
       'list',

@@ -10,6 +10,7 @@ function objectOf(path: string): string {
 
 /**
  * One line per request: identifiers and timings, never headers (they hold keys), queries or bodies.
+ * Requests refused for their address's bad keys are left to the refusal throttle's summary lines.
  * A request made with a key also counts in its organisation's usage.
  */
 export function accessLog(log: Logger, usage: UsageRecorder | null) {
@@ -18,6 +19,7 @@ export function accessLog(log: Logger, usage: UsageRecorder | null) {
     // Read now: routers mounted on a prefix (`/v1`) strip it from req.path while they handle the request.
     const path = req.path;
     res.on('finish', () => {
+      if (res.locals.throttled) return;
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const key = res.locals.auth?.key;
       const requestId = res.locals.requestId as string;

@@ -269,6 +269,16 @@ export interface Store {
   createConnection(connection: NewConnection): Promise<Connection>;
   findConnection(orgId: string, id: string): Promise<Connection | null>;
   findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null>;
+  /**
+   * Which of these agent token hashes some connection still holds: agent sockets opened with any
+   * other were opened with a token since rotated or revoked, and are dropped (agents/agentTokenWatch.ts).
+   */
+  agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>>;
+  /**
+   * Replaces a live connection's agent token hash, or with null revokes it: from then on no agent
+   * token opens a socket for it. Null when the organisation has no such connection (or it is the sandbox).
+   */
+  setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null>;
   listConnections(orgId: string): Promise<ConnectionWithPresence[]>;
   /** Null when the organisation has no such connection. */
   setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { sha256Hex } from '../../auth/secrets.ts';
 import { tempStore } from '../../testing/tempStore.ts';
 import { formatTime } from '../output.ts';
-import { createConnection, listConnections, setDefaultCompany, setWriteWhitelist } from './connection.ts';
+import {
+  createConnection,
+  listConnections,
+  revokeAgentToken,
+  rotateAgentToken,
+  setDefaultCompany,
+  setWriteWhitelist,
+} from './connection.ts';
 
 const { store, admin, dispose } = tempStore();
 after(dispose);
@@ -135,5 +142,28 @@ test('set-write-whitelist accepts writable objects, reports every bad one, and r
   ]);
   await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
     message: 'the sandbox is read-only; it has no write whitelist',
+  });
+});
+
+test('connection rotate-token prints the new token once and alone; revoke-token leaves none, and list says so', async () => {
+  const org = await admin.createOrganisation('Rotating Ltd');
+  const { connection, agentToken } = await admin.createConnection({ orgId: org.id, name: 'Plant', defaultCompany: 'TWO' });
+  const lines = await rotateAgentToken(admin, { org: 'Rotating Ltd', connection: 'Plant' });
+  const token = lines[4]!;
+  assert.match(token, /^lb_agent_[0-9A-Za-z]{32}$/);
+  assert.deepEqual([lines[3], lines[5]], ['', '']);
+  assert.equal(lines.filter((l) => l.includes(token)).length, 1);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(agentToken)), null);
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(token)))?.id, connection.id);
+
+  assert.deepEqual(await revokeAgentToken(admin, { org: org.id, connection: connection.id }), [
+    `The agent token of "Plant" (${connection.id}) is revoked: no agent can connect for it, and agents still`,
+    'connected are disconnected within a second. Its API requests get 503 until an agent connects with a new token:',
+    `  gp-gateway connection rotate-token ${connection.id} --org ${org.id}`,
+  ]);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(token)), null);
+  assert.match((await listConnections(admin, org.id)).join('\n'), /Plant .*agent token REVOKED \(issue a new one with rotate-token\)/);
+  await assert.rejects(rotateAgentToken(admin, { org: org.id, connection: 'sandbox' }), {
+    message: 'the sandbox is served by the built-in agent; it has no agent token',
   });
 });

@@ -279,6 +279,25 @@ export class SqliteStore implements Store {
     return row ? toConnection(row) : null;
   }
 
+  async agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>> {
+    if (!tokenHashes.length) return new Set();
+    // One parameter however many hashes: the list goes in as a JSON array.
+    const held = this.prepare('SELECT agent_token_hash FROM connections WHERE agent_token_hash IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .all(JSON.stringify(tokenHashes)) as string[];
+    return new Set(held);
+  }
+
+  async setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null> {
+    const row = this.prepare('UPDATE connections SET agent_token_hash = ? WHERE org_id = ? AND id = ? AND id <> ? RETURNING *').get(
+      tokenHash,
+      orgId,
+      id,
+      SANDBOX_CONNECTION_ID,
+    ) as ConnectionRow | undefined;
+    return row ? toConnection(row) : null;
+  }
+
   async listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
     const rows = this.db
       .prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY id <> ?, created_at, rowid')
