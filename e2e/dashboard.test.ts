@@ -161,7 +161,7 @@ test("the usage page counts each key's requests by status class and lists them w
 });
 
 test(
-  'a connection made in the page shows its agent, version and companies once a real agent dials in with the shown token',
+  'a connection made in the page shows its agent once a real agent dials in with the shown token; rotating the token drops it',
   { skip },
   async () => {
     await page.goto(`${gateway.url}/dashboard/connections`);
@@ -186,6 +186,20 @@ test(
     await card.locator('button:has-text("Save writable objects")').click();
     await page.waitForSelector('text=Writable on "Plant": customers');
     assert.match(await operator('connection', 'list', '--org', 'Demo organisation'), /Plant\s+TWO\s+customers\s+connected/);
+
+    // Rotating the token drops the agent on the old one; an agent with the new token is served.
+    await page.click('section.card:has-text("Plant") >> button:has-text("Rotate agent token")');
+    const rotated = await shownSecret();
+    assert.notEqual(rotated, token);
+    await waitFor('the agent on the old token to be dropped', async () => {
+      await page.goto(`${gateway.url}/dashboard/connections`);
+      return ((await page.textContent('section.card:has-text("Plant")')) ?? '').includes('1 agent connected') ? null : true;
+    });
+    agents.push(startAgentProcess(gateway.url, rotated, path.join(dataDir, 'demo')));
+    await waitFor('an agent on the new token to connect', async () => {
+      await page.goto(`${gateway.url}/dashboard/connections`);
+      return ((await page.textContent('section.card:has-text("Plant")')) ?? '').includes('1 agent connected') ? true : null;
+    });
   },
 );
 

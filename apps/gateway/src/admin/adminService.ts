@@ -209,8 +209,9 @@ export class AdminService {
   async rotateAgentToken(orgId: string, connectionId: string): Promise<CreatedConnection> {
     if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is served by the built-in agent; it has no agent token');
     const minted = mintAgentToken();
-    const connection = await this.store.setAgentTokenHash(orgId, connectionId, minted.tokenHash);
-    return { connection: connection ?? noSuchConnection(connectionId), agentToken: minted.token };
+    const connection = (await this.store.setAgentTokenHash(orgId, connectionId, minted.tokenHash)) ?? noSuchConnection(connectionId);
+    await this.audit(orgId, 'connection.agent-token.rotated', describeConnection(connection));
+    return { connection, agentToken: minted.token };
   }
 
   /**
@@ -219,8 +220,9 @@ export class AdminService {
    */
   async revokeAgentToken(orgId: string, connectionId: string): Promise<Connection> {
     if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is served by the built-in agent; it has no agent token');
-    const connection = await this.store.setAgentTokenHash(orgId, connectionId, null);
-    return connection ?? noSuchConnection(connectionId);
+    const connection = (await this.store.setAgentTokenHash(orgId, connectionId, null)) ?? noSuchConnection(connectionId);
+    await this.audit(orgId, 'connection.agent-token.revoked', describeConnection(connection));
+    return connection;
   }
 
   /** The organisation's connections (the sandbox first) with what the gateways know of their agents. */

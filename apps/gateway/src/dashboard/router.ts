@@ -300,6 +300,43 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
     }
   });
 
+  router.post('/connections/:id/rotate-token', signedIn, adminOnly, async (req, res) => {
+    try {
+      const { connection, agentToken } = await as(req, res).rotateAgentToken(userOf(res).orgId, String(req.params.id));
+      await connectionsPage(req, res, 200, {
+        secret: secretShown(`The new agent token of "${connection.name}"`, agentToken, 'agent token'),
+        install: installSteps(originOf(req)),
+        createdId: connection.id,
+        notice: `"${connection.name}" has a new agent token: agents on the old one are dropped and cannot reconnect with it.`,
+      });
+    } catch (error) {
+      await connectionsPage(req, res, 400, { problem: problemOf(error) });
+    }
+  });
+
+  router.get('/connections/:id/revoke-token', signedIn, adminOnly, async (req, res) => {
+    const connection = (await admin.listConnections(userOf(res).orgId)).find((c) => c.id === req.params.id && c.id !== 'sandbox');
+    if (!connection) return connectionsPage(req, res, 404, { problem: 'Your organisation has no such connection.' });
+    render(res, 200, 'confirm', await frame(res), {
+      title: 'Revoke an agent token',
+      page: 'connections',
+      question: `Revoke the agent token of "${connection.name}"?`,
+      consequence: 'Its agents are dropped at once and no agent can connect until you rotate the token to a new one.',
+      action: `/dashboard/connections/${connection.id}/revoke-token`,
+      confirm: 'Revoke the token',
+      back: '/dashboard/connections',
+    });
+  });
+
+  router.post('/connections/:id/revoke-token', signedIn, adminOnly, async (req, res) => {
+    try {
+      const connection = await as(req, res).revokeAgentToken(userOf(res).orgId, String(req.params.id));
+      await connectionsPage(req, res, 200, { notice: `The agent token of "${connection.name}" is revoked; its agents are dropped.` });
+    } catch (error) {
+      await connectionsPage(req, res, 400, { problem: problemOf(error) });
+    }
+  });
+
   router.post('/limits', signedIn, adminOnly, async (req, res) => {
     try {
       const number = (name: string): number | null => (field(req, name) === '' ? null : Number(field(req, name)));
