@@ -7,6 +7,7 @@ import { AgentPresenceRecorder } from './agents/agentPresence.ts';
 import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
+import { DashboardAuth } from './dashboard/dashboardAuth.ts';
 import { createApp } from './http/app.ts';
 import { answerClientErrors } from './http/clientErrors.ts';
 import { CursorCodec } from './reads/cursor.ts';
@@ -16,6 +17,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
 import { cachedLimitsLookup } from './limits/limitsLookup.ts';
 import type { RateLimiter } from './limits/rateLimiter.ts';
 import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
+import { UsageRecorder } from './usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
 import type { Store } from './store/store.ts';
 
@@ -68,6 +70,8 @@ export interface RunningGateway {
   inFlight: InFlightGate;
   /** Records this gateway's agents in the store for operators. */
   presence: AgentPresenceRecorder;
+  /** Counts requests for the dashboard's usage page. */
+  usage: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -83,9 +87,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   router.listen(presence);
   presence.start();
   const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
+  const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
   const app = createApp({
+    usage,
     store: options.store,
     admin: new AdminService(options.store),
+    // Sign-in attempts are counted in this process; several instances will share them on Redis.
+    dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
@@ -118,13 +126,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     router,
     inFlight,
     presence,
+    usage,
     async close() {
-      // Presence first: once the store closes, the agents' goodbyes could no longer be written.
+      // Presence and usage first: once the store closes, they could no longer be written.
       await presence.stop();
       sockets.close();
       await sandbox?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await usage.stop();
     },
   };
 }

@@ -17,6 +17,8 @@ const V = z.literal(PROTOCOL_VERSION);
 
 export const AgentInfoSchema = z.object({
   version: z.string().max(64),
+  /** The commit the agent was built from ("source" when run from a checkout); agents before it sent none. */
+  commit: z.string().max(64).optional(),
   host: z.string().max(255),
   platform: z.string().max(64),
   dialect: z.enum(['sqlite', 'mssql']),

@@ -12,7 +12,7 @@ import {
 } from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
-import { AGENT_VERSION } from '../version.ts';
+import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 
 /** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
 export interface ConnectionTimings {
@@ -98,7 +98,13 @@ interface Outcome {
 export async function dialGateway(options: DialOptions, control: DialControl | AbortSignal): Promise<void> {
   const { stop, force } = control instanceof AbortSignal ? { stop: control, force: undefined } : control;
   const timings = { ...DEFAULT_TIMINGS, ...options.timings };
-  const info: AgentInfo = { version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: options.dialect };
+  const info: AgentInfo = {
+    version: AGENT_VERSION,
+    commit: AGENT_COMMIT,
+    host: os.hostname(),
+    platform: process.platform,
+    dialect: options.dialect,
+  };
   let attempt = 0;
   let offlineSince: number | null = null;
   while (!stop.aborted) {

@@ -2,6 +2,9 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
+import type { DashboardAuth } from '../dashboard/dashboardAuth.ts';
+import { dashboardRouter } from '../dashboard/router.ts';
+import type { UsageRecorder } from '../usage/usageRecorder.ts';
 import { authenticate, requireScope } from '../auth/authenticate.ts';
 import { RefusalThrottle } from '../auth/refusalThrottle.ts';
 import type { LimitsLookup } from '../limits/limitsLookup.ts';
@@ -23,6 +26,10 @@ import { mountResourceRoutes } from './routes/resources.ts';
 export interface AppOptions {
   store: Store;
   admin: AdminService;
+  /** Counts requests made with keys for the dashboard's usage page; null records nothing. */
+  usage: UsageRecorder | null;
+  /** Who is signed in to the dashboard. */
+  dashboardAuth: DashboardAuth;
   agents: AgentRouter;
   cursors: CursorCodec;
   log: Logger;
@@ -47,7 +54,7 @@ export function createApp(options: AppOptions): Express {
   // node:querystring: `id[]=a&id[]=b` arrives as { 'id[]': ['a', 'b'] }, no nested objects.
   app.set('query parser', 'simple');
   app.use(requestId);
-  app.use(accessLog(log));
+  app.use(accessLog(log, options.usage));
   app.use(requireHost);
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
@@ -68,6 +75,7 @@ export function createApp(options: AppOptions): Express {
   );
   app.all('/mcp', mcpMethodNotAllowed);
   app.use('/mcp', mcpErrors(log));
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

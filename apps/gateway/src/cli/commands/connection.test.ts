@@ -27,8 +27,8 @@ test('connection create prints the agent token once, alone on its line, and stor
     '',
     token,
     '',
-    "On the customer's server:",
-    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    "On the customer's server, with the token above in a file (agent.token), as administrator:",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
     `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
   ]);
   await assert.rejects(createConnection(admin, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {
@@ -58,6 +58,7 @@ test('connection list shows default company, writable objects and the agents as 
     id: 'as_live2',
     connectionId: live.id,
     agentHost: 'gp02',
+    agentVersion: '0.0.9',
     at: new Date(at.getTime() - 1),
     details,
   });
@@ -83,7 +84,7 @@ test('connection list shows default company, writable objects and the agents as 
     [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (2 agents; agent 0.1.0 on gp01, companies TWO, NWIND)'],
     [`    - gp01: agent 0.1.0 (win32, mssql), GP 18.7.1234, database ok, companies TWO, NWIND, connected ${seen}, last seen ${seen}`],
     [
-      `    - gp02: agent 0.1.0 (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`,
+      `    - gp02: agent 0.0.9 (OUTDATED: older than 0.1.0, the oldest this gateway supports; upgrade it) (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`,
     ],
     [gone.id, 'Gone', 'NWIND', 'none', 'offline, last seen 2026-03-01 14:05:09 UTC (agent 0.1.0 on gp01)'],
     ['    - last report: GP 18.7.1234, database ok'],

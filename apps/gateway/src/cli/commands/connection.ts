@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AdminError, type AdminService } from '../../admin/adminService.ts';
+import { outdatedAgentNote } from '../../agents/agentVersion.ts';
 import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence } from '../../store/store.ts';
 import { writableObjects } from '../../writes/writableObjects.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
@@ -13,7 +14,7 @@ export interface NewConnectionRequest {
 
 function describeAgents(c: ConnectionWithPresence): string {
   const p = c.presence;
-  const agent = p.agentVersion === null ? '' : `agent ${p.agentVersion} on ${p.agentHost}`;
+  const agent = p.agentVersion === null ? '' : `agent ${p.agentVersion}${outdatedAgentNote(p.agentVersion)} on ${p.agentHost}`;
   const builtIn = c.id === SANDBOX_CONNECTION_ID ? 'built-in demo agent, ' : '';
   if (c.id !== SANDBOX_CONNECTION_ID && c.agentTokenHash === null && p.connectedAgents === 0) {
     return 'agent token REVOKED (issue a new one with rotate-token)';
@@ -47,7 +48,7 @@ function agentLines(c: ConnectionWithPresence): string[] {
       const where = a.details ? ` (${a.details.platform}, ${a.details.dialect})` : '';
       const details = a.details ? `${describeDetails(a.details)}, ` : '';
       const companies = a.companies.length ? `companies ${a.companies.join(', ')}, ` : 'no companies, ';
-      return `${indent}- ${a.agentHost}: agent ${a.agentVersion}${where}, ${details}${companies}connected ${formatTime(a.connectedAt)}, last seen ${formatTime(a.lastSeenAt)}`;
+      return `${indent}- ${a.agentHost}: agent ${a.agentVersion}${outdatedAgentNote(a.agentVersion)}${where}, ${details}${companies}connected ${formatTime(a.connectedAt)}, last seen ${formatTime(a.lastSeenAt)}`;
     });
   }
   return c.lastAgentDetails ? [`${indent}- last report: ${describeDetails(c.lastAgentDetails)}`] : [];
@@ -70,8 +71,8 @@ export async function createConnection(admin: AdminService, request: NewConnecti
     `Created connection ${connection.id} "${connection.name}" for ${describeOrganisation(org)}` +
       (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
     ...secretBlock('Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:', token),
-    "On the customer's server:",
-    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    "On the customer's server, with the token above in a file (agent.token), as administrator:",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
     `API clients of ${describeOrganisation(org)} then send: X-Connection-Id: ${connection.id}`,
   ];
 }
