@@ -126,4 +126,8 @@ test('an agent token is rotated (shown once) or revoked; the store then holds th
     message: 'the sandbox is served by the built-in agent; it has no agent token',
   });
   assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(again.agentToken)))?.id, connection.id, 'refusals changed nothing');
+  assert.deepEqual(
+    (await admin.listAudit(org.id)).map((e) => e.action).filter((a) => a.startsWith('connection.agent-token')),
+    ['connection.agent-token.rotated', 'connection.agent-token.revoked', 'connection.agent-token.rotated'],
+  );
 });

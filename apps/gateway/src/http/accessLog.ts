@@ -10,8 +10,8 @@ function objectOf(path: string): string {
 
 /**
  * One line per request: identifiers and timings, never headers (they hold keys), queries or bodies.
- * Requests refused for their address's bad keys are left to the refusal throttle's summary lines.
- * A request made with a key also counts in its organisation's usage.
+ * A request made with a key also counts in its organisation's usage. Requests refused for their
+ * address's bad keys are left to the refusal throttle's summary lines (auth/refusalThrottle.ts).
  */
 export function accessLog(log: Logger, usage: UsageRecorder | null) {
   return (req: Request, res: Response, next: NextFunction): void => {
