@@ -1,6 +1,6 @@
 /**
  * The oldest agent this gateway supports. Older agents still connect while they speak the protocol
- * (docs/api.md#agent-protocol-versions), but operators are told to upgrade them: the CLI's
+ * (docs/decisions.md#gateway-and-agent-protocol), but operators are told to upgrade them: the CLI's
  * `connection list` (and the dashboard) flag them. Raise it when a fix on the agent's side matters.
  */
 export const MINIMUM_AGENT_VERSION = '0.1.0';
