@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AdminError, type Actor, type AdminService } from '../admin/adminService.ts';
+import { outdatedAgentNote } from '../agents/agentVersion.ts';
 import { PASSWORD_MIN_LENGTH } from '../auth/passwords.ts';
 import { DEFAULT_LIMITS, effectiveLimits } from '../limits/limits.ts';
 import type { ConnectionWithPresence, DashboardSession, LimitOverrides, User } from '../store/store.ts';
@@ -256,6 +257,7 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
       limits: `${limits.requestsPerWindow} requests per ${limits.windowSeconds} s per key; ${limits.maxInFlightPerConnection} requests in flight per connection.`,
       writable: writableObjects(),
       describeStatus,
+      outdated: outdatedAgentNote,
       canChange: user.role === 'admin',
       gateway: originOf(req),
       ...extra,
