@@ -7,25 +7,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { readConfigFile, SETTINGS } from '../apps/agent/src/cli/runConfig.ts';
+import { installPlan } from '../apps/agent/src/cli/install/servicePlan.ts';
 import { ROOT, waitFor } from './support/processes.ts';
 
 /**
- * The service files in deploy/, tested as far as this Linux machine allows: the systemd unit is
- * verified by systemd itself, the WinSW file is checked for the elements the Windows service relies
- * on, and the command both run is run here, with a configuration file and a log file, as installed.
- * PowerShell and WinSW cannot run here; install.ps1 is exercised by hand on Windows (README).
+ * The service files in deploy/, tested as far as this Linux machine allows: they are the files
+ * `gp-agent install` writes (by default), the systemd unit is verified by systemd itself, the WinSW
+ * file is checked for the elements the Windows service relies on, and the command both run is run
+ * here, with a configuration file and a log file, as installed (from source; e2e/agentProgram.test.ts
+ * runs the single-file program). WinSW cannot run here.
  */
 const DEPLOY = path.join(ROOT, 'deploy');
-const INSTALLED = '/opt/gp-agent';
+const PROGRAM = '/opt/gp-agent/gp-agent';
+const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-deploy-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const unit = fs.readFileSync(path.join(DEPLOY, 'systemd/gp-agent.service'), 'utf8');
 const directive = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(unit)?.[1];
-/** ExecStart as arguments, with the install folder mapped onto this checkout. */
-const execStart = directive('ExecStart')!
-  .split(' ')
-  .map((a) => a.replace(INSTALLED, ROOT));
+const execStart = directive('ExecStart')!.split(' ');
+/** What `gp-agent install` would write, by platform. */
+const written = (platform: 'linux' | 'win32', file: RegExp) => {
+  const plan = installPlan({
+    platform,
+    program: 'gp-agent',
+    winsw: 'WinSW-x64.exe',
+    settings: { gatewayUrl: 'https://gw', token: 'lb_agent_x', database: { kind: 'sqlite', dir: 'demo' } },
+  });
+  const step = plan.steps.find((s) => s.kind === 'write' && file.test(s.path));
+  return step?.kind === 'write' ? step.text : undefined;
+};
+
+test('deploy/ holds the service files `gp-agent install` writes', () => {
+  assert.equal(written('linux', /gp-agent\.service$/), unit);
+  assert.equal(written('win32', /gp-agent-service\.xml$/), fs.readFileSync(path.join(DEPLOY, 'windows/gp-agent-service.xml'), 'utf8'));
+});
 
 const systemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 test(
@@ -33,11 +49,12 @@ test(
   { skip: !systemdAnalyze && 'SKIPPED LOUDLY: systemd-analyze is not installed here; the unit was NOT verified' },
   () => {
     const file = path.join(tmp, 'gp-agent.service');
-    // This machine has no gp-agent user and no /opt/gp-agent: the unit is verified against this checkout.
+    // This machine has no gp-agent user and no /opt/gp-agent: the unit is verified with node in the program's place.
     fs.writeFileSync(
       file,
       unit
-        .replaceAll(INSTALLED, ROOT)
+        .replace(PROGRAM, process.execPath)
+        .replaceAll('/opt/gp-agent', ROOT)
         .replace(/^User=.*$/m, 'User=root')
         .replace(/^Group=.*$/m, 'Group=root'),
     );
@@ -52,30 +69,21 @@ test('the unit stops with SIGTERM, gives the drain room, and does not restart af
   assert.ok(Number(directive('TimeoutStopSec')) > 30, 'longer than the 30 s drain grace period');
   assert.equal(directive('Restart'), 'always');
   assert.equal(directive('RestartPreventExitStatus'), '1 2');
-  // The heap floor is every launcher's (docs/decisions.md "Speed", launchers.test.ts).
-  assert.deepEqual(execStart.slice(0, 4), ['/usr/bin/node', '--initial-old-space-size=128', '--import', 'tsx']);
-  assert.ok(fs.existsSync(execStart[4]!), `${execStart[4]} is the agent's CLI`);
-  assert.deepEqual(execStart.slice(5), ['run', '--config', '/etc/gp-agent/gp-agent.conf']);
+  assert.deepEqual(execStart, [PROGRAM, 'run', '--config', '/etc/gp-agent/gp-agent.conf']);
 });
 
 test('the WinSW file runs the same command, stops gracefully and rolls its logs', () => {
-  const xml = fs.readFileSync(path.join(DEPLOY, 'windows/gp-agent.xml'), 'utf8');
+  const xml = fs.readFileSync(path.join(DEPLOY, 'windows/gp-agent-service.xml'), 'utf8');
   const element = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
   assert.equal(element('id'), 'gp-agent');
-  assert.match(element('executable')!, /\\node\.exe$/);
+  assert.equal(element('executable'), 'C:\\Program Files\\gp-agent\\gp-agent.exe');
   const args = element('arguments')!
     .match(/"[^"]*"|\S+/g)!
     .map((a) => a.replace(/^"|"$/g, ''));
-  const cli = args[3]!.replace('C:\\Program Files\\gp-agent\\', '').replaceAll('\\', '/');
-  assert.deepEqual(
-    [...args.slice(0, 3), cli, ...args.slice(4, 6)],
-    [...execStart.slice(1, 4), 'apps/agent/src/cli/main.ts', 'run', '--config'],
-  );
-  assert.equal(path.join(ROOT, cli), execStart[4], 'the same CLI as the systemd unit');
+  assert.deepEqual(args, ['run', '--config', 'C:\\ProgramData\\gp-agent\\gp-agent.conf'], 'the same command as the systemd unit');
   assert.ok(Number(/^(\d+) sec$/.exec(element('stoptimeout')!)?.[1]) > 30, 'stoptimeout longer than the drain grace period');
   assert.match(xml, /<log mode="roll-by-size">\s*<sizeThreshold>\d+<\/sizeThreshold>\s*<keepFiles>\d+<\/keepFiles>\s*<\/log>/);
   assert.equal((xml.match(/<onfailure action="restart"/g) ?? []).length, 3);
-  for (const ps1 of ['install.ps1', 'uninstall.ps1']) assert.ok(fs.existsSync(path.join(DEPLOY, 'windows', ps1)));
 });
 
 test('the example configuration names only real settings, and documents every one', () => {
@@ -129,7 +137,11 @@ test('the service command runs the agent from its configuration file; it keeps r
     ].join('\n'),
   );
   const args = execStart.slice(1).map((a) => (a === '/etc/gp-agent/gp-agent.conf' ? conf : a));
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT_CLI, ...args], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: { ...process.env, LOG_LEVEL: 'info' },
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     const lines = (file: string) =>

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ErrorBodySchema, OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
 import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
+import { rogueAgent } from './support/rogueAgent.ts';
 
 /**
  * Hostile input against every route of a real gateway process: thousands of generated malformed
@@ -280,4 +281,142 @@ test('oversized headers, malformed HTTP and a huge URL get an error envelope, no
     assert.match(head ?? '', /^HTTP\/1\.1 4\d\d /, response.slice(0, 200));
     assert.equal(ErrorBodySchema.safeParse(JSON.parse(body ?? 'null')).success, true, response.slice(0, 300));
   }
+});
+
+async function getJson(pathAndQuery: string): Promise<{ status: number; body: any; ms: number }> {
+  const started = Date.now();
+  const res = await fetch(`${gateway.url}${pathAndQuery}`, {
+    headers: { authorization: `Bearer ${gateway.testKey}` },
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  return { status: res.status, body: await res.json(), ms: Date.now() - started };
+}
+
+test('an id longer than an agent accepts is a 400 at once on every get, and eight of them at once lock nothing', async () => {
+  const gettable = objects.filter((spec) => spec.idForm !== null && !spec.parent);
+  for (const spec of gettable) {
+    const { status, body, ms } = await getJson(`/v1/${spec.name}/${'A'.repeat(513)}`);
+    assert.equal(status, 400, `${spec.name}: ${JSON.stringify(body)}`);
+    assert.deepEqual(body.error.details.issues, [{ path: 'id', message: 'must be at most 512 characters' }]);
+    assert.ok(ms < 2_000, `${spec.name} answered in ${ms} ms`);
+    assert.equal((await getJson(`/v1/${spec.name}/${'A'.repeat(512)}`)).status, 404, `${spec.name}: 512 characters reach the agent`);
+  }
+  // Before, each held an in-flight slot for 30 s: eight locked the connection for every key of the organisation.
+  const burst = await Promise.all(Array.from({ length: 8 }, () => getJson(`/v1/customers/${'B'.repeat(513)}`)));
+  assert.deepEqual(new Set(burst.map((r) => r.status)), new Set([400]));
+  const after = await getJson('/v1/customers?limit=1');
+  assert.equal(after.status, 200);
+  assert.ok(after.ms < 2_000, `the next read took ${after.ms} ms`);
+});
+
+/** Boundary dates: the ends of the accepted range and one step past them, leap days, and zones that push a date-time over. */
+function boundaryDates(): { value: string; date: 'ok' | 'bad' | 'either'; timestamp: 'ok' | 'bad' | 'either' }[] {
+  const days: [string, boolean][] = [
+    ['1900-01-01', true],
+    ['1900-01-02', true],
+    ['1899-12-31', false],
+    ['9999-12-30', true],
+    ['9999-12-31', true],
+    ['10000-01-01', false],
+    ['0000-01-01', false],
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2026-12-31', true],
+    ['2027-01-01', true],
+  ];
+  const out: ReturnType<typeof boundaryDates> = [];
+  for (const [day, valid] of days) {
+    const either = valid ? 'ok' : 'bad';
+    out.push({ value: day, date: either, timestamp: either });
+    out.push({ value: `${day}T00:00:00Z`, date: either, timestamp: either });
+    out.push({ value: `${day}T23:59:59.999Z`, date: either, timestamp: either });
+    // West of UTC the instant falls on the next day, east of it on the day before: past 9999 or before 1900 at the ends.
+    const last = day === '9999-12-31';
+    const first = day === '1900-01-01';
+    out.push({ value: `${day}T23:59:59.999-14:00`, date: either, timestamp: !valid || last ? 'bad' : 'ok' });
+    out.push({ value: `${day}T00:00:00+14:00`, date: either, timestamp: !valid || first ? 'bad' : 'ok' });
+    out.push({ value: `${day}T12:00:00.123456789+05:30`, date: either, timestamp: either });
+  }
+  return out;
+}
+
+test('boundary dates on every dated list: a valid bound (200) or a 400 naming the filter, never a 500', async () => {
+  const failures: string[] = [];
+  const work: { path: string; filter: string; expected: 'ok' | 'bad' | 'either' }[] = [];
+  for (const spec of objects.filter((s) => !s.parent)) {
+    const required = Object.entries(spec.filters).filter(([, f]) => f.kind === 'string' && f.required && !f.fromPath);
+    const base = required.map(([name]) => `${name}=X`).join('&');
+    for (const [filter, f] of Object.entries(spec.filters)) {
+      if (f.kind !== 'date' && f.kind !== 'timestamp') continue;
+      for (const date of boundaryDates()) {
+        work.push({
+          path: `/v1/${spec.name}?${base ? `${base}&` : ''}limit=5&${filter}=${encodeURIComponent(date.value)}`,
+          filter,
+          expected: f.kind === 'date' ? date.date : date.timestamp,
+        });
+      }
+    }
+  }
+  let next = 0;
+  async function worker() {
+    while (next < work.length) {
+      const item = work[next++]!;
+      const { status, body } = await getJson(item.path);
+      const wanted = item.expected === 'ok' ? [200] : item.expected === 'bad' ? [400] : [200, 400];
+      if (!wanted.includes(status)) failures.push(`${status} ${item.path}: ${JSON.stringify(body).slice(0, 200)}`);
+      else if (status === 400 && body.error?.details?.issues?.[0]?.path !== item.filter)
+        failures.push(`400 without naming ${item.filter}: ${item.path}: ${JSON.stringify(body).slice(0, 200)}`);
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  console.log(`boundary dates: ${work.length} requests, failures ${failures.length}`);
+  assert.deepEqual(failures.slice(0, 20), []);
+});
+
+test('bad keys and bad agent tokens from one address: 429 with Retry-After past a budget, logged in aggregate; good keys still pass', async () => {
+  const mark = gateway.output().length;
+  const bad = await Promise.all(
+    Array.from({ length: 300 }, (_, i) =>
+      fetch(`${gateway.url}/v1/customers`, { headers: i % 2 ? { authorization: `Bearer lb_test_${'x'.repeat(32)}` } : {} }),
+    ),
+  );
+  const statuses = new Map<number, number>();
+  for (const res of bad) {
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    assert.ok(ErrorBodySchema.safeParse(await res.json()).success);
+    if (res.status === 429) assert.ok(Number(res.headers.get('retry-after')) >= 1);
+  }
+  assert.ok((statuses.get(429) ?? 0) >= 250, `statuses ${JSON.stringify([...statuses])}`);
+  assert.deepEqual(
+    [...statuses.keys()].sort(),
+    [401, 429].filter((s) => statuses.has(s)),
+  );
+  assert.equal((await getJson('/v1/customers?limit=1')).status, 200, 'a good key from the same address');
+
+  const upgrades = await Promise.all(
+    Array.from({ length: 300 }, (_, i) => rogueAgent(gateway.url, i % 2 ? `lb_agent_${'y'.repeat(32)}` : '').refused),
+  );
+  assert.ok(upgrades.filter((s) => s === 429).length >= 250, `upgrades ${upgrades.filter((s) => s === 401).length} x 401`);
+  assert.deepEqual(new Set(upgrades), new Set([401, 429].filter((s) => upgrades.includes(s))));
+
+  const lines = gateway
+    .output()
+    .slice(mark)
+    .split('\n')
+    .filter((l) => /refused/.test(l));
+  assert.ok(lines.length <= 4, `600 refusals logged in ${lines.length} lines:\n${lines.join('\n')}`);
+});
+
+test('the Authorization scheme is case-insensitive; a request without Host gets the envelope and a request id', async () => {
+  for (const scheme of ['bearer', 'BEARER', 'Bearer  ']) {
+    const res = await fetch(`${gateway.url}/v1/companies`, { headers: { authorization: `${scheme} ${gateway.testKey}` } });
+    assert.equal(res.status, 200, scheme);
+  }
+  const response = await raw(`GET /v1/companies HTTP/1.1\r\nAuthorization: Bearer ${gateway.testKey}\r\nConnection: close\r\n\r\n`);
+  const [head, body] = response.split('\r\n\r\n');
+  assert.match(head ?? '', /^HTTP\/1\.1 400 /);
+  assert.match(head ?? '', /\r\nX-Request-Id: req_/i);
+  const error = JSON.parse(body ?? 'null');
+  assert.ok(ErrorBodySchema.safeParse(error).success, response);
+  assert.equal(error.error.message, 'The request has no Host header.');
 });

@@ -42,6 +42,27 @@ const ConfigSchema = z
       .int()
       .min(100, 'AGENT_HEARTBEAT_TIMEOUT_MS must be at least 100')
       .default(30_000),
+    agentMaxPerConnection: z.coerce
+      .number({ message: 'AGENT_MAX_PER_CONNECTION must be a whole number from 1 to 1000' })
+      .int('AGENT_MAX_PER_CONNECTION must be a whole number from 1 to 1000')
+      .min(1, 'AGENT_MAX_PER_CONNECTION must be a whole number from 1 to 1000')
+      .max(1000, 'AGENT_MAX_PER_CONNECTION must be a whole number from 1 to 1000')
+      .default(4),
+    agentTokenCheckMs: z.coerce
+      .number({ message: 'AGENT_TOKEN_CHECK_MS must be a number of milliseconds' })
+      .int()
+      .min(50, 'AGENT_TOKEN_CHECK_MS must be at least 50')
+      .default(1_000),
+    /** Browser origins that may call /mcp besides the gateway's own, comma-separated; `*` for any. */
+    mcpAllowedOrigins: z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      ),
     /**
      * Signs cursors. Several instances of one deployment must share it; the embedded default
      * leaves it unset and keeps one in the data folder instead (dataDir.ts).
@@ -68,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     demoScale: env.DEMO_SCALE || undefined,
     agentHeartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS || undefined,
     agentHeartbeatTimeoutMs: env.AGENT_HEARTBEAT_TIMEOUT_MS || undefined,
+    agentMaxPerConnection: env.AGENT_MAX_PER_CONNECTION || undefined,
+    agentTokenCheckMs: env.AGENT_TOKEN_CHECK_MS || undefined,
+    mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));

@@ -7,6 +7,7 @@ import { AgentPresenceRecorder } from './agents/agentPresence.ts';
 import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
 import { LocalAgentRouter } from './agents/agentRouter.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
+import { DashboardAuth } from './dashboard/dashboardAuth.ts';
 import { createApp } from './http/app.ts';
 import { answerClientErrors } from './http/clientErrors.ts';
 import { CursorCodec } from './reads/cursor.ts';
@@ -16,6 +17,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
 import { cachedLimitsLookup } from './limits/limitsLookup.ts';
 import type { RateLimiter } from './limits/rateLimiter.ts';
 import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
+import { UsageRecorder } from './usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
 import type { Store } from './store/store.ts';
 
@@ -52,8 +54,12 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** How agent sockets are pinged and when a silent one is dropped (agents/agentSocketServer.ts). */
   agentHeartbeat?: AgentHeartbeat;
+  /** How many agents a connection may have, and how often open sockets' tokens are re-checked (agents/agentSocketServer.ts). */
+  agentAdmission?: { maxAgentsPerConnection?: number; tokenCheckMs?: number };
   /** Largest text of an MCP tool result in bytes (mcp/budget.ts); for tests. */
   mcpResultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (mcp/transportHttp.ts). */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export interface RunningGateway {
@@ -64,6 +70,8 @@ export interface RunningGateway {
   inFlight: InFlightGate;
   /** Records this gateway's agents in the store for operators. */
   presence: AgentPresenceRecorder;
+  /** Counts requests for the dashboard's usage page. */
+  usage: UsageRecorder;
   close(): Promise<void>;
 }
 
@@ -79,9 +87,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   router.listen(presence);
   presence.start();
   const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
+  const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
   const app = createApp({
+    usage,
     store: options.store,
     admin: new AdminService(options.store),
+    // Sign-in attempts are counted in this process; several instances will share them on Redis.
+    dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
@@ -89,6 +101,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
     limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);
@@ -98,6 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agents: router,
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
+    ...options.agentAdmission,
   });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
@@ -112,13 +126,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     router,
     inFlight,
     presence,
+    usage,
     async close() {
-      // Presence first: once the store closes, the agents' goodbyes could no longer be written.
+      // Presence and usage first: once the store closes, they could no longer be written.
       await presence.stop();
       sockets.close();
       await sandbox?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await usage.stop();
     },
   };
 }

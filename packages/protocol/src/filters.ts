@@ -39,7 +39,7 @@ const DateFilterSchema = z.string().transform((text, ctx) => {
   const dateTime = DATE_TIME.exec(text);
   const date = dateTime ? dateTime[1]! : text;
   if (!isRealDate(date)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD) or an ISO-8601 date-time' });
+    ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD, years 1900 to 9999) or an ISO-8601 date-time' });
     return z.NEVER;
   }
   return date;
@@ -50,11 +50,17 @@ const TimestampFilterSchema = z.string().transform((text, ctx) => {
   const dateTime = DATE_TIME.exec(text);
   const valid = dateTime ? isRealDate(dateTime[1]!) : isRealDate(text);
   const parsed = valid ? new Date(dateTime ? text : `${text}T00:00:00Z`) : null;
-  if (!parsed || Number.isNaN(parsed.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time such as 2026-03-01T14:05:09.123Z' });
+  const utc = parsed && !Number.isNaN(parsed.getTime()) ? parsed.toISOString() : null;
+  // In UTC it must still be a date of years 1900 to 9999 (9999-12-31T23:00-05:00 is not): the agent
+  // validates the normalised value again, and a year past 9999 is not even an ISO date.
+  if (utc === null || !isRealDate(utc.slice(0, 10))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an ISO-8601 date-time from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, such as 2026-03-01T14:05:09.123Z',
+    });
     return z.NEVER;
   }
-  return parsed.toISOString();
+  return utc;
 });
 
 const QueryInteger = z

@@ -17,6 +17,8 @@ const V = z.literal(PROTOCOL_VERSION);
 
 export const AgentInfoSchema = z.object({
   version: z.string().max(64),
+  /** The commit the agent was built from ("source" when run from a checkout); agents before it sent none. */
+  commit: z.string().max(64).optional(),
   host: z.string().max(255),
   platform: z.string().max(64),
   dialect: z.enum(['sqlite', 'mssql']),
@@ -98,11 +100,14 @@ export const ListOperationSchema = z.object({
   limit: z.number().int().min(1).max(1000),
   after: PositionSchema.nullable(),
 });
+/** The longest record id a get may name; the gateway refuses longer ones before they reach an agent. */
+export const MAX_RECORD_ID_LENGTH = 512;
+
 export const GetOperationSchema = z.object({
   kind: z.literal('get'),
   object: ObjectNameSchema,
   company: z.string().max(5).nullable(),
-  id: z.string().min(1).max(512),
+  id: z.string().min(1).max(MAX_RECORD_ID_LENGTH),
 });
 export const OperationSchema = z.discriminatedUnion('kind', [ListOperationSchema, GetOperationSchema]);
 export type ListOperation = z.infer<typeof ListOperationSchema>;
@@ -173,8 +178,20 @@ export type CancelFrame = z.infer<typeof CancelFrameSchema>;
 export const CLOSE_TOKEN_REJECTED = 4401;
 export const CLOSE_VERSION_UNSUPPORTED = 4426;
 export const CLOSE_PROTOCOL_ERROR = 4400;
+/** The connection already has as many agents as the gateway accepts for one connection. */
+export const CLOSE_TOO_MANY_AGENTS = 4429;
 /** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
 export const CLOSE_AGENT_STOPPING = 1001;
+
+/**
+ * The largest frame either side sends or accepts: the largest legal page (1,000 rows of the widest
+ * object, every character of every text column at its full GP width and escaped, is 2.8 MiB;
+ * apps/agent/src/connection/frameBounds.test.ts keeps it below this) with headroom. A gateway accepts
+ * no larger message from an agent, so a rogue one cannot make it buffer 64 MiB per socket.
+ */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/** A hello (up to 1,000 companies) is far smaller; a socket that has not said hello may not buffer more. */
+export const MAX_HELLO_BYTES = 256 * 1024;
 
 const NEWLINE = 0x0a;
 

@@ -10,6 +10,8 @@ import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 const MAIN = 't';
 /** GP's empty date (docs/api.md#value-formats: shown as null). */
 const GP_EMPTY_DATE = '1900-01-01';
+/** The last date a date filter accepts (packages/protocol/src/filters.ts). */
+const LAST_DATE = '9999-12-31';
 /** Filters over a range of values: where no key serves one, the best plan depends on the range. */
 const RANGE_KINDS = new Set<FilterDef['kind']>(['atOrAfter', 'onOrAfter', 'onOrBefore', 'before']);
 
@@ -338,9 +340,10 @@ export class PreparedResource {
           { op: 'gt', column, value: GP_EMPTY_DATE },
         ];
       case 'onOrBefore':
-        // GP dates carry no time, but "before the next day" stays right even if one does.
+        // GP dates carry no time, but "before the next day" stays right even if one does. The last
+        // date there is has no next day, and every date is on or before it.
         return [
-          { op: 'lt', column, value: nextDay(value as string) },
+          ...(value === LAST_DATE ? [] : [{ op: 'lt' as const, column, value: nextDay(value as string) }]),
           { op: 'gt', column, value: GP_EMPTY_DATE },
         ];
     }

@@ -64,7 +64,7 @@ test('each missing or malformed setting is named with how to give it', () => {
     () => loadAgentConfig({}, {}),
     (error: Error) => {
       assert.match(error.message, /gateway URL is missing.*--gateway.*GP_GATEWAY_URL/);
-      assert.match(error.message, /agent token is missing.*--token.*GP_AGENT_TOKEN/);
+      assert.match(error.message, /agent token is missing.*GP_AGENT_TOKEN.*--token-file/);
       assert.match(error.message, /no database configured/);
       return true;
     },
@@ -137,7 +137,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
   assert.deepEqual(
     issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
     [
-      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
       'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
     ],
   );
@@ -201,7 +201,7 @@ test('an empty value in the file is given, not missing: the gateway and token sa
     issuesOf(() => loadAgentConfig({ config: conf }, {})),
     [
       'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
-      'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+      'the agent token is missing: set GP_AGENT_TOKEN (in the configuration file or the environment) or pass --token-file <file>',
       'GP_AGENT_CONNECT_TIMEOUT_MS (from empty.conf line 4): must be a whole number of milliseconds from 100 to 600000; got ""',
     ],
   );
@@ -217,4 +217,32 @@ test('a connection string is never repeated, whatever is wrong beside it', () =>
     issues.every((issue) => !issue.includes('hunter2') && !issue.includes('lb_agent_short')),
     issues.join('\n'),
   );
+});
+
+test('the token can come from a file named by --token-file or GP_AGENT_TOKEN_FILE, relative to the configuration file', () => {
+  const tokenFile = file('agent.token', `${token}\n`);
+  const byFlag = loadAgentConfig({ gateway: 'https://gw', tokenFile, sqliteDir: 'd' }, {});
+  assert.equal(byFlag.token, token);
+  assert.deepEqual(byFlag.warnings, []);
+  const conf = file(
+    'with-token-file.conf',
+    ['GP_GATEWAY_URL = https://gw', 'GP_AGENT_TOKEN_FILE = agent.token', 'GP_SQLITE_DIR = d'].join('\n'),
+  );
+  assert.equal(loadAgentConfig({ config: conf }, {}).token, token);
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ gateway: 'https://gw', tokenFile: path.join(dir, 'absent'), sqliteDir: 'd' }, {})),
+    [`GP_AGENT_TOKEN_FILE (from --token-file): ${path.join(dir, 'absent')} cannot be read (ENOENT)`],
+  );
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ gateway: 'https://gw', tokenFile }, { GP_AGENT_TOKEN: token, GP_SQLITE_DIR: 'd' })),
+    ['both GP_AGENT_TOKEN (from environment) and GP_AGENT_TOKEN_FILE (from --token-file) are set: give one'],
+  );
+});
+
+test('--token still works, with a warning that it shows in the process list; the environment and the file do not warn', () => {
+  const byFlag = loadAgentConfig({ gateway: 'https://gw', token, sqliteDir: 'd' }, {});
+  assert.equal(byFlag.token, token);
+  assert.equal(byFlag.warnings.length, 1);
+  assert.match(byFlag.warnings[0]!, /--token shows the agent token .* process list.*GP_AGENT_TOKEN.*--token-file/);
+  assert.deepEqual(loadAgentConfig({ gateway: 'https://gw', sqliteDir: 'd' }, { GP_AGENT_TOKEN: token }).warnings, []);
 });

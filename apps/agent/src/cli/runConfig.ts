@@ -26,6 +26,7 @@ export interface SettingSpec {
 export const SETTINGS = {
   gatewayUrl: { name: 'GP_GATEWAY_URL', flag: { key: 'gateway', text: '--gateway' } },
   token: { name: 'GP_AGENT_TOKEN', flag: { key: 'token', text: '--token' }, secret: true },
+  tokenFile: { name: 'GP_AGENT_TOKEN_FILE', flag: { key: 'tokenFile', text: '--token-file' }, path: true },
   mssql: { name: 'GP_MSSQL_CONNECTION', flag: { key: 'mssql', text: '--mssql' }, secret: true },
   mssqlIsolation: { name: 'GP_MSSQL_ISOLATION' },
   sqliteDir: { name: 'GP_SQLITE_DIR', flag: { key: 'sqliteDir', text: '--sqlite-dir' }, path: true },
@@ -74,7 +75,15 @@ export interface AgentConfig {
   testDelayMs: number;
   /** The configuration file read, if any. */
   configFile: string | null;
+  /** What works but should change, for the log and the terminal (a token on the command line). */
+  warnings: string[];
 }
+
+/** `--token` works, but every user of the server sees it in the process list (`ps`, Task Manager). */
+export const TOKEN_FLAG_WARNING =
+  '--token shows the agent token to every user of this server in the process list (ps, Task Manager): ' +
+  'put it in the configuration file (GP_AGENT_TOKEN = …, readable by administrators and the service account only), ' +
+  'in the environment variable GP_AGENT_TOKEN, or in a file named by --token-file';
 
 export class ConfigError extends Error {
   readonly issues: string[];
@@ -159,7 +168,28 @@ function gather(flags: Record<string, string | undefined>, env: NodeJS.ProcessEn
     else if (fromFile)
       given[key] = spec.path && configFile ? { ...fromFile, value: path.resolve(path.dirname(configFile), fromFile.value) } : fromFile;
   }
+  if (given.tokenFile) {
+    if (given.token)
+      throw new ConfigError([
+        `both GP_AGENT_TOKEN (from ${given.token.from}) and GP_AGENT_TOKEN_FILE (from ${given.tokenFile.from}) are set: give one`,
+      ]);
+    given.token = { value: readTokenFile(given.tokenFile), from: `the token file ${given.tokenFile.value}` };
+  }
   return given;
+}
+
+/** The token held by a file (its first line; a service manager's credential file has nothing else). */
+function readTokenFile(setting: Raw): string {
+  try {
+    return fs
+      .readFileSync(setting.value, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0]!
+      .trim();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError([`GP_AGENT_TOKEN_FILE (from ${setting.from}): ${setting.value} cannot be read (${reason})`]);
+  }
 }
 
 /**
@@ -259,7 +289,7 @@ function settingsSchema(given: Given) {
     ),
     token: required(
       'token',
-      'the agent token is missing: pass --token lb_agent_… or set GP_AGENT_TOKEN',
+      'the agent token is missing: set GP_AGENT_TOKEN (in the configuration file or the environment) or pass --token-file <file>',
       (text) => AGENT_TOKEN.test(text),
       'the agent token must look like lb_agent_ followed by 32 letters and digits (as `gp-gateway connection create` printed it)',
     ),
@@ -302,7 +332,16 @@ export function loadAgentConfig(
   const schema = settingsSchema(given);
   const parsed = needs === 'all' ? schema.safeParse(input) : schema.omit({ gatewayUrl: true, token: true, timings: true }).safeParse(input);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
-  return { gatewayUrl: '', token: '', timings: DEFAULT_TIMINGS, ...parsed.data, logFile: parsed.data.logFile ?? null, configFile };
+  const warnings = given.token?.from === SETTINGS.token.flag.text ? [TOKEN_FLAG_WARNING] : [];
+  return {
+    gatewayUrl: '',
+    token: '',
+    timings: DEFAULT_TIMINGS,
+    ...parsed.data,
+    logFile: parsed.data.logFile ?? null,
+    configFile,
+    warnings,
+  };
 }
 
 /** The lines of `--help` that list every setting, for the commands that read them. */
@@ -313,7 +352,8 @@ export function settingsHelp(): string {
     'Settings (flag, or environment variable / configuration-file key; flags win over the environment,',
     `the environment over the file given with --config or ${CONFIG_ENV}):`,
     '  --gateway          GP_GATEWAY_URL                  the gateway, e.g. https://gateway.example.com',
-    "  --token            GP_AGENT_TOKEN                  the connection's agent token, lb_agent_…",
+    "  --token-file       GP_AGENT_TOKEN                  the connection's agent token, lb_agent_…, best in the file",
+    '                     GP_AGENT_TOKEN_FILE             or a file holding it (--token works too, but shows it in ps)',
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
     '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',

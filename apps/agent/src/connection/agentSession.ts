@@ -2,6 +2,7 @@ import {
   decodeFrame,
   encodeFrame,
   GatewayToAgentFrameSchema,
+  MAX_FRAME_BYTES,
   PROTOCOL_VERSION,
   type AgentHealth,
   type AgentInfo,
@@ -100,7 +101,11 @@ export class AgentSession {
   receive(text: string): void {
     const decoded = decodeFrame(GatewayToAgentFrameSchema, text);
     if (!decoded.ok) {
-      this.log.warn({ reason: decoded.error }, 'ignored a frame the agent does not understand');
+      // A request refused here is still answered: the gateway would otherwise hold its client, and
+      // an in-flight slot of the connection, until the deadline.
+      const id = requestIdOf(text);
+      this.log.warn({ reason: decoded.error, id }, 'refused a frame the agent does not understand');
+      if (id !== null) this.sendError(id, 'VALIDATION_ERROR', `The agent refused the request (${decoded.error}).`);
       return;
     }
     const frame = decoded.frame;
@@ -216,6 +221,12 @@ export class AgentSession {
     this.log.debug({ id, op: op.kind, object: op.object, timeoutMs: frame.timeoutMs }, 'request started');
     try {
       const result = await this.service.handle(op, running.controller?.signal);
+      if (byteLengthOver(result.payload, MAX_FRAME_BYTES - 1024)) {
+        // The gateway would drop the whole socket for it (and every request on it): refuse this one instead.
+        this.log.error({ id, object: op.object, limit: op.kind === 'list' ? op.limit : null }, 'page too large for a frame');
+        this.sendError(id, 'INTERNAL_ERROR', 'the page is larger than a frame may be');
+        return;
+      }
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: result.next }, result.payload));
       this.log.debug({ id, op: op.kind, object: op.object, ms: this.elapsed(running) }, 'request answered');
       if (this.lastReport?.health.database === 'unavailable') void this.refreshHealth();
@@ -269,4 +280,23 @@ export class AgentSession {
 function summary(report: HealthReport): string {
   const { database, databaseMessage, gpVersion } = report.health;
   return JSON.stringify([database, databaseMessage, gpVersion, report.companies.map((c: Company) => [c.id, c.name])]);
+}
+
+/** The id of a frame that claims to be a request, if its header names one the gateway could match; else null. */
+function requestIdOf(text: string): string | null {
+  const newline = text.indexOf('\n');
+  let header: unknown;
+  try {
+    header = JSON.parse(newline === -1 ? text : text.slice(0, newline));
+  } catch {
+    return null;
+  }
+  const { type, id } = (header ?? {}) as { type?: unknown; id?: unknown };
+  return type === 'request' && typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
+}
+
+/** Whether the payload's UTF-8 exceeds `limit` bytes; the string is measured only when it could. */
+function byteLengthOver(payload: string | Buffer, limit: number): boolean {
+  if (typeof payload !== 'string') return payload.length > limit;
+  return payload.length * 3 > limit && Buffer.byteLength(payload) > limit;
 }

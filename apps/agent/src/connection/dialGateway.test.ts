@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
+import { CLOSE_TOKEN_REJECTED, CLOSE_TOO_MANY_AGENTS, CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.ts';
@@ -128,6 +128,24 @@ test("an incompatible protocol version stops the agent with the gateway's words,
   await g.close();
 });
 
+test("a connection with all its agents, or a token rotated away, stops the agent with the gateway's words, without retrying", async () => {
+  for (const [code, reason, expected] of [
+    [
+      CLOSE_TOO_MANY_AGENTS,
+      'this connection already has 4 agents connected',
+      /refused another agent on this connection: this connection already has 4/,
+    ],
+    [CLOSE_TOKEN_REJECTED, 'the agent token was rotated or revoked', /rejected the agent token: the agent token was rotated or revoked/],
+  ] as const) {
+    const g = await gateway();
+    g.onHello = (ws) => ws.close(code, reason);
+    const { done } = dial(g, fakeService().service);
+    await assert.rejects(done, (e: Error) => e instanceof FatalConnectionError && expected.test(e.message));
+    assert.equal(g.sockets.length, 1, 'one attempt, no loop');
+    await g.close();
+  }
+});
+
 test('a gateway that stops answering is dropped within the heartbeat timeout, and the agent reconnects', async () => {
   const g = await gateway();
   const { stop, done } = dial(g, fakeService().service);
@@ -156,6 +174,23 @@ test('a cancel from the gateway stops the request and the agent answers UPSTREAM
   assert.equal(answer.id, '7');
   assert.equal(answer.code, 'UPSTREAM_TIMEOUT');
   assert.match(answer.message, /^The agent cancelled the query after \d+ ms: its deadline passed\.$/);
+  stop.abort();
+  await done;
+  await g.close();
+});
+
+test('a request the agent refuses (an id longer than it accepts) is answered with an error frame, never dropped', async () => {
+  const g = await gateway();
+  const { stop, done } = dial(g, fakeService().service);
+  await g.next('hello');
+  const get = { kind: 'get', object: 'customers', company: 'TWO', id: 'x'.repeat(513) };
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '9', timeoutMs: 60_000, op: get }));
+  g.sockets[0]!.send(encodeFrame({ v: 1, type: 'request', id: '10', timeoutMs: 60_000, op: { ...op, limit: 0 } }));
+  for (const id of ['9', '10']) {
+    const answer = await g.next('error');
+    assert.deepEqual([answer.id, answer.code], [id, 'VALIDATION_ERROR']);
+    assert.match(answer.message, /^The agent refused the request \(invalid frame: .+\)\.$/);
+  }
   stop.abort();
   await done;
   await g.close();

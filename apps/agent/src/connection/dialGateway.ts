@@ -1,10 +1,18 @@
 import os from 'node:os';
 import WebSocket from 'ws';
 import type { Logger } from 'pino';
-import { CLOSE_AGENT_STOPPING, CLOSE_TOKEN_REJECTED, CLOSE_VERSION_UNSUPPORTED, sendInBatches, type AgentInfo } from '@gp-gateway/protocol';
+import {
+  CLOSE_AGENT_STOPPING,
+  CLOSE_TOKEN_REJECTED,
+  CLOSE_TOO_MANY_AGENTS,
+  CLOSE_VERSION_UNSUPPORTED,
+  MAX_FRAME_BYTES,
+  sendInBatches,
+  type AgentInfo,
+} from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
 import { AgentSession } from './agentSession.ts';
-import { AGENT_VERSION } from '../version.ts';
+import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 
 /** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
 export interface ConnectionTimings {
@@ -81,7 +89,8 @@ interface Outcome {
 
 /**
  * Keeps one outbound WebSocket to the gateway open: dial, hello, serve, and on loss redial with
- * exponential backoff and jitter, forever; only a refused token or protocol version stops it
+ * exponential backoff and jitter, forever; only a refused token or protocol version, or a connection
+ * that already has as many agents as the gateway accepts, stops it
  * (FatalConnectionError). Both sides ping: the gateway drops an agent it no longer hears, and the
  * agent drops a gateway it no longer hears (a NAT or firewall that silently forgot the connection)
  * and reconnects. Resolves once stopped through `control`.
@@ -89,7 +98,13 @@ interface Outcome {
 export async function dialGateway(options: DialOptions, control: DialControl | AbortSignal): Promise<void> {
   const { stop, force } = control instanceof AbortSignal ? { stop: control, force: undefined } : control;
   const timings = { ...DEFAULT_TIMINGS, ...options.timings };
-  const info: AgentInfo = { version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: options.dialect };
+  const info: AgentInfo = {
+    version: AGENT_VERSION,
+    commit: AGENT_COMMIT,
+    host: os.hostname(),
+    platform: process.platform,
+    dialect: options.dialect,
+  };
   let attempt = 0;
   let offlineSince: number | null = null;
   while (!stop.aborted) {
@@ -132,6 +147,8 @@ function connectOnce(
     const ws = new WebSocket(agentEndpoint(options.gatewayUrl), {
       headers: { authorization: `Bearer ${options.token}` },
       handshakeTimeout: timings.connectTimeoutMs,
+      // Nothing the gateway sends comes near this; a rogue endpoint cannot make the agent buffer more.
+      maxPayload: MAX_FRAME_BYTES,
       // Client frames must carry a mask, which exists to protect browsers' proxies from cache
       // poisoning; the agent is no browser. An all-zero mask lets ws skip XOR-ing every byte of
       // every page it sends (3% of the agent's CPU in profiles), and is still valid WebSocket.
@@ -240,6 +257,8 @@ function connectOnce(
       if (code === CLOSE_TOKEN_REJECTED) finish({ fatal: true, reason: `the gateway rejected the agent token: ${text}` });
       else if (code === CLOSE_VERSION_UNSUPPORTED)
         finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
+      else if (code === CLOSE_TOO_MANY_AGENTS)
+        finish({ fatal: true, reason: `the gateway refused another agent on this connection: ${text}` });
       else finish({ fatal: false, reason: text });
     });
     ws.on('error', (error) => finish({ fatal: false, reason: error.message }));

@@ -93,3 +93,41 @@ test('limits are checked against their bounds; null goes back to the default', a
   });
   await assert.rejects(admin.createOrganisation('Limits Ltd'), { message: `an organisation named "Limits Ltd" already exists: ${org.id}` });
 });
+
+test('an agent token is rotated (shown once) or revoked; the store then holds the new hash or none', async () => {
+  const org = await admin.createOrganisation('Tokens Ltd');
+  const foreign = await admin.createOrganisation('Thieves Ltd');
+  const { connection, agentToken } = await admin.createConnection({ orgId: org.id, name: 'Head office' });
+  const rotated = await admin.rotateAgentToken(org.id, connection.id);
+  assert.match(rotated.agentToken, /^lb_agent_[0-9A-Za-z]{32}$/);
+  assert.notEqual(rotated.agentToken, agentToken);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(agentToken)), null);
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(rotated.agentToken)))?.id, connection.id);
+  assert.deepEqual(
+    await store.agentTokenHashesHeld([sha256Hex(agentToken), sha256Hex(rotated.agentToken)]),
+    new Set([sha256Hex(rotated.agentToken)]),
+  );
+
+  assert.equal((await admin.revokeAgentToken(org.id, connection.id)).agentTokenHash, null);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(rotated.agentToken)), null);
+  assert.deepEqual(await store.agentTokenHashesHeld([sha256Hex(rotated.agentToken)]), new Set());
+  const again = await admin.rotateAgentToken(org.id, connection.id);
+  assert.equal(
+    (await store.findConnectionByAgentTokenHash(sha256Hex(again.agentToken)))?.id,
+    connection.id,
+    'a revoked token is re-issued by rotation',
+  );
+
+  await assert.rejects(admin.rotateAgentToken(foreign.id, connection.id), {
+    message: `the organisation has no connection with the id "${connection.id}"`,
+  });
+  await assert.rejects(admin.revokeAgentToken(foreign.id, connection.id), AdminError);
+  await assert.rejects(admin.rotateAgentToken(org.id, 'sandbox'), {
+    message: 'the sandbox is served by the built-in agent; it has no agent token',
+  });
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(again.agentToken)))?.id, connection.id, 'refusals changed nothing');
+  assert.deepEqual(
+    (await admin.listAudit(org.id)).map((e) => e.action).filter((a) => a.startsWith('connection.agent-token')),
+    ['connection.agent-token.rotated', 'connection.agent-token.revoked', 'connection.agent-token.rotated'],
+  );
+});

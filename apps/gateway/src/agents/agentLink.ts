@@ -13,6 +13,7 @@ import {
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
+import { payloadProblem } from './payloadShape.ts';
 
 /** A way to send frames to one agent and to drop it: a WebSocket, or the built-in agent's worker. */
 export interface AgentChannel {
@@ -26,14 +27,18 @@ export interface AgentAnswer {
   next: Position | null;
 }
 
-/** Codes an agent may answer with; anything else from an agent is reported as an internal error. */
-const AGENT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set([
-  'VALIDATION_ERROR',
-  'NOT_FOUND',
-  'ERP_UNAVAILABLE',
-  'UPSTREAM_TIMEOUT',
-  'CONNECTION_OFFLINE',
-  'INTERNAL_ERROR',
+/**
+ * Codes an agent may answer with, and what the client is told for each: our words, never the
+ * agent's, which go to the log (an agent's text may hold anything, from SQL Server's words to a
+ * rogue agent's). Any other code from an agent is reported as an internal error.
+ */
+const AGENT_ERRORS: ReadonlyMap<ErrorCode, (op: Operation) => string> = new Map<ErrorCode, (op: Operation) => string>([
+  ['VALIDATION_ERROR', () => 'The connection’s agent refused the request as invalid.'],
+  ['NOT_FOUND', (op) => (op.kind === 'get' ? `No record of ${op.object} has that id.` : 'Not found.')],
+  ['ERP_UNAVAILABLE', () => 'The connection’s agent is running but cannot reach the GP database.'],
+  ['UPSTREAM_TIMEOUT', () => 'The connection’s agent stopped the query: its deadline passed.'],
+  ['CONNECTION_OFFLINE', () => 'The connection’s agent is shutting down.'],
+  ['INTERNAL_ERROR', () => 'The connection’s agent failed to answer this request.'],
 ]);
 /** Requests past their deadline remembered to log the agent's confirmation of the cancel; bounded. */
 const MAX_EXPIRED = 1000;
@@ -120,19 +125,29 @@ export class AgentLink {
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         if (frame.type === 'error') {
-          const code = AGENT_ERROR_CODES.has(frame.code) ? frame.code : 'INTERNAL_ERROR';
+          const code = AGENT_ERRORS.has(frame.code) ? frame.code : 'INTERNAL_ERROR';
+          const message = AGENT_ERRORS.get(code)!(pending.op);
+          this.log.info(
+            { id: frame.id, object: pending.op.object, code: frame.code, agentMessage: frame.message },
+            'agent answered with an error',
+          );
           // An agent answers CONNECTION_OFFLINE only for work it did not do (it is stopping).
-          pending.reject(code === 'CONNECTION_OFFLINE' ? new AgentLostError(frame.message) : new ApiError(code, frame.message));
+          pending.reject(code === 'CONNECTION_OFFLINE' ? new AgentLostError(message) : new ApiError(code, message));
         } else if (decoded.payload === null) {
-          pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer without data.'));
+          pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer without data.'));
         } else if (typeof decoded.payload !== 'string' && !isUtf8(decoded.payload)) {
           // The bytes go to the client as they are: a binary frame (which the WebSocket does not
           // check, unlike text) must not put anything but UTF-8 into a JSON response.
           this.log.warn({ id: frame.id }, 'agent sent an answer that is not UTF-8');
-          pending.reject(new ApiError('INTERNAL_ERROR', 'The agent sent an answer that is not valid text.'));
+          pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid text.'));
         } else {
-          const payload = decoded.payload;
-          pending.resolve({ payload: typeof payload === 'string' ? Buffer.from(payload) : payload, next: frame.next });
+          const payload = typeof decoded.payload === 'string' ? Buffer.from(decoded.payload) : decoded.payload;
+          const problem = payloadProblem(payload, pending.op.kind);
+          if (problem === null) pending.resolve({ payload, next: frame.next });
+          else {
+            this.log.warn({ id: frame.id, object: pending.op.object, problem, bytes: payload.length }, 'agent sent malformed data');
+            pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid data.'));
+          }
         }
         return;
       }

@@ -28,7 +28,7 @@ function agent(host: string, companies = ['TWO']) {
     log,
   );
   const requests = () => sent.filter((f) => f.type === 'request');
-  const answer = (id: string, payload = `"${host}"`) =>
+  const answer = (id: string, payload = `[{"host":"${host}"}]`) =>
     link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id, next: null }, payload)));
   return { link, sent, requests, answer };
 }
@@ -54,7 +54,10 @@ test("requests spread over a connection's agents, the least busy first", async (
   assert.deepEqual([a.requests().length, b.requests().length], [1, 1], 'one each while both are busy');
   a.answer(a.requests()[0].id);
   b.answer(b.requests()[0].id);
-  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload.toString()).sort(), ['"gp01"', '"gp02"']);
+  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload.toString()).sort(), [
+    '[{"host":"gp01"}]',
+    '[{"host":"gp02"}]',
+  ]);
   for (let i = 0; i < 4; i++) {
     const next = router.request('conn', op, 1000);
     const target = a.requests().length + b.requests().length;
@@ -80,7 +83,7 @@ test('a read whose agent drops mid-request is sent once to another agent of the 
   await new Promise((r) => setImmediate(r));
   assert.equal(other.requests().length, 1, 'retried on the other agent');
   other.answer(other.requests()[0].id);
-  assert.equal((await pending).payload.toString(), JSON.stringify(other.link.agent.host));
+  assert.equal((await pending).payload.toString(), JSON.stringify([{ host: other.link.agent.host }]));
 });
 
 test('with no other agent, a dropped agent fails its requests with 503 at once', async () => {
@@ -149,9 +152,32 @@ test('an answer whose bytes are not UTF-8 fails the request instead of reaching 
   const id = a.requests()[0].id;
   const header = Buffer.from(`${encodeFrame({ v: 1, type: 'response', id, next: null })}\n`);
   a.link.receive(Buffer.concat([header, Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d])]));
-  await assert.rejects(pending, (e: ApiError) => e.code === 'INTERNAL_ERROR');
+  await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_ERROR');
   // Multi-byte UTF-8 passes untouched.
   const next = a.link.request(op, 5_000);
-  a.answer(a.requests()[1].id, '["Müller – 東京"]');
-  assert.equal((await next).payload.toString(), '["Müller – 東京"]');
+  a.answer(a.requests()[1].id, '[{"name":"Müller – 東京"}]');
+  assert.equal((await next).payload.toString(), '[{"name":"Müller – 東京"}]');
+});
+
+test('a malformed answer is a 502 UPSTREAM_ERROR, and an agent error reaches the client as its code with our words', async () => {
+  const a = agent('gp01');
+  for (const payload of ['{"not":"a list"}', '[{"id":"A",}]', '[{"id":"A"}] trailing', '["strings", "not records"]']) {
+    const pending = a.link.request(op, 5_000);
+    a.answer(a.requests().at(-1).id, payload);
+    await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_ERROR' && e.status === 502, payload);
+  }
+  const get = a.link.request({ kind: 'get', object: 'customers', company: 'TWO', id: 'A' }, 5_000);
+  a.answer(a.requests().at(-1).id, '[{"id":"A"}]');
+  await assert.rejects(get, (e: ApiError) => e.code === 'UPSTREAM_ERROR', 'a get answers one object, not a list');
+
+  const refused = a.link.request(op, 5_000);
+  const secret = "Login failed for user 'sa' on server gp01.corp; SELECT * FROM RM00101";
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'INTERNAL_ERROR', message: secret }));
+  await assert.rejects(
+    refused,
+    (e: ApiError) => e.code === 'INTERNAL_ERROR' && e.message === 'The connection’s agent failed to answer this request.',
+  );
+  const missing = a.link.request({ kind: 'get', object: 'customers', company: 'TWO', id: 'A' }, 5_000);
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'NOT_FOUND', message: '<script>x</script>' }));
+  await assert.rejects(missing, (e: ApiError) => e.code === 'NOT_FOUND' && e.message === 'No record of customers has that id.');
 });

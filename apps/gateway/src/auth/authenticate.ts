@@ -4,6 +4,8 @@ import { routeHeadersOf } from '../http/routeHeaders.ts';
 import { connectionToRead } from '../routing/connectionRouting.ts';
 import type { ApiKey, Connection, Scope, Store } from '../store/store.ts';
 import type { Limits } from '../limits/limits.ts';
+import { bearerToken } from './bearer.ts';
+import type { RefusalThrottle } from './refusalThrottle.ts';
 import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';
 
 export interface AuthContext {
@@ -20,6 +22,8 @@ declare global {
       requestId?: string;
       /** The organisation's limits, set by applyLimits. */
       limits?: Limits;
+      /** Refused for the address's bad keys (auth/refusalThrottle.ts): summed up in the log, not a line each. */
+      throttled?: boolean;
     }
   }
 }
@@ -33,14 +37,21 @@ const UNAUTHORIZED = 'Missing or invalid API key. Send it as: Authorization: Bea
  * Bearer API keys (docs/api.md#authentication-and-keys, docs/api.md#modes-and-the-sandbox). Missing, malformed, unknown and revoked keys all get the same 401, so the
  * answer tells an attacker nothing about which it was.
  */
-export function authenticate(store: Store) {
+export function authenticate(store: Store, refusals: RefusalThrottle | null = null) {
   const touched = new Map<string, number>();
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const secret = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const secret = bearerToken(req.headers.authorization);
     const mode = secret ? apiKeyMode(secret) : null;
     const hash = secret && mode ? sha256Hex(secret) : null;
     const found = hash && mode ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode)) : null;
     if (!found || !hash || found.key.revokedAt !== null || !sameDigest(found.key.secretHash, hash)) {
+      const wait = refusals?.refused(req.socket.remoteAddress, secret ? 'invalid key' : 'no key') ?? 0;
+      if (wait > 0) {
+        res.locals.throttled = true;
+        throw new ApiError('RATE_LIMITED', `Too many requests with invalid API keys from this address. Retry after ${wait} s.`, null, {
+          retryAfterSeconds: wait,
+        });
+      }
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED);
     }
     const { key } = found;

@@ -38,6 +38,18 @@ export function mintAgentToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: sha256Hex(token) };
 }
 
+/** A one-time sign-in link's token (first password, invitation), and the hash the store keeps. */
+export function mintSignInToken(): { token: string; tokenHash: string } {
+  const token = `lb_link_${randomBase62(SECRET_LENGTH)}`;
+  return { token, tokenHash: sha256Hex(token) };
+}
+
+/** A dashboard session's id for its cookie, and the hash the store keeps. */
+export function mintSessionId(): { id: string; idHash: string } {
+  const id = randomBase62(SECRET_LENGTH + 11);
+  return { id, idHash: sha256Hex(id) };
+}
+
 /** Every request hashes its key: the one-shot `hash` takes 0.3 us where a Hash object took 0.8. */
 export function sha256Hex(secret: string): string {
   return hash('sha256', secret, 'hex');

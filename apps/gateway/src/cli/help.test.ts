@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerConnectionCommand } from './commands/connection.ts';
 import { registerKeyCommand } from './commands/key.ts';
 import { registerOrgCommand } from './commands/org.ts';
+import { registerUserCommand } from './commands/user.ts';
 
 /** The full `--help` text of a command, including the examples added after it. */
 function helpOf(command: Command): string {
@@ -18,6 +19,7 @@ test('every operator command has help with an example a support engineer can cop
   registerOrgCommand(program);
   registerKeyCommand(program);
   registerConnectionCommand(program);
+  registerUserCommand(program);
   const commands = program.commands.flatMap((group) => [group, ...group.commands]);
   assert.deepEqual(
     commands.map((c) => c.name()),
@@ -35,6 +37,12 @@ test('every operator command has help with an example a support engineer can cop
       'list',
       'set-default-company',
       'set-write-whitelist',
+      'rotate-token',
+      'revoke-token',
+      'user',
+      'create',
+      'list',
+      'link',
     ],
   );
   for (const command of commands) {

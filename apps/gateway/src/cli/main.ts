@@ -3,6 +3,7 @@ import { registerConnectionCommand } from './commands/connection.ts';
 import { registerKeyCommand } from './commands/key.ts';
 import { registerOrgCommand } from './commands/org.ts';
 import { registerStartCommand } from './commands/start.ts';
+import { registerUserCommand } from './commands/user.ts';
 
 const program = new Command()
   .name('gp-gateway')
@@ -17,13 +18,15 @@ const program = new Command()
       '  gp-gateway org create "Acme Ltd"\n' +
       '  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n' +
       '  gp-gateway key create --org "Acme Ltd" --name "Production" --mode live --scopes read\n' +
-      '  gp-gateway connection list --org "Acme Ltd"     # is their agent connected?\n',
+      '  gp-gateway connection list --org "Acme Ltd"     # is their agent connected?\n' +
+      '  gp-gateway user create --org "Acme Ltd" --email ops@acme.example --role admin   # their dashboard\n',
   );
 
 registerStartCommand(program);
 registerOrgCommand(program);
 registerKeyCommand(program);
 registerConnectionCommand(program);
+registerUserCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`gp-gateway: ${error instanceof Error ? error.message : String(error)}`);

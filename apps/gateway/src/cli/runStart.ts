@@ -33,6 +33,8 @@ export async function runStart(): Promise<void> {
     requestTimeoutMs: config.requestTimeoutMs,
     sandboxDir: paths.demo,
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
+    agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
   });
   process.stdout.write(
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +

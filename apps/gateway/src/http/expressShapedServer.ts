@@ -24,6 +24,8 @@ export function createExpressShapedServer(app: Express): http.Server {
     {
       IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse,
+      // A request without Host gets the error envelope from the app (http/requestId.ts), not Node's bare 400.
+      requireHostHeader: false,
     },
     app,
   );

@@ -45,14 +45,22 @@ export interface PageSource {
  * nothing. A single record larger than the budget is returned alone rather than never (no record of
  * the v1 objects comes near 64 KiB).
  */
-export async function pageWithinBudget(source: PageSource, list: OpenList, limit: number, budget: number): Promise<BudgetedPage> {
+export async function pageWithinBudget(
+  source: PageSource,
+  list: OpenList,
+  limit: number,
+  budget: number,
+  /** Changes each record (MCP adds an id to those without); the budget applies to the changed text. */
+  decorate: ((record: Record<string, unknown>) => Record<string, unknown>) | null = null,
+): Promise<BudgetedPage> {
   let ask = limit;
   for (;;) {
     const page = await source.page(list, ask);
     // MCP results are text: the one place the agent's bytes become a string.
-    const payload = page.payload.toString();
-    const text = pageText(payload, page.nextCursor);
-    const data = JSON.parse(payload) as unknown[];
+    const raw = page.payload.toString();
+    const parsed = JSON.parse(raw) as Record<string, unknown>[];
+    const data = decorate ? parsed.map(decorate) : parsed;
+    const text = pageText(decorate ? JSON.stringify(data) : raw, page.nextCursor);
     if (Buffer.byteLength(text) <= budget || data.length <= 1) return { text, data, nextCursor: page.nextCursor };
     const cursorBytes = Math.max(CURSOR_ALLOWANCE_BYTES, JSON.stringify(page.nextCursor).length);
     // Strictly fewer than this page held, so the loop ends; at least one, so a walk always advances.

@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import { DateOnlySchema, DecimalStringSchema, filterToolSchema, OBJECTS, UtcTimestampSchema, type ObjectSpec } from '@gp-gateway/protocol';
+import {
+  DateOnlySchema,
+  DecimalStringSchema,
+  MAX_IDS,
+  MAX_SEARCH_LENGTH,
+  OBJECTS,
+  UtcTimestampSchema,
+  type FilterSpec,
+  type ObjectSpec,
+} from '@gp-gateway/protocol';
 
 /**
  * What `list_objects` answers: every object with its fields, its filters and the form of its id,
  * generated from the protocol's catalogue (OBJECTS), so it describes exactly what REST serves.
- * Field types are short names (legend in `types`); filters are the JSON Schema of the `filters`
- * argument of `list_records` for that object.
+ * Field types are short names (legend in `types`); filters are one line each (describeFilter).
  */
 type JsonSchema = { type?: string; pattern?: string; anyOf?: JsonSchema[]; [key: string]: unknown };
 
@@ -40,9 +48,33 @@ function fieldsOf(spec: ObjectSpec): Record<string, string> {
   return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, fieldType(schema)]));
 }
 
-function filtersOf(spec: ObjectSpec): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = toJsonSchema(filterToolSchema(spec.filters), 'input');
-  return schema;
+/**
+ * A filter in one line: its type, its bounds and what it means, e.g. `string ≤31: customer class id`
+ * or `one of open|history: …`. The JSON Schema of every filter of every object made list_objects
+ * 25 KB (about 6,000 tokens), most of it the same keywords again and again; what a model needs is
+ * the type and the meaning.
+ */
+function describeFilter(filter: FilterSpec): string {
+  switch (filter.kind) {
+    case 'string':
+      return `string ≤${filter.maxLength}${filter.required ? ', required' : ''}: ${filter.description}`;
+    case 'search':
+      return `string ≤${MAX_SEARCH_LENGTH}: ${filter.description}`;
+    case 'ids':
+      return `array of up to ${MAX_IDS} ids: ${filter.description}`;
+    case 'enum':
+      return `one of ${filter.values.join('|')}: ${filter.description}`;
+    case 'timestamp':
+      return `timestamp (or a date: its UTC midnight): ${filter.description}`;
+    case 'date':
+    case 'boolean':
+    case 'integer':
+      return `${filter.kind}: ${filter.description}`;
+  }
+}
+
+function filtersOf(spec: ObjectSpec): Record<string, string> {
+  return Object.fromEntries(Object.entries(spec.filters).map(([name, filter]) => [name, describeFilter(filter)]));
 }
 
 function idFormOf(spec: ObjectSpec): string | null {
@@ -50,12 +82,36 @@ function idFormOf(spec: ObjectSpec): string | null {
   return spec.idForm.kind === 'plain' ? '<id>' : `<${spec.idForm.parts[0]}>:<${spec.idForm.parts[1]}>`;
 }
 
+/** Sample values of id parts, in GP's style, for examples of composite ids. */
+const PART_EXAMPLES: Readonly<Record<string, string>> = {
+  customerId: 'AARONFIT0001',
+  vendorId: 'ACETRAVE0001',
+  itemId: '128 SDRAM',
+  siteId: 'WAREHOUSE',
+  code: 'PRIMARY',
+  documentNumber: 'STDINV2261',
+  voucherNumber: '00000000000000123',
+  number: 'ORDST2227',
+};
+
+/** An example id of the object, e.g. `AARONFIT0001:PRIMARY` or `invoice:STDINV2261`; null without get-by-id. */
+export function idExampleOf(spec: ObjectSpec): string | null {
+  if (spec.idForm?.kind !== 'composite') return null;
+  return spec.idForm.parts
+    .map((part) => {
+      const filter = spec.filters[part];
+      return filter?.kind === 'enum' ? filter.values[0] : (PART_EXAMPLES[part] ?? part.toUpperCase());
+    })
+    .join(':');
+}
+
 export const ObjectDescriptionSchema = z.object({
   name: z.string(),
   description: z.string(),
   fields: z.record(z.string(), z.string()),
-  filters: z.record(z.string(), z.unknown()),
+  filters: z.record(z.string(), z.string()),
   idForm: z.string().nullable(),
+  idExample: z.string().nullable().optional(),
   companyScoped: z.boolean(),
   linesOf: z.string().nullable(),
 });
@@ -75,18 +131,23 @@ function describe(spec: ObjectSpec): z.infer<typeof ObjectDescriptionSchema> {
     fields: fieldsOf(spec),
     filters: filtersOf(spec),
     idForm: idFormOf(spec),
+    ...(idExampleOf(spec) ? { idExample: idExampleOf(spec) } : {}),
     companyScoped: spec.companyScoped,
     linesOf: spec.parent ?? null,
   };
 }
 
-let catalogue: { structured: Catalogue; text: string } | null = null;
+const catalogues = new Map<string, { structured: Catalogue; text: string }>();
 
-/** Built on first use and kept: it depends on nothing but the protocol. */
-export function catalogueResult(): { structured: Catalogue; text: string } {
+/** Every object, or the one named; built on first use and kept: it depends on nothing but the protocol. */
+export function catalogueResult(object?: string): { structured: Catalogue; text: string } {
+  const key = object ?? '';
+  let catalogue = catalogues.get(key);
   if (!catalogue) {
-    const structured = { types: { ...TYPE_LEGEND }, objects: Object.values(OBJECTS as Record<string, ObjectSpec>).map(describe) };
+    const specs = Object.values(OBJECTS as Record<string, ObjectSpec>).filter((spec) => object === undefined || spec.name === object);
+    const structured = { types: { ...TYPE_LEGEND }, objects: specs.map(describe) };
     catalogue = { structured, text: JSON.stringify(structured) };
+    catalogues.set(key, catalogue);
   }
   return catalogue;
 }

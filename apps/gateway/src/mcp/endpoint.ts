@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { routeHeadersOf } from '../http/routeHeaders.ts';
 import type { RecordReader } from '../reads/recordReader.ts';
 import { createMcpServer } from './server.ts';
+import { MAX_MCP_REQUEST_BYTES } from './transportHttp.ts';
 
 export interface McpEndpointOptions {
   reader: RecordReader;
@@ -12,11 +13,8 @@ export interface McpEndpointOptions {
   resultBudgetBytes: number;
 }
 
-/** Tool calls are a few hundred bytes; 64 KiB leaves room without reading megabytes for nothing. */
-const MAX_REQUEST_BYTES = 64 * 1024;
-
 /**
- * `POST /mcp`, mounted after authentication, limits and the mcp scope: MCP Streamable HTTP, stateless
+ * `POST /mcp`, mounted after the body, origin, authentication, limits and the mcp scope: MCP Streamable HTTP, stateless
  * (no session id), answering with JSON rather than an event stream. Each request gets its own server
  * and transport, as the SDK requires of a stateless transport; the key and the X-Connection-Id and
  * X-Company headers of this request are what its tools read with.
@@ -34,14 +32,15 @@ export function mcpEndpoint({ reader, log, resultBudgetBytes }: McpEndpointOptio
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
-      maxRequestBodySize: MAX_REQUEST_BYTES,
+      maxRequestBodySize: MAX_MCP_REQUEST_BYTES,
     });
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    // The body was read before authentication (transportHttp.ts); undefined when it was not JSON.
+    await transport.handleRequest(req, res, req.body);
   };
 }
 

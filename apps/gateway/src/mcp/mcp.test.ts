@@ -179,27 +179,37 @@ describe('protocol', () => {
   });
 });
 
-describe('keys, scope and limits: HTTP errors before MCP', () => {
-  test('no valid key: 401 UNAUTHORIZED, without quota headers', async () => {
-    for (const headers of [{}, bearer(newApiKeySecret('test'))]) {
+describe('keys, scope and limits: the HTTP status, with a JSON-RPC error naming the request', () => {
+  test('no valid key: 401 with WWW-Authenticate: Bearer, without quota headers', async () => {
+    for (const headers of [{}, bearer(newApiKeySecret('test')), { authorization: 'Basic abc' }]) {
       const res = await post(initialize(LATEST_PROTOCOL_VERSION), headers);
       assert.equal(res.status, 401);
-      assert.equal(res.body.error.code, 'UNAUTHORIZED');
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="gp-gateway"');
+      assert.deepEqual(res.body, {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32000,
+          message: 'Missing or invalid API key. Send it as: Authorization: Bearer <API_KEY>.',
+          data: { code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') },
+        },
+      });
       assert.equal(res.headers.get('x-ratelimit-limit'), null);
     }
     await assert.rejects(connect(newApiKeySecret('test')), (error: unknown) => error instanceof StreamableHTTPError && error.code === 401);
   });
 
-  test('a key without the mcp scope: 403 FORBIDDEN, with quota headers', async () => {
-    const res = await post(initialize(LATEST_PROTOCOL_VERSION), bearer(keys.readOnly!));
+  test('a key without the mcp scope: 403 with quota headers', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 'req-7', method: 'tools/list' }, bearer(keys.readOnly!));
     assert.equal(res.status, 403);
-    assert.deepEqual(res.body.error.code, 'FORBIDDEN');
+    assert.equal(res.body.id, 'req-7');
+    assert.deepEqual(res.body.error.data.code, 'FORBIDDEN');
     assert.equal(res.body.error.message, 'This API key lacks the mcp scope.');
     assert.ok(res.headers.get('x-ratelimit-remaining'));
     await assert.rejects(connect(keys.readOnly!), (error: unknown) => error instanceof StreamableHTTPError && error.code === 403);
   });
 
-  test('every POST spends one request of the key’s bucket; an empty bucket is HTTP 429 with Retry-After', async () => {
+  test('every POST spends one request of the key’s bucket; an empty bucket is HTTP 429 with Retry-After, in the error too', async () => {
     const org = await t.admin.createOrganisation('Tight');
     await t.admin.setLimits(org.id, { requestsPerWindow: 3, windowSeconds: 600 });
     const { secret } = await t.makeKey(org.id, 'test', ['read', 'mcp']);
@@ -211,9 +221,13 @@ describe('keys, scope and limits: HTTP errors before MCP', () => {
       bearer(secret, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
     );
     assert.equal(res.status, 429);
-    assert.equal(res.body.error.code, 'RATE_LIMITED');
+    assert.equal(res.body.id, 9);
+    assert.equal(res.body.error.data.code, 'RATE_LIMITED');
     assert.equal(res.headers.get('x-ratelimit-remaining'), '0');
-    assert.ok(Number(res.headers.get('retry-after')) >= 1);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1);
+    assert.equal(res.body.error.data.retryAfterSeconds, retryAfter);
+    assert.match(res.body.error.message, new RegExp(`Retry after ${retryAfter} s\\.$`));
     await assert.rejects(call(client, 'list_objects', {}), (error: unknown) => error instanceof StreamableHTTPError && error.code === 429);
   });
 
@@ -255,14 +269,23 @@ describe('tools', () => {
     assert.deepEqual(Object.keys(customers.fields), Object.keys(OBJECTS.customers.resource.shape));
     assert.equal(customers.fields.creditLimit, 'decimal|null');
     assert.equal(customers.fields.modifiedAt, 'timestamp|date|null');
-    assert.deepEqual(Object.keys(customers.filters.properties), Object.keys(OBJECTS.customers.filters));
-    assert.equal(customers.filters.properties.inactive.type, 'boolean');
+    assert.deepEqual(Object.keys(customers.filters), Object.keys(OBJECTS.customers.filters));
+    assert.equal(customers.filters.inactive, 'boolean: inactive customers only (true) or active only (false)');
+    assert.equal(customers.filters.classId, 'string ≤31: customer class id');
     assert.equal(customers.idForm, '<id>');
     const addresses = catalogue.objects.find((o: any) => o.name === 'customer-addresses');
     assert.equal(addresses.idForm, '<customerId>:<code>');
-    assert.deepEqual(addresses.filters.required, ['customerId']);
+    assert.match(addresses.filters.customerId, /^string ≤\d+, required: /);
+    assert.equal(addresses.idExample, 'AARONFIT0001:PRIMARY');
     const lines = catalogue.objects.find((o: any) => o.name === 'sales-order-lines');
-    assert.deepEqual([lines.idForm, lines.linesOf, lines.filters.required], [null, 'sales-orders', ['documentId']]);
+    assert.deepEqual([lines.idForm, lines.linesOf], [null, 'sales-orders']);
+    assert.match(lines.filters.documentId, /, required: /);
+    const one = ok(await call(await connect(keys.test!), 'list_objects', { object: 'gl-entries' }));
+    assert.deepEqual(
+      one.objects.map((o: any) => o.name),
+      ['gl-entries'],
+    );
+    assert.ok(textOf(result).length < 20_000, `list_objects is ${textOf(result).length} bytes`);
   });
 
   test('list_records pages through customers with cursors: each page’s text is the REST page, byte for byte', async () => {
@@ -303,17 +326,32 @@ describe('tools', () => {
     );
   });
 
-  test('get_record returns what REST returns, for plain and composite ids', async () => {
+  test('get_record returns what REST returns; records with a composite id carry it as id, in lists and gets', async () => {
     const client = await connect(keys.test!);
     const customer = (await t.get('/v1/customers?limit=1', bearer(keys.test!))).body.data[0];
     assert.deepEqual(ok(await call(client, 'get_record', { object: 'customers', id: customer.id })), { data: customer });
     const address = ok(await call(client, 'list_records', { object: 'customer-addresses', filters: { customerId: customer.id } })).data[0];
     const id = `${address.customerId}:${address.code}`;
+    assert.equal(address.id, id);
     const result = await call(client, 'get_record', { object: 'customer-addresses', id });
+    const rest = await t.get(`/v1/customer-addresses/${encodeURIComponent(id)}`, bearer(keys.test!));
+    assert.equal(rest.body.data.id, undefined, 'REST has no id field there');
+    assert.deepEqual(JSON.parse(textOf(result)), { data: { id, ...rest.body.data } });
+    assert.deepEqual(Object.keys(ok(result).data)[0], 'id');
+    const order = ok(await call(client, 'list_records', { object: 'sales-orders', limit: 1 })).data[0];
+    assert.equal(order.id, `${order.type}:${order.number}`);
+    ok(await call(client, 'get_record', { object: 'sales-orders', id: order.id }));
+  });
+
+  test('a composite id not found says the form of the ids, with an example', async () => {
+    const client = await connect(keys.test!);
+    const missing = failed(await call(client, 'get_record', { object: 'customer-addresses', id: 'AARONFIT0001' }), 'NOT_FOUND');
     assert.equal(
-      textOf(result),
-      await (await fetch(`${t.gateway.url}/v1/customer-addresses/${encodeURIComponent(id)}`, { headers: bearer(keys.test!) })).text(),
+      missing.message,
+      'No record of customer-addresses has the id "AARONFIT0001". Its ids have the form <customerId>:<code>, e.g. AARONFIT0001:PRIMARY; list_records gives each record\'s id.',
     );
+    const invoice = failed(await call(client, 'get_record', { object: 'ar-invoices', id: 'STDINV2261' }), 'NOT_FOUND');
+    assert.match(invoice.message, /the form <type>:<documentNumber>, e\.g\. invoice:STDINV2261;/);
   });
 
   test('the lines of a document are listed with filters.documentId', async () => {
@@ -357,7 +395,15 @@ describe('failures are tool errors carrying the API code', () => {
   test('bad object, bad arguments and a record that does not exist', async () => {
     const client = await connect(keys.test!);
     const widgets = failed(await call(client, 'list_records', { object: 'widgets' }), 'VALIDATION_ERROR');
-    assert.deepEqual(widgets.details.issues, [{ path: 'object', message: 'is not an object of this API; list_objects lists them' }]);
+    assert.deepEqual(widgets.details.issues, [
+      { path: 'object', message: `is not an object of this API; objects are ${OBJECT_NAMES.join(', ')}` },
+    ]);
+    const near = failed(await call(client, 'list_records', { object: 'customer' }), 'VALIDATION_ERROR');
+    assert.deepEqual(near.details.issues, [
+      { path: 'object', message: 'is not an object of this API; did you mean customers? list_objects lists them' },
+    ]);
+    const none = failed(await call(client, 'list_records', {}), 'VALIDATION_ERROR');
+    assert.deepEqual(none.details.issues, [{ path: 'object', message: `is required: one of ${OBJECT_NAMES.join(', ')}` }]);
     const gl = failed(await call(client, 'get_record', { object: 'gl-entries', id: '1' }), 'VALIDATION_ERROR');
     assert.match(gl.message, /gl-entries has no get by id/);
     const args = failed(
@@ -372,6 +418,20 @@ describe('failures are tool errors carrying the API code', () => {
     failed(await call(client, 'list_objects', { verbose: true }), 'VALIDATION_ERROR');
   });
 
+  test('filters sent as a JSON string are read as the object it holds; an unknown tool is named once', async () => {
+    const client = await connect(keys.test!);
+    const asString = ok(await call(client, 'list_records', { object: 'customers', limit: 2, filters: '{"inactive": false}' }));
+    const asObject = ok(await call(client, 'list_records', { object: 'customers', limit: 2, filters: { inactive: false } }));
+    assert.deepEqual(asString, asObject);
+    const notJson = failed(await call(client, 'list_records', { object: 'customers', filters: 'inactive=false' }), 'VALIDATION_ERROR');
+    assert.deepEqual(notJson.details.issues, [{ path: 'filters', message: 'must be an object of filters, e.g. {"inactive": false}' }]);
+    const res = await post(
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+      bearer(keys.test!, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
+    );
+    assert.deepEqual(res.body.error, { code: -32602, message: 'Unknown tool: nope; the tools are list_objects, list_records, get_record' });
+  });
+
   test('bad filters: the issues REST reports, under filters.<name>', async () => {
     const client = await connect(keys.test!);
     const mcp = failed(
@@ -383,7 +443,7 @@ describe('failures are tool errors carrying the API code', () => {
     );
     const rest = await t.get('/v1/customers?inactive=maybe&updatedSince=yesterday', bearer(keys.test!));
     assert.deepEqual(mcp.details.issues, [
-      { path: 'filters.shoeSize', message: 'unknown filter' },
+      { path: 'filters.shoeSize', message: `unknown filter; customers filters are ${Object.keys(OBJECTS.customers.filters).join(', ')}` },
       ...rest.body.error.details.issues.map((i: any) => ({ path: `filters.${i.path}`, message: i.message })),
     ]);
     failed(await call(client, 'list_records', { object: 'customer-addresses' }), 'VALIDATION_ERROR');

@@ -3,19 +3,22 @@ import {
   getEnvelopeSchema,
   listEnvelopeSchema,
   MAX_CURSOR_LENGTH,
+  MAX_RECORD_ID_LENGTH,
   OBJECT_NAMES,
   OBJECTS,
   parseToolFilters,
   type ObjectName,
   type ObjectSpec,
+  type ValidationIssue,
 } from '@gp-gateway/protocol';
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors/apiError.ts';
 import { documentFilter, type ReadTarget, type RecordReader } from '../reads/recordReader.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { pageWithinBudget } from './budget.ts';
-import { CatalogueSchema, catalogueResult } from './catalogue.ts';
+import { CatalogueSchema, catalogueResult, idExampleOf } from './catalogue.ts';
+import { nearestName } from './suggest.ts';
 import { toolError, toolResult } from './results.ts';
 
 /** A tool page (docs/api.md#mcp) holds at most 100 records; fewer by default, since a model pays for every one it reads. */
@@ -37,10 +40,15 @@ const WITH_GET = OBJECT_NAMES.filter((name) => OBJECTS[name].idForm !== null) as
 
 function objectArgument(names: [ObjectName, ...ObjectName[]]) {
   return z.enum(names, {
-    error: (issue) =>
-      typeof issue.input === 'string' && Object.hasOwn(OBJECTS, issue.input)
-        ? `${issue.input} has no get by id; list it with list_records and filters instead`
-        : 'is not an object of this API; list_objects lists them',
+    error: (issue) => {
+      if (issue.input === undefined) return `is required: one of ${names.join(', ')}`;
+      if (typeof issue.input !== 'string') return `must be the name of an object: one of ${names.join(', ')}`;
+      if (Object.hasOwn(OBJECTS, issue.input)) return `${issue.input} has no get by id; list it with list_records and filters instead`;
+      const meant = nearestName(issue.input, names);
+      return meant
+        ? `is not an object of this API; did you mean ${meant}? list_objects lists them`
+        : `is not an object of this API; objects are ${names.join(', ')}`;
+    },
   });
 }
 
@@ -49,13 +57,15 @@ const CompanyArgument = z
   .min(1, 'must not be empty')
   .describe('Company database id, e.g. TWO. Default: the X-Company header, else the connection’s default company.');
 
-const ListObjectsArguments = z.object({}).strict();
+const ListObjectsArguments = z
+  .object({ object: objectArgument(OBJECT_NAMES).optional().describe('One object to describe, e.g. customers; all of them when absent') })
+  .strict();
 
 const ListRecordsArguments = z
   .object({
     object: objectArgument(OBJECT_NAMES).describe('The object to list, e.g. customers'),
     filters: z
-      .record(z.string(), z.unknown(), 'must be an object of filters')
+      .record(z.string(), z.unknown(), 'must be an object of filters, e.g. {"inactive": false}')
       .optional()
       .describe(
         'Filters of this object, as list_objects describes them, e.g. {"inactive": false, "q": "elec"}. Ids filter with "id": ["A", "B"].',
@@ -82,7 +92,7 @@ const GetRecordArguments = z
     id: z
       .string('must be a string')
       .min(1, 'must not be empty')
-      .max(512, 'must be at most 512 characters')
+      .max(MAX_RECORD_ID_LENGTH, `must be at most ${MAX_RECORD_ID_LENGTH} characters`)
       .describe('The record’s id in the idForm list_objects gives, e.g. AARONFIT0001, AARONFIT0001:PRIMARY or invoice:STDINV2261'),
     company: CompanyArgument.optional(),
   })
@@ -97,7 +107,7 @@ export const TOOLS: Tool[] = [
     name: 'list_objects',
     title: 'List objects',
     description:
-      'Every object this API reads (customers, vendors, items, GL accounts and entries, receivables, payables, sales and purchase orders, …): its fields and their types, the filters list_records takes for it (JSON Schema), and the form of its id. Call it first.',
+      'Every object this API reads (customers, vendors, items, GL accounts and entries, receivables, payables, sales and purchase orders, …), or the one named by object: its fields and their types, the filters list_records takes for it, and the form of its id with an example. Call it first.',
     inputSchema: jsonSchemaOf(ListObjectsArguments),
     outputSchema: jsonSchemaOf(CatalogueSchema, 'output'),
     annotations: { title: 'List objects', ...READ_ONLY },
@@ -146,20 +156,49 @@ async function namingCompanyArgument<T>(company: string | undefined, read: () =>
 }
 
 async function listObjects(_context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  parseArguments(ListObjectsArguments, raw);
-  const { structured, text } = catalogueResult();
+  const args = parseArguments(ListObjectsArguments, raw);
+  const { structured, text } = catalogueResult(args.object);
   return toolResult(structured, text);
 }
 
+/** `filters` as an object, or as that object in a JSON string (which some clients send). */
+function filtersArgument(raw: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (typeof raw?.filters !== 'string') return raw;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.filters);
+  } catch {
+    return raw;
+  }
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? { ...raw, filters: parsed } : raw;
+}
+
+/** An unknown filter's issue lists the filters the object has. */
+function withFilterNames(spec: ObjectSpec, issues: ValidationIssue[]): ValidationIssue[] {
+  const names = Object.keys(spec.filters).join(', ');
+  return issues.map((i) => (i.message === 'unknown filter' ? { ...i, message: `unknown filter; ${spec.name} filters are ${names}` } : i));
+}
+
+/**
+ * Records as MCP returns them: with an `id` where the REST object has none (its composite id, e.g.
+ * `AARONFIT0001:PRIMARY`), first, so that a model never builds an id by hand. Null when the object's
+ * records are returned as REST returns them.
+ */
+function recordIds(spec: ObjectSpec): ((record: Record<string, unknown>) => Record<string, unknown>) | null {
+  if (spec.idForm?.kind !== 'composite') return null;
+  const [first, second] = spec.idForm.parts;
+  return (record) => ({ id: `${String(record[first])}:${String(record[second])}`, ...record });
+}
+
 async function listRecords(context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const args = parseArguments(ListRecordsArguments, raw);
+  const args = parseArguments(ListRecordsArguments, filtersArgument(raw));
   const spec: ObjectSpec = OBJECTS[args.object];
   const parsed = parseToolFilters(spec, args.filters ?? {});
-  if (!parsed.ok) throw ApiError.validation(parsed.issues);
+  if (!parsed.ok) throw ApiError.validation(withFilterNames(spec, parsed.issues));
   const filters = spec.parent ? { ...parsed.value, ...documentFilter(String(parsed.value.documentId)) } : parsed.value;
   const page = await namingCompanyArgument(args.company, async () => {
     const list = await context.reader.openList(targetFor(context, spec, args.company), spec, filters, args.cursor ?? null);
-    return pageWithinBudget(context.reader, list, args.limit ?? MCP_DEFAULT_LIMIT, context.budgetBytes);
+    return pageWithinBudget(context.reader, list, args.limit ?? MCP_DEFAULT_LIMIT, context.budgetBytes, recordIds(spec));
   });
   return toolResult({ data: page.data, nextCursor: page.nextCursor }, page.text);
 }
@@ -168,9 +207,25 @@ async function getRecord(context: ToolContext, raw: Record<string, unknown> | un
   // Some clients send an id that looks like a number (GP ids may be digits only) as a JSON number.
   const args = parseArguments(GetRecordArguments, typeof raw?.id === 'number' ? { ...raw, id: String(raw.id) } : raw);
   const spec: ObjectSpec = OBJECTS[args.object];
-  const bytes = await namingCompanyArgument(args.company, () => context.reader.get(targetFor(context, spec, args.company), spec, args.id));
-  const payload = bytes.toString();
-  return toolResult({ data: JSON.parse(payload) as unknown }, `{"data":${payload}}`);
+  let bytes: Buffer;
+  try {
+    bytes = await namingCompanyArgument(args.company, () => context.reader.get(targetFor(context, spec, args.company), spec, args.id));
+  } catch (error) {
+    const example = idExampleOf(spec);
+    if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND' || !example || spec.idForm?.kind !== 'composite') throw error;
+    const [first, second] = spec.idForm.parts;
+    throw new ApiError(
+      'NOT_FOUND',
+      `No record of ${spec.name} has the id "${args.id}". Its ids have the form <${first}>:<${second}>, e.g. ${example}; list_records gives each record's id.`,
+    );
+  }
+  const addId = recordIds(spec);
+  if (!addId) {
+    const payload = bytes.toString();
+    return toolResult({ data: JSON.parse(payload) as unknown }, `{"data":${payload}}`);
+  }
+  const data = addId(JSON.parse(bytes.toString()) as Record<string, unknown>);
+  return toolResult({ data }, JSON.stringify({ data }));
 }
 
 type ToolHandler = (context: ToolContext, args: Record<string, unknown> | undefined) => Promise<CallToolResult>;
@@ -182,7 +237,11 @@ const HANDLERS: Readonly<Record<string, ToolHandler>> = { list_objects: listObje
  */
 export async function callTool(context: ToolContext, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
-  if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  // Not an McpError, whose message would be prefixed with "MCP error -32602: " and then again by the client.
+  if (!handler)
+    throw Object.assign(new Error(`Unknown tool: ${name}; the tools are ${Object.keys(HANDLERS).join(', ')}`), {
+      code: ErrorCode.InvalidParams,
+    });
   const started = performance.now();
   const object = typeof args?.object === 'string' && Object.hasOwn(OBJECTS, args.object) ? args.object : undefined;
   let code: string | undefined;

@@ -146,6 +146,80 @@ export interface KeyRotation {
   at: Date;
 }
 
+/** What a dashboard user may do: admins manage keys, connections and users; viewers only look. */
+export type UserRole = 'admin' | 'viewer';
+export const USER_ROLES: readonly UserRole[] = ['admin', 'viewer'];
+
+/** A person who signs in to the dashboard of one organisation. */
+export interface User {
+  id: string;
+  orgId: string;
+  /** Lower-cased; unique across the gateway, since people sign in by email alone. */
+  email: string;
+  role: UserRole;
+  /** False until the user has set a password through a sign-in link. */
+  hasPassword: boolean;
+  createdAt: string;
+  lastSignInAt: string | null;
+}
+
+export interface NewUser {
+  orgId: string;
+  email: string;
+  role: UserRole;
+}
+
+/** A dashboard session (its id is a secret the browser holds; the store keeps its sha256). */
+export interface DashboardSession {
+  user: User;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+/** Who changed what in an organisation, and from where: the dashboard's audit log. */
+export interface AuditEntry {
+  id: number;
+  orgId: string;
+  at: string;
+  /** The user's email, or `operator CLI`. */
+  actor: string;
+  /** e.g. `key.created`, `key.revoked`, `connection.whitelist.set`. */
+  action: string;
+  /** What was acted on, e.g. a key id and name. */
+  target: string;
+  details: Record<string, unknown> | null;
+  /** The client address of the change; null from the CLI. */
+  address: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** Requests of one key on one UTC day with one status class (`2xx`, `4xx`, `5xx`, …). */
+export interface DailyUsage {
+  orgId: string;
+  keyId: string;
+  day: string;
+  statusClass: string;
+  requests: number;
+}
+
+/** One request as the dashboard lists it: never its query, headers or body. */
+export interface RequestRecord {
+  orgId: string;
+  at: string;
+  keyId: string;
+  keyPrefix: string;
+  method: string;
+  /** The object asked for (`customers`), `mcp`, or `api-keys`. */
+  object: string;
+  status: number;
+  ms: number;
+  requestId: string;
+}
+
+/** Requests kept in each organisation's request log. */
+export const USAGE_LOG_KEPT = 10_000;
+
 export interface NewConnection {
   orgId: string;
   name: string;
@@ -195,6 +269,16 @@ export interface Store {
   createConnection(connection: NewConnection): Promise<Connection>;
   findConnection(orgId: string, id: string): Promise<Connection | null>;
   findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null>;
+  /**
+   * Which of these agent token hashes some connection still holds: agent sockets opened with any
+   * other were opened with a token since rotated or revoked, and are dropped (agents/agentTokenWatch.ts).
+   */
+  agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>>;
+  /**
+   * Replaces a live connection's agent token hash, or with null revokes it: from then on no agent
+   * token opens a socket for it. Null when the organisation has no such connection (or it is the sandbox).
+   */
+  setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null>;
   listConnections(orgId: string): Promise<ConnectionWithPresence[]>;
   /** Null when the organisation has no such connection. */
   setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;
@@ -206,6 +290,42 @@ export interface Store {
   /** The agent reported new details or companies (health changed, draining). */
   recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void>;
   recordAgentDisconnected(sessionId: string, at: Date): Promise<void>;
+
+  /** Null when a user already has that email (in any organisation). */
+  createUser(user: NewUser): Promise<User | null>;
+  findUser(id: string): Promise<User | null>;
+  /** With the password's hash, for signing in; null when no user has that email. */
+  findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null>;
+  listUsers(orgId: string): Promise<User[]>;
+  /** Null when the organisation has no such user. */
+  setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null>;
+  /** Removes the user with their sessions and links; false when the organisation has no such user. */
+  removeUser(orgId: string, id: string): Promise<boolean>;
+  /** Sets the password and ends every session of the user (a changed password signs out everywhere). */
+  setUserPassword(id: string, passwordHash: string): Promise<void>;
+  recordSignIn(id: string, at: Date): Promise<void>;
+
+  /** A one-time link for the user to set a password (first sign-in, invitation). */
+  createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void>;
+  /** Spends the link if it is unused and unexpired, in one step; its user, or null. */
+  useSignInLink(tokenHash: string, at: Date): Promise<User | null>;
+
+  createDashboardSession(session: { idHash: string; userId: string; at: Date }): Promise<void>;
+  findDashboardSession(idHash: string): Promise<DashboardSession | null>;
+  touchDashboardSession(idHash: string, at: Date): Promise<void>;
+  deleteDashboardSession(idHash: string): Promise<void>;
+  deleteDashboardSessionsOf(userId: string): Promise<void>;
+
+  /** Adds a batch of counts and appends requests to the log, keeping each organisation's last USAGE_LOG_KEPT. */
+  recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void>;
+  /** The organisation's counts from `sinceDay` (YYYY-MM-DD) on. */
+  listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]>;
+  /** The organisation's most recent requests first, optionally of one key and one status class. */
+  listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]>;
+
+  recordAudit(entry: NewAuditEntry): Promise<void>;
+  /** The organisation's most recent entries first. */
+  listAudit(orgId: string, limit: number): Promise<AuditEntry[]>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { AGENT_VERSION } from '../../version.ts';
+import { AGENT_VERSION_LINE } from '../../version.ts';
 import { openExecutor } from '../common.ts';
 import { checkDatabase, checkGateway, type Finding } from '../diagnostics.ts';
 import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
@@ -45,10 +45,14 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
     });
   } else {
     const where = config!.database.kind === 'mssql' ? 'SQL Server' : `SQLite folder ${config!.database.dir}`;
+    const warnings = config!.warnings;
     findings.push({
       check: 'Configuration',
-      status: 'ok',
+      status: warnings.length ? 'warn' : 'ok',
       summary: `gateway ${config!.gatewayUrl}, ${where}${file ? `, from ${file}` : ''}`,
+      ...(warnings.length
+        ? { details: warnings, fix: 'give the token through the configuration file, GP_AGENT_TOKEN or --token-file' }
+        : {}),
     });
   }
 
@@ -71,9 +75,9 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
 
 const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
 
-function formatReport(report: DiagnoseReport): string[] {
+export function formatReport(report: DiagnoseReport): string[] {
   const width = Math.max(...report.findings.map((f) => f.check.length));
-  const lines = [`gp-agent ${AGENT_VERSION} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
+  const lines = [`gp-agent ${AGENT_VERSION_LINE} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
   for (const f of report.findings) {
     lines.push(`  ${MARK[f.status]}  ${f.check.padEnd(width)}  ${f.summary}`);
     const indent = ' '.repeat(width + 10);
@@ -95,7 +99,8 @@ export function registerDiagnoseCommand(program: Command): void {
     .description('Check everything the agent needs, in plain language, with a fix for each failure; exits 1 when a check fails.')
     .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG), the same as `run` uses')
     .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL)')
-    .option('--token <token>', 'agent token, lb_agent_… (env GP_AGENT_TOKEN)')
+    .option('--token-file <file>', 'a file holding the agent token (env GP_AGENT_TOKEN_FILE)')
+    .option('--token <token>', 'agent token, lb_agent_… (env GP_AGENT_TOKEN); shows in the process list, so prefer the file')
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
     .option('--json', 'print the findings as JSON')
@@ -109,7 +114,7 @@ export function registerDiagnoseCommand(program: Command): void {
         '\nExamples:\n' +
         '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf\n' +
         '  gp-agent diagnose --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n' +
-        '  gp-agent diagnose --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./demo --json\n',
+        '  gp-agent diagnose --gateway https://gateway.example.com --token-file agent.token --sqlite-dir ./demo --json\n',
     )
     .action(async (flags: Record<string, string | undefined> & { json?: boolean }) => {
       const report = await diagnose(flags, process.env);

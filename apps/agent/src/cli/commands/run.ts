@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
-import { AGENT_VERSION } from '../../version.ts';
+import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 
@@ -19,10 +19,15 @@ const EXIT_REFUSED = 2;
  */
 async function runAgent(config: AgentConfig): Promise<number> {
   const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
+  for (const warning of config.warnings) {
+    console.error(`gp-agent: warning: ${warning}`);
+    log.warn(warning);
+  }
   const serving = openServing(config.database, { sqliteThreads: config.sqliteWorkers, testDelayMs: config.testDelayMs });
   log.info(
     {
       version: AGENT_VERSION,
+      commit: AGENT_COMMIT,
       host: os.hostname(),
       pid: process.pid,
       gateway: config.gatewayUrl,
@@ -88,7 +93,8 @@ export function registerRunCommand(program: Command): void {
     .description('Connect to the gateway and serve requests until stopped (Ctrl+C or SIGTERM drains, a second one stops at once).')
     .option('--config <file>', 'configuration file (env GP_AGENT_CONFIG): NAME = value lines, or a .json object')
     .option('--gateway <url>', 'gateway base URL (env GP_GATEWAY_URL), e.g. https://gateway.example.com')
-    .option('--token <token>', 'agent token of this connection, lb_agent_… (env GP_AGENT_TOKEN)')
+    .option('--token-file <file>', 'a file holding the agent token of this connection (env GP_AGENT_TOKEN_FILE)')
+    .option('--token <token>', 'the agent token itself (env GP_AGENT_TOKEN); shows in the process list, so prefer the file')
     .option(
       '--mssql <connection>',
       'SQL Server connection string, e.g. "Server=gp01;User Id=api_read;Password=…;Encrypt=true" (env GP_MSSQL_CONNECTION)',
@@ -101,7 +107,7 @@ export function registerRunCommand(program: Command): void {
       settingsHelp() +
         '\nExit codes: 0 stopped, 1 configuration error, 2 the gateway refused the token or protocol version.\n' +
         '\nExamples:\n' +
-        '  gp-agent run --gateway https://gateway.example.com --token lb_agent_… --sqlite-dir ./data/demo\n' +
+        '  GP_AGENT_TOKEN=lb_agent_… gp-agent run --gateway https://gateway.example.com --sqlite-dir ./data/demo\n' +
         '  gp-agent run --config /etc/gp-agent/gp-agent.conf\n' +
         '  gp-agent run --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n',
     )

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { sha256Hex } from '../../auth/secrets.ts';
 import { tempStore } from '../../testing/tempStore.ts';
 import { formatTime } from '../output.ts';
-import { createConnection, listConnections, setDefaultCompany, setWriteWhitelist } from './connection.ts';
+import {
+  createConnection,
+  listConnections,
+  revokeAgentToken,
+  rotateAgentToken,
+  setDefaultCompany,
+  setWriteWhitelist,
+} from './connection.ts';
 
 const { store, admin, dispose } = tempStore();
 after(dispose);
@@ -20,8 +27,8 @@ test('connection create prints the agent token once, alone on its line, and stor
     '',
     token,
     '',
-    "On the customer's server:",
-    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    "On the customer's server, with the token above in a file (agent.token), as administrator:",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
     `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
   ]);
   await assert.rejects(createConnection(admin, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {
@@ -51,6 +58,7 @@ test('connection list shows default company, writable objects and the agents as 
     id: 'as_live2',
     connectionId: live.id,
     agentHost: 'gp02',
+    agentVersion: '0.0.9',
     at: new Date(at.getTime() - 1),
     details,
   });
@@ -76,7 +84,7 @@ test('connection list shows default company, writable objects and the agents as 
     [live.id, 'Live', 'TWO', 'customers,gl-entries', 'connected (2 agents; agent 0.1.0 on gp01, companies TWO, NWIND)'],
     [`    - gp01: agent 0.1.0 (win32, mssql), GP 18.7.1234, database ok, companies TWO, NWIND, connected ${seen}, last seen ${seen}`],
     [
-      `    - gp02: agent 0.1.0 (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`,
+      `    - gp02: agent 0.0.9 (OUTDATED: older than 0.1.0, the oldest this gateway supports; upgrade it) (win32, mssql), GP version unknown, DATABASE UNAVAILABLE (Login failed for user 'api'.), DRAINING (shutting down), no companies, connected ${before}, last seen ${seen}`,
     ],
     [gone.id, 'Gone', 'NWIND', 'none', 'offline, last seen 2026-03-01 14:05:09 UTC (agent 0.1.0 on gp01)'],
     ['    - last report: GP 18.7.1234, database ok'],
@@ -134,5 +142,28 @@ test('set-write-whitelist accepts writable objects, reports every bad one, and r
   ]);
   await assert.rejects(setWriteWhitelist(admin, { org: org.id, connection: 'sandbox', objects: 'customers' }), {
     message: 'the sandbox is read-only; it has no write whitelist',
+  });
+});
+
+test('connection rotate-token prints the new token once and alone; revoke-token leaves none, and list says so', async () => {
+  const org = await admin.createOrganisation('Rotating Ltd');
+  const { connection, agentToken } = await admin.createConnection({ orgId: org.id, name: 'Plant', defaultCompany: 'TWO' });
+  const lines = await rotateAgentToken(admin, { org: 'Rotating Ltd', connection: 'Plant' });
+  const token = lines[4]!;
+  assert.match(token, /^lb_agent_[0-9A-Za-z]{32}$/);
+  assert.deepEqual([lines[3], lines[5]], ['', '']);
+  assert.equal(lines.filter((l) => l.includes(token)).length, 1);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(agentToken)), null);
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(token)))?.id, connection.id);
+
+  assert.deepEqual(await revokeAgentToken(admin, { org: org.id, connection: connection.id }), [
+    `The agent token of "Plant" (${connection.id}) is revoked: no agent can connect for it, and agents still`,
+    'connected are disconnected within a second. Its API requests get 503 until an agent connects with a new token:',
+    `  gp-gateway connection rotate-token ${connection.id} --org ${org.id}`,
+  ]);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(token)), null);
+  assert.match((await listConnections(admin, org.id)).join('\n'), /Plant .*agent token REVOKED \(issue a new one with rotate-token\)/);
+  await assert.rejects(rotateAgentToken(admin, { org: org.id, connection: 'sandbox' }), {
+    message: 'the sandbox is served by the built-in agent; it has no agent token',
   });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AdminError, type AdminService } from '../../admin/adminService.ts';
+import { outdatedAgentNote } from '../../agents/agentVersion.ts';
 import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence } from '../../store/store.ts';
 import { writableObjects } from '../../writes/writableObjects.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
@@ -13,8 +14,11 @@ export interface NewConnectionRequest {
 
 function describeAgents(c: ConnectionWithPresence): string {
   const p = c.presence;
-  const agent = p.agentVersion === null ? '' : `agent ${p.agentVersion} on ${p.agentHost}`;
+  const agent = p.agentVersion === null ? '' : `agent ${p.agentVersion}${outdatedAgentNote(p.agentVersion)} on ${p.agentHost}`;
   const builtIn = c.id === SANDBOX_CONNECTION_ID ? 'built-in demo agent, ' : '';
+  if (c.id !== SANDBOX_CONNECTION_ID && c.agentTokenHash === null && p.connectedAgents === 0) {
+    return 'agent token REVOKED (issue a new one with rotate-token)';
+  }
   if (p.connectedAgents > 0) {
     const count = p.connectedAgents === 1 ? '1 agent' : `${p.connectedAgents} agents`;
     const companies = p.companies.length ? `, companies ${p.companies.join(', ')}` : '';
@@ -44,7 +48,7 @@ function agentLines(c: ConnectionWithPresence): string[] {
       const where = a.details ? ` (${a.details.platform}, ${a.details.dialect})` : '';
       const details = a.details ? `${describeDetails(a.details)}, ` : '';
       const companies = a.companies.length ? `companies ${a.companies.join(', ')}, ` : 'no companies, ';
-      return `${indent}- ${a.agentHost}: agent ${a.agentVersion}${where}, ${details}${companies}connected ${formatTime(a.connectedAt)}, last seen ${formatTime(a.lastSeenAt)}`;
+      return `${indent}- ${a.agentHost}: agent ${a.agentVersion}${outdatedAgentNote(a.agentVersion)}${where}, ${details}${companies}connected ${formatTime(a.connectedAt)}, last seen ${formatTime(a.lastSeenAt)}`;
     });
   }
   return c.lastAgentDetails ? [`${indent}- last report: ${describeDetails(c.lastAgentDetails)}`] : [];
@@ -67,9 +71,32 @@ export async function createConnection(admin: AdminService, request: NewConnecti
     `Created connection ${connection.id} "${connection.name}" for ${describeOrganisation(org)}` +
       (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
     ...secretBlock('Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:', token),
-    "On the customer's server:",
-    '  gp-agent run --gateway <this gateway\'s URL> --token <the token above> --mssql "<SQL Server connection string>"',
+    "On the customer's server, with the token above in a file (agent.token), as administrator:",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
     `API clients of ${describeOrganisation(org)} then send: X-Connection-Id: ${connection.id}`,
+  ];
+}
+
+export async function rotateAgentToken(admin: AdminService, request: { org: string; connection: string }): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const connection = await connectionNamed(admin, org, request.connection);
+  const { agentToken } = await admin.rotateAgentToken(org.id, connection.id);
+  return [
+    `"${connection.name}" (${connection.id}) has a new agent token. The old one opens nothing from now on, and agents still`,
+    'connected with it are disconnected within a second; they stop and wait to be given the new one.',
+    ...secretBlock('The new token is shown this once; only its hash is kept:', agentToken),
+    "On each of the connection's agents, set GP_AGENT_TOKEN in its configuration file to the new token and restart it.",
+  ];
+}
+
+export async function revokeAgentToken(admin: AdminService, request: { org: string; connection: string }): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const connection = await connectionNamed(admin, org, request.connection);
+  await admin.revokeAgentToken(org.id, connection.id);
+  return [
+    `The agent token of "${connection.name}" (${connection.id}) is revoked: no agent can connect for it, and agents still`,
+    'connected are disconnected within a second. Its API requests get 503 until an agent connects with a new token:',
+    `  gp-gateway connection rotate-token ${connection.id} --org ${org.id}`,
   ];
 }
 
@@ -134,7 +161,9 @@ export function registerConnectionCommand(program: Command): void {
         '  gp-gateway connection create --org "Acme Ltd" --name "Head office" --default-company TWO\n' +
         '  gp-gateway connection list --org "Acme Ltd"\n' +
         '  gp-gateway connection set-default-company "Head office" NWIND --org "Acme Ltd"\n' +
-        '  gp-gateway connection set-write-whitelist conn_AbC123 customers,sales-orders --org "Acme Ltd"\n',
+        '  gp-gateway connection set-write-whitelist conn_AbC123 customers,sales-orders --org "Acme Ltd"\n' +
+        '  gp-gateway connection rotate-token "Head office" --org "Acme Ltd"\n' +
+        '  gp-gateway connection revoke-token conn_AbC123 --org "Acme Ltd"\n',
     );
 
   connection
@@ -199,5 +228,39 @@ export function registerConnectionCommand(program: Command): void {
     )
     .action((name: string, objects: string, options: { org: string }) =>
       runOperatorCommand((admin) => setWriteWhitelist(admin, { org: options.org, connection: name, objects })),
+    );
+
+  registerTokenCommands(connection);
+}
+
+function registerTokenCommands(connection: Command): void {
+  connection
+    .command('rotate-token')
+    .argument('<connection>', 'connection id or name')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .description('Give a connection a new agent token, printed once; agents on the old one are disconnected within a second.')
+    .addHelpText(
+      'after',
+      '\nUse it when a token may have leaked, when someone who had it leaves, or to re-issue a revoked token.\n' +
+        'Agents still on the old token are told so, log it and stop; give them the new token and restart them.\n' +
+        '\nExample:\n  gp-gateway connection rotate-token "Head office" --org "Acme Ltd"\n',
+    )
+    .action((name: string, options: { org: string }) =>
+      runOperatorCommand((admin) => rotateAgentToken(admin, { org: options.org, connection: name })),
+    );
+
+  connection
+    .command('revoke-token')
+    .argument('<connection>', 'connection id or name')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .description("Revoke a connection's agent token: no agent can connect until rotate-token issues a new one.")
+    .addHelpText(
+      'after',
+      '\nAgents connected with it are disconnected within a second, log why and stop. API requests to the\n' +
+        'connection then get 503 (connection offline).\n' +
+        '\nExample:\n  gp-gateway connection revoke-token conn_AbC123 --org "Acme Ltd"\n',
+    )
+    .action((name: string, options: { org: string }) =>
+      runOperatorCommand((admin) => revokeAgentToken(admin, { org: options.org, connection: name })),
     );
 }

@@ -171,7 +171,11 @@ describe('rotation under concurrent requests', () => {
     );
     assert.ok(straddling.every((r) => r.status === 200 || r.status === 401));
     assert.equal(after.length, 8 * AFTER_EACH_LOOP);
-    assert.deepEqual([...new Set(after.map((r) => r.status))], [401], 'after rotation returned, the old secret never works');
+    // Past 30 refusals the address's bad keys are answered 429 (auth/refusalThrottle.ts): refused all the same.
+    assert.ok(
+      after.every((r) => r.status === 401 || r.status === 429),
+      'after rotation returned, the old secret never works',
+    );
     assert.equal((await gw.get('/v1/companies', as(rotated.body.secret))).status, 200);
   });
 });

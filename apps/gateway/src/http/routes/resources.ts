@@ -1,5 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { issuesOf, OBJECTS, objectSpec, parseListQuery, type ObjectSpec } from '@gp-gateway/protocol';
+import { issuesOf, MAX_RECORD_ID_LENGTH, OBJECTS, objectSpec, parseListQuery, type ObjectSpec } from '@gp-gateway/protocol';
 import { z } from 'zod';
 import { documentFilter, noGetById, type ReadTarget, type RecordReader } from '../../reads/recordReader.ts';
 import { ApiError } from '../../errors/apiError.ts';
@@ -77,7 +77,12 @@ export function mountResourceRoutes(app: Express, guards: RequestHandler[], { re
     if (!spec.idForm) throw noGetById(spec);
     const query = NoQuery.safeParse(req.query);
     if (!query.success) throw ApiError.validation(issuesOf(query.error));
-    const payload = await reader.get(targetOf(req, res), spec, String(req.params.id));
+    const id = String(req.params.id);
+    // Refused here, as MCP's get_record does: an agent would refuse the request, and the client must not wait for it.
+    if (id.length > MAX_RECORD_ID_LENGTH) {
+      throw ApiError.validation([{ path: 'id', message: `must be at most ${MAX_RECORD_ID_LENGTH} characters` }]);
+    }
+    const payload = await reader.get(targetOf(req, res), spec, id);
     sendJson(res, ['{"data":', payload, '}']);
   });
 }

@@ -76,6 +76,80 @@ const LATER_COLUMNS: readonly { table: string; column: string; definition: strin
   { table: 'connections', column: 'last_agent_details', definition: 'TEXT' },
 ];
 
+/**
+ * Step 2: the dashboard's people (docs/decisions.md#dashboard). A user belongs to one organisation
+ * and signs in by email, unique across the gateway (stored lower-cased). Sign-in links (first
+ * password, invitations) and sessions are kept as sha256 of their secret, like API keys. The audit
+ * log is append-only.
+ */
+const DASHBOARD_TABLES = `
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organisations(id),
+  email TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'viewer')),
+  password_hash TEXT,
+  created_at TEXT NOT NULL,
+  last_sign_in_at TEXT
+);
+CREATE INDEX users_org ON users(org_id);
+CREATE TABLE sign_in_links (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  used_at TEXT
+);
+CREATE INDEX sign_in_links_user ON sign_in_links(user_id);
+CREATE TABLE dashboard_sessions (
+  id_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL
+);
+CREATE INDEX dashboard_sessions_user ON dashboard_sessions(user_id);
+CREATE TABLE audit_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  org_id TEXT NOT NULL REFERENCES organisations(id),
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target TEXT NOT NULL,
+  details TEXT,
+  address TEXT
+);
+CREATE INDEX audit_log_org ON audit_log(org_id, id);
+`;
+
+/**
+ * Step 3: usage, for the dashboard. Requests per key, day and status class are counted (the
+ * gateway adds them up in memory and writes a batch every few seconds); the request log keeps each
+ * organisation's most recent requests, trimmed on every write (USAGE_LOG_KEPT).
+ */
+const USAGE_TABLES = `
+CREATE TABLE usage_daily (
+  org_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  status_class TEXT NOT NULL,
+  requests INTEGER NOT NULL,
+  PRIMARY KEY (org_id, day, key_id, status_class)
+);
+CREATE TABLE request_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  org_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  key_prefix TEXT NOT NULL,
+  method TEXT NOT NULL,
+  object TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  ms REAL NOT NULL,
+  request_id TEXT NOT NULL
+);
+CREATE INDEX request_log_org ON request_log(org_id, id);
+`;
+
 function hasColumn(db: Database.Database, table: string, column: string): boolean {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
@@ -94,6 +168,8 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
     db.exec(ADDED_TABLES);
     addMissingColumns(db, LATER_COLUMNS);
   },
+  (db) => db.exec(DASHBOARD_TABLES),
+  (db) => db.exec(USAGE_TABLES),
 ];
 
 /** The schema step this gateway writes stores at. */

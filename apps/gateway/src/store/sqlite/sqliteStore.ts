@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { SqliteDashboardTables } from './dashboardTables.ts';
 import { migrate } from './migrations.ts';
+import { SqliteUsageTables } from './usageTables.ts';
 import {
   toApiKey,
   toConnection,
@@ -18,6 +20,14 @@ import {
   SANDBOX_CONNECTION_ID,
   type AgentDetails,
   type ApiKey,
+  type AuditEntry,
+  type DailyUsage,
+  type DashboardSession,
+  type RequestRecord,
+  type NewAuditEntry,
+  type NewUser,
+  type User,
+  type UserRole,
   type Connection,
   type ConnectionWithPresence,
   type KeyRotation,
@@ -57,6 +67,8 @@ export class SqliteStore implements Store {
   /** Keys found with their connection, by `hash` or `hash\0connectionId`; valid while `keysReadAt` holds. */
   private readonly keysFound = new Map<string, KeyWithConnection>();
   private keysReadAt = { dataVersion: -1, ownChanges: -1 };
+  private readonly dashboard: SqliteDashboardTables;
+  private readonly usage: SqliteUsageTables;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -64,6 +76,8 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
     migrate(this.db);
+    this.dashboard = new SqliteDashboardTables(this.db, (sql) => this.prepare(sql));
+    this.usage = new SqliteUsageTables(this.db, (sql) => this.prepare(sql));
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.ownChanges = this.db.prepare('SELECT total_changes()').pluck();
     this.keyWithConnection = this.db
@@ -265,6 +279,25 @@ export class SqliteStore implements Store {
     return row ? toConnection(row) : null;
   }
 
+  async agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>> {
+    if (!tokenHashes.length) return new Set();
+    // One parameter however many hashes: the list goes in as a JSON array.
+    const held = this.prepare('SELECT agent_token_hash FROM connections WHERE agent_token_hash IN (SELECT value FROM json_each(?))')
+      .pluck()
+      .all(JSON.stringify(tokenHashes)) as string[];
+    return new Set(held);
+  }
+
+  async setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null> {
+    const row = this.prepare('UPDATE connections SET agent_token_hash = ? WHERE org_id = ? AND id = ? AND id <> ? RETURNING *').get(
+      tokenHash,
+      orgId,
+      id,
+      SANDBOX_CONNECTION_ID,
+    ) as ConnectionRow | undefined;
+    return row ? toConnection(row) : null;
+  }
+
   async listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
     const rows = this.db
       .prepare('SELECT * FROM connections WHERE org_id = ? ORDER BY id <> ?, created_at, rowid')
@@ -360,6 +393,86 @@ export class SqliteStore implements Store {
         'UPDATE connections SET last_agent_seen_at = ?, last_agent_version = ?, last_agent_host = ?, last_agent_details = COALESCE(?, last_agent_details) WHERE id = ?',
       ).run(at.toISOString(), row.agent_version, row.agent_host, row.details, row.connection_id);
     })();
+  }
+
+  async createUser(user: NewUser): Promise<User | null> {
+    return this.dashboard.createUser(user);
+  }
+
+  async findUser(id: string): Promise<User | null> {
+    return this.dashboard.findUser(id);
+  }
+
+  async findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    return this.dashboard.findUserForSignIn(email);
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    return this.dashboard.listUsers(orgId);
+  }
+
+  async setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null> {
+    return this.dashboard.setUserRole(orgId, id, role);
+  }
+
+  async removeUser(orgId: string, id: string): Promise<boolean> {
+    return this.dashboard.removeUser(orgId, id);
+  }
+
+  async setUserPassword(id: string, passwordHash: string): Promise<void> {
+    this.dashboard.setUserPassword(id, passwordHash);
+  }
+
+  async recordSignIn(id: string, at: Date): Promise<void> {
+    this.dashboard.recordSignIn(id, at);
+  }
+
+  async createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void> {
+    this.dashboard.createSignInLink(link);
+  }
+
+  async useSignInLink(tokenHash: string, at: Date): Promise<User | null> {
+    return this.dashboard.useSignInLink(tokenHash, at);
+  }
+
+  async createDashboardSession(session: { idHash: string; userId: string; at: Date }): Promise<void> {
+    this.dashboard.createSession(session);
+  }
+
+  async findDashboardSession(idHash: string): Promise<DashboardSession | null> {
+    return this.dashboard.findSession(idHash);
+  }
+
+  async touchDashboardSession(idHash: string, at: Date): Promise<void> {
+    this.dashboard.touchSession(idHash, at);
+  }
+
+  async deleteDashboardSession(idHash: string): Promise<void> {
+    this.dashboard.deleteSession(idHash);
+  }
+
+  async deleteDashboardSessionsOf(userId: string): Promise<void> {
+    this.dashboard.deleteSessionsOf(userId);
+  }
+
+  async recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void> {
+    this.usage.record(batch);
+  }
+
+  async listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]> {
+    return this.usage.listDaily(orgId, sinceDay);
+  }
+
+  async listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]> {
+    return this.usage.listRecent(orgId, filter);
+  }
+
+  async recordAudit(entry: NewAuditEntry): Promise<void> {
+    this.dashboard.recordAudit(entry);
+  }
+
+  async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {
+    return this.dashboard.listAudit(orgId, limit);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,149 @@
+/**
+ * The service definitions `gp-agent install` writes, as text: the systemd unit (Linux) and the
+ * WinSW service file (Windows), both running the single-file program with its configuration file.
+ * deploy/systemd/gp-agent.service and deploy/windows/gp-agent.xml are these files as installed by
+ * default (e2e/deployFiles.test.ts keeps them equal), for IT that installs by hand.
+ */
+
+export interface LinuxLayout {
+  /** The installed program, e.g. /opt/gp-agent/gp-agent. */
+  program: string;
+  /** Its folder, the service's working directory. */
+  installDir: string;
+  config: string;
+  user: string;
+}
+
+export interface WindowsLayout {
+  /** The installed program, e.g. C:\Program Files\gp-agent\gp-agent.exe. */
+  program: string;
+  installDir: string;
+  config: string;
+  logDir: string;
+}
+
+export const LINUX_DEFAULTS = {
+  installDir: '/opt/gp-agent',
+  configDir: '/etc/gp-agent',
+  unit: '/etc/systemd/system/gp-agent.service',
+  user: 'gp-agent',
+} as const;
+
+export const WINDOWS_DEFAULTS = {
+  installDir: 'C:\\Program Files\\gp-agent',
+  configDir: 'C:\\ProgramData\\gp-agent',
+  serviceAccount: 'NT AUTHORITY\\LocalService',
+} as const;
+
+/** systemd unit of the agent. */
+export function systemdUnit(layout: LinuxLayout): string {
+  return `# systemd unit of the GP gateway agent, written by \`gp-agent install\` (see the README, "Running
+# the agent in production"). \`gp-agent uninstall\` removes it.
+[Unit]
+Description=GP gateway agent (answers the cloud gateway's reads from Dynamics GP; outbound HTTPS only)
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=simple
+User=${layout.user}
+Group=${layout.user}
+WorkingDirectory=${layout.installDir}
+ExecStart=${layout.program} run --config ${layout.config}
+# SIGTERM drains: the gateway sends new requests elsewhere, requests in flight get
+# GP_AGENT_DRAIN_GRACE_MS (30 s); the stop timeout leaves room for that.
+KillSignal=SIGTERM
+KillMode=mixed
+TimeoutStopSec=45
+# Restart after a crash or a kill, never after a configuration error (exit 1) or a refused token
+# or protocol version (exit 2): those need a person, and the journal says what to fix.
+Restart=always
+RestartSec=5
+RestartPreventExitStatus=1 2
+# Logs are JSON lines on standard output; journald stores and rotates them (SystemMaxUse= in
+# journald.conf). For files instead, set GP_AGENT_LOG_FILE and install deploy/systemd/gp-agent.logrotate.
+StandardOutput=journal
+StandardError=journal
+SyslogIdentifier=gp-agent
+# The agent needs the network and its configuration; nothing else.
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectControlGroups=yes
+LogsDirectory=gp-agent
+LogsDirectoryMode=0750
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * WinSW (v2) service file. Windows services must answer the service control manager, which a
+ * plain program does not: WinSW does that and runs the agent as its child.
+ */
+export function winswXml(layout: WindowsLayout): string {
+  return `<!--
+  Windows service of the GP gateway agent, written by \`gp-agent install\` for WinSW v2
+  (gp-agent-service.exe beside gp-agent.exe); see the README, "Running the agent in production".
+
+  Stopping the service sends Ctrl+C: the agent drains (new requests go to another agent of the
+  connection, requests in flight get GP_AGENT_DRAIN_GRACE_MS, 30 s) and exits; stoptimeout leaves
+  room for that before WinSW ends the process.
+-->
+<service>
+  <id>gp-agent</id>
+  <name>GP gateway agent</name>
+  <description>Answers the GP gateway's read requests from Dynamics GP. Outbound HTTPS only. Support: gp-agent diagnose.</description>
+  <executable>${xmlText(layout.program)}</executable>
+  <arguments>run --config "${xmlText(layout.config)}"</arguments>
+  <workingdirectory>${xmlText(layout.installDir)}</workingdirectory>
+  <startmode>Automatic</startmode>
+  <delayedAutoStart>true</delayedAutoStart>
+  <stoptimeout>45 sec</stoptimeout>
+  <!-- Restart after a crash; the delays grow so that a configuration error (exit 1) or a refused
+       token (exit 2) does not loop fast. The log says what to fix. -->
+  <onfailure action="restart" delay="10 sec"/>
+  <onfailure action="restart" delay="60 sec"/>
+  <onfailure action="restart" delay="300 sec"/>
+  <resetfailure>1 hour</resetfailure>
+  <!-- Standard output (JSON lines) and error go to gp-agent-service.out.log and .err.log, rolled
+       at 10 MB, the last 20 of each kept. -->
+  <logpath>${xmlText(layout.logDir)}</logpath>
+  <log mode="roll-by-size">
+    <sizeThreshold>10240</sizeThreshold>
+    <keepFiles>20</keepFiles>
+  </log>
+</service>
+`;
+}
+
+export interface InstalledSettings {
+  gatewayUrl: string;
+  token: string;
+  database: { kind: 'mssql'; connection: string } | { kind: 'sqlite'; dir: string };
+}
+
+/** The configuration file install writes: the settings given, and the others as comments. */
+export function configFileText(settings: InstalledSettings): string {
+  const database =
+    settings.database.kind === 'mssql'
+      ? `GP_MSSQL_CONNECTION = ${settings.database.connection}`
+      : `GP_SQLITE_DIR = ${settings.database.dir}`;
+  return `# gp-agent configuration, written by \`gp-agent install\`: one setting per line, NAME = value.
+# It holds the agent token (and the SQL Server password): only administrators and the service
+# account can read it. Every setting is listed in \`gp-agent run --help\` and in
+# deploy/gp-agent.conf.example. Check a change with \`gp-agent diagnose --config <this file>\`, then
+# restart the service.
+GP_GATEWAY_URL = ${settings.gatewayUrl}
+GP_AGENT_TOKEN = ${settings.token}
+${database}
+# GP_MSSQL_ISOLATION = read-committed
+# LOG_LEVEL = info
+`;
+}

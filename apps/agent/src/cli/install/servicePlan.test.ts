@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeStep } from './applyPlan.ts';
+import { installPlan, uninstallPlan } from './servicePlan.ts';
+
+const settings = {
+  gatewayUrl: 'https://gw',
+  token: `lb_agent_${'a'.repeat(32)}`,
+  database: { kind: 'mssql' as const, connection: 'Server=gp01' },
+};
+const lines = (plan: { steps: Parameters<typeof describeStep>[0][] }) => plan.steps.map(describeStep);
+
+test('Windows: the program and WinSW are copied, the configuration is locked to administrators and the service account, diagnose runs before the start', () => {
+  const plan = installPlan({ platform: 'win32', program: 'D:\\dl\\gp-agent-win-x64.exe', winsw: 'D:\\dl\\WinSW-x64.exe', settings });
+  const steps = lines(plan);
+  assert.ok(steps.includes('copy D:\\dl\\gp-agent-win-x64.exe to C:\\Program Files\\gp-agent\\gp-agent.exe'));
+  assert.ok(steps.includes('copy D:\\dl\\WinSW-x64.exe to C:\\Program Files\\gp-agent\\gp-agent-service.exe'));
+  const acl = plan.steps.find((s) => s.kind === 'run' && s.command === 'icacls' && s.args[0] === plan.config);
+  assert.deepEqual(acl?.kind === 'run' && acl.args.slice(1), [
+    '/inheritance:r',
+    '/grant:r',
+    'Administrators:F',
+    'SYSTEM:F',
+    'NT AUTHORITY\\LocalService:R',
+  ]);
+  const order = (text: string) => steps.findIndex((s) => s.includes(text));
+  assert.ok(order('install: register the service') < order('gp-agent diagnose'));
+  assert.ok(order('gp-agent diagnose') < order('start: start the agent'));
+  assert.ok(
+    steps.includes(
+      'run sc.exe config gp-agent obj= "NT AUTHORITY\\LocalService" password= "": run the service as NT AUTHORITY\\LocalService',
+    ),
+  );
+  assert.ok(plan.steps.some((s) => s.kind === 'write' && s.secret && s.keep && s.text.includes(settings.token)));
+  assert.deepEqual(plan.notes, []);
+});
+
+test('Windows with a domain account: its password is left to a person, and the service is not started', () => {
+  const plan = installPlan({
+    platform: 'win32',
+    program: 'gp-agent.exe',
+    winsw: 'WinSW-x64.exe',
+    settings,
+    serviceAccount: 'CONTOSO\\svc-gp',
+  });
+  assert.ok(!lines(plan).some((s) => /start|sc\.exe/.test(s)));
+  assert.match(plan.notes[0]!, /password of CONTOSO\\svc-gp in services\.msc/);
+  assert.throws(() => installPlan({ platform: 'win32', program: 'gp-agent.exe', settings }), /WinSW is needed/);
+});
+
+test('Linux: service account, private configuration, unit, diagnose, then start; uninstall keeps the configuration', () => {
+  const steps = lines(installPlan({ platform: 'linux', program: '/tmp/gp-agent-linux-x64', settings }));
+  assert.deepEqual(
+    steps.map((s) => s.split(':')[0]),
+    [
+      'run useradd --system --home-dir /opt/gp-agent --shell /usr/sbin/nologin gp-agent',
+      'create /opt/gp-agent',
+      'copy /tmp/gp-agent-linux-x64 to /opt/gp-agent/gp-agent',
+      'create /etc/gp-agent',
+      'write /etc/gp-agent/gp-agent.conf (kept if it exists)',
+      'run chown root',
+      'write /etc/systemd/system/gp-agent.service',
+      'run systemctl daemon-reload',
+      'run systemctl enable gp-agent',
+      'check the installation',
+      'run systemctl restart gp-agent',
+    ],
+  );
+  assert.ok(!lines(uninstallPlan('linux')).some((s) => s.includes('gp-agent.conf')));
+});

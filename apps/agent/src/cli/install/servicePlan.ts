@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { configFileText, LINUX_DEFAULTS, systemdUnit, WINDOWS_DEFAULTS, winswXml, type InstalledSettings } from './serviceFiles.ts';
+
+/**
+ * What `gp-agent install` and `uninstall` do, as a list of steps decided before any is taken: the
+ * same list is printed, tested (servicePlan.test.ts, e2e/agentProgram.test.ts) and carried out
+ * (applyPlan.ts). Each step says why, because the person running it is the customer's IT.
+ */
+export type Step =
+  | { kind: 'mkdir'; path: string; mode: number }
+  | { kind: 'copy'; from: string; to: string; mode: number }
+  /** `keep`: an existing file is left as it is (a configuration someone edited). `secret`: never printed. */
+  | { kind: 'write'; path: string; text: string; mode: number; keep?: boolean; secret?: boolean }
+  | { kind: 'remove'; path: string }
+  /** A system command; `okCodes` beyond 0 are answers, not failures (useradd: the user exists). */
+  | { kind: 'run'; command: string; args: string[]; why: string; okCodes?: number[] }
+  /** `gp-agent diagnose` on the written configuration; the steps after it run only when it passes. */
+  | { kind: 'diagnose'; config: string };
+
+export interface InstallRequest {
+  platform: 'linux' | 'win32';
+  /** The single-file program being installed (the running one). */
+  program: string;
+  settings: InstalledSettings;
+  /** Windows: the account the service runs as. */
+  serviceAccount?: string;
+  /** Windows: WinSW's program, copied beside the agent as gp-agent-service.exe. */
+  winsw?: string;
+}
+
+export interface Plan {
+  steps: Step[];
+  /** Where things went, for the closing message. */
+  config: string;
+  logs: string;
+  /** What is left to a person, said at the end. */
+  notes: string[];
+}
+
+export function installPlan(request: InstallRequest): Plan {
+  return request.platform === 'win32' ? windowsInstall(request) : linuxInstall(request);
+}
+
+export function uninstallPlan(platform: 'linux' | 'win32'): Plan {
+  return platform === 'win32' ? windowsUninstall() : linuxUninstall();
+}
+
+function linuxPaths() {
+  const p = path.posix;
+  const { installDir, configDir, unit, user } = LINUX_DEFAULTS;
+  return { installDir, configDir, unit, user, program: p.join(installDir, 'gp-agent'), config: p.join(configDir, 'gp-agent.conf') };
+}
+
+function linuxInstall(request: InstallRequest): Plan {
+  const l = linuxPaths();
+  const steps: Step[] = [
+    {
+      kind: 'run',
+      command: 'useradd',
+      args: ['--system', '--home-dir', l.installDir, '--shell', '/usr/sbin/nologin', l.user],
+      why: 'the service account (exit 9: it exists already)',
+      okCodes: [9],
+    },
+    { kind: 'mkdir', path: l.installDir, mode: 0o755 },
+    { kind: 'copy', from: request.program, to: l.program, mode: 0o755 },
+    { kind: 'mkdir', path: l.configDir, mode: 0o750 },
+    { kind: 'write', path: l.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
+    {
+      kind: 'run',
+      command: 'chown',
+      args: [`root:${l.user}`, l.configDir, l.config],
+      why: 'the configuration holds the token: root writes it, the service account reads it, nobody else',
+    },
+    { kind: 'write', path: l.unit, text: systemdUnit(l), mode: 0o644 },
+    { kind: 'run', command: 'systemctl', args: ['daemon-reload'], why: 'systemd reads the new unit' },
+    { kind: 'run', command: 'systemctl', args: ['enable', 'gp-agent'], why: 'the agent starts with the server' },
+    { kind: 'diagnose', config: l.config },
+    { kind: 'run', command: 'systemctl', args: ['restart', 'gp-agent'], why: 'start the agent (or restart it on the new program)' },
+  ];
+  return { steps, config: l.config, logs: 'journalctl -u gp-agent -f', notes: [] };
+}
+
+function linuxUninstall(): Plan {
+  const l = linuxPaths();
+  const steps: Step[] = [
+    {
+      kind: 'run',
+      command: 'systemctl',
+      args: ['disable', '--now', 'gp-agent'],
+      why: 'stop the agent (it drains first) and its start at boot',
+    },
+    { kind: 'remove', path: l.unit },
+    { kind: 'run', command: 'systemctl', args: ['daemon-reload'], why: 'systemd forgets the unit' },
+    { kind: 'remove', path: l.program },
+  ];
+  const notes = [`${l.config} and the journal stay; remove ${l.configDir} and the ${l.user} account by hand if they should go.`];
+  return { steps, config: l.config, logs: 'journalctl -u gp-agent', notes };
+}
+
+function windowsPaths() {
+  const w = path.win32;
+  const { installDir, configDir } = WINDOWS_DEFAULTS;
+  return {
+    installDir,
+    configDir,
+    program: w.join(installDir, 'gp-agent.exe'),
+    winsw: w.join(installDir, 'gp-agent-service.exe'),
+    xml: w.join(installDir, 'gp-agent-service.xml'),
+    config: w.join(configDir, 'gp-agent.conf'),
+    logDir: w.join(configDir, 'logs'),
+  };
+}
+
+function windowsInstall(request: InstallRequest): Plan {
+  const w = windowsPaths();
+  const account = request.serviceAccount ?? WINDOWS_DEFAULTS.serviceAccount;
+  const builtIn = /^NT AUTHORITY\\/i.test(account);
+  if (!request.winsw) throw new Error('WinSW is needed on Windows: put WinSW-x64.exe (v2.12) beside gp-agent.exe, or pass --winsw <file>');
+  const setAccount: Step = {
+    kind: 'run',
+    command: 'sc.exe',
+    args: ['config', 'gp-agent', 'obj=', account, 'password=', ''],
+    why: `run the service as ${account}`,
+  };
+  const steps: Step[] = [
+    { kind: 'mkdir', path: w.installDir, mode: 0o755 },
+    { kind: 'copy', from: request.program, to: w.program, mode: 0o755 },
+    { kind: 'copy', from: request.winsw, to: w.winsw, mode: 0o755 },
+    { kind: 'mkdir', path: w.logDir, mode: 0o750 },
+    { kind: 'write', path: w.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
+    {
+      kind: 'run',
+      command: 'icacls',
+      args: [w.config, '/inheritance:r', '/grant:r', 'Administrators:F', 'SYSTEM:F', `${account}:R`],
+      why: 'the configuration holds the token: administrators and the service account only',
+    },
+    { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${account}:(OI)(CI)M`], why: 'the service writes its logs here' },
+    { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
+    { kind: 'run', command: w.winsw, args: ['install'], why: 'register the service with the service control manager' },
+    // Built-in accounts have no password; another account's is set by a person (services.msc), never passed here.
+    ...(builtIn ? [setAccount] : []),
+    { kind: 'diagnose', config: w.config },
+    { kind: 'run', command: w.winsw, args: ['start'], why: 'start the agent' },
+  ];
+  const notes = builtIn
+    ? []
+    : [`Set the password of ${account} in services.msc (GP gateway agent > Log On), then start the service: ${w.winsw} start`];
+  return { steps: builtIn ? steps : steps.slice(0, -1), config: w.config, logs: w.logDir, notes };
+}
+
+function windowsUninstall(): Plan {
+  const w = windowsPaths();
+  const steps: Step[] = [
+    { kind: 'run', command: w.winsw, args: ['stop'], why: 'stop the agent (it drains first)', okCodes: [1] },
+    { kind: 'run', command: w.winsw, args: ['uninstall'], why: 'remove the service' },
+    { kind: 'remove', path: w.xml },
+  ];
+  const notes = [`${w.config}, the logs and ${w.installDir} stay: delete the folders by hand if they should go.`];
+  return { steps, config: w.config, logs: w.logDir, notes };
+}

@@ -1,0 +1,26 @@
+/**
+ * The oldest agent this gateway supports. Older agents still connect while they speak the protocol
+ * (docs/decisions.md#gateway-and-agent-protocol), but operators are told to upgrade them: the CLI's
+ * `connection list` (and the dashboard) flag them. Raise it when a fix on the agent's side matters.
+ */
+export const MINIMUM_AGENT_VERSION = '0.1.0';
+
+/** `1.2.3` as numbers; null for anything else (a pre-release suffix is ignored). */
+function parts(version: string): [number, number, number] | null {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** Whether an agent reporting `version` is older than `minimum`; a version that is not x.y.z is too. */
+export function isOutdatedAgent(version: string, minimum = MINIMUM_AGENT_VERSION): boolean {
+  const have = parts(version);
+  const need = parts(minimum)!;
+  if (!have) return true;
+  for (let i = 0; i < 3; i++) if (have[i] !== need[i]) return have[i]! < need[i]!;
+  return false;
+}
+
+/** What operators read after an agent's version: nothing, or that it needs upgrading. */
+export function outdatedAgentNote(version: string, minimum = MINIMUM_AGENT_VERSION): string {
+  return isOutdatedAgent(version, minimum) ? ` (OUTDATED: older than ${minimum}, the oldest this gateway supports; upgrade it)` : '';
+}

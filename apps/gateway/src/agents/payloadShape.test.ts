@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { payloadProblem } from './payloadShape.ts';
+
+const check = (text: string, shape: 'list' | 'get' = 'list') => payloadProblem(Buffer.from(text), shape);
+
+test('a list page is one JSON array of objects; a get, one JSON object', () => {
+  for (const good of [
+    '[]',
+    ' [ ] ',
+    '[{}]',
+    '[{"id":"A","n":-1.5e+3,"ok":true,"x":null,"y":false,"z":[1,{"a":[]}]},{"id":"B\\n\\u00e9\\"\\\\\\/"}]',
+    '[{"money":"0.00","z":0,"e":1E5}]\n',
+    '[{"name":"Zürich €"}]',
+  ])
+    assert.equal(check(good), null, good);
+  assert.equal(check('{"id":"A"}', 'get'), null);
+
+  const bad: [string, string][] = [
+    ['', 'expected a JSON array at byte 0'],
+    ['{"id":"A"}', 'expected a JSON array at byte 0'],
+    ['[1,2]', 'expected a JSON object at byte 1'],
+    ['[{"a":1}', 'expected , or ] between records at byte 9'],
+    ['[{"a":1}]x', 'data after the end at byte 9'],
+    ['[{"a":1},]', 'expected a JSON object at byte 9'],
+    ['[{"a":}]', 'expected a JSON value at byte 6'],
+    ['[{"a":01}]', 'expected , or } in an object at byte 8'],
+    ['[{"a":1.}]', 'a bad number at byte 8'],
+    ['[{"a":"\u0001"}]', 'a control character in a string at byte 7'],
+    ['[{"a":"\\x"}]', 'a bad escape at byte 8'],
+    ['[{"a":"\\u12G4"}]', 'a bad \\u escape at byte 11'],
+    ['[{"a":"open', 'unterminated string at byte 11'],
+    ['[{"a":tru}]', 'expected a JSON value at byte 6'],
+    ['[{a:1}]', 'expected a string at byte 2'],
+    ['[{"a":1}][{"b":2}]', 'data after the end at byte 9'],
+    [`[{"a":${'['.repeat(40)}${']'.repeat(40)}}]`, 'nesting too deep at byte 37'],
+  ];
+  for (const [text, problem] of bad) assert.equal(check(text), problem, text);
+  assert.equal(check('[{"id":"A"}]', 'get'), 'expected a JSON object at byte 0');
+  assert.equal(check('{"id":"A"}{}', 'get'), 'data after the end at byte 10');
+});
+
+test('whatever JSON.parse accepts as an array of objects, the scanner accepts, and the other way round', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const alphabet = '[]{}",:0123456789.-+eEtrufalsn \\u\n';
+  for (let i = 0; i < 20_000; i++) {
+    const text = `[{"a":${Array.from({ length: Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')}`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const valid = Array.isArray(parsed) && parsed.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
+    assert.equal(check(text) === null, valid, text);
+  }
+});

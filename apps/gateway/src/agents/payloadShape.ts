@@ -1,0 +1,181 @@
+/**
+ * Checks an agent's answer before its bytes go to a client unparsed: a list page must be one JSON
+ * array of objects, a get one JSON object, and nothing else may follow. One pass over the bytes that
+ * builds nothing (JSON.parse would build every row only to throw it away): the gateway passes
+ * agents' data through without re-serialising it, and must still never send a client
+ * `200 application/json` that is not JSON. UTF-8 validity is checked apart (node:buffer isUtf8).
+ */
+export type PayloadShape = 'list' | 'get';
+
+/** Rows are flat; nesting this deep is not an answer of ours. */
+const MAX_DEPTH = 32;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const POINT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+class Malformed extends Error {}
+
+/** Bytes that may stand for themselves inside a JSON string: all but control characters, `"` and `\\`. */
+const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c !== QUOTE && c !== BACKSLASH ? 1 : 0));
+
+/** Why `bytes` is not a payload of that shape, or null when it is. */
+export function payloadProblem(bytes: Uint8Array, shape: PayloadShape): string | null {
+  const scan = new Scanner(bytes);
+  try {
+    scan.space();
+    if (shape === 'list') scan.arrayOfObjects();
+    else scan.object(1);
+    scan.space();
+    if (scan.pos !== bytes.length) scan.fail('data after the end');
+    return null;
+  } catch (error) {
+    if (error instanceof Malformed) return error.message;
+    throw error;
+  }
+}
+
+class Scanner {
+  pos = 0;
+  private readonly b: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.b = bytes;
+  }
+
+  fail(what: string): never {
+    throw new Malformed(`${what} at byte ${this.pos}`);
+  }
+
+  space(): void {
+    const b = this.b;
+    let c = b[this.pos];
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.pos];
+  }
+
+  private expect(byte: number, what: string): void {
+    if (this.b[this.pos] !== byte) this.fail(`expected ${what}`);
+    this.pos++;
+  }
+
+  arrayOfObjects(): void {
+    this.list('a JSON array', 'between records', () => this.object(2));
+  }
+
+  /** `[`, then `element` separated by commas, then `]`. */
+  private list(opening: string, where: string, element: () => void): void {
+    this.expect(OPEN_BRACKET, opening);
+    this.space();
+    if (this.b[this.pos] === CLOSE_BRACKET) return void this.pos++;
+    for (;;) {
+      element();
+      this.space();
+      const c = this.b[this.pos++];
+      if (c === CLOSE_BRACKET) return;
+      if (c !== COMMA) this.fail(`expected , or ] ${where}`);
+      this.space();
+    }
+  }
+
+  object(depth: number): void {
+    this.expect(OPEN_BRACE, 'a JSON object');
+    this.space();
+    if (this.b[this.pos] === CLOSE_BRACE) return void this.pos++;
+    for (;;) {
+      this.string();
+      this.space();
+      this.expect(COLON, ':');
+      this.space();
+      this.value(depth);
+      this.space();
+      const c = this.b[this.pos++];
+      if (c === CLOSE_BRACE) return;
+      if (c !== COMMA) this.fail('expected , or } in an object');
+      this.space();
+    }
+  }
+
+  private array(depth: number): void {
+    this.list('[', 'in an array', () => this.value(depth));
+  }
+
+  private value(depth: number): void {
+    if (depth > MAX_DEPTH) this.fail('nesting too deep');
+    const c = this.b[this.pos];
+    if (c === QUOTE) return this.string();
+    if (c === OPEN_BRACE) return this.object(depth + 1);
+    if (c === OPEN_BRACKET) return this.array(depth + 1);
+    if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) return this.number();
+    if (this.literal('true') || this.literal('false') || this.literal('null')) return;
+    this.fail('expected a JSON value');
+  }
+
+  private literal(word: string): boolean {
+    for (let i = 0; i < word.length; i++) if (this.b[this.pos + i] !== word.charCodeAt(i)) return false;
+    this.pos += word.length;
+    return true;
+  }
+
+  private string(): void {
+    this.expect(QUOTE, 'a string');
+    const b = this.b;
+    let p = this.pos;
+    for (;;) {
+      const c = b[p++]!;
+      // Most bytes of a page are plain text: one look-up lets them through.
+      if (PLAIN[c] === 1) continue;
+      if (c === QUOTE) break;
+      this.pos = p - 1;
+      if (c === undefined) this.fail('unterminated string');
+      if (c < 0x20) this.fail('a control character in a string');
+      if (c === BACKSLASH) {
+        const e = b[p++];
+        if (e === 0x75) {
+          for (let i = 0; i < 4; i++, p++) if (!isHex(b[p])) ((this.pos = p), this.fail('a bad \\u escape'));
+        } else if (!(e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) {
+          this.pos = p - 1;
+          this.fail('a bad escape');
+        }
+      }
+    }
+    this.pos = p;
+  }
+
+  private number(): void {
+    const b = this.b;
+    if (b[this.pos] === MINUS) this.pos++;
+    if (b[this.pos] === ZERO) this.pos++;
+    else if (!this.digits()) this.fail('a bad number');
+    if (b[this.pos] === POINT) {
+      this.pos++;
+      if (!this.digits()) this.fail('a bad number');
+    }
+    if (b[this.pos] === 0x65 || b[this.pos] === 0x45) {
+      this.pos++;
+      if (b[this.pos] === PLUS || b[this.pos] === MINUS) this.pos++;
+      if (!this.digits()) this.fail('a bad number');
+    }
+  }
+
+  /** One or more digits; false when there is none. */
+  private digits(): boolean {
+    const start = this.pos;
+    let c = this.b[this.pos];
+    while (c !== undefined && c >= ZERO && c <= NINE) c = this.b[++this.pos];
+    return this.pos > start;
+  }
+}
+
+function isHex(c: number | undefined): boolean {
+  return c !== undefined && ((c >= ZERO && c <= NINE) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+}

@@ -1,0 +1,200 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateDemo } from '@gp-gateway/gp-demo';
+import { provisionOrganisation } from '@gp-gateway/gateway';
+import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
+import { ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+
+/**
+ * The single-file agent as a customer's IT gets it: `pnpm build:agent` runs first (CI builds both
+ * programs here), then the Linux program is copied into an empty folder with no node_modules
+ * anywhere above it, installed with `install --root` (the files it writes checked, its diagnose
+ * run against a real gateway), and run from the installed copy with only its configuration file:
+ * hello, reads (on the calling thread and on its SQLite threads), drain on SIGTERM. The Windows
+ * program is checked as far as this machine allows: a 64-bit console PE holding the blob.
+ */
+const DIST = path.join(ROOT, 'dist');
+const LINUX = path.join(DIST, 'gp-agent-linux-x64');
+const WINDOWS = path.join(DIST, 'gp-agent-win-x64.exe');
+const SEA_RESOURCE = 'NODE_SEA_BLOB';
+
+let tmp: string;
+let gateway: Started & { url: string; testKey: string };
+let dataDir: string;
+let liveKey: string;
+let orgId: string;
+let token: string;
+let connectionId: string;
+/** The empty folder the program is run from, and the folder `install --root` writes into. */
+let field: string;
+let installRoot: string;
+/** Only what any server has: no NODE_PATH, no NODE_OPTIONS, nothing of this checkout. */
+const bareEnv = () => ({ PATH: '/usr/bin:/bin', HOME: field, LANG: 'C.UTF-8' });
+
+function run(program: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(program, args, { cwd: field, env: { ...bareEnv(), ...env }, encoding: 'utf8', timeout: 60_000 });
+}
+
+before(async () => {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/agent/build/main.ts')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(build.status, 0, `pnpm build:agent failed:\n${build.stdout}${build.stderr}`);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-program-'));
+  field = path.join(tmp, 'field');
+  installRoot = path.join(tmp, 'root');
+  fs.mkdirSync(field);
+  for (let dir = field; dir !== path.dirname(dir); dir = path.dirname(dir))
+    assert.ok(!fs.existsSync(path.join(dir, 'node_modules')), `${dir} must not hold node_modules for this test`);
+  fs.copyFileSync(LINUX, path.join(field, 'gp-agent'));
+  fs.chmodSync(path.join(field, 'gp-agent'), 0o755);
+
+  generateDemo({ dir: path.join(field, 'demo'), scale: 1, seed: 5 });
+  dataDir = path.join(tmp, 'gateway');
+  const customer = await provisionOrganisation(dataDir, {
+    organisation: 'Program Co',
+    limits: { requestsPerWindow: 100_000, windowSeconds: 10 },
+    connections: ['HQ'],
+  });
+  orgId = customer.orgId;
+  liveKey = customer.liveKey;
+  ({ token, id: connectionId } = customer.connections.HQ!);
+  gateway = await startGatewayProcess(dataDir, { REQUEST_TIMEOUT_MS: '10000' });
+});
+
+after(async () => {
+  await gateway?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('both programs are built with a SHA-256 file beside each; the Windows one is a 64-bit console PE holding the application blob, unsigned', (t) => {
+  for (const file of [LINUX, WINDOWS]) {
+    const [sum, name] = fs.readFileSync(`${file}.sha256`, 'utf8').trim().split(/\s+/);
+    assert.equal(name, path.basename(file));
+    assert.equal(sum, crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
+  }
+  const exe = fs.readFileSync(WINDOWS);
+  const facts = peFacts(exe);
+  assert.equal(facts.machine, 'x64');
+  assert.equal(facts.subsystem, 3, 'a console program');
+  assert.equal(facts.signature, null, "Node's signature, which the injection would break, is removed");
+  const blob = rcdataSize(exe, SEA_RESOURCE);
+  assert.ok(blob !== null && blob > 1_000_000, `the ${SEA_RESOURCE} resource holds the bundled agent (${blob} bytes)`);
+  t.diagnostic(
+    `gp-agent-win-x64.exe ${(exe.length / 1e6).toFixed(1)} MB, ${SEA_RESOURCE} ${(blob! / 1e6).toFixed(2)} MB; ` +
+      `gp-agent-linux-x64 ${(fs.statSync(LINUX).size / 1e6).toFixed(1)} MB`,
+  );
+});
+
+test('--version reports the version and the commit it was built from', () => {
+  const version = run(path.join(field, 'gp-agent'), ['--version']);
+  assert.equal(version.status, 0, version.stderr);
+  const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  assert.match(version.stdout.trim(), new RegExp(`^\\d+\\.\\d+\\.\\d+ \\(commit ${head}(-modified)?\\)$`));
+});
+
+test('install --root writes the program, a private configuration and the systemd unit, and checks them against the gateway', () => {
+  fs.writeFileSync(path.join(field, 'agent.token'), `${token}\n`, { mode: 0o600 });
+  const install = run(path.join(field, 'gp-agent'), [
+    'install',
+    '--root',
+    installRoot,
+    '--gateway',
+    gateway.url,
+    '--token-file',
+    'agent.token',
+    '--sqlite-dir',
+    'demo',
+  ]);
+  assert.equal(install.status, 0, install.stdout + install.stderr);
+  assert.match(install.stdout, /\(not run: --root\) run systemctl enable gp-agent/);
+  assert.match(install.stdout, /^  ok    WebSocket and token/m);
+  assert.match(install.stdout, /All checks passed/);
+  assert.ok(!install.stdout.includes(token), 'the token is not printed');
+
+  const installed = path.join(installRoot, 'opt/gp-agent/gp-agent');
+  assert.ok(fs.readFileSync(installed).equals(fs.readFileSync(LINUX)), 'the program is copied as built');
+  const conf = path.join(installRoot, 'etc/gp-agent/gp-agent.conf');
+  assert.equal(fs.statSync(conf).mode & 0o777, 0o640, 'readable by root and the service group only');
+  assert.equal(fs.statSync(path.dirname(conf)).mode & 0o777, 0o750);
+  const text = fs.readFileSync(conf, 'utf8');
+  assert.match(text, new RegExp(`^GP_AGENT_TOKEN = ${token}$`, 'm'));
+  assert.match(text, new RegExp(`^GP_SQLITE_DIR = ${path.join(field, 'demo')}$`, 'm'));
+  const unit = fs.readFileSync(path.join(installRoot, 'etc/systemd/system/gp-agent.service'), 'utf8');
+  assert.equal(unit, fs.readFileSync(path.join(ROOT, 'deploy/systemd/gp-agent.service'), 'utf8'));
+});
+
+test('the installed program runs with only its configuration file: hello, reads, and a drain on SIGTERM', async () => {
+  const conf = path.join(installRoot, 'etc/gp-agent/gp-agent.conf');
+  fs.appendFileSync(conf, 'GP_AGENT_DRAIN_GRACE_MS = 10000\nGP_SQLITE_WORKERS = 1\n');
+  const child = spawn(path.join(installRoot, 'opt/gp-agent/gp-agent'), ['run', '--config', conf], {
+    cwd: field,
+    // Test-only: every list on a thread is held this long, so that one is in flight at SIGTERM.
+    env: { ...bareEnv(), GP_AGENT_TEST_DELAY_MS: '1500' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // The connection's default company (TWO) serves the company objects.
+  const get = async (pathAndQuery: string) => {
+    const res = await fetch(`${gateway.url}${pathAndQuery}`, {
+      headers: { authorization: `Bearer ${liveKey}`, 'x-connection-id': connectionId },
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  try {
+    let last: { status: number; body: any } | undefined;
+    const companies = await waitFor(
+      'the agent to connect',
+      async () => {
+        last = await get('/v1/companies');
+        return last.status === 200 ? last.body : null;
+      },
+      20_000,
+    ).catch((error: Error) => assert.fail(`${error.message}: ${JSON.stringify(last)}\n${output}`));
+    assert.deepEqual(companies.data.map((c: { id: string }) => c.id).sort(), ['NWIND', 'TWO']);
+    const started = output
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'agent starting');
+    assert.match(started.commit, /^[0-9a-f]{12}(-modified)?$/);
+
+    const listed = await runGatewayCli(['connection', 'list', '--org', orgId], { DATA_DIR: dataDir });
+    assert.match(listed.stdout, /agent \d+\.\d+\.\d+ \(linux, sqlite\)/, listed.stdout + listed.stderr);
+    assert.doesNotMatch(listed.stdout, /OUTDATED/);
+
+    // A short page on the agent's event loop, and a filtered one on its SQLite thread (code bundled as a data: URL).
+    const page = await get('/v1/customers?limit=5');
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(page.body.data.length, 5);
+    const sent = Date.now();
+    const slow = get('/v1/customers?limit=3&inactive=false');
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGTERM');
+    const answered = await slow;
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    assert.equal(answered.body.data.length, 3);
+    assert.ok(Date.now() - sent >= 1400, 'it waited on the thread (GP_AGENT_TEST_DELAY_MS) and finished during the drain');
+    assert.equal(await exited, 0, output);
+    assert.match(output, /"msg":"drained; closing the connection"/);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('uninstall --root removes the unit and the program and keeps the configuration', () => {
+  const uninstall = run(path.join(installRoot, 'opt/gp-agent/gp-agent'), ['uninstall', '--root', installRoot]);
+  assert.equal(uninstall.status, 0, uninstall.stdout + uninstall.stderr);
+  assert.ok(!fs.existsSync(path.join(installRoot, 'etc/systemd/system/gp-agent.service')));
+  assert.ok(!fs.existsSync(path.join(installRoot, 'opt/gp-agent/gp-agent')));
+  assert.ok(fs.existsSync(path.join(installRoot, 'etc/gp-agent/gp-agent.conf')));
+});
