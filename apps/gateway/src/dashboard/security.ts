@@ -42,15 +42,21 @@ export function sameToken(given: unknown, expected: string): boolean {
 
 /**
  * Refuses a state-changing request that another site made the browser send: `Sec-Fetch-Site` must
- * be same-origin (or none: typed or bookmarked), and an `Origin`, when sent, must be this gateway's
- * own. Browsers send at least one of them on every POST; the CSRF token is checked as well.
+ * be same-origin (or none: typed or bookmarked), and an `Origin`, when sent, must name the host the
+ * request was sent to. Only the host is compared: behind a proxy that terminates TLS the gateway sees
+ * http while the browser says https. Browsers send at least one of the two headers on every POST;
+ * the CSRF token is checked as well.
  */
 export function fromThisOrigin(req: Request): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = req.headers.origin;
   if (origin === undefined) return true;
-  return origin === `${req.protocol}://${req.headers.host ?? ''}`;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 /**
