@@ -143,7 +143,7 @@ async function get(label: Label | string, pathAndQuery: string) {
   const res = await fetch(`${gateway.url}${pathAndQuery}`, {
     headers: { authorization: `Bearer ${liveKey}`, 'x-connection-id': connection.id },
   });
-  return { status: res.status, body: (await res.json()) as any, ms: Date.now() - started };
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers, ms: Date.now() - started };
 }
 
 /** A port nothing listens on (it was free a moment ago). */
@@ -302,6 +302,7 @@ test('an agent without its database connects and says so: 503 ERP_UNAVAILABLE, s
   assert.equal(answer.status, 503);
   assert.equal(answer.body.error.code, 'ERP_UNAVAILABLE');
   assert.equal(answer.body.error.message, 'The connection’s agent is running but cannot reach the GP database.');
+  assert.equal(answer.headers.get('retry-after'), '5', 'a retryable 503 says when to retry');
 
   const listed = await runGatewayCli(['connection', 'list', '--org', orgId], { DATA_DIR: dataDir });
   assert.equal(listed.code, 0, listed.stderr);

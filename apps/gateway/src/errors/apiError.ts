@@ -5,6 +5,12 @@ export interface ApiErrorOptions {
   retryAfterSeconds?: number;
 }
 
+/**
+ * Retry-After of 503 ERP_UNAVAILABLE: a lock or deadlock clears within seconds (a lock wait times out
+ * after 5 s), and while GP's database is down a retry is answered at once, so a client may retry soon.
+ */
+export const ERP_RETRY_AFTER_SECONDS = 5;
+
 /** The one error type route handlers throw; the error middleware turns it into the error envelope (docs/api.md#errors). */
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -15,7 +21,7 @@ export class ApiError extends Error {
     super(message);
     this.code = code;
     this.details = details;
-    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? (code === 'ERP_UNAVAILABLE' ? ERP_RETRY_AFTER_SECONDS : null);
   }
 
   get status(): number {
