@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AdminError, type Actor, type AdminService } from '../admin/adminService.ts';
+import type { Actor, AdminService } from '../admin/adminService.ts';
 import { outdatedAgentNote } from '../agents/agentVersion.ts';
 import { PASSWORD_MIN_LENGTH } from '../auth/passwords.ts';
 import { DEFAULT_LIMITS, effectiveLimits } from '../limits/limits.ts';
-import type { ConnectionWithPresence, DashboardSession, LimitOverrides, User } from '../store/store.ts';
+import type { DashboardSession, LimitOverrides, User } from '../store/store.ts';
 import { writableObjects } from '../writes/writableObjects.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { installSteps } from './installSteps.ts';
-import { usageChart } from './usageChart.ts';
+import { describeStatus, field, fields, originOf, problemOf, secretShown } from './pageParts.ts';
+import { usageByKey, usageChart } from './usageChart.ts';
 import {
   clearSessionCookie,
   cookiesOf,
@@ -51,23 +52,6 @@ declare global {
 
 const visitOf = (res: Response): Visit => res.locals.visit!;
 
-/** One string from a form field (the first when repeated), trimmed; '' when absent. */
-function field(req: Request, name: string): string {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first.trim() : '';
-}
-
-/** Every value of a repeated form field (checkboxes). */
-function fields(req: Request, name: string): string[] {
-  const value = (req.body as Record<string, unknown> | undefined)?.[name];
-  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string');
-}
-
-function originOf(req: Request): string {
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-}
-
 /**
  * The dashboard at /dashboard (docs/decisions.md#dashboard): server-rendered pages whose forms work
  * without JavaScript, a second front end on the admin service beside the operator CLI. Admins
@@ -94,7 +78,6 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
     if (req.method !== 'POST') return next();
     if (!fromThisOrigin(req) || !sameToken(field(req, 'csrf'), res.locals.visit.csrf)) {
       return message(
-        req,
         res,
         403,
         'This form was not accepted',
@@ -111,7 +94,7 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
     return { viewer: user, organisation: org?.name ?? '', csrf: visit.csrf };
   }
 
-  async function message(_req: Request, res: Response, status: number, heading: string, text: string): Promise<void> {
+  async function message(res: Response, status: number, heading: string, text: string): Promise<void> {
     render(res, status, 'message', await frame(res), { title: heading, heading, text });
   }
 
@@ -119,13 +102,13 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
   function signedIn(req: Request, res: Response, next: NextFunction): void {
     if (visitOf(res).session) return next();
     if (req.method === 'GET') return res.redirect(303, '/dashboard/sign-in');
-    void message(req, res, 401, 'Signed out', 'Your session has ended. Sign in again.');
+    void message(res, 401, 'Signed out', 'Your session has ended. Sign in again.');
   }
 
   /** Changes are for admins; a viewer gets a plain 403 page. */
   function adminOnly(req: Request, res: Response, next: NextFunction): void {
     if (visitOf(res).session?.user.role === 'admin') return next();
-    void message(req, res, 403, 'Not allowed', 'Viewers can look at everything but change nothing. Ask an admin of your organisation.');
+    void message(res, 403, 'Not allowed', 'Viewers can look at everything but change nothing. Ask an admin of your organisation.');
   }
 
   const userOf = (res: Response): User => visitOf(res).session!.user;
@@ -431,26 +414,13 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
       admin.dailyUsage(orgId, USAGE_DAYS),
       admin.recentRequests(orgId, { ...(key ? { keyId: key } : {}), ...(status ? { statusClass: status } : {}) }),
     ]);
-    const byKey = keys
-      .map((k) => {
-        const rows = daily.filter((d) => d.keyId === k.id);
-        const of = (c: string) => rows.filter((d) => d.statusClass === c).reduce((n, d) => n + d.requests, 0);
-        return {
-          name: `${k.name} (${k.prefix}…)`,
-          '2xx': of('2xx'),
-          '4xx': of('4xx'),
-          '5xx': of('5xx'),
-          total: rows.reduce((n, d) => n + d.requests, 0),
-        };
-      })
-      .filter((row) => row.total > 0);
     render(res, 200, 'usage', await frame(res), {
       title: 'Usage',
       page: 'usage',
       keys,
       filter: { key, status },
       chart: usageChart(key ? daily.filter((d) => d.keyId === key) : daily, USAGE_DAYS),
-      byKey,
+      byKey: usageByKey(daily, keys),
       requests,
     });
   });
@@ -460,22 +430,6 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
     render(res, 200, 'audit', await frame(res), { title: 'Audit log', page: 'audit', entries });
   });
 
-  router.use(async (req, res) => message(req, res, 404, 'Not found', 'There is no such dashboard page.'));
+  router.use(async (req, res) => message(res, 404, 'Not found', 'There is no such dashboard page.'));
   return router;
-}
-
-function secretShown(title: string, value: string, what: string) {
-  return { title, value, explanation: `This ${what} is shown only now; only its hash is kept. Copy it before you leave this page.` };
-}
-
-function problemOf(error: unknown): string {
-  if (!(error instanceof AdminError)) throw error;
-  return [error.message, ...error.problems.map((p) => `– ${p}`)].join('\n');
-}
-
-function describeStatus(c: ConnectionWithPresence): string {
-  const p = c.presence;
-  if (p.connectedAgents > 0) return `${p.connectedAgents === 1 ? '1 agent' : `${p.connectedAgents} agents`} connected`;
-  if (p.lastSeenAt === null) return c.id === 'sandbox' ? 'built-in demo agent not running' : 'no agent has connected yet';
-  return `offline; last seen ${p.lastSeenAt.slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -1,4 +1,4 @@
-import type { DailyUsage } from '../store/store.ts';
+import type { ApiKey, DailyUsage } from '../store/store.ts';
 
 /** The status classes drawn, bottom to top, with their colour; anything else is `other`. */
 const CLASSES = [
@@ -74,4 +74,21 @@ export function usageChart(usage: readonly DailyUsage[], days: number, today: Da
     legend: CLASSES.map(({ name, colour }) => ({ name, colour })),
     total: totals.reduce((a, b) => a + b, 0),
   };
+}
+
+/** Each key's requests by status class over the counts given, for keys that made any. */
+export function usageByKey(usage: readonly DailyUsage[], keys: readonly ApiKey[]) {
+  return keys
+    .map((k) => {
+      const rows = usage.filter((d) => d.keyId === k.id);
+      const of = (c: string) => rows.filter((d) => d.statusClass === c).reduce((n, d) => n + d.requests, 0);
+      return {
+        name: `${k.name} (${k.prefix}…)`,
+        '2xx': of('2xx'),
+        '4xx': of('4xx'),
+        '5xx': of('5xx'),
+        total: rows.reduce((n, d) => n + d.requests, 0),
+      };
+    })
+    .filter((row) => row.total > 0);
 }
