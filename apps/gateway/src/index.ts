@@ -7,3 +7,4 @@ export { createLogger } from './logger.ts';
 export { openStore } from './store/openStore.ts';
 export { SCOPES, type Scope } from './store/store.ts';
 export { provisionOrganisation, type Provisioned } from './testing/provision.ts';
+export { findPostgresBinaries, startPostgresServer, type PostgresServer } from './testing/servers/postgres.ts';
