@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import pg from 'pg';
 import { storeContract } from '../../testing/storeContract.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '../../testing/servers/postgres.ts';
@@ -35,6 +36,25 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
       },
       // Another instance's change reaches this one as a notification; measured in milliseconds below.
       changeHeardWithinMs: 2_000,
+    });
+  });
+
+  test('a database that cannot be reached fails the start with where it is, never the password', async () => {
+    // A port just freed: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const closed = `postgres://gateway:hunter2-secret@127.0.0.1:${port}/gateway`;
+    await assert.rejects(open(closed), (error: Error) => {
+      assert.match(
+        error.message,
+        new RegExp(`^cannot open the PostgreSQL store 127\\.0\\.0\\.1:${port}/gateway \\(DATABASE_URL\\): .*ECONNREFUSED`),
+      );
+      assert.ok(!error.message.includes('hunter2'));
+      return true;
     });
   });
 

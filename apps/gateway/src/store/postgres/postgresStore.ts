@@ -96,7 +96,12 @@ export class PostgresStore implements Store {
     } catch (error) {
       await memo.close();
       await db.close();
-      throw error;
+      throw new Error(
+        `cannot open the PostgreSQL store ${describeDatabase(options.connectionString)} (DATABASE_URL): ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     return new PostgresStore(db, memo);
   }
@@ -460,5 +465,15 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.memo.close();
     await this.db.close();
+  }
+}
+
+/** `db.example.com:5432/gateway`: where the store is, for messages; never the user or password. */
+function describeDatabase(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return '(unreadable URL)';
   }
 }
