@@ -12,13 +12,13 @@ import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
 import type { KeyMode } from '../auth/secrets.ts';
 import { acceptAgent } from '../agents/acceptAgent.ts';
 import type { AgentLink } from '../agents/agentLink.ts';
-import type { ApiKey, Scope, Store } from '../store/store.ts';
+import type { ApiKey, Scope } from '../store/store.ts';
 import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 
 export interface InProcessGateway {
   dir: string;
   demoDir: string;
-  store: Store;
+  store: SqliteStore;
   admin: AdminService;
   gateway: RunningGateway;
   /** Every log line the gateway wrote, for assertions about what logs may contain. */
@@ -38,8 +38,6 @@ export interface InProcessGatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** Largest text of an MCP tool result in bytes; 64 KiB unless given. */
   mcpResultBudgetBytes?: number;
-  /** The store to run on (closed with the gateway); a new SQLite store in the temporary folder unless given. */
-  store?: Store;
 }
 
 /**
@@ -59,7 +57,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     },
   });
   const log = pino({ level: 'debug' }, sink);
-  const store = options.store ?? new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
   const admin = new AdminService(store);
   const gateway = await startGateway({
     store,

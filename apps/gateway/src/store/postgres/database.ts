@@ -30,14 +30,19 @@ export interface DatabaseOptions {
 /** Settings of every connection the store opens, the listener's included. */
 export function clientConfig(options: DatabaseOptions): pg.ClientConfig {
   return {
-    connectionString: options.connectionString,
-    types,
-    application_name: 'gp-gateway',
+    ...migrationClientConfig(options),
     // A store that cannot be reached fails a request in seconds rather than holding it.
-    connectionTimeoutMillis: 5_000,
     statement_timeout: 10_000,
     query_timeout: 15_000,
   };
+}
+
+/**
+ * The connection migrations run on: without statement timeouts, since a migration may take long on a
+ * large database, and an instance waiting for another's migration waits on the advisory lock.
+ */
+export function migrationClientConfig(options: DatabaseOptions): pg.ClientConfig {
+  return { connectionString: options.connectionString, types, application_name: 'gp-gateway', connectionTimeoutMillis: 5_000 };
 }
 
 export class Database {

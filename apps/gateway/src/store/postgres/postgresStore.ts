@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Database, type DatabaseOptions } from './database.ts';
+import pg from 'pg';
+import { Database, migrationClientConfig, type DatabaseOptions } from './database.ts';
 import { PostgresDashboardTables } from './dashboardTables.ts';
 import { KeyMemo } from './keyMemo.ts';
 import { migrate } from './migrations.ts';
@@ -86,11 +87,12 @@ export class PostgresStore implements Store {
     const db = new Database(options);
     const memo = new KeyMemo(options);
     try {
-      const client = await db.pool.connect();
+      const client = new pg.Client(migrationClientConfig(options));
+      await client.connect();
       try {
         await migrate(client);
       } finally {
-        client.release();
+        await client.end();
       }
       await memo.start();
     } catch (error) {
