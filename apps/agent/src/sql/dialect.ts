@@ -9,6 +9,8 @@ export interface Dialect {
   readonly name: 'sqlite' | 'mssql';
   quote(identifier: string): string;
   placeholder(index: number): string;
+  /** A bound value of a page's position (Condition `position`) as its condition compares with it. */
+  positionValue(placeholder: string): string;
   tableName(company: string | null, table: TableRef): string;
   /** The select-list expression for a column; may convert so that no value passes through a float. */
   selectExpression(column: ColumnRef): string;

@@ -14,6 +14,7 @@ export const mssqlDialect: Dialect = {
   name: 'mssql',
   quote: (identifier) => `[${identifier.replaceAll(']', ']]')}]`,
   placeholder: (index) => `@p${index}`,
+  positionValue: (placeholder) => placeholder,
   tableName(company: string | null, table: TableRef) {
     const database = table.database === 'system' ? SYSTEM_DATABASE : company;
     if (!database) throw new DialectError(`table ${table.table} needs a company database`);
