@@ -7,6 +7,8 @@ import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
  */
 export interface Dialect {
   readonly name: 'sqlite' | 'mssql';
+  /** The database of tables of `database: 'system'` (where tableName needs one). */
+  readonly systemDatabase: string;
   quote(identifier: string): string;
   placeholder(index: number): string;
   /** A bound value of a page's position (Condition `position`) as its condition compares with it. */

@@ -9,6 +9,8 @@ import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
  */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  // Each database is its own file: the system database is DYNAMICS.sqlite (db/sqliteDatabases.ts).
+  systemDatabase: 'DYNAMICS',
   quote: (identifier) => `"${identifier.replaceAll('"', '""')}"`,
   placeholder: () => '?',
   // `+?` for a position's values: with STAT4, SQLite notes each parameter compared with an indexed
