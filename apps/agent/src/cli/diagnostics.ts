@@ -136,7 +136,11 @@ function databaseFix(database: DatabaseConfig, SYSTEM_DATABASE: string, error: u
       `(the script \`gp-agent mssql grant-read\` prints does); if GP was installed with a named system database, set GP_SYSTEM_DATABASE to its name`
     );
   if (/certificate|self.signed|TLS|SSL/i.test(message))
-    return 'the TLS handshake with SQL Server failed: install a trusted certificate on SQL Server, or add "TrustServerCertificate=true" to GP_MSSQL_CONNECTION if you accept the risk';
+    return (
+      "this machine does not trust SQL Server's certificate: give SQL Server a certificate from a trusted CA, or trust its certificate here " +
+      'with NODE_EXTRA_CA_CERTS=<PEM file> in the service\'s environment (README, "SQL Server"); "TrustServerCertificate=true" in ' +
+      'GP_MSSQL_CONNECTION accepts any certificate, so only on a network you trust'
+    );
   return "check GP_MSSQL_CONNECTION; the message above is SQL Server's own";
 }
 
