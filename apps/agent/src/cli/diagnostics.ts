@@ -33,7 +33,9 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
     companies = await service.companies();
   } catch (error) {
     findings.push({ check: label, status: 'fail', summary: (error as Error).message, fix: databaseFix(database, SYSTEM_DATABASE, error) });
-    for (const check of ['GP version', 'Companies', 'Read permission'])
+    const mssqlChecks =
+      database.kind === 'mssql' ? ['System database', ...(database.isolation === 'snapshot' ? ['Snapshot isolation'] : [])] : [];
+    for (const check of ['GP version', 'Companies', ...mssqlChecks, 'Read permission'])
       findings.push({ check, status: 'skip', summary: `needs the "${label}" check to pass first` });
     return { findings, companies: [] };
   }

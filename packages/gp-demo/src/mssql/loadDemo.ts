@@ -121,7 +121,7 @@ export async function loadDemoIntoSqlServer(
         .request()
         .input('company', sql.VarChar(5), company)
         .input('system', sql.VarChar(11), systemDatabase)
-        .batch(
+        .query(
           `INSERT INTO ${q(company)}.[dbo].[SY00100] (CMPANYID, DBNAME) ` +
             `SELECT CMPANYID, @system FROM ${q(systemDatabase)}.[dbo].[SY01500] WHERE INTERID = @company`,
         );
