@@ -1,6 +1,7 @@
-import { after, before, describe } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
   let agent: ChildProcess;
   let key = '';
   let connectionId = '';
+  let agentToken = '';
   const db: Record<string, Database.Database> = {};
 
   before(async () => {
@@ -58,6 +60,7 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
     key = customer.liveKey;
     const { id, token } = customer.connections['SQL Server']!;
     connectionId = id;
+    agentToken = token;
     gateway = await startGatewayProcess(dir);
     agent = spawn(
       process.execPath,
@@ -87,4 +90,32 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
     headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId },
     database: (name) => db[name]!,
   }));
+
+  test('diagnose confirms the system database from SY00100, and names the databases where snapshot isolation must be allowed', async () => {
+    type Finding = { check: string; status: string; details?: string[] };
+    const diagnose = async () => {
+      const args = ['--import', 'tsx', 'apps/agent/src/cli/main.ts', 'diagnose', '--json', '--gateway', gateway.url, '--mssql', MSSQL_URL!];
+      const env = { ...process.env, GP_AGENT_TOKEN: agentToken, GP_MSSQL_ISOLATION: 'snapshot' };
+      // diagnose exits 1 when a check fails; its findings are on standard output either way.
+      const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env }).catch((error: { stdout: string }) => error);
+      const findings = (JSON.parse(stdout) as { findings: Finding[] }).findings;
+      return (check: string) => findings.find((f) => f.check === check);
+    };
+    const before = await diagnose();
+    assert.equal(before('System database')?.status, 'ok');
+    // New databases do not allow snapshot isolation: every read at it would fail with error 3952.
+    const snapshot = before('Snapshot isolation')!;
+    assert.equal(snapshot.status, 'fail');
+    assert.deepEqual(
+      [...snapshot.details!].sort(),
+      ['DYNAMICS', 'NWIND', 'TWO'].map((d) => `ALTER DATABASE [${d}] SET ALLOW_SNAPSHOT_ISOLATION ON;`),
+    );
+    const pool = await new sql.ConnectionPool(MSSQL_URL!).connect();
+    try {
+      for (const statement of snapshot.details!) await pool.request().batch(statement);
+    } finally {
+      await pool.close();
+    }
+    assert.equal((await diagnose())('Snapshot isolation')?.status, 'ok');
+  });
 });

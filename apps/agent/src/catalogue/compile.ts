@@ -204,8 +204,8 @@ export class PreparedResource {
       }
       const values = after!.slice(2);
       for (let i = walk.length - 1; i >= 0; i--) {
-        const position: Condition[] = walk.slice(0, i).map((column, j) => ({ op: 'eq', column, value: values[j]! }));
-        queries.push(select([...position, { op: 'gt', column: walk[i]!, value: values[i]! }]));
+        const position: Condition[] = walk.slice(0, i).map((column, j) => ({ op: 'eq', column, value: values[j]!, position: true }));
+        queries.push(select([...position, { op: 'gt', column: walk[i]!, value: values[i]!, position: true }]));
       }
     }
     return queries;

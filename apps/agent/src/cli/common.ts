@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import type { DatabaseConfig } from './runConfig.ts';
 import type { AgentInfo } from '@gp-gateway/protocol';
 import type { Executor } from '../db/executor.ts';
-import { MssqlExecutor } from '../db/mssqlExecutor.ts';
+import { MssqlExecutor, type MssqlExecutorOptions } from '../db/mssqlExecutor.ts';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { ReadAhead } from '../service/readAhead.ts';
 import { ReadService, type OperationHandler } from '../service/readService.ts';
@@ -45,8 +45,12 @@ export function createAgentLogger(level: string, file: string | null): AgentLogg
 
 /** The executor for the configured database, on the calling thread: for the one-shot commands. */
 export function openExecutor(database: DatabaseConfig): Executor {
-  if (database.kind === 'mssql') return new MssqlExecutor(database.connection, { isolation: database.isolation });
+  if (database.kind === 'mssql') return new MssqlExecutor(database.connection, mssqlOptions(database));
   return new SqliteExecutor({ dir: database.dir, readonly: true });
+}
+
+function mssqlOptions(database: Extract<DatabaseConfig, { kind: 'mssql' }>): MssqlExecutorOptions {
+  return { isolation: database.isolation, lockTimeoutMs: database.lockTimeoutMs, systemDatabase: database.systemDatabase };
 }
 
 export interface ServingOptions {
@@ -59,6 +63,8 @@ export interface ServingOptions {
 export interface Serving {
   service: OperationHandler;
   dialect: AgentInfo['dialect'];
+  /** The SQL Server executor the service reads with, for the checks at start; null on SQLite. */
+  mssql: Executor | null;
   close(): Promise<void>;
 }
 
@@ -68,11 +74,12 @@ export interface Serving {
  * seeks, on the event loop. Either way, walks are read ahead (ReadAhead).
  */
 export function openServing(database: DatabaseConfig, options: ServingOptions): Serving {
-  const { reads, dialect, closeDatabase } = openReads(database, options);
+  const { reads, dialect, mssql, closeDatabase } = openReads(database, options);
   const service = new ReadAhead(reads);
   return {
     service,
     dialect,
+    mssql,
     close: async () => {
       service.close();
       await closeDatabase();
@@ -83,10 +90,10 @@ export function openServing(database: DatabaseConfig, options: ServingOptions): 
 function openReads(
   database: DatabaseConfig,
   options: ServingOptions,
-): { reads: OperationHandler; dialect: AgentInfo['dialect']; closeDatabase(): Promise<void> } {
+): { reads: OperationHandler; dialect: AgentInfo['dialect']; mssql: Executor | null; closeDatabase(): Promise<void> } {
   if (database.kind === 'mssql') {
-    const executor = new MssqlExecutor(database.connection, { isolation: database.isolation });
-    return { reads: new ReadService(executor), dialect: 'mssql', closeDatabase: () => executor.close() };
+    const executor = new MssqlExecutor(database.connection, mssqlOptions(database));
+    return { reads: new ReadService(executor), dialect: 'mssql', mssql: executor, closeDatabase: () => executor.close() };
   }
   const reads = new ThreadedReadService({
     dir: database.dir,
@@ -94,5 +101,5 @@ function openReads(
     workers: options.sqliteThreads,
     testDelayMs: options.testDelayMs,
   });
-  return { reads, dialect: 'sqlite', closeDatabase: () => reads.close() };
+  return { reads, dialect: 'sqlite', mssql: null, closeDatabase: () => reads.close() };
 }

@@ -1,8 +1,10 @@
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { agentEndpoint } from '../connection/dialGateway.ts';
-import { SYSTEM_DATABASE, type Executor } from '../db/executor.ts';
+import type { Executor } from '../db/executor.ts';
 import { catalogueTables, ReadService } from '../service/readService.ts';
+import type { Finding } from './findings.ts';
+import { checkSnapshotIsolation, checkSystemDatabase } from './gpDatabaseChecks.ts';
 import type { AgentConfig, DatabaseConfig } from './runConfig.ts';
 
 /**
@@ -10,18 +12,7 @@ import type { AgentConfig, DatabaseConfig } from './runConfig.ts';
  * with a fix for every failure. They take the configuration and an executor, so tests run them
  * against SQLite; the SQL Server wording is chosen from the driver's error numbers and codes.
  */
-export type Status = 'ok' | 'warn' | 'fail' | 'skip';
-
-export interface Finding {
-  check: string;
-  status: Status;
-  /** What was found, one line. */
-  summary: string;
-  /** What to do about it; always given for warn and fail. */
-  fix?: string;
-  /** More lines, e.g. every table that cannot be read. */
-  details?: string[];
-}
+export type { Finding, Status } from './findings.ts';
 
 /** Clock offsets beyond these are worth a warning, and a failure (Kerberos allows SQL Server logins 5 minutes). */
 const SKEW_WARN_MS = 5_000;
@@ -33,6 +24,7 @@ const PINGS = 5;
 
 export async function checkDatabase(database: DatabaseConfig, executor: Executor): Promise<{ findings: Finding[]; companies: string[] }> {
   const label = database.kind === 'mssql' ? 'SQL Server login' : 'Database folder';
+  const SYSTEM_DATABASE = executor.systemDatabase;
   const findings: Finding[] = [];
   const service = new ReadService(executor);
   let companies: { id: string; name: string | null }[];
@@ -40,8 +32,10 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
     await executor.checkReadable(null, 'SY01500');
     companies = await service.companies();
   } catch (error) {
-    findings.push({ check: label, status: 'fail', summary: (error as Error).message, fix: databaseFix(database, error) });
-    for (const check of ['GP version', 'Companies', 'Read permission'])
+    findings.push({ check: label, status: 'fail', summary: (error as Error).message, fix: databaseFix(database, SYSTEM_DATABASE, error) });
+    const mssqlChecks =
+      database.kind === 'mssql' ? ['System database', ...(database.isolation === 'snapshot' ? ['Snapshot isolation'] : [])] : [];
+    for (const check of ['GP version', 'Companies', ...mssqlChecks, 'Read permission'])
       findings.push({ check, status: 'skip', summary: `needs the "${label}" check to pass first` });
     return { findings, companies: [] };
   }
@@ -76,6 +70,18 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
     });
   } else {
     findings.push({ check: 'Companies', status: 'ok', summary: companies.map((c) => (c.name ? `${c.id} (${c.name})` : c.id)).join(', ') });
+  }
+  const ids = companies.map((c) => c.id);
+  const systemDatabase = await checkSystemDatabase(executor, ids);
+  if (systemDatabase) findings.push(systemDatabase);
+  if (database.kind === 'mssql' && database.isolation === 'snapshot') {
+    const snapshot = await checkSnapshotIsolation(executor, ids).catch((error: unknown): Finding => ({
+      check: 'Snapshot isolation',
+      status: 'warn',
+      summary: `sys.databases cannot be read: ${(error as Error).message}`,
+      fix: 'check as an administrator that every GP database allows snapshot isolation (SELECT name, snapshot_isolation_state_desc FROM sys.databases)',
+    }));
+    if (snapshot) findings.push(snapshot);
   }
 
   const tables = catalogueTables();
@@ -117,7 +123,7 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
   return { findings, companies: companies.map((c) => c.id) };
 }
 
-function databaseFix(database: DatabaseConfig, error: unknown): string {
+function databaseFix(database: DatabaseConfig, SYSTEM_DATABASE: string, error: unknown): string {
   if (database.kind === 'sqlite')
     return `check GP_SQLITE_DIR: it must be a folder holding ${SYSTEM_DATABASE}.sqlite and one <company>.sqlite per company (gp-demo generate writes one)`;
   const message = (error as Error).message;
@@ -127,9 +133,16 @@ function databaseFix(database: DatabaseConfig, error: unknown): string {
     return 'SQL Server cannot be reached: check "Server" in GP_MSSQL_CONNECTION (host,port or host\\instance), that TCP/IP is enabled for the instance, and that the firewall allows the port (1433 by default; SQL Browser UDP 1434 for named instances)';
   }
   if (/4060|Cannot open database/i.test(message))
-    return `the login cannot open ${SYSTEM_DATABASE}: map it to a user in ${SYSTEM_DATABASE} with read access`;
+    return (
+      `the login cannot open ${SYSTEM_DATABASE}: map it to a user in ${SYSTEM_DATABASE} with read access ` +
+      `(the script \`gp-agent mssql grant-read\` prints does); if GP was installed with a named system database, set GP_SYSTEM_DATABASE to its name`
+    );
   if (/certificate|self.signed|TLS|SSL/i.test(message))
-    return 'the TLS handshake with SQL Server failed: install a trusted certificate on SQL Server, or add "TrustServerCertificate=true" to GP_MSSQL_CONNECTION if you accept the risk';
+    return (
+      "this machine does not trust SQL Server's certificate: give SQL Server a certificate from a trusted CA, or trust its certificate here " +
+      'with NODE_EXTRA_CA_CERTS=<PEM file> in the service\'s environment (README, "SQL Server"); "TrustServerCertificate=true" in ' +
+      'GP_MSSQL_CONNECTION accepts any certificate, so only on a network you trust'
+    );
   return "check GP_MSSQL_CONNECTION; the message above is SQL Server's own";
 }
 

@@ -7,6 +7,8 @@ import { DEFAULT_TIMINGS } from '../connection/dialGateway.ts';
 import { ConfigError, loadAgentConfig } from './runConfig.ts';
 
 const token = `lb_agent_${'a'.repeat(32)}`;
+/** What a SQL Server configuration holds when only the connection is given. */
+const MSSQL_DEFAULTS = { lockTimeoutMs: 5000, systemDatabase: 'DYNAMICS' };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-config-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +58,13 @@ test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => 
     {},
     { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: token, GP_MSSQL_CONNECTION: 'Server=gp01;Database=DYNAMICS' },
   );
-  assert.deepEqual(config.database, { kind: 'mssql', connection: 'Server=gp01;Database=DYNAMICS', isolation: 'read-committed' });
+  assert.deepEqual(config.database, {
+    kind: 'mssql',
+    connection: 'Server=gp01;Database=DYNAMICS',
+    isolation: 'read-committed',
+    lockTimeoutMs: 5000,
+    systemDatabase: 'DYNAMICS',
+  });
 });
 
 test('each missing or malformed setting is named with how to give it', () => {
@@ -110,7 +118,7 @@ test('a JSON configuration file works the same way', () => {
   const config = loadAgentConfig({ config: conf }, {});
   assert.deepEqual(
     [config.gatewayUrl, config.database, config.sqliteWorkers],
-    ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' }, 4],
+    ['https://json.example.com', { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed', ...MSSQL_DEFAULTS }, 4],
   );
 });
 
@@ -137,7 +145,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
   assert.deepEqual(
     issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
     [
-      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
       'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
     ],
   );
@@ -166,11 +174,17 @@ test('the test-only delay comes from the environment only', () => {
 
 test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {
   const base = { GP_GATEWAY_URL: 'https://gw', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_MSSQL_CONNECTION: 'Server=gp01' };
-  assert.deepEqual(loadAgentConfig({}, base).database, { kind: 'mssql', connection: 'Server=gp01', isolation: 'read-committed' });
+  assert.deepEqual(loadAgentConfig({}, base).database, {
+    kind: 'mssql',
+    connection: 'Server=gp01',
+    isolation: 'read-committed',
+    ...MSSQL_DEFAULTS,
+  });
   assert.deepEqual(loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'snapshot' }).database, {
     kind: 'mssql',
     connection: 'Server=gp01',
     isolation: 'snapshot',
+    ...MSSQL_DEFAULTS,
   });
   assert.throws(
     () => loadAgentConfig({}, { ...base, GP_MSSQL_ISOLATION: 'serializable' }),
@@ -245,4 +259,36 @@ test('--token still works, with a warning that it shows in the process list; the
   assert.equal(byFlag.warnings.length, 1);
   assert.match(byFlag.warnings[0]!, /--token shows the agent token .* process list.*GP_AGENT_TOKEN.*--token-file/);
   assert.deepEqual(loadAgentConfig({ gateway: 'https://gw', sqliteDir: 'd' }, { GP_AGENT_TOKEN: token }).warnings, []);
+});
+
+test('the lock timeout defaults to 5 s; 0 (never wait) is allowed, waiting for ever is not', () => {
+  const base = { GP_MSSQL_CONNECTION: 'Server=gp01' };
+  const database = (env: Record<string, string>) => loadAgentConfig({}, { ...base, ...env }, 'database').database;
+  assert.equal((database({}) as { lockTimeoutMs: number }).lockTimeoutMs, 5000);
+  assert.equal((database({ GP_MSSQL_LOCK_TIMEOUT_MS: '1500' }) as { lockTimeoutMs: number }).lockTimeoutMs, 1500);
+  assert.equal((database({ GP_MSSQL_LOCK_TIMEOUT_MS: '0' }) as { lockTimeoutMs: number }).lockTimeoutMs, 0);
+  for (const bad of ['-1', '5s', '600001'])
+    assert.deepEqual(
+      issuesOf(() => database({ GP_MSSQL_LOCK_TIMEOUT_MS: bad })),
+      [`GP_MSSQL_LOCK_TIMEOUT_MS (from environment): must be a whole number of milliseconds from 0 to 600000; got "${bad}"`],
+    );
+});
+
+test('the system database is DYNAMICS unless named, and only a SQL Server identifier is accepted', () => {
+  const conf = file('named.conf', 'GP_MSSQL_CONNECTION = Server=gp01\nGP_SYSTEM_DATABASE = GPSYS\n');
+  assert.equal((loadAgentConfig({ config: conf }, {}, 'database').database as { systemDatabase: string }).systemDatabase, 'GPSYS');
+  for (const bad of ['GP]; DROP DATABASE TWO; --', '1GP', 'GP SYS', "GP'", '#tmp', 'x'.repeat(129)])
+    assert.match(
+      issuesOf(() => loadAgentConfig({ config: conf }, { GP_SYSTEM_DATABASE: bad }, 'database'))[0]!,
+      /^GP_SYSTEM_DATABASE \(from environment\): must be the name of GP's system database as SQL Server has it/,
+    );
+  // The demo folder's system database is always DYNAMICS.sqlite: another name there is a mistake.
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ sqliteDir: 'demo' }, { GP_SYSTEM_DATABASE: 'GPSYS' }, 'database')),
+    ['GP_SYSTEM_DATABASE (from environment): names the system database on SQL Server; a SQLite folder always holds DYNAMICS.sqlite'],
+  );
+  assert.deepEqual(loadAgentConfig({ sqliteDir: 'demo' }, { GP_SYSTEM_DATABASE: 'DYNAMICS' }, 'database').database, {
+    kind: 'sqlite',
+    dir: 'demo',
+  });
 });

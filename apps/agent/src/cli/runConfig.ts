@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MSSQL_ISOLATION_LEVELS, type MssqlIsolation } from '../db/mssqlIsolation.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../db/mssqlExecutor.ts';
+import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 
 /**
@@ -29,6 +31,8 @@ export const SETTINGS = {
   tokenFile: { name: 'GP_AGENT_TOKEN_FILE', flag: { key: 'tokenFile', text: '--token-file' }, path: true },
   mssql: { name: 'GP_MSSQL_CONNECTION', flag: { key: 'mssql', text: '--mssql' }, secret: true },
   mssqlIsolation: { name: 'GP_MSSQL_ISOLATION' },
+  mssqlLockTimeoutMs: { name: 'GP_MSSQL_LOCK_TIMEOUT_MS' },
+  systemDatabase: { name: 'GP_SYSTEM_DATABASE' },
   sqliteDir: { name: 'GP_SQLITE_DIR', flag: { key: 'sqliteDir', text: '--sqlite-dir' }, path: true },
   logLevel: { name: 'LOG_LEVEL', flag: { key: 'logLevel', text: '--log-level' } },
   logFile: { name: 'GP_AGENT_LOG_FILE', flag: { key: 'logFile', text: '--log-file' }, path: true },
@@ -60,7 +64,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const GATEWAY_URL = z.url({ protocol: /^(https?|wss?)$/ });
 const AGENT_TOKEN = /^lb_agent_[0-9A-Za-z]{32}$/;
 
-export type DatabaseConfig = { kind: 'sqlite'; dir: string } | { kind: 'mssql'; connection: string; isolation: MssqlIsolation };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; dir: string }
+  | {
+      kind: 'mssql';
+      connection: string;
+      isolation: MssqlIsolation;
+      /** How long a read waits for a lock (SET LOCK_TIMEOUT) before it answers ERP_UNAVAILABLE. */
+      lockTimeoutMs: number;
+      /** GP's system database (DYNAMICS unless GP was installed with a named one). */
+      systemDatabase: string;
+    };
 
 export interface AgentConfig {
   gatewayUrl: string;
@@ -229,10 +243,29 @@ function settingsSchema(given: Given) {
       mssqlIsolation: z
         .enum(MSSQL_ISOLATION_LEVELS, { error: () => problem('mssqlIsolation', `must be one of ${MSSQL_ISOLATION_LEVELS.join(', ')}`) })
         .default('read-committed'),
+      // Longer than the gateway's request deadline (REQUEST_TIMEOUT_MS, 30 s) is allowed but pointless:
+      // the client has had its 504 by then.
+      mssqlLockTimeoutMs: wholeNumber('mssqlLockTimeoutMs', 0, 600_000).default(DEFAULT_LOCK_TIMEOUT_MS),
+      systemDatabase: z
+        .string()
+        .trim()
+        .refine((text) => SYSTEM_DATABASE_NAME.test(text), {
+          error: () =>
+            problem(
+              'systemDatabase',
+              "must be the name of GP's system database as SQL Server has it (a letter or _, then letters, digits or _ $ # @, at most 128), e.g. DYNAMICS",
+            ),
+        })
+        .optional(),
       sqliteDir: z.string().optional(),
     })
     .superRefine(
-      ({ mssql, sqliteDir }, ctx) => {
+      ({ mssql, sqliteDir, systemDatabase }, ctx) => {
+        if (sqliteDir && systemDatabase !== undefined && systemDatabase.toUpperCase() !== DEFAULT_SYSTEM_DATABASE)
+          ctx.addIssue({
+            code: 'custom',
+            message: `${where('systemDatabase')}: names the system database on SQL Server; a SQLite folder always holds ${DEFAULT_SYSTEM_DATABASE}.sqlite`,
+          });
         if (mssql && sqliteDir)
           ctx.addIssue({
             code: 'custom',
@@ -247,8 +280,16 @@ function settingsSchema(given: Given) {
       },
       { when: () => true },
     )
-    .transform(({ mssql, mssqlIsolation, sqliteDir }): DatabaseConfig =>
-      mssql ? { kind: 'mssql', connection: mssql, isolation: mssqlIsolation } : { kind: 'sqlite', dir: sqliteDir! },
+    .transform(({ mssql, mssqlIsolation, mssqlLockTimeoutMs, systemDatabase, sqliteDir }): DatabaseConfig =>
+      mssql
+        ? {
+            kind: 'mssql',
+            connection: mssql,
+            isolation: mssqlIsolation,
+            lockTimeoutMs: mssqlLockTimeoutMs as number,
+            systemDatabase: systemDatabase ?? DEFAULT_SYSTEM_DATABASE,
+          }
+        : { kind: 'sqlite', dir: sqliteDir! },
     );
 
   const d = DEFAULT_TIMINGS;
@@ -322,7 +363,13 @@ export function loadAgentConfig(
   const input = {
     gatewayUrl: value('gatewayUrl'),
     token: value('token'),
-    database: { mssql: value('mssql'), mssqlIsolation: value('mssqlIsolation'), sqliteDir: value('sqliteDir') },
+    database: {
+      mssql: value('mssql'),
+      mssqlIsolation: value('mssqlIsolation'),
+      mssqlLockTimeoutMs: value('mssqlLockTimeoutMs'),
+      systemDatabase: value('systemDatabase'),
+      sqliteDir: value('sqliteDir'),
+    },
     logLevel: value('logLevel'),
     logFile: value('logFile'),
     timings: Object.fromEntries(TIMING_KEYS.map((key) => [key, value(key)])),
@@ -356,6 +403,8 @@ export function settingsHelp(): string {
     '                     GP_AGENT_TOKEN_FILE             or a file holding it (--token works too, but shows it in ps)',
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
     '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
+    `                     GP_MSSQL_LOCK_TIMEOUT_MS        how long a read waits for GP's locks (default ${DEFAULT_LOCK_TIMEOUT_MS})`,
+    `                     GP_SYSTEM_DATABASE              GP's system database on SQL Server (default ${DEFAULT_SYSTEM_DATABASE})`,
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',
     '  --log-level        LOG_LEVEL                       fatal, error, warn, info (default), debug, trace',
     '  --log-file         GP_AGENT_LOG_FILE               write logs to this file (default: standard output)',

@@ -7,6 +7,8 @@ import type { CompiledQuery } from '../sql/model.ts';
  */
 export interface Executor {
   readonly dialect: Dialect;
+  /** The GP system database's name, for messages (the dialect addresses it). */
+  readonly systemDatabase: string;
   /**
    * Rows as arrays in select-list order. `company` is an INTERID already checked against SY01500, or
    * null for DYNAMICS. When `signal` aborts, the running statement is cancelled on the database and
@@ -30,6 +32,17 @@ export interface Executor {
    * from the catalogue only, never from a request.
    */
   checkReadable(company: string | null, table: string): Promise<void>;
+  /**
+   * SQL Server only: `sys.databases.snapshot_isolation_state` of each of `databases` the login can
+   * see (0 off, 1 on, 2 turning off, 3 turning on), by name as SQL Server spells it; a database the
+   * login cannot see is missing from the map.
+   */
+  snapshotIsolationStates?(databases: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * SQL Server only: the system database a company database names in SY00100.DBNAME (GP 2013 and
+   * later), or null when SY00100 has no row.
+   */
+  recordedSystemDatabase?(company: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -43,8 +56,20 @@ export class QueryCancelledError extends Error {
   }
 }
 
-/** GP's own name for the system database; catalogue tables of `database: 'system'` live there. */
-export const SYSTEM_DATABASE = 'DYNAMICS';
+/**
+ * GP's system database unless it was installed with another name (GP 2013 and later allow a named
+ * system database; GP_SYSTEM_DATABASE); catalogue tables of `database: 'system'` live there. The
+ * embedded demo's system database is always this one.
+ */
+export const DEFAULT_SYSTEM_DATABASE = 'DYNAMICS';
+export const SYSTEM_DATABASE = DEFAULT_SYSTEM_DATABASE;
+
+/**
+ * A system database name the agent accepts: a SQL Server regular identifier (GP's own rule for a
+ * named system database is stricter: at most 10 characters, not starting with a digit). It is only
+ * ever used bracket-quoted, as an identifier, never as a value.
+ */
+export const SYSTEM_DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_@$#]{0,127}$/;
 
 /** INTERIDs are GP database names: up to 5 letters, digits or underscores. */
 export const COMPANY_ID = /^[A-Za-z0-9_]{1,5}$/;

@@ -179,3 +179,44 @@ test('a lock held by another session costs LOCK_TIMEOUT and an ERP_UNAVAILABLE, 
     await holder.close();
   }
 });
+
+test('a named system database (GP_SYSTEM_DATABASE) is where system tables are read, as a quoted identifier only', async () => {
+  const named = new MssqlExecutor('Server=127.0.0.1,1;User Id=x;Password=y', { systemDatabase: 'GPSYS' });
+  try {
+    assert.equal(named.systemDatabase, 'GPSYS');
+    assert.equal(named.dialect.tableName(null, { database: 'system', table: 'SY01500', alias: 't' }), '[GPSYS].[dbo].[SY01500]');
+    assert.equal(named.dialect.tableName('TWO', { database: 'company', table: 'RM00101', alias: 't' }), '[TWO].[dbo].[RM00101]');
+    // The default dialect, which golden SQL and other executors share, is untouched.
+    assert.equal(
+      new MssqlExecutor('Server=x').dialect.tableName(null, { database: 'system', table: 'SY01500', alias: 't' }),
+      '[DYNAMICS].[dbo].[SY01500]',
+    );
+  } finally {
+    await named.close();
+  }
+  assert.throws(() => new MssqlExecutor('Server=x', { systemDatabase: 'GP]; DROP DATABASE TWO; --' }), /not a system database name/);
+  assert.throws(() => new MssqlExecutor('Server=x', { lockTimeoutMs: -1 }), /not a lock timeout/);
+});
+
+test('each read waits at most GP_MSSQL_LOCK_TIMEOUT_MS for a lock (@@LOCK_TIMEOUT)', { skip }, async () => {
+  for (const [options, expected] of [
+    [{}, 5000],
+    [{ lockTimeoutMs: 1234 }, 1234],
+    [{ lockTimeoutMs: 0 }, 0],
+  ] as const) {
+    const reader = new MssqlExecutor(url!, options);
+    try {
+      assert.deepEqual(await reader.query(null, { sql: 'SELECT @@LOCK_TIMEOUT', params: [] }), [[expected]]);
+    } finally {
+      await reader.close();
+    }
+  }
+});
+
+test('snapshot isolation is read from sys.databases: on in master, off in tempdb, a missing database absent', { skip }, async () => {
+  const states = await executor!.snapshotIsolationStates(['master', 'tempdb', 'no_such_gp_database']);
+  assert.deepEqual([...states].sort(), [
+    ['master', 1],
+    ['tempdb', 0],
+  ]);
+});

@@ -1,8 +1,17 @@
 import sql from 'mssql';
-import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import { mssqlDialectFor } from '../sql/mssqlDialect.ts';
+import type { Dialect } from '../sql/dialect.ts';
 import type { MssqlIsolation } from './mssqlIsolation.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
-import { DatabaseUnavailableError, QueryCancelledError, SYSTEM_DATABASE, TABLE_NAME, type Executor } from './executor.ts';
+import {
+  COMPANY_ID,
+  DatabaseUnavailableError,
+  DEFAULT_SYSTEM_DATABASE,
+  QueryCancelledError,
+  SYSTEM_DATABASE_NAME,
+  TABLE_NAME,
+  type Executor,
+} from './executor.ts';
 
 /** Numeric values are bound as text: SQL Server converts varchar to numeric exactly, a JS number would not be. */
 const NUMERIC_AS_TEXT = sql.VarChar(41);
@@ -27,8 +36,8 @@ const CONNECTION_LOST_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'ECLOSE', 'ECONNRE
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 
 /** GP's version of the system database (companyID -32767), else the newest company's. */
-const GP_VERSION_SQL =
-  `SELECT TOP (1) versionMajor, versionMinor, versionBuild FROM [${SYSTEM_DATABASE}].[dbo].[DU000020] WHERE PRODID = 0 ` +
+const gpVersionSql = (dialect: Dialect) =>
+  `SELECT TOP (1) versionMajor, versionMinor, versionBuild FROM ${dialect.quote(dialect.systemDatabase)}.[dbo].[DU000020] WHERE PRODID = 0 ` +
   'ORDER BY CASE WHEN companyID = -32767 THEN 0 ELSE 1 END, versionMajor DESC, versionMinor DESC, versionBuild DESC';
 
 const ISOLATION_LEVELS: Record<MssqlIsolation, number> = {
@@ -52,8 +61,10 @@ const RETRY_CONNECT_AFTER_MS = 5_000;
 export interface MssqlExecutorOptions {
   /** READ COMMITTED unless set (GP_MSSQL_ISOLATION). */
   isolation?: MssqlIsolation;
-  /** DEFAULT_LOCK_TIMEOUT_MS unless set. */
+  /** DEFAULT_LOCK_TIMEOUT_MS unless set (GP_MSSQL_LOCK_TIMEOUT_MS). */
   lockTimeoutMs?: number;
+  /** GP's system database, DYNAMICS unless set (GP_SYSTEM_DATABASE); a SQL Server identifier. */
+  systemDatabase?: string;
   /** See RETRY_CONNECT_AFTER_MS; tests shorten it. */
   retryConnectAfterMs?: number;
 }
@@ -65,7 +76,9 @@ export interface MssqlExecutorOptions {
  * gateway's, and an abort sends SQL Server an attention (request.cancel()), which stops the statement.
  */
 export class MssqlExecutor implements Executor {
-  readonly dialect = mssqlDialect;
+  readonly dialect: Dialect;
+  readonly systemDatabase: string;
+  private readonly gpVersionSql: string;
   private readonly pool: sql.ConnectionPool;
   private connecting: Promise<sql.ConnectionPool> | null = null;
   private readonly retryConnectAfterMs: number;
@@ -82,7 +95,13 @@ export class MssqlExecutor implements Executor {
     const config = typeof connection === 'string' ? parseConnectionString(connection) : connection;
     this.retryConnectAfterMs = options.retryConnectAfterMs ?? RETRY_CONNECT_AFTER_MS;
     this.pool = new sql.ConnectionPool(poolConfig(config, options));
-    this.lockTimeout = `SET LOCK_TIMEOUT ${Math.trunc(options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS)}; `;
+    this.lockTimeout = `SET LOCK_TIMEOUT ${lockTimeoutOf(options)}; `;
+    const systemDatabase = options.systemDatabase ?? DEFAULT_SYSTEM_DATABASE;
+    // Checked again here: the name is written into statements (quoted), so nothing unchecked may reach them.
+    if (!SYSTEM_DATABASE_NAME.test(systemDatabase)) throw new Error(`not a system database name: ${systemDatabase}`);
+    this.systemDatabase = systemDatabase;
+    this.dialect = mssqlDialectFor(systemDatabase);
+    this.gpVersionSql = gpVersionSql(this.dialect);
   }
 
   async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {
@@ -132,7 +151,7 @@ export class MssqlExecutor implements Executor {
   async gpVersion(): Promise<string | null> {
     const pool = await this.connected();
     try {
-      const result = await pool.request().query(GP_VERSION_SQL);
+      const result = await pool.request().query(this.gpVersionSql);
       const row = result.recordset[0] as { versionMajor: number; versionMinor: number; versionBuild: number } | undefined;
       return row ? `${row.versionMajor}.${row.versionMinor}.${row.versionBuild}` : null;
     } catch (error) {
@@ -143,10 +162,43 @@ export class MssqlExecutor implements Executor {
   async checkReadable(company: string | null, table: string): Promise<void> {
     if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`);
     const pool = await this.connected();
-    const database = mssqlDialect.quote(company ?? SYSTEM_DATABASE);
+    const database = this.dialect.quote(company ?? this.dialect.systemDatabase);
     try {
       // TOP (0) reads nothing, but SQL Server still checks that the table exists and may be read.
-      await pool.request().query(`SELECT TOP (0) * FROM ${database}.[dbo].${mssqlDialect.quote(table)}`);
+      await pool.request().query(`SELECT TOP (0) * FROM ${database}.[dbo].${this.dialect.quote(table)}`);
+    } catch (error) {
+      throw this.failed(error, undefined);
+    }
+  }
+
+  async snapshotIsolationStates(databases: readonly string[]): Promise<Map<string, number>> {
+    const states = new Map<string, number>();
+    if (!databases.length) return states;
+    const pool = await this.connected();
+    const request = pool.request();
+    // Database names are values here (sysname), compared by SQL Server, never written into the statement.
+    databases.forEach((name, i) => request.input(`p${i}`, sql.NVarChar(128), name));
+    const names = databases.map((_, i) => `@p${i}`).join(', ');
+    try {
+      const result = await request.query(`SELECT name, snapshot_isolation_state FROM sys.databases WHERE name IN (${names})`);
+      for (const row of result.recordset as Array<{ name: string; snapshot_isolation_state: number }>)
+        states.set(row.name, row.snapshot_isolation_state);
+    } catch (error) {
+      throw this.failed(error, undefined);
+    }
+    return states;
+  }
+
+  async recordedSystemDatabase(company: string): Promise<string | null> {
+    if (!COMPANY_ID.test(company)) throw new Error(`not a company id: ${company}`);
+    const pool = await this.connected();
+    try {
+      // One row in a company database: its own CMPANYID and the system database it belongs to.
+      const result = await pool
+        .request()
+        .query(`SELECT TOP (1) RTRIM(DBNAME) AS DBNAME FROM ${this.dialect.quote(company)}.[dbo].[SY00100] ORDER BY CMPANYID`);
+      const row = result.recordset[0] as { DBNAME: string } | undefined;
+      return row ? row.DBNAME : null;
     } catch (error) {
       throw this.failed(error, undefined);
     }
@@ -180,6 +232,13 @@ export class MssqlExecutor implements Executor {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/** SET LOCK_TIMEOUT's argument: whole milliseconds, never negative (-1 would wait for ever). */
+function lockTimeoutOf(options: MssqlExecutorOptions): number {
+  const ms = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`not a lock timeout in milliseconds: ${ms}`);
+  return ms;
 }
 
 /**

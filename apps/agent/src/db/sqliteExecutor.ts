@@ -1,6 +1,6 @@
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery } from '../sql/model.ts';
-import { QueryCancelledError, type Executor } from './executor.ts';
+import { QueryCancelledError, SYSTEM_DATABASE, type Executor } from './executor.ts';
 import { SqliteDatabases, type SqliteDatabasesOptions } from './sqliteDatabases.ts';
 
 export type SqliteExecutorOptions = SqliteDatabasesOptions;
@@ -12,6 +12,7 @@ export type SqliteExecutorOptions = SqliteDatabasesOptions;
  */
 export class SqliteExecutor implements Executor {
   readonly dialect = sqliteDialect;
+  readonly systemDatabase = SYSTEM_DATABASE;
   private readonly databases: SqliteDatabases;
 
   constructor(options: SqliteExecutorOptions) {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery } from '../sql/model.ts';
-import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
+import { DatabaseUnavailableError, QueryCancelledError, SYSTEM_DATABASE, type Executor } from './executor.ts';
 import { SqliteDatabases } from './sqliteDatabases.ts';
 import type { CreateThreadTasks, SqliteThreadTasks, SqliteWorkerData, SqliteWorkerReply, SqliteWorkerTask } from './sqliteWorkerPool.ts';
 
@@ -37,6 +37,7 @@ function slowDown(company: string | null): void {
 /** This thread's databases as an Executor, for its tasks: synchronous underneath. */
 const executor: Executor = {
   dialect: sqliteDialect,
+  systemDatabase: SYSTEM_DATABASE,
   query: async (company, compiled) => query(company, compiled.sql, compiled.params),
   forEachRow: async (company, compiled, onRow) => {
     for (const row of query(company, compiled.sql, compiled.params)) onRow(row);

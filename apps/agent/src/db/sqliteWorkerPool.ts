@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
 import { SqliteExecutor } from './sqliteExecutor.ts';
-import { DatabaseUnavailableError, QueryCancelledError, type Executor } from './executor.ts';
+import { DatabaseUnavailableError, QueryCancelledError, SYSTEM_DATABASE, type Executor } from './executor.ts';
 
 const WORKER_PATH = fileURLToPath(new URL('./sqliteWorkerBootstrap.mjs', import.meta.url));
 
@@ -116,6 +116,7 @@ interface Slot {
  */
 export class SqliteWorkerPool implements Executor {
   readonly dialect = sqliteDialect;
+  readonly systemDatabase = SYSTEM_DATABASE;
   /**
    * The same databases on the calling thread, synchronous underneath: nothing on it can be
    * cancelled midway. Closed with the pool; call checkOpen before starting work on it.

@@ -9,8 +9,9 @@ test('the read role gets SELECT on exactly the tables the catalogue reads, in ev
   assert.deepEqual(new Set([...tables.system, ...tables.company]), read);
   const script = readOnlyRoleScript({ login: 'api_read', password: "it's", companies: ['TWO', 'NWIND'] });
   const grants = script.split('\nGO\n').filter((s) => s.startsWith('GRANT'));
-  // The system database's tables and DU000020, GP's version, which health and diagnose read.
-  assert.equal(grants.length, tables.system.length + 1 + 2 * tables.company.length);
+  // The system database's tables and DU000020, GP's version, which health and diagnose read; each
+  // company's tables and SY00100, its system database's name, which diagnose reads.
+  assert.equal(grants.length, tables.system.length + 1 + 2 * (tables.company.length + 1));
   assert.ok(script.includes('USE [DYNAMICS]\nGO\nIF USER_ID'));
   assert.ok(grants.includes('GRANT SELECT ON [dbo].[DU000020] TO [gp_gateway_read]'));
   assert.ok(grants.every((g) => /^GRANT SELECT ON \[dbo\]\.\[[A-Z0-9]+\] TO \[gp_gateway_read\]$/.test(g)));
@@ -19,4 +20,16 @@ test('the read role gets SELECT on exactly the tables the catalogue reads, in ev
   assert.equal(READ_ROLE, 'gp_gateway_read');
   assert.ok(!readOnlyRoleScript({ login: 'DOMAIN\\svc-gp', companies: ['TWO'] }).includes('CREATE LOGIN'));
   assert.throws(() => readOnlyRoleScript({ login: 'x', companies: ["TWO'"] }), /not a GP company id/);
+});
+
+test('a named system database gets the system grants, as an identifier only', () => {
+  const script = readOnlyRoleScript({ login: 'api_read', companies: ['TWO'], systemDatabase: 'GPSYS' });
+  assert.ok(script.includes('USE [GPSYS]\nGO\nIF USER_ID'));
+  assert.ok(!script.includes('DYNAMICS'));
+  assert.ok(script.includes('USE [TWO]\nGO\n'));
+  assert.ok(script.split('\nGO\n').includes('GRANT SELECT ON [dbo].[SY00100] TO [gp_gateway_read]'));
+  assert.throws(
+    () => readOnlyRoleScript({ login: 'x', companies: ['TWO'], systemDatabase: 'GP]; DROP DATABASE TWO; --' }),
+    /not a system database name/,
+  );
 });

@@ -7,8 +7,12 @@ import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
  */
 export interface Dialect {
   readonly name: 'sqlite' | 'mssql';
+  /** The database of tables of `database: 'system'` (where tableName needs one). */
+  readonly systemDatabase: string;
   quote(identifier: string): string;
   placeholder(index: number): string;
+  /** A bound value of a page's position (Condition `position`) as its condition compares with it. */
+  positionValue(placeholder: string): string;
   tableName(company: string | null, table: TableRef): string;
   /** The select-list expression for a column; may convert so that no value passes through a float. */
   selectExpression(column: ColumnRef): string;

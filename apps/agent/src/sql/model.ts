@@ -24,8 +24,11 @@ export interface ColumnRef {
 export type Value = string | number;
 
 export type Condition =
-  /** `residual`: not for seeking; the index the statement walks cannot use it (Dialect.residual). */
-  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value; residual?: boolean }
+  /**
+   * `residual`: not for seeking; the index the statement walks cannot use it (Dialect.residual).
+   * `position`: a part of the position a page starts after (Dialect.positionValue).
+   */
+  | { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; column: ColumnRef; value: Value; residual?: boolean; position?: boolean }
   | { op: 'in' | 'notIn'; column: ColumnRef; values: readonly Value[] }
   /** Case-insensitive substring match (LIKE with the pattern escaped). */
   | { op: 'contains'; column: ColumnRef; text: string }

@@ -1,21 +1,26 @@
 import { DialectError, toSqlDateTime, type Dialect } from './dialect.ts';
 import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
 
-const SYSTEM_DATABASE = 'DYNAMICS';
-
 /**
- * SQL Server as GP uses it. numeric and datetime columns are converted to text in the select list:
+ * SQL Server as GP uses it, with GP's system database named `systemDatabase` (DYNAMICS unless GP
+ * was installed with a named one); it is only ever written as a quoted identifier. numeric and datetime columns are converted to text in the select list:
  * tedious returns numeric as a JS number (a float) and datetime through the local clock otherwise;
  * char columns are right-trimmed there, as the API shows them (docs/api.md#value-formats).
  * Company tables are addressed by three-part names; the company id is checked against SY01500
  * before a query is compiled, and quoted as an identifier besides.
  */
+export function mssqlDialectFor(systemDatabase: string): Dialect {
+  return { ...mssqlDialect, systemDatabase };
+}
+
 export const mssqlDialect: Dialect = {
   name: 'mssql',
+  systemDatabase: 'DYNAMICS',
   quote: (identifier) => `[${identifier.replaceAll(']', ']]')}]`,
   placeholder: (index) => `@p${index}`,
+  positionValue: (placeholder) => placeholder,
   tableName(company: string | null, table: TableRef) {
-    const database = table.database === 'system' ? SYSTEM_DATABASE : company;
+    const database = table.database === 'system' ? this.systemDatabase : company;
     if (!database) throw new DialectError(`table ${table.table} needs a company database`);
     return `${this.quote(database)}.[dbo].${this.quote(table.table)}`;
   },

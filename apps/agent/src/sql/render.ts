@@ -110,7 +110,8 @@ export class StatementWriter {
       }
       default: {
         const column = c.residual ? this.dialect.residual(this.column(c.column)) : this.column(c.column);
-        return `${column} ${COMPARISON[c.op]} ${this.bind(this.dialect.encode(c.value, c.column.type))}`;
+        const value = this.bind(this.dialect.encode(c.value, c.column.type));
+        return `${column} ${COMPARISON[c.op]} ${c.position ? this.dialect.positionValue(value) : value}`;
       }
     }
   }

@@ -9,8 +9,18 @@ import type { ColumnRef, Param, SqlType, TableRef, Value } from './model.ts';
  */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  // Each database is its own file: the system database is DYNAMICS.sqlite (db/sqliteDatabases.ts).
+  systemDatabase: 'DYNAMICS',
   quote: (identifier) => `"${identifier.replaceAll('"', '""')}"`,
   placeholder: () => '?',
+  // `+?` for a position's values: with STAT4, SQLite notes each parameter compared with an indexed
+  // column and prepares the statement again whenever one is bound anew, so every page from a
+  // position compiled its statement again (~0.1 ms for a list page of 100, more than reading its
+  // rows; a first page has no position and did not). The unary plus hides the value from the
+  // planner, as `LIMIT +?` does; the index is still searched with it. A position's columns are
+  // those of the key's index, which indexHint fixes, so no plan depended on the value. Filters'
+  // values stay visible: the planner uses them (docs/performance.md#sqlite-statements).
+  positionValue: (placeholder) => `+${placeholder}`,
   tableName(_company: string | null, table: TableRef) {
     return this.quote(table.table);
   },

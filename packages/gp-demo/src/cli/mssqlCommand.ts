@@ -11,6 +11,7 @@ export function registerMssqlCommand(program: Command): void {
     .command('schema')
     .description('Print a T-SQL script that creates GP-shaped DYNAMICS and company databases (for a test server, never a real GP one).')
     .requiredOption('--companies <ids>', 'company database ids, comma separated, e.g. TWO,NWIND')
+    .option('--system-database <name>', 'name the system database otherwise, as GP 2013 and later allow', 'DYNAMICS')
     .addHelpText(
       'after',
       '\nExample:\n' +
@@ -18,8 +19,8 @@ export function registerMssqlCommand(program: Command): void {
         '  sqlcmd -S localhost,1433 -U sa -i schema.sql\n' +
         'It creates the databases that are missing and fails on tables that exist; load-demo starts afresh instead.\n',
     )
-    .action((flags: { companies: string }) => {
-      process.stdout.write(schemaScript(parseCompaniesOption(flags.companies)));
+    .action((flags: { companies: string; systemDatabase: string }) => {
+      process.stdout.write(schemaScript(parseCompaniesOption(flags.companies), flags.systemDatabase));
     });
 
   mssql
@@ -33,6 +34,11 @@ export function registerMssqlCommand(program: Command): void {
       'SQL Server connection string, e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false"',
     )
     .requiredOption('--demo-dir <dir>', 'a demo written by gp-demo generate')
+    .option(
+      '--system-database <name>',
+      'name the system database otherwise, as GP 2013 and later allow (the agent then needs GP_SYSTEM_DATABASE)',
+      'DYNAMICS',
+    )
     .addHelpText(
       'after',
       '\nExample, with the test container of deploy/mssql/docker-compose.yml:\n' +
@@ -41,9 +47,12 @@ export function registerMssqlCommand(program: Command): void {
         '  gp-demo mssql load-demo --connection "Server=localhost,1433;User Id=sa;Password=Gateway-Test-1;Encrypt=false" --demo-dir ./demo\n' +
         'It prints each table as it is copied, then "loaded".\n',
     )
-    .action(async (flags: { connection: string; demoDir: string }) => {
-      await loadDemoIntoSqlServer(flags.connection, flags.demoDir, ({ database, table, rows }) =>
-        process.stderr.write(`${database}.${table}: ${rows.toLocaleString('en')} rows\n`),
+    .action(async (flags: { connection: string; demoDir: string; systemDatabase: string }) => {
+      await loadDemoIntoSqlServer(
+        flags.connection,
+        flags.demoDir,
+        ({ database, table, rows }) => process.stderr.write(`${database}.${table}: ${rows.toLocaleString('en')} rows\n`),
+        flags.systemDatabase,
       );
       console.log('loaded');
     });

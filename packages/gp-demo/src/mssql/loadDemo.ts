@@ -4,12 +4,13 @@ import { demoDatabasePaths } from '../generator/generate.ts';
 import { gpTablesOf, scaledTextToDecimalString, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
 import { tsqlName } from './tsqlName.ts';
 import { schemaScript } from './schemaScript.ts';
+import { SYSTEM_DATABASE_NAME } from '../generator/companies.ts';
 
 /**
  * Copies a generated demo (the embedded SQLite databases) into a SQL Server, so that the same data
  * serves both dialects and one contract suite can run against each. Creates the databases with
- * schemaScript() first. Meant for a throwaway server (tests, demos): it drops and recreates
- * DYNAMICS and the demo companies' databases.
+ * schemaScript() first. Meant for a throwaway server (tests, demos): it drops and recreates the
+ * system database (DYNAMICS unless named otherwise) and the demo companies' databases.
  */
 const q = tsqlName;
 /** SQL Server allows 2,100 parameters per request. */
@@ -86,6 +87,7 @@ export async function loadDemoIntoSqlServer(
   connection: string,
   demoDir: string,
   onProgress: (p: LoadProgress) => void = () => {},
+  systemDatabase: string = SYSTEM_DATABASE_NAME,
 ): Promise<void> {
   const paths = demoDatabasePaths(demoDir);
   const companies = Object.keys(paths.companyDatabases);
@@ -93,14 +95,16 @@ export async function loadDemoIntoSqlServer(
   const config = (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(connection);
   const pool = await new sql.ConnectionPool({ ...config, pool: { min: 1, max: 1 } }).connect();
   try {
-    for (const database of ['DYNAMICS', ...companies]) {
+    // schemaScript checks the name before anything is dropped.
+    const script = schemaScript(companies, systemDatabase);
+    for (const database of [systemDatabase, ...companies]) {
       await pool
         .request()
         .batch(
           `IF DB_ID(N'${database}') IS NOT NULL BEGIN ALTER DATABASE ${q(database)} SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ${q(database)}; END`,
         );
     }
-    for (const batch of batchesOf(schemaScript(companies))) await pool.request().batch(batch);
+    for (const batch of batchesOf(script)) await pool.request().batch(batch);
     const copy = async (database: string, file: string, tables: GpTable[]) => {
       const source = new Database(file, { readonly: true });
       try {
@@ -109,8 +113,19 @@ export async function loadDemoIntoSqlServer(
         source.close();
       }
     };
-    await copy('DYNAMICS', paths.systemDatabase, gpTablesOf('system'));
-    for (const company of companies) await copy(company, paths.companyDatabases[company]!, gpTablesOf('company'));
+    await copy(systemDatabase, paths.systemDatabase, gpTablesOf('system'));
+    for (const company of companies) {
+      await copy(company, paths.companyDatabases[company]!, gpTablesOf('company'));
+      // Each company names its system database, as GP Utilities records it.
+      await pool
+        .request()
+        .input('company', sql.VarChar(5), company)
+        .input('system', sql.VarChar(11), systemDatabase)
+        .query(
+          `INSERT INTO ${q(company)}.[dbo].[SY00100] (CMPANYID, DBNAME) ` +
+            `SELECT CMPANYID, @system FROM ${q(systemDatabase)}.[dbo].[SY01500] WHERE INTERID = @company`,
+        );
+    }
   } finally {
     await pool.close();
   }

@@ -1,4 +1,5 @@
 import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpIndex, type GpTable } from '@gp-gateway/gp-schema';
+import { SYSTEM_DATABASE_NAME } from '../generator/companies.ts';
 import { tsqlName } from './tsqlName.ts';
 
 /**
@@ -81,17 +82,34 @@ export function createTableBatches(table: GpTable): string[] {
   return batches;
 }
 
-/** The whole script: databases (created if missing) and their tables. */
-export function schemaScript(companies: readonly string[]): string {
+/**
+ * SY00100 as GP 2013 and later have it in each company database: the name of the system database
+ * the company belongs to (one row, the company's CMPANYID). Not in gp-schema: no list reads it, and
+ * the embedded demo has one system database only; the agent's diagnose reads it on SQL Server.
+ */
+const SY00100 =
+  "CREATE TABLE [dbo].[SY00100] (\n  [CMPANYID] smallint NOT NULL DEFAULT (0),\n  [DBNAME] char(11) NOT NULL DEFAULT (''),\n" +
+  '  [DEX_ROW_ID] int IDENTITY(1,1) NOT NULL,\n  CONSTRAINT [PKSY00100] PRIMARY KEY CLUSTERED ([CMPANYID])\n)';
+
+/** A name GP accepts for a named system database: up to 10 letters, digits or _, not starting with a digit. */
+const SYSTEM_DATABASE = /^[A-Za-z_][A-Za-z0-9_]{0,9}$/;
+
+/**
+ * The whole script: databases (created if missing) and their tables. `systemDatabase` is the name
+ * of GP's system database (DYNAMICS unless GP was installed with a named one).
+ */
+export function schemaScript(companies: readonly string[], systemDatabase: string = SYSTEM_DATABASE_NAME): string {
+  if (!SYSTEM_DATABASE.test(systemDatabase)) throw new Error(`not a GP system database name: ${systemDatabase}`);
   const out: string[] = [];
   const database = (name: string, tables: GpTable[]) => {
     out.push(`IF DB_ID(N'${name}') IS NULL CREATE DATABASE ${q(name)}`, `USE ${q(name)}`);
     for (const table of tables) out.push(...createTableBatches(table));
   };
-  database('DYNAMICS', gpTablesOf('system'));
+  database(systemDatabase, gpTablesOf('system'));
   for (const company of companies) {
     if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
     database(company, gpTablesOf('company'));
+    out.push(SY00100, `CREATE UNIQUE NONCLUSTERED INDEX [AK2SY00100] ON [dbo].[SY00100] ([DBNAME])`);
   }
   return `${out.join('\nGO\n')}\nGO\n`;
 }

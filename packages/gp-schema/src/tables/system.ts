@@ -1,5 +1,6 @@
 /**
- * System tables (SY): the company list in DYNAMICS (SY01500), and in each company database the
+ * System tables (SY): the company list in the system database (SY01500; DYNAMICS unless GP was installed
+ * with a named one, the agent's GP_SYSTEM_DATABASE), and in each company database the
  * fiscal calendar (SY40101 years, SY40100 periods), payment terms (SY03300) and batches (SY00500).
  */
 import { char, datetime, int, numeric, smallint, table, tinyint } from '../gpTable.ts';

@@ -3,13 +3,13 @@ import { ReadService } from '../../service/readService.ts';
 import { openExecutor } from '../common.ts';
 import { loadAgentConfig } from '../runConfig.ts';
 
-/** The company databases GP lists in DYNAMICS..SY01500, as a table. */
+/** The company databases GP lists in its system database's SY01500 (DYNAMICS..SY01500 by default), as a table. */
 async function listCompanies(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Promise<string[]> {
   const config = loadAgentConfig(flags, env, 'database');
   const executor = openExecutor(config.database);
   try {
     const companies = await new ReadService(executor).companies();
-    if (!companies.length) return ['DYNAMICS..SY01500 lists no company.'];
+    if (!companies.length) return [`${executor.systemDatabase}..SY01500 lists no company.`];
     const rows = companies.map((c) => [c.id, c.number === null ? '' : String(c.number), c.name ?? '']);
     const widths = [2, 6].map((w, i) => Math.max(w, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`.trimEnd();

@@ -2,7 +2,8 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AGENT_VERSION_LINE } from '../../version.ts';
 import { openExecutor } from '../common.ts';
-import { checkDatabase, checkGateway, type Finding } from '../diagnostics.ts';
+import { checkDatabase, checkGateway } from '../diagnostics.ts';
+import type { Finding } from '../findings.ts';
 import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
 export interface DiagnoseReport {
@@ -106,8 +107,9 @@ export function registerDiagnoseCommand(program: Command): void {
     .option('--json', 'print the findings as JSON')
     .addHelpText(
       'after',
-      '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; read permission\n' +
-        'on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
+      '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; the system\n' +
+        'database the companies name (SY00100); snapshot isolation allowed where GP_MSSQL_ISOLATION is snapshot;\n' +
+        'read permission on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
         'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
         "the service's account, with the service's configuration file.\n" +
         settingsHelp() +

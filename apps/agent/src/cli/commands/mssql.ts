@@ -9,12 +9,13 @@ export function registerMssqlCommand(program: Command): void {
   mssql
     .command('grant-read')
     .description(
-      'Print a T-SQL script that gives a login SELECT on exactly the GP tables the agent reads, in DYNAMICS and\n' +
+      "Print a T-SQL script that gives a login SELECT on exactly the GP tables the agent reads, in GP's system database and\n" +
         'each company database, through the role gp_gateway_read. Nothing else is granted; DYNGRP is not used.',
     )
     .requiredOption('--login <name>', 'SQL or Windows login the agent connects with, e.g. gp_api_read or DOMAIN\\svc-gp-agent')
     .requiredOption('--companies <ids>', 'company database ids, comma separated, e.g. TWO,NWIND (see gp-agent companies)')
     .option('--password-env <variable>', 'create a SQL login with the password in this environment variable (omit for an existing login)')
+    .option('--system-database <name>', "GP's system database, if GP was installed with a named one (GP_SYSTEM_DATABASE)", 'DYNAMICS')
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -22,11 +23,16 @@ export function registerMssqlCommand(program: Command): void {
         '  GP_API_PASSWORD=… gp-agent mssql grant-read --login gp_api_read --password-env GP_API_PASSWORD --companies TWO,NWIND > grant.sql\n' +
         'Review grant.sql, then run it as a sysadmin (e.g. sqlcmd -S gp01 -E -i grant.sql).\n',
     )
-    .action((flags: { login: string; companies: string; passwordEnv?: string }) => {
+    .action((flags: { login: string; companies: string; passwordEnv?: string; systemDatabase: string }) => {
       const password = flags.passwordEnv ? process.env[flags.passwordEnv] : undefined;
       if (flags.passwordEnv && !password) throw new Error(`the environment variable ${flags.passwordEnv} is empty or not set`);
       process.stdout.write(
-        readOnlyRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies), ...(password ? { password } : {}) }),
+        readOnlyRoleScript({
+          login: flags.login,
+          companies: parseCompaniesOption(flags.companies),
+          systemDatabase: flags.systemDatabase,
+          ...(password ? { password } : {}),
+        }),
       );
     });
 }

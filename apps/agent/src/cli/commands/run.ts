@@ -1,8 +1,11 @@
 import os from 'node:os';
 import type { Command } from 'commander';
+import type { Logger } from 'pino';
+import { ReadService } from '../../service/readService.ts';
+import { checkSnapshotIsolation } from '../gpDatabaseChecks.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
-import { createAgentLogger, openServing } from '../common.ts';
+import { createAgentLogger, openServing, type Serving } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 
 /**
@@ -37,6 +40,8 @@ async function runAgent(config: AgentConfig): Promise<number> {
     },
     'agent starting',
   );
+  // In the background: a database that is down must not hold up connecting to the gateway.
+  void checkAtStart(config, serving, log);
   if (config.testDelayMs > 0)
     log.warn(
       { testDelayMs: config.testDelayMs },
@@ -85,6 +90,24 @@ async function runAgent(config: AgentConfig): Promise<number> {
     flush();
   }
   return code;
+}
+
+/**
+ * What would otherwise fail every read later, said once at start in plain words: snapshot
+ * isolation configured on databases that do not allow it (each read would fail with error 3952).
+ * The agent still serves: a DBA may turn it on while it runs, and `diagnose` says the same.
+ */
+async function checkAtStart(config: AgentConfig, serving: Serving, log: Logger): Promise<void> {
+  if (config.database.kind !== 'mssql' || config.database.isolation !== 'snapshot' || !serving.mssql) return;
+  try {
+    const companies = (await new ReadService(serving.mssql).companies()).map((c) => c.id);
+    const finding = await checkSnapshotIsolation(serving.mssql, companies);
+    if (!finding || finding.status === 'ok') return void log.info({ check: 'snapshot isolation' }, finding?.summary ?? 'not checked');
+    log.error({ check: 'snapshot isolation', details: finding.details, fix: finding.fix }, finding.summary);
+    console.error([`gp-agent: ${finding.summary}`, ...(finding.details ?? []).map((d) => `  ${d}`), `  Fix: ${finding.fix}`].join('\n'));
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'snapshot isolation could not be checked at start; `gp-agent diagnose` checks it');
+  }
 }
 
 export function registerRunCommand(program: Command): void {
