@@ -121,9 +121,9 @@ export class RecordWriter {
    * sandbox (403 unless validate-only), the connection's write whitelist (403).
    */
   place(destination: WriteDestination): WritePlace {
-    const object = this.writableObject(destination.object);
+    const name = this.writableObject(destination.object);
     const route = this.route(destination.target);
-    this.checkAllowed(destination.validateOnly, route, object);
+    const object = this.checkAllowed(destination.validateOnly, route, name);
     return { object, validateOnly: destination.validateOnly, route };
   }
 
@@ -196,12 +196,11 @@ export class RecordWriter {
     }
   }
 
-  /** A top-level object of the catalogue that v1 writes: 404 for no object, 403 for a read-only one. */
-  private writableObject(name: string): WritableObjectName {
+  /** A top-level object of the catalogue, or 404 as for any other unknown route. */
+  private writableObject(name: string): string {
     const spec = objectSpec(name);
     if (!spec || spec.parent) throw new ApiError('NOT_FOUND', 'No such route.');
-    if (!writeSpec(name)) throw new ApiError('FORBIDDEN', `${name} is read-only: v1 writes ${WRITABLE_OBJECT_NAMES.join(', ')}.`);
-    return name as WritableObjectName;
+    return name;
   }
 
   private route(target: ReadTarget): Route {
@@ -210,23 +209,24 @@ export class RecordWriter {
     return { connection, company, agentKey: agentKeyOf(connection), tenant: { orgId: target.key.orgId, maxInFlight: target.maxInFlight } };
   }
 
-  /** D9's 403s that the gateway decides: the sandbox, then the connection's write whitelist. */
-  private checkAllowed(validateOnly: boolean, route: Route, object: string): void {
-    if (route.connection.id === SANDBOX_CONNECTION_ID) {
-      if (!validateOnly) {
-        throw new ApiError(
-          'FORBIDDEN',
-          'The sandbox is read-only: with a test key, writes can only be validated (?validateOnly=true), which changes nothing.',
-        );
-      }
-      return;
+  /** D9's 403s that the gateway decides: the sandbox, then the object (read-only, or not on the connection's write whitelist). */
+  private checkAllowed(validateOnly: boolean, route: Route, object: string): WritableObjectName {
+    const sandbox = route.connection.id === SANDBOX_CONNECTION_ID;
+    if (sandbox && !validateOnly) {
+      throw new ApiError(
+        'FORBIDDEN',
+        'The sandbox is read-only: with a test key, writes can only be validated (?validateOnly=true), which changes nothing.',
+      );
     }
-    if (!route.connection.writeWhitelist.includes(object)) {
+    if (!writeSpec(object)) throw new ApiError('FORBIDDEN', `${object} is read-only: v1 writes ${WRITABLE_OBJECT_NAMES.join(', ')}.`);
+    // The sandbox validates every writable object: nothing changes there.
+    if (!sandbox && !route.connection.writeWhitelist.includes(object)) {
       throw new ApiError(
         'FORBIDDEN',
         `${object} is not writable on this connection: an admin of the organisation adds it to the connection's write whitelist (dashboard, or gateway connection set-write-whitelist).`,
       );
     }
+    return object as WritableObjectName;
   }
 
   /** The connection's agents: one connected, the company theirs, and (off the sandbox) writes turned on. */

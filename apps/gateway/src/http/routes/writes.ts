@@ -18,12 +18,13 @@ const BODY_ISSUES: Readonly<Record<string, { path: string; message: string }>> =
   'encoding.unsupported': { path: 'Content-Encoding', message: 'is not supported; send the body unencoded' },
 };
 
-const parseJson = express.json({ limit: MAX_WRITE_BODY_BYTES, type: () => true });
+// Not strict: a body of `null` or `1` is JSON, and the schema says what is wrong with it.
+const parseJson = express.json({ limit: MAX_WRITE_BODY_BYTES, strict: false, type: () => true });
 
 /** Reads a JSON body, or throws the error envelope's 400 for a missing, mistyped, malformed or too large one. */
 function readBody(req: Request, res: Response): Promise<unknown> {
-  const contentType = req.headers['content-type'];
-  if (contentType === undefined && !req.headers['content-length'] && !req.headers['transfer-encoding']) {
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
     return Promise.reject(ApiError.validation([{ path: 'body', message: 'is required: the record as a JSON object' }]));
   }
   if (!req.is('application/json')) {
