@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): Express {
     ...authenticated,
     requireScope('mcp'),
     acceptAnyMcpClient,
-    mcpEndpoint({ reader, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
+    mcpEndpoint({ reader, writer, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
   app.use('/mcp', mcpErrors(log));

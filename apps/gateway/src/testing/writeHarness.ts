@@ -10,7 +10,7 @@ export interface WriteHarness {
   gateway: RunningGateway;
   /** Keys of the organisation by name: `writer` (live, read+write+mcp), `reader` (live, read+mcp), `tester` (test, read+write+mcp). */
   keys: Record<'writer' | 'reader' | 'tester', string>;
-  /** Connections by name: `hq` (whitelist customers, sales-orders, gl-entries) and `closed` (empty whitelist). */
+  /** Connections by name: `hq` (whitelist customers, customer-addresses, sales-orders, gl-entries) and `closed` (empty whitelist). */
   connections: Record<'hq' | 'closed', { id: string; token: string }>;
   /** The journal of the `hq` company database, shared by every agent started for it. */
   journal: ScriptedJournal;
@@ -58,7 +58,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number } =
     tester: await key('test', ['read', 'write', 'mcp']),
   };
   const hq = await admin.createConnection({ orgId: org.id, name: 'HQ', defaultCompany: 'TWO' });
-  await admin.setWriteWhitelist(org.id, hq.connection.id, ['customers', 'sales-orders', 'gl-entries']);
+  await admin.setWriteWhitelist(org.id, hq.connection.id, ['customers', 'customer-addresses', 'sales-orders', 'gl-entries']);
   const closed = await admin.createConnection({ orgId: org.id, name: 'Closed', defaultCompany: 'TWO' });
   const connections = {
     hq: { id: hq.connection.id, token: hq.agentToken },
