@@ -56,7 +56,7 @@ test('create_record is listed for keys with mcp and write, with one input schema
     idempotentHint: true,
     openWorldHint: false,
   });
-  const variants = (tool.inputSchema as { oneOf: { properties: { object: { const: string }; fields: unknown } }[] }).oneOf;
+  const variants = (tool.inputSchema as unknown as { oneOf: { properties: { object: { const: string }; fields: unknown } }[] }).oneOf;
   assert.deepEqual(
     variants.map((v) => v.properties.object.const),
     [...WRITABLE_OBJECT_NAMES],
