@@ -42,7 +42,8 @@ async function rest(pathAndQuery: string): Promise<string> {
 test('the test key start prints reads the demo over MCP: tools, pages, a record, an error', async () => {
   assert.deepEqual(
     (await client.listTools()).tools.map((tool) => tool.name),
-    ['list_objects', 'list_records', 'get_record'],
+    ['list_objects', 'list_records', 'get_record', 'create_record'],
+    'the key start prints has the write scope: it may validate writes on the sandbox',
   );
   const objects = (await call('list_objects', {})).result.structuredContent as { objects: { name: string }[] };
   assert.ok(objects.objects.some((o) => o.name === 'gl-entries'));

@@ -62,6 +62,8 @@ export interface RecordWriterOptions {
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** A claim's lease outlives the request's deadline by this much, for the store write that settles it. */
 const LEASE_MARGIN_MS = 2_000;
+/** Between two outcome requests whose agent went away or refused. */
+const SETTLE_PAUSE_MS = 50;
 
 /** Where a write goes, once the routing headers are checked. */
 interface Route {
@@ -294,8 +296,12 @@ export class RecordWriter {
       try {
         return await this.agents.request(route.agentKey, op, Math.max(1, deadline - Date.now()), route.tenant);
       } catch (error) {
-        // Gone again, or gone between the wait and the pick: wait for the next one.
-        if (error instanceof AgentLostError || (error instanceof ApiError && error.code === 'CONNECTION_OFFLINE')) continue;
+        // Gone again, gone between the wait and the pick, or stopping: wait for the next one, a
+        // moment first, so that an agent that keeps refusing is not asked in a tight loop.
+        if (error instanceof AgentLostError || (error instanceof ApiError && error.code === 'CONNECTION_OFFLINE')) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_PAUSE_MS, Math.max(0, deadline - Date.now()))));
+          continue;
+        }
         if (error instanceof ApiError && error.code === 'UPSTREAM_TIMEOUT') break;
         if (held) await this.store.suspendIdempotencyKey(held.orgId, held.key, operationId, new Date());
         throw error;
