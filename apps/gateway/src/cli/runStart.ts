@@ -41,7 +41,7 @@ export async function runStart(): Promise<void> {
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
-      `  curl -H "Authorization: Bearer ${secret}" -H "Content-Type: application/json" -d '{"id":"TRY0001","name":"Try Ltd"}' "${gateway.url}/v1/customers?validateOnly=true"\n` +
+      `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README, Writes)\n` +
       `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

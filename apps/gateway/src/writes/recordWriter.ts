@@ -119,8 +119,8 @@ export class RecordWriter {
   }
 
   /**
-   * D9's checks up to the body: the object (404 none, 403 read-only), the routing headers (400), the
-   * sandbox (403 unless validate-only), the connection's write whitelist (403).
+   * D9's checks up to the body: the object (404 none), the routing headers (400), the sandbox (403
+   * unless validate-only), the object writable and on the connection's write whitelist (403).
    */
   place(destination: WriteDestination): WritePlace {
     const name = this.writableObject(destination.object);
