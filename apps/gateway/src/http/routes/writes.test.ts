@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
-import { settleFromJournal } from '../../testing/scriptedAgent.ts';
+import { answerCorrectly, settleFromJournal } from '../../testing/scriptedAgent.ts';
 import { startWriteHarness, type WriteHarness } from '../../testing/writeHarness.ts';
 
 /**
@@ -14,7 +14,8 @@ let h: WriteHarness;
 const customer = { id: 'c100', name: 'Acme Ltd' };
 
 before(async () => {
-  h = await startWriteHarness({ requestTimeoutMs: 1500 });
+  // Long enough for a scripted agent to reconnect on a loaded machine; the 504 tests wait it out.
+  h = await startWriteHarness({ requestTimeoutMs: 2500 });
 });
 after(async () => {
   const logText = h.logs.join('');
@@ -79,16 +80,25 @@ describe('D9 refusals, each one before the next', () => {
     }
   });
 
-  test('no agent of the connection has writes on: 403 saying the customer’s IT decides; no agent: 503', async () => {
+  test('no agent of the connection has writes on: 403 saying the customer’s IT decides, not kept under the key; no agent: 503', async () => {
     const offline = await h.post('/v1/customers', customer);
     assert.equal(offline.status, 503);
     assert.equal(errorOf(offline).code, 'CONNECTION_OFFLINE');
     const off = await h.agent('hq', { allowWrites: false });
     try {
-      const r = await h.post('/v1/customers', customer);
+      const key = freshKey();
+      const r = await h.post('/v1/customers', customer, { 'idempotency-key': key });
       assert.equal(r.status, 403);
       assert.match(errorOf(r).message, /writes turned off.*IT of the company that runs it.*not by the API caller/);
       assert.equal(off.requests.length, 0, 'nothing reaches an agent with writes off');
+      // Gateway-side refusals are not kept: once IT turns writes on, the same key runs the write.
+      const on = await h.agent('hq');
+      const retry = await h.post('/v1/customers', customer, { 'idempotency-key': key });
+      assert.equal(retry.status, 201, retry.text);
+      assert.deepEqual(
+        on.requests.map((q) => q.op.kind),
+        ['write'],
+      );
     } finally {
       await h.dropAgents();
     }
@@ -297,22 +307,32 @@ describe('exactly once across a dropped agent link', () => {
 
   test('dropped before it committed: not_executed, a retryable 503, and the same key runs it anew', async () => {
     const other = await h.agent('hq', { host: 'other' });
-    const dropping = await h.agent('hq', { host: 'dropping', script: (_r, a) => a.drop() });
-    // The write goes to the least busy agent: make `other` busy so `dropping` gets it.
+    // Drops the link on a write that changes something; answers validate-only as a correct agent would.
+    const dropping = await h.agent('hq', {
+      host: 'dropping',
+      script: (request, a) => (request.op.kind === 'write' && !request.op.validateOnly ? a.drop() : answerCorrectly(request, a)),
+    });
+    // The write goes to the least busy agent: park a validate-only on `other` so that `dropping` gets it.
     const correct = other.script;
     const parked: (() => void)[] = [];
     other.script = (request, a) => parked.push(() => correct(request, a));
-    const busy = h.post('/v1/customers?validateOnly=true', customer);
-    await waitUntil(async () => parked.length === 1);
+    const busy: Promise<unknown>[] = [];
+    for (let i = 0; i < 4 && parked.length === 0; i++) {
+      let answered = false;
+      busy.push(h.post('/v1/customers?validateOnly=true', customer).then(() => (answered = true)));
+      await waitUntil(async () => answered || parked.length === 1);
+    }
     other.script = correct;
     const key = freshKey();
     const r = await h.post('/v1/customers', { ...customer, id: 'drop2' }, { 'idempotency-key': key });
     parked.shift()!();
-    assert.equal((await busy).status, 200);
-    assert.equal(dropping.requests.length, 1);
+    await Promise.all(busy);
+    const lost = dropping.requests.filter((q) => q.op.kind === 'write' && !q.op.validateOnly);
+    assert.equal(lost.length, 1);
+    const lostId = (lost[0]!.op as { operationId: string }).operationId;
     assert.equal(r.status, 503, r.text);
     assert.deepEqual(errorOf(r).details, {
-      operationId: (dropping.requests[0]!.op as { operationId: string }).operationId,
+      operationId: lostId,
       outcome: 'not_executed',
     });
     assert.equal(r.headers.get('retry-after'), '1');
@@ -320,8 +340,8 @@ describe('exactly once across a dropped agent link', () => {
     const retry = await h.post('/v1/customers', { ...customer, id: 'drop2' }, { 'idempotency-key': key });
     assert.equal(retry.status, 201, retry.text);
     const write = other.sent('write').at(-1)!.op as { operationId: string };
-    assert.notEqual(write.operationId, (dropping.requests[0]!.op as { operationId: string }).operationId, 'a new operation id');
-    assert.equal(h.journal.entries.get((dropping.requests[0]!.op as { operationId: string }).operationId), 'abandoned');
+    assert.notEqual(write.operationId, lostId, 'a new operation id');
+    assert.equal(h.journal.entries.get(lostId), 'abandoned');
   });
 
   test('no agent back before the deadline: 504 with the operation id, then the retry learns the outcome', async () => {
