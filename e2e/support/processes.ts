@@ -67,8 +67,14 @@ export async function startGatewayProcess(
   return { ...started, url, testKey };
 }
 
-export function startAgentProcess(gatewayUrl: string, token: string, sqliteDir: string, env: NodeJS.ProcessEnv = {}): Started {
-  return run(AGENT_CLI, ['run', '--gateway', gatewayUrl, '--token', token, '--sqlite-dir', sqliteDir], env);
+export function startAgentProcess(
+  gatewayUrl: string,
+  token: string,
+  sqliteDir: string,
+  env: NodeJS.ProcessEnv = {},
+  extraArgs: string[] = [],
+): Started {
+  return run(AGENT_CLI, ['run', '--gateway', gatewayUrl, '--token', token, '--sqlite-dir', sqliteDir, ...extraArgs], env);
 }
 
 export interface CliRun {

@@ -20,6 +20,7 @@ import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
 import { UsageRecorder } from './usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
 import type { Store } from './store/store.ts';
+import { startIdempotencySweep } from './writes/idempotencySweep.ts';
 
 /** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {
@@ -88,6 +89,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   presence.start();
   const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
   const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
+  const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
   const app = createApp({
     usage,
     store: options.store,
@@ -130,6 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     async close() {
       // Presence and usage first: once the store closes, they could no longer be written.
       await presence.stop();
+      await sweep.stop();
       sockets.close();
       await sandbox?.stop();
       server.closeAllConnections();

@@ -10,11 +10,13 @@ import {
   type ErrorCode,
   type Operation,
   type Position,
+  type WriteOutcome,
   operationObject,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
-import { payloadProblem } from './payloadShape.ts';
+import { payloadProblem, type PayloadShape } from './payloadShape.ts';
+import { clientDetails, outcomeProblem } from './writeAnswers.ts';
 
 /** A way to send frames to one agent and to drop it: a WebSocket, or the built-in agent's worker. */
 export interface AgentChannel {
@@ -26,6 +28,8 @@ export interface AgentAnswer {
   /** The agent's serialised data as UTF-8 bytes, written into the HTTP response as they came. */
   payload: Buffer;
   next: Position | null;
+  /** What became of a write or outcome operation; null for reads. `not_executed` has an empty payload. */
+  outcome: WriteOutcome | null;
 }
 
 /**
@@ -34,13 +38,28 @@ export interface AgentAnswer {
  * rogue agent's). Any other code from an agent is reported as an internal error.
  */
 const AGENT_ERRORS: ReadonlyMap<ErrorCode, (op: Operation) => string> = new Map<ErrorCode, (op: Operation) => string>([
-  ['VALIDATION_ERROR', () => 'The connection’s agent refused the request as invalid.'],
+  [
+    'VALIDATION_ERROR',
+    (op) =>
+      op.kind === 'write'
+        ? 'GP refused the record: details.issues (fields) or details.gp (GP’s error codes) say why.'
+        : 'The connection’s agent refused the request as invalid.',
+  ],
+  [
+    'FORBIDDEN',
+    () =>
+      'The connection’s agent has writes turned off. Whether it allows writes is decided by the IT of the company that runs it, on the agent, not by the API caller.',
+  ],
+  ['ALREADY_EXISTS', () => 'A record with that id already exists in GP; a create never updates it.'],
   ['NOT_FOUND', (op) => (op.kind === 'get' ? `No record of ${op.object} has that id.` : 'Not found.')],
   ['ERP_UNAVAILABLE', () => 'The connection’s agent is running but cannot reach the GP database.'],
   ['UPSTREAM_TIMEOUT', () => 'The connection’s agent stopped the query: its deadline passed.'],
   ['CONNECTION_OFFLINE', () => 'The connection’s agent is shutting down.'],
   ['INTERNAL_ERROR', () => 'The connection’s agent failed to answer this request.'],
 ]);
+/** What each operation's payload must be: a page, a record, or what a write created (a record, or a journal entry's lines). */
+const SHAPES: Readonly<Record<Operation['kind'], PayloadShape>> = { list: 'list', get: 'get', write: 'record', outcome: 'record' };
+
 /** Requests past their deadline remembered to log the agent's confirmation of the cancel; bounded. */
 const MAX_EXPIRED = 1000;
 
@@ -98,8 +117,8 @@ export class AgentLink {
   }
 
   request(op: Operation, timeoutMs: number): Promise<AgentAnswer> {
-    if (!this.open) return Promise.reject(new AgentLostError('The connection’s agent is offline.'));
-    if (this.draining) return Promise.reject(new AgentLostError('The connection’s agent is shutting down.'));
+    if (!this.open) return Promise.reject(new AgentLostError('The connection’s agent is offline.', false));
+    if (this.draining) return Promise.reject(new AgentLostError('The connection’s agent is shutting down.', false));
     const id = String(this.nextId++);
     return new Promise<AgentAnswer>((resolve, reject) => {
       const timer = setTimeout(() => this.expire(id), timeoutMs);
@@ -133,9 +152,26 @@ export class AgentLink {
             'agent answered with an error',
           );
           // An agent answers CONNECTION_OFFLINE only for work it did not do (it is stopping).
-          pending.reject(code === 'CONNECTION_OFFLINE' ? new AgentLostError(message) : new ApiError(code, message));
+          pending.reject(
+            code === 'CONNECTION_OFFLINE'
+              ? new AgentLostError(message, false)
+              : new ApiError(code, message, code === frame.code ? clientDetails(pending.op, frame.details) : null),
+          );
+          return;
+        }
+        const problem = outcomeProblem(pending.op, frame.outcome, decoded.payload !== null);
+        if (problem !== null) {
+          this.log.warn({ id: frame.id, kind: pending.op.kind, problem }, 'agent sent an answer that does not fit the operation');
+          pending.reject(
+            new ApiError(
+              'UPSTREAM_ERROR',
+              decoded.payload === null
+                ? 'The connection’s agent sent an answer without data.'
+                : 'The connection’s agent sent an answer that is not valid data.',
+            ),
+          );
         } else if (decoded.payload === null) {
-          pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer without data.'));
+          pending.resolve({ payload: Buffer.alloc(0), next: null, outcome: frame.outcome ?? null });
         } else if (typeof decoded.payload !== 'string' && !isUtf8(decoded.payload)) {
           // The bytes go to the client as they are: a binary frame (which the WebSocket does not
           // check, unlike text) must not put anything but UTF-8 into a JSON response.
@@ -143,8 +179,8 @@ export class AgentLink {
           pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid text.'));
         } else {
           const payload = typeof decoded.payload === 'string' ? Buffer.from(decoded.payload) : decoded.payload;
-          const problem = payloadProblem(payload, pending.op.kind === 'list' ? 'list' : 'get');
-          if (problem === null) pending.resolve({ payload, next: frame.next });
+          const problem = payloadProblem(payload, SHAPES[pending.op.kind]);
+          if (problem === null) pending.resolve({ payload, next: frame.next, outcome: frame.outcome ?? null });
           else {
             this.log.warn(
               { id: frame.id, object: operationObject(pending.op), problem, bytes: payload.length },
@@ -192,7 +228,7 @@ export class AgentLink {
     this.expired.clear();
     for (const p of waiting) {
       clearTimeout(p.timer);
-      p.reject(new AgentLostError('The connection’s agent went offline during the request.'));
+      p.reject(new AgentLostError('The connection’s agent went offline during the request.', true));
     }
   }
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { encodeFrame, type Operation } from '@gp-gateway/protocol';
-import { ApiError } from '../errors/apiError.ts';
+import { AgentLostError, ApiError } from '../errors/apiError.ts';
 import { AgentLink } from './agentLink.ts';
 import { LocalAgentRouter } from './agentRouter.ts';
 
@@ -16,12 +16,12 @@ const health = (database: 'ok' | 'unavailable') => ({
   checkedAt: '2026-01-01T00:00:00Z',
 });
 
-function agent(host: string, companies = ['TWO']) {
+function agent(host: string, companies = ['TWO'], allowWrites?: boolean) {
   const sent: any[] = [];
   const link = new AgentLink(
     { send: (text) => sent.push(JSON.parse(text.split('\n')[0]!)), close: () => {} },
     {
-      agent: { version: '1', host, platform: 'linux', dialect: 'sqlite' },
+      agent: { version: '1', host, platform: 'linux', dialect: 'sqlite', ...(allowWrites === undefined ? {} : { allowWrites }) },
       companies: companies.map((id) => ({ id, name: null, number: null })),
       health: health('ok'),
     },
@@ -180,4 +180,57 @@ test('a malformed answer is a 502 UPSTREAM_ERROR, and an agent error reaches the
   const missing = a.link.request({ kind: 'get', object: 'customers', company: 'TWO', id: 'A' }, 5_000);
   a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'NOT_FOUND', message: '<script>x</script>' }));
   await assert.rejects(missing, (e: ApiError) => e.code === 'NOT_FOUND' && e.message === 'No record of customers has that id.');
+});
+
+const write = (validateOnly = false): Operation => ({
+  kind: 'write',
+  object: 'customers',
+  company: 'TWO',
+  operationId: 'op_0123456789abcdef',
+  body: { id: 'A', name: 'A' },
+  validateOnly,
+});
+
+test('a write whose agent dropped is never sent again: the caller learns the link dropped, and settles it', async () => {
+  const router = new LocalAgentRouter();
+  const [a, b] = [agent('gp01', ['TWO'], true), agent('gp02', ['TWO'], true)];
+  router.add('conn', a.link);
+  router.add('conn', b.link);
+  const pending = router.request('conn', write(), 1000);
+  const [gone, other] = a.requests().length ? [a, b] : [b, a];
+  router.remove('conn', gone.link);
+  gone.link.closed();
+  await assert.rejects(pending, (e: ApiError) => e instanceof AgentLostError && e.dropped);
+  assert.equal(other.requests().length, 0, 'not retried on the other agent');
+});
+
+test('writes go only to agents with writes on; validate-only and outcomes prefer them, else any agent', async () => {
+  const router = new LocalAgentRouter();
+  const off = agent('off', ['TWO'], false);
+  const old = agent('old');
+  router.add('conn', off.link);
+  router.add('conn', old.link);
+  assert.equal(await router.allowsWrites('conn'), false);
+  await assert.rejects(router.request('conn', write(), 1000), (e: ApiError) => /writes turned on/.test(e.message));
+  assert.equal(off.requests().length + old.requests().length, 0);
+  void router.request('conn', write(true), 1000).catch(() => {});
+  assert.equal(off.requests().length + old.requests().length, 1, 'validate-only goes to an agent, which refuses it if it must');
+  const on = agent('on', ['TWO'], true);
+  router.add('conn', on.link);
+  assert.equal(await router.allowsWrites('conn'), true);
+  for (let i = 0; i < 3; i++) {
+    void router.request('conn', write(i === 0), 1000).catch(() => {});
+    void router.request('conn', { kind: 'outcome', company: 'TWO', operationId: 'op_0123456789abcdef' }, 1000).catch(() => {});
+  }
+  assert.equal(on.requests().length, 6);
+  assert.equal(off.requests().length + old.requests().length, 1);
+});
+
+test('waitForAgent resolves when an agent connects, or false at its timeout', async () => {
+  const router = new LocalAgentRouter();
+  assert.equal(await router.waitForAgent('conn', 10), false);
+  const waiting = router.waitForAgent('conn', 5000);
+  router.add('conn', agent('gp01').link);
+  assert.equal(await waiting, true);
+  assert.equal(await router.waitForAgent('conn', 0), true);
 });

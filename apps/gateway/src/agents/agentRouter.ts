@@ -21,8 +21,20 @@ export interface AgentRouter {
    * ERP_UNAVAILABLE when the agents are up but none can read GP.
    */
   companies(agentKey: string): Promise<readonly Company[] | null>;
-  /** Rejects at once with CONNECTION_OFFLINE when no agent is connected. */
+  /**
+   * Rejects at once with CONNECTION_OFFLINE when no agent that may take the operation is connected.
+   * Writes that change something go only to agents whose hello said `allowWrites`; validate-only
+   * writes and outcome operations prefer those, else any agent (which refuses if it must). Only
+   * reads are ever sent twice (docs/api.md#writes: the gateway never re-sends a write).
+   */
   request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer>;
+  /** Whether an agent of the connection connected now has writes turned on (`allowWrites` in its hello). */
+  allowsWrites(agentKey: string): Promise<boolean>;
+  /**
+   * Resolves true as soon as an agent of the connection is available (at once if one is), false
+   * after `timeoutMs` without one: a write whose agent dropped waits for one to ask the outcome of.
+   */
+  waitForAgent(agentKey: string, timeoutMs: number): Promise<boolean>;
 }
 
 /**
@@ -47,6 +59,11 @@ function isRead(op: Operation): boolean {
   return op.kind === 'list' || op.kind === 'get';
 }
 
+/** Operations that only an agent with writes on may run: a write that is not validate-only. */
+function needsWriter(op: Operation): boolean {
+  return op.kind === 'write' && !op.validateOnly;
+}
+
 /**
  * Several agents may serve one connection (installed on two servers for availability). A request
  * goes to the available agent with the fewest requests in flight, in turn among equals; draining
@@ -55,6 +72,8 @@ function isRead(op: Operation): boolean {
 export class LocalAgentRouter implements AgentRouter, AgentRegistry {
   private readonly links = new Map<string, AgentLink[]>();
   private readonly listeners: AgentLinkListener[] = [];
+  /** Callers of waitForAgent, by agent key, woken when a link of theirs is added. */
+  private readonly waiting = new Map<string, Set<() => void>>();
   private readonly log: Logger | null;
   private turn = 0;
 
@@ -72,6 +91,7 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
       for (const listener of this.listeners) listener.updated?.(agentKey, link);
     };
     for (const listener of this.listeners) listener.added(agentKey, link);
+    for (const wake of this.waiting.get(agentKey) ?? []) wake();
   }
 
   remove(agentKey: string, link: AgentLink): void {
@@ -102,15 +122,36 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     return [];
   }
 
+  async allowsWrites(agentKey: string): Promise<boolean> {
+    return this.linksOf(agentKey).some((l) => l.available && l.agent.allowWrites === true);
+  }
+
+  waitForAgent(agentKey: string, timeoutMs: number): Promise<boolean> {
+    if (this.linksOf(agentKey).some((l) => l.available)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(agentKey) ?? new Set<() => void>();
+      this.waiting.set(agentKey, waiters);
+      const done = (found: boolean) => {
+        clearTimeout(timer);
+        waiters.delete(wake);
+        if (!waiters.size) this.waiting.delete(agentKey);
+        resolve(found);
+      };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+      waiters.add(wake);
+    });
+  }
+
   async request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer> {
     const started = Date.now();
-    const first = this.pick(agentKey, null);
+    const first = this.pick(agentKey, null, op);
     try {
       return await first.request(op, timeoutMs);
     } catch (error) {
       if (!(error instanceof AgentLostError) || !isRead(op)) throw error;
       const remaining = timeoutMs - (Date.now() - started);
-      const second = remaining > 0 ? this.pickOrNull(agentKey, first) : null;
+      const second = remaining > 0 ? this.pickOrNull(agentKey, first, op) : null;
       if (!second) throw error;
       this.log?.info(
         { agentKey, object: operationObject(op), from: first.agent.host, to: second.agent.host, reason: error.message },
@@ -120,15 +161,20 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     }
   }
 
-  private pick(agentKey: string, exclude: AgentLink | null): AgentLink {
-    const link = this.pickOrNull(agentKey, exclude);
+  private pick(agentKey: string, exclude: AgentLink | null, op: Operation): AgentLink {
+    const link = this.pickOrNull(agentKey, exclude, op);
     if (link) return link;
     const draining = this.linksOf(agentKey).some((l) => l.draining);
+    if (!draining && needsWriter(op) && this.linksOf(agentKey).some((l) => l.available)) {
+      throw new ApiError('CONNECTION_OFFLINE', 'No agent of the connection with writes turned on is connected.');
+    }
     throw new ApiError('CONNECTION_OFFLINE', draining ? 'The connection’s agent is shutting down.' : 'The connection’s agent is offline.');
   }
 
-  private pickOrNull(agentKey: string, exclude: AgentLink | null): AgentLink | null {
-    const candidates = this.linksOf(agentKey).filter((l) => l.available && l !== exclude);
+  private pickOrNull(agentKey: string, exclude: AgentLink | null, op: Operation): AgentLink | null {
+    const available = this.linksOf(agentKey).filter((l) => l.available && l !== exclude);
+    const writers = isRead(op) ? [] : available.filter((l) => l.agent.allowWrites === true);
+    const candidates = isRead(op) || (!writers.length && !needsWriter(op)) ? available : writers;
     if (!candidates.length) return null;
     const least = Math.min(...candidates.map((l) => l.inFlight));
     const idle = candidates.filter((l) => l.inFlight === least);

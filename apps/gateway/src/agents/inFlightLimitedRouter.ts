@@ -25,6 +25,14 @@ export class InFlightLimitedRouter implements AgentRouter {
     return this.inner.companies(agentKey);
   }
 
+  allowsWrites(agentKey: string): Promise<boolean> {
+    return this.inner.allowsWrites(agentKey);
+  }
+
+  waitForAgent(agentKey: string, timeoutMs: number): Promise<boolean> {
+    return this.inner.waitForAgent(agentKey, timeoutMs);
+  }
+
   async request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer> {
     const release = await this.gate.acquire(slotKey(tenant?.orgId ?? null, agentKey), tenant?.maxInFlight ?? this.defaultCap);
     try {

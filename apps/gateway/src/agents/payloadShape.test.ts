@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { payloadProblem } from './payloadShape.ts';
 
-const check = (text: string, shape: 'list' | 'get' = 'list') => payloadProblem(Buffer.from(text), shape);
+const check = (text: string, shape: 'list' | 'get' | 'record' = 'list') => payloadProblem(Buffer.from(text), shape);
 
 test('a list page is one JSON array of objects; a get, one JSON object', () => {
   for (const good of [
@@ -55,4 +55,11 @@ test('whatever JSON.parse accepts as an array of objects, the scanner accepts, a
     const valid = Array.isArray(parsed) && parsed.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
     assert.equal(check(text) === null, valid, text);
   }
+});
+
+test("a written record is one object, or the array of a journal entry's lines", () => {
+  assert.equal(check('{"id":"A"}', 'record'), null);
+  assert.equal(check(' [{"line":1},{"line":2}]', 'record'), null);
+  assert.equal(check('"A"', 'record'), 'expected a JSON object at byte 0');
+  assert.equal(check('[1]', 'record'), 'expected a JSON object at byte 1');
 });

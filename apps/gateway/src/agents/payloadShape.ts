@@ -4,8 +4,9 @@
  * builds nothing (JSON.parse would build every row only to throw it away): the gateway passes
  * agents' data through without re-serialising it, and must still never send a client
  * `200 application/json` that is not JSON. UTF-8 validity is checked apart (node:buffer isUtf8).
+ * A written record (`record`) is either: one object, or for a journal entry the array of its lines.
  */
-export type PayloadShape = 'list' | 'get';
+export type PayloadShape = 'list' | 'get' | 'record';
 
 /** Rows are flat; nesting this deep is not an answer of ours. */
 const MAX_DEPTH = 32;
@@ -34,7 +35,7 @@ export function payloadProblem(bytes: Uint8Array, shape: PayloadShape): string |
   const scan = new Scanner(bytes);
   try {
     scan.space();
-    if (shape === 'list') scan.arrayOfObjects();
+    if (shape === 'list' || (shape === 'record' && bytes[scan.pos] === OPEN_BRACKET)) scan.arrayOfObjects();
     else scan.object(1);
     scan.space();
     if (scan.pos !== bytes.length) scan.fail('data after the end');

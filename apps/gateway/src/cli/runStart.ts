@@ -23,7 +23,8 @@ export async function runStart(): Promise<void> {
     orgId: org.id,
     name: `quick start ${new Date().toISOString()}`,
     mode: 'test',
-    scopes: ['read', 'mcp'],
+    // write too: on the sandbox a test key can only validate writes, which is what a developer tries first.
+    scopes: ['read', 'write', 'mcp'],
   });
   const gateway = await startGateway({
     store,
@@ -39,8 +40,9 @@ export async function runStart(): Promise<void> {
   });
   process.stdout.write(
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
-      `A new test key for the demo sandbox (shown once, read and mcp scopes):\n\n${secret}\n\n` +
+      `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
+      `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README, Writes)\n` +
       `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -40,7 +40,14 @@ export class ApiError extends Error {
  * connection; the client sees 503 CONNECTION_OFFLINE when there is none.
  */
 export class AgentLostError extends ApiError {
-  constructor(message: string) {
+  /**
+   * True when the link dropped while the agent had the request: it may have done the work (a write
+   * may have committed). False when the request was never sent, or the agent refused it unstarted.
+   */
+  readonly dropped: boolean;
+
+  constructor(message: string, dropped: boolean) {
     super('CONNECTION_OFFLINE', message);
+    this.dropped = dropped;
   }
 }

@@ -22,6 +22,8 @@ import { requestId } from './requestId.ts';
 import { requireHost } from './requireHost.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { mountResourceRoutes } from './routes/resources.ts';
+import { mountWriteRoutes } from './routes/writes.ts';
+import { RecordWriter } from '../writes/recordWriter.ts';
 
 export interface AppOptions {
   store: Store;
@@ -46,6 +48,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
+  const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }) });
   const refusals = new RefusalThrottle({ what: 'API requests with invalid keys', log });
   const authenticated = [authenticate(store, refusals), applyLimits({ limitsOf, limiter })];
   const app = express();
@@ -62,6 +65,7 @@ export function createApp(options: AppOptions): Express {
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
+  mountWriteRoutes(app, [...authenticated, requireScope('write')], { writer });
   app.use('/v1', ...authenticated, apiKeyRoutes({ admin }));
   // MCP (docs/api.md#mcp): the same keys, limits and routing; refusals before a tool runs as JSON-RPC errors.
   app.post(
@@ -71,7 +75,7 @@ export function createApp(options: AppOptions): Express {
     ...authenticated,
     requireScope('mcp'),
     acceptAnyMcpClient,
-    mcpEndpoint({ reader, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
+    mcpEndpoint({ reader, writer, log, resultBudgetBytes: options.mcpResultBudgetBytes ?? RESULT_BUDGET_BYTES }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
   app.use('/mcp', mcpErrors(log));

@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { routeHeadersOf } from '../http/routeHeaders.ts';
 import type { RecordReader } from '../reads/recordReader.ts';
+import type { RecordWriter } from '../writes/recordWriter.ts';
 import { createMcpServer } from './server.ts';
 import { MAX_MCP_REQUEST_BYTES } from './transportHttp.ts';
 
 export interface McpEndpointOptions {
   reader: RecordReader;
+  writer: RecordWriter;
   log: Logger;
   /** Largest text of a tool result, in bytes (budget.ts). */
   resultBudgetBytes: number;
@@ -19,11 +21,12 @@ export interface McpEndpointOptions {
  * and transport, as the SDK requires of a stateless transport; the key and the X-Connection-Id and
  * X-Company headers of this request are what its tools read with.
  */
-export function mcpEndpoint({ reader, log, resultBudgetBytes }: McpEndpointOptions) {
+export function mcpEndpoint({ reader, writer, log, resultBudgetBytes }: McpEndpointOptions) {
   const toolLog = log.child({ component: 'mcp' });
   return async (req: Request, res: Response): Promise<void> => {
     const server = createMcpServer({
       reader,
+      writer,
       target: { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
       requestId: res.locals.requestId!,
       budgetBytes: resultBudgetBytes,

@@ -12,28 +12,21 @@ import {
   type ValidationIssue,
 } from '@gp-gateway/protocol';
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from 'pino';
 import { ApiError } from '../errors/apiError.ts';
-import { documentFilter, type ReadTarget, type RecordReader } from '../reads/recordReader.ts';
+import { documentFilter } from '../reads/recordReader.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { pageWithinBudget } from './budget.ts';
 import { CatalogueSchema, catalogueResult, idExampleOf } from './catalogue.ts';
 import { nearestName } from './suggest.ts';
 import { toolError, toolResult } from './results.ts';
+import { createRecord, CREATE_RECORD_TOOL } from './createRecord.ts';
+import { CompanyArgument, namingCompanyArgument, recordIds, targetFor, type ToolContext } from './toolContext.ts';
+
+export type { ToolContext } from './toolContext.ts';
 
 /** A tool page (docs/api.md#mcp) holds at most 100 records; fewer by default, since a model pays for every one it reads. */
 export const MCP_MAX_LIMIT = 100;
 export const MCP_DEFAULT_LIMIT = 25;
-
-/** What a tool call may use: one per HTTP request, so the key and headers are the request's. */
-export interface ToolContext {
-  reader: RecordReader;
-  target: ReadTarget;
-  requestId: string;
-  /** Largest text of a result, in bytes (budget.ts). */
-  budgetBytes: number;
-  log: Logger;
-}
 
 const LIMIT_MESSAGE = `must be an integer from 1 to ${MCP_MAX_LIMIT}`;
 const WITH_GET = OBJECT_NAMES.filter((name) => OBJECTS[name].idForm !== null) as [ObjectName, ...ObjectName[]];
@@ -51,11 +44,6 @@ function objectArgument(names: [ObjectName, ...ObjectName[]]) {
     },
   });
 }
-
-const CompanyArgument = z
-  .string('must be a string')
-  .min(1, 'must not be empty')
-  .describe('Company database id, e.g. TWO. Default: the X-Company header, else the connection’s default company.');
 
 const ListObjectsArguments = z
   .object({ object: objectArgument(OBJECT_NAMES).optional().describe('One object to describe, e.g. customers; all of them when absent') })
@@ -101,7 +89,7 @@ const GetRecordArguments = z
 const AnyRecord = z.looseObject({});
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-/** tools/list: the same for every caller, built once. */
+/** The read tools: the same for every caller, built once. */
 export const TOOLS: Tool[] = [
   {
     name: 'list_objects',
@@ -134,27 +122,6 @@ export const TOOLS: Tool[] = [
   },
 ];
 
-/**
- * The target of one call. The `company` argument stands in for X-Company. A client's X-Company header
- * is not applied to objects outside the company databases (`companies`), where REST refuses it:
- * an MCP client sends the same headers with every call and must still be able to list companies.
- */
-function targetFor(context: ToolContext, spec: ObjectSpec, company: string | undefined): ReadTarget {
-  const headerCompany = spec.companyScoped ? context.target.headers.company : undefined;
-  return { ...context.target, headers: { ...context.target.headers, company: company ?? headerCompany } };
-}
-
-/** A company problem names the `company` argument when that is where the company came from. */
-async function namingCompanyArgument<T>(company: string | undefined, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    const issues = error instanceof ApiError ? (error.details?.issues as { path: string; message: string }[] | undefined) : undefined;
-    if (company === undefined || !issues?.some((i) => i.path === 'X-Company')) throw error;
-    throw ApiError.validation(issues.map((i) => (i.path === 'X-Company' ? { ...i, path: 'company' } : i)));
-  }
-}
-
 async function listObjects(_context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const args = parseArguments(ListObjectsArguments, raw);
   const { structured, text } = catalogueResult(args.object);
@@ -177,17 +144,6 @@ function filtersArgument(raw: Record<string, unknown> | undefined): Record<strin
 function withFilterNames(spec: ObjectSpec, issues: ValidationIssue[]): ValidationIssue[] {
   const names = Object.keys(spec.filters).join(', ');
   return issues.map((i) => (i.message === 'unknown filter' ? { ...i, message: `unknown filter; ${spec.name} filters are ${names}` } : i));
-}
-
-/**
- * Records as MCP returns them: with an `id` where the REST object has none (its composite id, e.g.
- * `AARONFIT0001:PRIMARY`), first, so that a model never builds an id by hand. Null when the object's
- * records are returned as REST returns them.
- */
-function recordIds(spec: ObjectSpec): ((record: Record<string, unknown>) => Record<string, unknown>) | null {
-  if (spec.idForm?.kind !== 'composite') return null;
-  const [first, second] = spec.idForm.parts;
-  return (record) => ({ id: `${String(record[first])}:${String(record[second])}`, ...record });
 }
 
 async function listRecords(context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -229,7 +185,17 @@ async function getRecord(context: ToolContext, raw: Record<string, unknown> | un
 }
 
 type ToolHandler = (context: ToolContext, args: Record<string, unknown> | undefined) => Promise<CallToolResult>;
-const HANDLERS: Readonly<Record<string, ToolHandler>> = { list_objects: listObjects, list_records: listRecords, get_record: getRecord };
+const HANDLERS: Readonly<Record<string, ToolHandler>> = {
+  list_objects: listObjects,
+  list_records: listRecords,
+  get_record: getRecord,
+  create_record: createRecord,
+};
+
+/** tools/list for a key: the read tools, and create_record when the key also has the write scope (D15). */
+export function toolsFor(scopes: readonly string[]): Tool[] {
+  return scopes.includes('write') ? [...TOOLS, CREATE_RECORD_TOOL] : TOOLS;
+}
 
 /**
  * tools/call. An unknown tool is a protocol error (-32602), as the MCP spec has it; every failure of a
@@ -239,9 +205,16 @@ export async function callTool(context: ToolContext, name: string, args: Record<
   const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
   // Not an McpError, whose message would be prefixed with "MCP error -32602: " and then again by the client.
   if (!handler)
-    throw Object.assign(new Error(`Unknown tool: ${name}; the tools are ${Object.keys(HANDLERS).join(', ')}`), {
-      code: ErrorCode.InvalidParams,
-    });
+    throw Object.assign(
+      new Error(
+        `Unknown tool: ${name}; the tools are ${toolsFor(context.target.key.scopes)
+          .map((t) => t.name)
+          .join(', ')}`,
+      ),
+      {
+        code: ErrorCode.InvalidParams,
+      },
+    );
   const started = performance.now();
   const object = typeof args?.object === 'string' && Object.hasOwn(OBJECTS, args.object) ? args.object : undefined;
   let code: string | undefined;

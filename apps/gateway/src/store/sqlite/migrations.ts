@@ -150,6 +150,28 @@ CREATE TABLE request_log (
 CREATE INDEX request_log_org ON request_log(org_id, id);
 `;
 
+/**
+ * Step 4: Idempotency-Keys of writes (docs/api.md#idempotency), per organisation, kept 24 h. The
+ * answer is kept as the bytes that were sent. Expired rows are deleted by the gateway's sweep.
+ */
+const IDEMPOTENCY_TABLES = `
+CREATE TABLE idempotency_keys (
+  org_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  operation_id TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'completed')),
+  lease_until TEXT NOT NULL,
+  response_status INTEGER,
+  response_type TEXT,
+  response_body BLOB,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (org_id, key)
+);
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+`;
+
 function hasColumn(db: Database.Database, table: string, column: string): boolean {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
@@ -170,6 +192,7 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
   },
   (db) => db.exec(DASHBOARD_TABLES),
   (db) => db.exec(USAGE_TABLES),
+  (db) => db.exec(IDEMPOTENCY_TABLES),
 ];
 
 /** The schema step this gateway writes stores at. */

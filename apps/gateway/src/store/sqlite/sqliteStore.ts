@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { SqliteDashboardTables } from './dashboardTables.ts';
+import { SqliteIdempotencyTables } from './idempotencyTables.ts';
 import { migrate } from './migrations.ts';
 import { SqliteUsageTables } from './usageTables.ts';
 import {
@@ -22,6 +23,9 @@ import {
   type ApiKey,
   type AuditEntry,
   type DailyUsage,
+  type IdempotencyClaim,
+  type IdempotencyClaimResult,
+  type StoredResponse,
   type DashboardSession,
   type RequestRecord,
   type NewAuditEntry,
@@ -69,6 +73,7 @@ export class SqliteStore implements Store {
   private keysReadAt = { dataVersion: -1, ownChanges: -1 };
   private readonly dashboard: SqliteDashboardTables;
   private readonly usage: SqliteUsageTables;
+  private readonly idempotency: SqliteIdempotencyTables;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -78,6 +83,7 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.dashboard = new SqliteDashboardTables(this.db, (sql) => this.prepare(sql));
     this.usage = new SqliteUsageTables(this.db, (sql) => this.prepare(sql));
+    this.idempotency = new SqliteIdempotencyTables(this.db, (sql) => this.prepare(sql));
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.ownChanges = this.db.prepare('SELECT total_changes()').pluck();
     this.keyWithConnection = this.db
@@ -465,6 +471,26 @@ export class SqliteStore implements Store {
 
   async listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]> {
     return this.usage.listRecent(orgId, filter);
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim): Promise<IdempotencyClaimResult> {
+    return this.idempotency.claim(claim);
+  }
+
+  async completeIdempotencyKey(orgId: string, key: string, operationId: string, response: StoredResponse): Promise<boolean> {
+    return this.idempotency.complete(orgId, key, operationId, response);
+  }
+
+  async releaseIdempotencyKey(orgId: string, key: string, operationId: string): Promise<void> {
+    this.idempotency.release(orgId, key, operationId);
+  }
+
+  async suspendIdempotencyKey(orgId: string, key: string, operationId: string, at: Date): Promise<void> {
+    this.idempotency.suspend(orgId, key, operationId, at);
+  }
+
+  async deleteExpiredIdempotencyKeys(at: Date): Promise<number> {
+    return this.idempotency.deleteExpired(at);
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<void> {
