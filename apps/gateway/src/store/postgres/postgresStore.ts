@@ -4,6 +4,7 @@ import { Database, migrationClientConfig, type DatabaseOptions } from './databas
 import { PostgresDashboardTables } from './dashboardTables.ts';
 import { KeyMemo } from './keyMemo.ts';
 import { migrate } from './migrations.ts';
+import { PostgresIdempotencyTables } from './idempotencyTables.ts';
 import { PostgresUsageTables } from './usageTables.ts';
 import {
   KEY_WITH_CONNECTION_COLUMNS,
@@ -28,6 +29,9 @@ import {
   type Connection,
   type ConnectionWithPresence,
   type DailyUsage,
+  type IdempotencyClaim,
+  type IdempotencyClaimResult,
+  type StoredResponse,
   type DashboardSession,
   type KeyRotation,
   type KeyWithConnection,
@@ -74,12 +78,14 @@ export class PostgresStore implements Store {
   private readonly memo: KeyMemo;
   private readonly dashboard: PostgresDashboardTables;
   private readonly usage: PostgresUsageTables;
+  private readonly idempotency: PostgresIdempotencyTables;
 
   private constructor(db: Database, memo: KeyMemo) {
     this.db = db;
     this.memo = memo;
     this.dashboard = new PostgresDashboardTables(db);
     this.usage = new PostgresUsageTables(db);
+    this.idempotency = new PostgresIdempotencyTables(db);
   }
 
   /** Connects, brings the schema up to date (waiting for another instance doing the same) and listens for key changes. */
@@ -449,6 +455,26 @@ export class PostgresStore implements Store {
 
   listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]> {
     return this.usage.listRecent(orgId, filter);
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<IdempotencyClaimResult> {
+    return this.idempotency.claim(claim);
+  }
+
+  completeIdempotencyKey(orgId: string, key: string, operationId: string, response: StoredResponse): Promise<boolean> {
+    return this.idempotency.complete(orgId, key, operationId, response);
+  }
+
+  releaseIdempotencyKey(orgId: string, key: string, operationId: string): Promise<void> {
+    return this.idempotency.release(orgId, key, operationId);
+  }
+
+  suspendIdempotencyKey(orgId: string, key: string, operationId: string, at: Date): Promise<void> {
+    return this.idempotency.suspend(orgId, key, operationId, at);
+  }
+
+  deleteExpiredIdempotencyKeys(at: Date): Promise<number> {
+    return this.idempotency.deleteExpired(at);
   }
 
   recordAudit(entry: NewAuditEntry): Promise<void> {
