@@ -41,7 +41,8 @@ test('rows come back as arrays; integers as numbers, scaled amounts as exact tex
 test('a statement producing rows stops at its next row once cancelled', async () => {
   const { error, ms } = await cancelAfter(100, (signal) => pool.query(null, counting(1e9), signal));
   assert.ok(error instanceof QueryCancelledError, String(error));
-  assert.ok(ms < 400, `cancelled after ${Math.round(ms)} ms`);
+  // Counting to 1e9 takes minutes; the bound leaves room for a loaded machine.
+  assert.ok(ms < 2_000, `cancelled after ${Math.round(ms)} ms`);
 });
 
 test('a statement producing no row is stopped by replacing its thread, and the pool carries on', async () => {
