@@ -21,8 +21,11 @@ export interface AgentRouter {
    * ERP_UNAVAILABLE when the agents are up but none can read GP.
    */
   companies(agentKey: string): Promise<readonly Company[] | null>;
-  /** Rejects at once with CONNECTION_OFFLINE when no agent is connected. */
-  request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer>;
+  /**
+   * Rejects at once with CONNECTION_OFFLINE when no agent is connected. `signal` abandons the
+   * request (the agent is told to cancel it), e.g. when the instance that forwarded it gives up.
+   */
+  request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer>;
 }
 
 /**
@@ -84,6 +87,11 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     for (const listener of this.listeners) listener.removed(agentKey, link);
   }
 
+  /** Whether this instance has an agent of the connection that takes new requests. */
+  hasAvailable(agentKey: string): boolean {
+    return this.linksOf(agentKey).some((l) => l.available);
+  }
+
   /** The connection's links, available ones first. */
   linksOf(agentKey: string): readonly AgentLink[] {
     return this.links.get(agentKey) ?? [];
@@ -102,13 +110,13 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     return [];
   }
 
-  async request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer> {
+  async request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
     const started = Date.now();
     const first = this.pick(agentKey, null);
     try {
-      return await first.request(op, timeoutMs);
+      return await first.request(op, timeoutMs, signal);
     } catch (error) {
-      if (!(error instanceof AgentLostError) || !isRead(op)) throw error;
+      if (!(error instanceof AgentLostError) || !isRead(op) || signal?.aborted) throw error;
       const remaining = timeoutMs - (Date.now() - started);
       const second = remaining > 0 ? this.pickOrNull(agentKey, first) : null;
       if (!second) throw error;
@@ -116,7 +124,7 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
         { agentKey, object: op.object, from: first.agent.host, to: second.agent.host, reason: error.message },
         'agent lost mid-request; retrying the read on another agent',
       );
-      return await second.request(op, remaining);
+      return await second.request(op, remaining, signal);
     }
   }
 

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { redactUrl } from './redactUrl.ts';
 
 /** Longest a Redis command may take before the caller falls back to this process's own counting. */
 const COMMAND_TIMEOUT_MS = 500;
@@ -30,15 +31,4 @@ export async function connectRedis(url: string, log: Logger, readyWithinMs = 5_0
     log.warn({ err: (error as Error).message, redis: redactUrl(url) }, 'Redis unreachable at start; carrying on and retrying');
   }
   return redis;
-}
-
-/** The URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }

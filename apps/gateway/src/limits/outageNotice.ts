@@ -7,13 +7,15 @@ import type { Logger } from 'pino';
 export class OutageNotice {
   private readonly log: Logger;
   private readonly meanwhile: string;
+  private readonly server: string;
   private since: number | null = null;
   private failures = 0;
 
   /** `meanwhile` says how the gateway carries on without Redis, e.g. "rate limits are counted in this process". */
-  constructor(log: Logger, meanwhile: string) {
+  constructor(log: Logger, meanwhile: string, server = 'Redis') {
     this.log = log;
     this.meanwhile = meanwhile;
+    this.server = server;
   }
 
   get down(): boolean {
@@ -24,12 +26,18 @@ export class OutageNotice {
     this.failures += 1;
     if (this.since !== null) return;
     this.since = Date.now();
-    this.log.warn({ err: error instanceof Error ? error.message : String(error) }, `Redis unreachable; ${this.meanwhile} until it is back`);
+    this.log.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      `${this.server} unreachable; ${this.meanwhile} until it is back`,
+    );
   }
 
   succeeded(): void {
     if (this.since === null) return;
-    this.log.info({ outageMs: Date.now() - this.since, failedCalls: this.failures }, `Redis reachable again (${this.meanwhile} no longer)`);
+    this.log.info(
+      { outageMs: Date.now() - this.since, failedCalls: this.failures },
+      `${this.server} reachable again (${this.meanwhile} no longer)`,
+    );
     this.since = null;
     this.failures = 0;
   }

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { Company, Operation } from '@gp-gateway/protocol';
+import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
+import type { Logger } from 'pino';
+import { AgentLostError, ApiError } from '../../errors/apiError.ts';
+import { OutageNotice } from '../../limits/outageNotice.ts';
+import type { AgentAnswer } from '../agentLink.ts';
+import type { AgentRouter, Tenant } from '../agentRouter.ts';
+import { connectionSubject, decodeMessage, encodeMessage, type ForwardReply } from './forwardWire.ts';
+
+export interface NatsAgentRouterOptions {
+  nats: NatsConnection;
+  prefix: string;
+  log: Logger;
+  /** How often the holder reports a running request alive (AgentResponder's keepaliveMs) ... */
+  keepaliveMs: number;
+  /** ... and how many of those may be missed before the holder counts as gone. */
+  missedKeepalives?: number;
+  /** How long a connection's companies, asked of the holder, are reused. */
+  companiesCacheMs?: number;
+}
+
+/** Beyond the request's own deadline (which the holder enforces and answers), how long to wait for that answer. */
+const DEADLINE_GRACE_MS = 1_000;
+const COMPANIES_TIMEOUT_MS = 2_000;
+
+/**
+ * The forwarding half: sends a request for a connection whose agent this instance does not hold to
+ * the instance that does, over NATS request-reply (AgentResponder answers it there), and hands its
+ * answer on with the page's bytes as they came. Nothing is sent twice: an operation is published
+ * once, whatever happens after (a write must not be made twice). When no instance holds an agent
+ * of the connection, NATS says so at once ("no responders"): 503 CONNECTION_OFFLINE without waiting.
+ * A holder that stops reporting a running request alive (it died) is given up on after
+ * `missedKeepalives` keepalives: 503 too, for the client to retry, as when an agent drops.
+ */
+export class NatsAgentRouter implements AgentRouter {
+  private readonly options: NatsAgentRouterOptions;
+  private readonly companiesCache = new Map<string, { companies: readonly Company[]; until: number }>();
+  private readonly outage: OutageNotice;
+
+  constructor(options: NatsAgentRouterOptions) {
+    this.options = options;
+    this.outage = new OutageNotice(options.log, 'requests for agents on other instances fail with 503', 'NATS');
+  }
+
+  async companies(agentKey: string): Promise<readonly Company[] | null> {
+    const cached = this.companiesCache.get(agentKey);
+    if (cached && cached.until > Date.now()) return cached.companies;
+    let msg: Msg;
+    try {
+      msg = await this.options.nats.request(connectionSubject(this.options.prefix, agentKey), encodeMessage({ t: 'companies' }), {
+        timeout: COMPANIES_TIMEOUT_MS,
+      });
+      this.outage.succeeded();
+    } catch (error) {
+      const code = (error as NatsError).code;
+      if (code === NatsErrorCode.NoResponders) return null;
+      if (code !== NatsErrorCode.Timeout) this.outage.failed(error);
+      return null;
+    }
+    const reply = decodeMessage<ForwardReply>(msg.data)?.header;
+    if (reply?.t === 'error') throw toApiError(reply);
+    if (reply?.t !== 'companies') return null;
+    if (reply.companies) {
+      this.companiesCache.set(agentKey, { companies: reply.companies, until: Date.now() + (this.options.companiesCacheMs ?? 1_000) });
+    }
+    return reply.companies;
+  }
+
+  request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
+    const { nats, keepaliveMs } = this.options;
+    const silenceMs = keepaliveMs * (this.options.missedKeepalives ?? 3);
+    const id = randomBytes(12).toString('base64url');
+    return new Promise<AgentAnswer>((resolve, reject) => {
+      let subscription: Subscription;
+      let cancelAt: string | null = null;
+      let parts: Buffer[] = [];
+      let expected = -1;
+      let received = 0;
+      let next: AgentAnswer['next'] = null;
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        clearTimeout(silence);
+        signal?.removeEventListener('abort', onAbort);
+        subscription.unsubscribe();
+        outcome();
+      };
+      const giveUp = (error: ApiError) => {
+        if (cancelAt) {
+          try {
+            nats.publish(cancelAt, encodeMessage({ t: 'cancel', id }));
+          } catch {
+            // NATS is away: the holder's own deadline stops the query.
+          }
+        }
+        finish(() => reject(error));
+      };
+      const onAbort = () => giveUp(new ApiError('UPSTREAM_TIMEOUT', 'The request was cancelled before the agent answered.'));
+      const deadline = setTimeout(
+        () => giveUp(new ApiError('UPSTREAM_TIMEOUT', `The agent did not answer within ${timeoutMs} ms; the query was cancelled.`)),
+        timeoutMs + DEADLINE_GRACE_MS,
+      );
+      let silence = setTimeout(() => holderGone(), silenceMs);
+      const holderGone = () =>
+        finish(() => reject(new AgentLostError('The gateway instance holding the connection’s agent stopped answering.')));
+
+      subscription = nats.subscribe(createInbox(), {
+        callback: (error, msg) => {
+          if (settled) return;
+          if (error || (msg.data.length === 0 && msg.headers?.code === 503)) {
+            // No instance holds an agent of the connection (it left a moment ago): nothing was sent anywhere.
+            return finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+          }
+          clearTimeout(silence);
+          silence = setTimeout(holderGone, silenceMs);
+          const decoded = decodeMessage<ForwardReply>(msg.data);
+          if (!decoded) return;
+          const { header, body } = decoded;
+          if (header.t === 'alive') cancelAt = header.cancel;
+          else if (header.t === 'error') finish(() => reject(toApiError(header)));
+          else if (header.t === 'answer' || header.t === 'more') {
+            if (header.t === 'answer') {
+              expected = header.size;
+              next = header.next;
+            }
+            if (expected < 0) return;
+            parts.push(body);
+            received += body.length;
+            if (received >= expected) {
+              const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
+              parts = [];
+              finish(() => resolve({ payload, next }));
+            }
+          }
+        },
+      });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        nats.publish(connectionSubject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
+          reply: subscription.getSubject(),
+        });
+        this.outage.succeeded();
+      } catch (error) {
+        this.outage.failed(error);
+        finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+      }
+    });
+  }
+}
+
+function toApiError(reply: Extract<ForwardReply, { t: 'error' }>): ApiError {
+  if (reply.lost) return new AgentLostError(reply.message);
+  return new ApiError(
+    reply.code,
+    reply.message,
+    reply.details ?? null,
+    reply.retryAfterSeconds !== undefined ? { retryAfterSeconds: reply.retryAfterSeconds } : {},
+  );
+}
