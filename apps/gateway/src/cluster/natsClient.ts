@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { redactUrl } from './redactUrl.ts';
 
 /**
- * Connects to NATS for routing requests between instances; the first connection must succeed
+ * Connects to NATS (`url`: one server, or several of one NATS cluster comma-separated) for routing requests between instances; the first connection must succeed
  * within `timeoutMs` (an instance that cannot reach the others should not take traffic), later
  * losses are reconnected in the background forever, and logged.
  */
