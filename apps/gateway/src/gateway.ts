@@ -59,7 +59,7 @@ export const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
 };
 
 /** How often a forwarded request still running is reported alive (agents/forwarding/agentResponder.ts). */
-export const DEFAULT_KEEPALIVE_MS = 1_000;
+export const DEFAULT_KEEPALIVE_MS = 500;
 
 export interface GatewayOptions {
   store: Store;

@@ -7,3 +7,7 @@ export { createLogger } from './logger.ts';
 export { openStore } from './store/openStore.ts';
 export { SCOPES, type Scope } from './store/store.ts';
 export { provisionOrganisation, type Provisioned } from './testing/provision.ts';
+export { startRedis, type RedisServer } from './testing/servers/redis.ts';
+export { startNats, type NatsServer } from './testing/servers/nats.ts';
+export { skipWithout } from './testing/servers/serverProcess.ts';
+export { startTcpBalancer, type TcpBalancer } from './testing/tcpBalancer.ts';
