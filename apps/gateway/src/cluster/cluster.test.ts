@@ -23,7 +23,9 @@ const skip = skipWithout('redis-server', 'several gateway instances') || skipWit
 interface TestAgent {
   stop(): Promise<void>;
   /** Lists of this object wait until cancelled (a slow query); the reasons they were cancelled with. */
-  slow: { object: string | null; cancelled: string[] };
+  slow: { object: string | null; cancelled: string[]; releaseAfterMs?: number };
+  /** Why its connections closed, as the agent logged them. */
+  reasons(): string[];
 }
 
 /**
@@ -54,7 +56,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       cursorSecret,
       port: 0,
       host: '127.0.0.1',
-      requestTimeoutMs: 3_000,
+      requestTimeoutMs: 1_500,
       agentHeartbeat: { intervalMs: 200, timeoutMs: 1_000 },
       cluster: { redisUrl: redis.url, natsUrl: nats.url, prefix, instanceId: name, keepaliveMs: 100 },
       ...extra,
@@ -70,6 +72,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     const service = {
       handle: (op: Operation, signal?: AbortSignal) => {
         if (op.object !== slow.object) return real.handle(op, signal);
+        if (slow.releaseAfterMs) return new Promise((r) => setTimeout(r, slow.releaseAfterMs)).then(() => real.handle(op, signal));
         return new Promise<never>((_, reject) =>
           signal?.addEventListener('abort', () => {
             slow.cancelled.push(String(signal.reason ?? 'aborted'));
@@ -79,12 +82,13 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       },
       health: () => real.health(),
     };
+    const agentLog = memoryLog();
     const done = dialGateway(
       {
         gatewayUrl,
         token,
         service,
-        log: memoryLog().log,
+        log: agentLog.log,
         dialect: 'sqlite',
         timings: { backoffMinMs: 50, backoffMaxMs: 300, heartbeatIntervalMs: 200, heartbeatTimeoutMs: 1_000, drainGraceMs: 500 },
       },
@@ -92,6 +96,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     ).catch(() => {});
     const agent = {
       slow,
+      reasons: () => agentLog.lines.filter((l) => l.msg === 'not connected to the gateway; retrying').map((l) => String(l.reason)),
       async stop() {
         stop.abort();
         await done;
@@ -186,7 +191,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       const started = Date.now();
       const res = await get(b.url, '/v1/vendors?limit=5');
       assert.equal(res.status, 504, res.text);
-      assert.ok(Date.now() - started < 3_000 + 1_500, `took ${Date.now() - started} ms`);
+      assert.ok(Date.now() - started < 1_500 + 1_500, `took ${Date.now() - started} ms`);
       await until('the agent cancelled the query', () => agents[0]!.slow.cancelled.length === 1);
     } finally {
       agents[0]!.slow.object = null;
@@ -243,6 +248,34 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     assert.ok(codes.includes(1000) || codes.includes(1005), JSON.stringify(codes));
     await capped.close();
     gateways.splice(gateways.indexOf(capped), 1);
+  });
+
+  test('drain: a request in flight on the stopping instance is answered, then its agent is sent away with 1012 and comes back through the other', async () => {
+    const spare = await startInstance('D');
+    const org = (await store.listOrganisations()).find((o) => o.name === 'Cluster Ltd')!;
+    const created = await admin.createConnection({ orgId: org.id, name: 'Drained', defaultCompany: 'TWO' });
+    const lb = await startTcpBalancer([spare.port]);
+    try {
+      const agent = startAgent(lb.url, created.agentToken);
+      await until('the agent is on D', () => holds(spare, created.connection.id));
+      agent.slow.object = 'vendors';
+      agent.slow.releaseAfterMs = 400;
+      const inFlight = get(spare.url, '/v1/vendors?limit=2', key, created.connection.id);
+      await new Promise((r) => setTimeout(r, 100));
+      const b = gateways.find((g) => g.instanceId === 'B')!;
+      lb.backends = [b.port];
+      const drained = spare.drain(5_000);
+      assert.equal((await inFlight).status, 200);
+      await drained;
+      await until('the agent heard why', () => agent.reasons().includes('gateway restarting; reconnect'));
+      agent.slow.object = null;
+      await until('the agent is back, on B', () => holds(b, created.connection.id));
+      assert.equal((await get(b.url, '/v1/vendors?limit=2', key, created.connection.id)).status, 200);
+      await agent.stop();
+    } finally {
+      await lb.close();
+      gateways.splice(gateways.indexOf(spare), 1);
+    }
   });
 
   test('rolling restart under steady load: no request fails except with a retryable 503, and the agent moves to B', async () => {
