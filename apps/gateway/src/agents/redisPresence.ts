@@ -36,6 +36,7 @@ export class RedisPresence implements AgentLinkListener {
   private readonly held = new Set<string>();
   private readonly outage: OutageNotice;
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
 
   constructor(options: RedisPresenceOptions) {
     this.options = { ttlMs: options.refreshMs * 3, keyPrefix: 'gp', ...options };
@@ -71,8 +72,9 @@ export class RedisPresence implements AgentLinkListener {
     return entries;
   }
 
-  /** Withdraws every announcement of this instance (it is stopping). */
+  /** Withdraws every announcement of this instance (it is stopping); agents leaving after this are not announced. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     const keys = [...this.held];
     this.held.clear();
@@ -87,6 +89,7 @@ export class RedisPresence implements AgentLinkListener {
   }
 
   private async announce(agentKeys: string[]): Promise<void> {
+    if (this.stopped) return;
     const pipeline = this.options.redis.pipeline();
     for (const agentKey of agentKeys) {
       if (this.options.exclude?.has(agentKey)) continue;
