@@ -5,3 +5,4 @@ export { SqliteExecutor } from './db/sqliteExecutor.ts';
 export { ReadService } from './service/readService.ts';
 export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
+export { dialGateway, type DialOptions } from './connection/dialGateway.ts';

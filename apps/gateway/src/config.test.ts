@@ -27,3 +27,38 @@ test('DATABASE_URL: a PostgreSQL URL or unset (SQLite); anything else names the 
     assert.throws(() => databaseUrlFrom({ DATABASE_URL: wrong }), /^Error: DATABASE_URL must be a PostgreSQL URL/);
   }
 });
+
+test('REDIS_URL and NATS_URL: URLs of their kind, absent by default, and a wrong one names the variable', () => {
+  const secret = randomBytes(32).toString('hex');
+  const config = loadConfig({ REDIS_URL: 'redis://:pw@redis:6379/0', NATS_URL: 'nats://n1:4222, nats://n2:4222', CURSOR_SECRET: secret });
+  assert.equal(config.redisUrl, 'redis://:pw@redis:6379/0');
+  assert.equal(config.natsUrl, 'nats://n1:4222,nats://n2:4222');
+  assert.deepEqual([loadConfig({}).redisUrl, loadConfig({}).natsUrl], [null, null]);
+  assert.throws(
+    () => loadConfig({ REDIS_URL: 'localhost:6379', CURSOR_SECRET: secret }),
+    /^Error: REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//,
+  );
+  assert.throws(
+    () => loadConfig({ NATS_URL: 'nats://ok:4222,http://bad', CURSOR_SECRET: secret }),
+    /^Error: NATS_URL must be a URL starting with nats:\/\/ or tls:\/\//,
+  );
+  assert.throws(() => loadConfig({ NATS_URL: ' , ', CURSOR_SECRET: secret }), /^Error: NATS_URL must name at least one server/);
+});
+
+test('several instances need CURSOR_SECRET, so that a cursor from one is good on another', () => {
+  assert.throws(() => loadConfig({ NATS_URL: 'nats://nats:4222' }), /^Error: CURSOR_SECRET must be set when REDIS_URL or NATS_URL is/);
+  assert.throws(() => loadConfig({ REDIS_URL: 'redis://redis:6379' }), /^Error: CURSOR_SECRET must be set/);
+});
+
+test('AGENT_HANDSHAKES_PER_SECOND, SHUTDOWN_GRACE_MS and INSTANCE_ID have defaults and name themselves when wrong', () => {
+  const config = loadConfig({});
+  assert.deepEqual([config.agentHandshakesPerSecond, config.shutdownGraceMs, config.instanceId], [500, 30_000, null]);
+  assert.equal(loadConfig({ AGENT_HANDSHAKES_PER_SECOND: '50', SHUTDOWN_GRACE_MS: '0', INSTANCE_ID: 'gw-1' }).instanceId, 'gw-1');
+  assert.throws(
+    () => loadConfig({ AGENT_HANDSHAKES_PER_SECOND: '0' }),
+    /^Error: AGENT_HANDSHAKES_PER_SECOND must be a whole number from 1 to 100000/,
+  );
+  assert.throws(() => loadConfig({ AGENT_HANDSHAKES_PER_SECOND: 'lots' }), /^Error: AGENT_HANDSHAKES_PER_SECOND must be/);
+  assert.throws(() => loadConfig({ SHUTDOWN_GRACE_MS: '-1' }), /^Error: SHUTDOWN_GRACE_MS must be 0 or more/);
+  assert.throws(() => loadConfig({ INSTANCE_ID: 'gw.1' }), /^Error: INSTANCE_ID must be 1 to 64 letters/);
+});

@@ -33,6 +33,49 @@ const DatabaseUrlSchema = z
   .nullable()
   .default(null);
 
+/** A URL whose scheme is one of `schemes`, or null when the variable is unset; the message names the variable. */
+function serverUrl(variable: string, schemes: readonly string[], example: string) {
+  const message = `${variable} must be a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')}, e.g. ${example}`;
+  return z
+    .string()
+    .refine((text) => {
+      try {
+        const url = new URL(text.trim());
+        return schemes.includes(url.protocol) && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, message)
+    .transform((text) => text.trim())
+    .nullable()
+    .default(null);
+}
+
+/** NATS_URL may list several servers of one NATS cluster, comma-separated. */
+const NatsUrlsSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const urls = text
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    const inner = serverUrl('NATS_URL', ['nats:', 'tls:'], 'nats://nats:4222 (several, comma-separated)');
+    for (const url of urls) {
+      const parsed = inner.safeParse(url);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]!.message });
+        return z.NEVER;
+      }
+    }
+    if (!urls.length) {
+      ctx.addIssue({ code: 'custom', message: 'NATS_URL must name at least one server, e.g. nats://nats:4222' });
+      return z.NEVER;
+    }
+    return urls.join(',');
+  })
+  .nullable()
+  .default(null);
+
 /** Gateway settings from the environment; messages name the variable, for whoever deploys it. */
 const ConfigSchema = z
   .object({
@@ -84,9 +127,35 @@ const ConfigSchema = z
     cursorSecret: CursorSecretSchema,
     /** The shared PostgreSQL store of several instances (D14); null for SQLite in dataDir. */
     databaseUrl: DatabaseUrlSchema,
+    /** Several instances (docs/decisions.md#several-gateway-instances): shared limits and agent presence ... */
+    redisUrl: serverUrl('REDIS_URL', ['redis:', 'rediss:'], 'redis://redis:6379'),
+    /** ... and requests routed to the instance holding the connection's agent. */
+    natsUrl: NatsUrlsSchema,
+    /** This instance's name in NATS, Redis and logs; random unless set. */
+    instanceId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'INSTANCE_ID must be 1 to 64 letters, digits, "-" or "_"')
+      .nullable()
+      .default(null),
+    agentHandshakesPerSecond: z.coerce
+      .number({ message: 'AGENT_HANDSHAKES_PER_SECOND must be a whole number from 1 to 100000' })
+      .int('AGENT_HANDSHAKES_PER_SECOND must be a whole number from 1 to 100000')
+      .min(1, 'AGENT_HANDSHAKES_PER_SECOND must be a whole number from 1 to 100000')
+      .max(100_000, 'AGENT_HANDSHAKES_PER_SECOND must be a whole number from 1 to 100000')
+      .default(500),
+    shutdownGraceMs: z.coerce
+      .number({ message: 'SHUTDOWN_GRACE_MS must be a number of milliseconds' })
+      .int('SHUTDOWN_GRACE_MS must be a whole number of milliseconds')
+      .min(0, 'SHUTDOWN_GRACE_MS must be 0 or more')
+      .max(600_000, 'SHUTDOWN_GRACE_MS must be at most 600000 (10 minutes)')
+      .default(30_000),
   })
   .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
     message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
+  })
+  .refine((c) => (c.redisUrl === null && c.natsUrl === null) || c.cursorSecret !== null, {
+    message:
+      'CURSOR_SECRET must be set when REDIS_URL or NATS_URL is: every instance of a deployment must sign cursors with the same key (e.g. the output of: openssl rand -hex 32)',
   });
 export type GatewayConfig = z.infer<typeof ConfigSchema>;
 
@@ -117,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    natsUrl: env.NATS_URL || undefined,
+    instanceId: env.INSTANCE_ID || undefined,
+    agentHandshakesPerSecond: env.AGENT_HANDSHAKES_PER_SECOND || undefined,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };

@@ -1,11 +1,27 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AdminService } from './admin/adminService.ts';
 import { AgentPresenceRecorder } from './agents/agentPresence.ts';
-import { attachAgentSocketServer, type AgentHeartbeat } from './agents/agentSocketServer.ts';
-import { LocalAgentRouter } from './agents/agentRouter.ts';
+import {
+  attachAgentSocketServer,
+  CLOSE_SERVICE_RESTART,
+  DEFAULT_AGENT_HEARTBEAT,
+  type AgentHeartbeat,
+} from './agents/agentSocketServer.ts';
+import { LocalAgentRouter, type AgentRouter } from './agents/agentRouter.ts';
+import { ClusterAgentRouter } from './agents/clusterAgentRouter.ts';
+import { AgentResponder } from './agents/forwarding/agentResponder.ts';
+import { NatsAgentRouter } from './agents/forwarding/natsAgentRouter.ts';
+import { RedisPresence } from './agents/redisPresence.ts';
+import { connectNats } from './cluster/natsClient.ts';
+import { readinessProbe } from './cluster/readiness.ts';
+import { connectRedis } from './cluster/redisClient.ts';
+import { RedisInFlightLimiter } from './limits/redisInFlightLimiter.ts';
+import { RedisRateLimiter } from './limits/redisRateLimiter.ts';
+import { SANDBOX_AGENT_KEY } from './routing/connectionRouting.ts';
 import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
 import { DashboardAuth } from './dashboard/dashboardAuth.ts';
 import { createApp } from './http/app.ts';
@@ -43,6 +59,9 @@ export const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
   inFlightMaxWaiting: 32,
 };
 
+/** How often a forwarded request still running is reported alive (agents/forwarding/agentResponder.ts). */
+export const DEFAULT_KEEPALIVE_MS = 500;
+
 export interface GatewayOptions {
   store: Store;
   log: Logger;
@@ -61,33 +80,128 @@ export interface GatewayOptions {
   mcpResultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (mcp/transportHttp.ts). */
   mcpAllowedOrigins?: readonly string[];
+  /** Several instances sharing limits on Redis and routing requests over NATS (docs/decisions.md#several-gateway-instances). */
+  cluster?: ClusterOptions;
+  /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
+  agentHandshakesPerSecond?: number;
+}
+
+export interface ClusterOptions {
+  /** Shared rate limits, in-flight cap and agent presence. */
+  redisUrl?: string | undefined;
+  /** Requests for agents held by another instance are forwarded to it. */
+  natsUrl?: string | undefined;
+  /** This instance's name in NATS and Redis; random unless given. */
+  instanceId?: string;
+  /** Prefix of Redis keys and NATS subjects, so deployments (or tests) sharing servers stay apart. */
+  prefix?: string;
+  /** How often a forwarded request still running is reported alive; the forwarder gives up after three missed. */
+  keepaliveMs?: number;
+  /** How long an in-flight slot lasts in Redis unless renewed: what a dead instance held is lost this long at most. */
+  inFlightLeaseMs?: number;
 }
 
 export interface RunningGateway {
   url: string;
   port: number;
+  /** This instance's own agents. */
   router: LocalAgentRouter;
-  /** Every agent request goes through this gate (the per-connection cap, docs/api.md#in-flight-cap). */
+  /** The per-connection in-flight cap in this process (docs/api.md#in-flight-cap); with Redis, only while it is unreachable. */
   inFlight: InFlightGate;
+  instanceId: string;
+  /** Where this instance announces its agents in Redis, when it has Redis. */
+  redisPresence: RedisPresence | null;
   /** Records this gateway's agents in the store for operators. */
   presence: AgentPresenceRecorder;
   /** Counts requests for the dashboard's usage page. */
   usage: UsageRecorder;
+  /**
+   * Stops the instance gracefully (SIGTERM): `/ready` turns 503 and no new connection is accepted,
+   * requests in flight (its clients' and those forwarded to its agents) get up to `graceMs` to
+   * finish, then agent sockets are closed with 1012 so that agents reconnect to another instance,
+   * and everything is closed. The store is the caller's to close.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** Stops at once: sockets cut, requests in flight failed. */
   close(): Promise<void>;
 }
 
 /** The composition root: store, agent router, limits, HTTP app, agent socket and sandbox agent, wired together. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const limits = { ...DEFAULT_LIMIT_OPTIONS, ...options.limits };
+  const cluster = options.cluster ?? {};
+  const instanceId = cluster.instanceId ?? `gw_${randomBytes(9).toString('base64url')}`;
+  const prefix = cluster.prefix ?? 'gp';
+  const redis = cluster.redisUrl ? await connectRedis(cluster.redisUrl, options.log.child({ component: 'redis' })) : null;
+  const nats = cluster.natsUrl ? await connectNats(cluster.natsUrl, instanceId, options.log.child({ component: 'nats' })) : null;
+  const notShared = new Set([SANDBOX_AGENT_KEY]);
+
   const router = new LocalAgentRouter(options.log.child({ component: 'agents' }));
   const presence = new AgentPresenceRecorder({
     store: options.store,
-    gatewayId: `gw_${randomBytes(9).toString('base64url')}`,
+    gatewayId: instanceId,
     log: options.log.child({ component: 'presence' }),
   });
   router.listen(presence);
   presence.start();
+  const redisPresence = redis
+    ? new RedisPresence({
+        redis,
+        local: router,
+        instanceId,
+        keyPrefix: prefix,
+        refreshMs: options.agentHeartbeat?.intervalMs ?? DEFAULT_AGENT_HEARTBEAT.intervalMs,
+        exclude: notShared,
+        log: options.log.child({ component: 'presence' }),
+      })
+    : null;
+  if (redisPresence) {
+    router.listen(redisPresence);
+    redisPresence.start();
+  }
+  const keepaliveMs = cluster.keepaliveMs ?? DEFAULT_KEEPALIVE_MS;
+  const responder = nats
+    ? new AgentResponder({
+        nats,
+        local: router,
+        instanceId,
+        prefix,
+        keepaliveMs,
+        exclude: notShared,
+        log: options.log.child({ component: 'forwarding' }),
+      })
+    : null;
+  if (responder) router.listen(responder);
+  const agents: AgentRouter = nats
+    ? new ClusterAgentRouter(
+        router,
+        new NatsAgentRouter({ nats, prefix, keepaliveMs, log: options.log.child({ component: 'forwarding' }) }),
+      )
+    : router;
+
   const inFlight = new InFlightGate({ maxWaitMs: limits.inFlightWaitMs, maxWaiting: limits.inFlightMaxWaiting });
+  const sharedInFlight = redis
+    ? new RedisInFlightLimiter({
+        redis,
+        fallback: inFlight,
+        log: options.log.child({ component: 'limits' }),
+        maxWaitMs: limits.inFlightWaitMs,
+        maxWaiting: limits.inFlightMaxWaiting,
+        keyPrefix: prefix,
+        ...(cluster.inFlightLeaseMs ? { leaseMs: cluster.inFlightLeaseMs } : {}),
+      })
+    : null;
+  const limiter =
+    options.limits?.limiter ??
+    (redis
+      ? new RedisRateLimiter({
+          redis,
+          fallback: new InMemoryTokenBucketLimiter(),
+          keyPrefix: prefix,
+          log: options.log.child({ component: 'limits' }),
+        })
+      : new InMemoryTokenBucketLimiter());
+  let draining = false;
   const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
   const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
   const app = createApp({
@@ -96,23 +210,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     admin: new AdminService(options.store),
     // Sign-in attempts are counted in this process; several instances will share them on Redis.
     dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
-    agents: new InFlightLimitedRouter(router, inFlight, limits.defaults.maxInFlightPerConnection),
+    agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
-    limiter: limits.limiter ?? new InMemoryTokenBucketLimiter(),
+    limiter,
+    ready: readinessProbe({ store: options.store, redis, nats, draining: () => draining }),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);
+  const requests = trackRequests(server, () => draining);
   const sockets = attachAgentSocketServer({
     server,
     store: options.store,
     agents: router,
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
+    ...(options.agentHandshakesPerSecond ? { handshakesPerSecond: options.agentHandshakesPerSecond } : {}),
     ...options.agentAdmission,
   });
   let sandbox: BuiltinAgent | null = null;
@@ -122,22 +239,75 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const closeRest = async () => {
+    // Agents first (what waits on them fails now, as when they drop), then presence and usage,
+    // which could no longer be written once the store closes.
+    sockets.close();
+    await responder?.stop();
+    await presence.stop();
+    await redisPresence?.stop();
+    await sweep.stop();
+    await sandbox?.stop();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await usage.stop();
+    sharedInFlight?.stop();
+    await nats?.drain().catch(() => {});
+    redis?.disconnect();
+  };
   return {
     url: `http://localhost:${port}`,
     port,
     router,
     inFlight,
+    instanceId,
+    redisPresence,
     presence,
     usage,
-    async close() {
-      // Presence and usage first: once the store closes, they could no longer be written.
-      await presence.stop();
-      await sweep.stop();
-      sockets.close();
-      await sandbox?.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await usage.stop();
+    drain(graceMs: number) {
+      closing ??= (async () => {
+        draining = true;
+        const log = options.log.child({ component: 'shutdown' });
+        log.info(
+          { inFlight: requests.inFlight, forwarded: responder?.inFlight ?? 0, graceMs },
+          'draining: no new connections; finishing requests in flight',
+        );
+        // Stop listening, but leave open keep-alive sockets be: closing an idle one races a client
+        // sending on it (its request would fail without an answer). Each request that still arrives
+        // on one is answered with `Connection: close`, so its client reconnects, to another instance.
+        net.Server.prototype.close.call(server);
+        const deadline = Date.now() + graceMs;
+        while ((requests.inFlight > 0 || (responder?.inFlight ?? 0) > 0) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
+        // No more requests from other instances, then the agents go (to another instance).
+        await responder?.stop();
+        await sockets.closeAgents(CLOSE_SERVICE_RESTART, 'gateway restarting; reconnect');
+        log.info({ unfinished: requests.inFlight }, 'drained; agents told to reconnect elsewhere');
+        await closeRest();
+      })();
+      return closing;
+    },
+    close() {
+      closing ??= (async () => {
+        draining = true;
+        await closeRest();
+      })();
+      return closing;
     },
   };
+}
+
+/** Counts requests being answered; while draining, each response asks its client to close the connection (so keep-alive clients move on). */
+function trackRequests(server: http.Server, draining: () => boolean): { readonly inFlight: number } {
+  const counter = { inFlight: 0 };
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    counter.inFlight += 1;
+    if (draining()) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      counter.inFlight -= 1;
+    });
+  });
+  return counter;
 }

@@ -102,15 +102,19 @@ function dial(g: Gateway, service: OperationHandler, timings = fast) {
   return { stop, done };
 }
 
-test('reconnect delays double from the minimum up to the cap, jittered down by at most half', () => {
+test('reconnect delays double from the minimum up to the cap, each drawn uniformly below it (full jitter)', () => {
   const t = { backoffMinMs: 500, backoffMaxMs: 30_000 };
   assert.deepEqual(
     [0, 1, 2, 3, 6, 7, 40].map((n) => backoffDelay(n, t, () => 1)),
     [500, 1000, 2000, 4000, 30_000, 30_000, 30_000],
   );
   assert.deepEqual(
+    [0, 3, 6].map((n) => backoffDelay(n, t, () => 0.5)),
+    [250, 2000, 15_000],
+  );
+  assert.deepEqual(
     [0, 6].map((n) => backoffDelay(n, t, () => 0)),
-    [250, 15_000],
+    [0, 0],
   );
 });
 

@@ -16,7 +16,7 @@ import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 
 /** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
 export interface ConnectionTimings {
-  /** Reconnect delays grow from min, doubling, to max; each is then jittered down by up to half. */
+  /** Reconnect delays grow from min, doubling, to max; each is then drawn at random below that (full jitter). */
   backoffMinMs: number;
   backoffMaxMs: number;
   /** The agent pings the gateway this often (keeps NAT and firewall state alive too) ... */
@@ -68,14 +68,18 @@ export function agentEndpoint(gatewayUrl: string): string {
   return url.toString();
 }
 
-/** The n-th reconnect delay (n from 0): exponential, capped, jittered into [cap/2, cap]. */
+/**
+ * The n-th reconnect delay (n from 0): exponential, capped, and "full jitter", drawn uniformly from
+ * [0, cap]. When a gateway instance restarts, its thousands of agents reconnect spread evenly over
+ * the window instead of crowding its upper half; the handshake cap (1013) pushes the excess later.
+ */
 export function backoffDelay(
   attempt: number,
   timings: Pick<ConnectionTimings, 'backoffMinMs' | 'backoffMaxMs'>,
   random = Math.random,
 ): number {
   const cap = Math.min(timings.backoffMaxMs, timings.backoffMinMs * 2 ** Math.min(attempt, 30));
-  return cap * (0.5 + random() / 2);
+  return cap * random();
 }
 
 interface Outcome {

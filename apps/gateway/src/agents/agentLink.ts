@@ -116,13 +116,27 @@ export class AgentLink {
     return this.open && !this.draining;
   }
 
-  request(op: Operation, timeoutMs: number): Promise<AgentAnswer> {
+  /**
+   * Sends the operation and waits for the answer, at most `timeoutMs`. `signal` abandons it early
+   * (the gateway that forwarded it gave up): it is rejected at once and the agent told to cancel.
+   */
+  request(op: Operation, timeoutMs: number, signal?: AbortSignal): Promise<AgentAnswer> {
     if (!this.open) return Promise.reject(new AgentLostError('The connection’s agent is offline.', false));
     if (this.draining) return Promise.reject(new AgentLostError('The connection’s agent is shutting down.', false));
+    if (signal?.aborted) return Promise.reject(abandoned());
     const id = String(this.nextId++);
     return new Promise<AgentAnswer>((resolve, reject) => {
       const timer = setTimeout(() => this.expire(id), timeoutMs);
-      this.pending.set(id, { resolve, reject, timer, op, sentAt: Date.now() });
+      const onAbort = () => this.abandon(id);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        resolve: (answer) => (done(), resolve(answer)),
+        reject: (error) => (done(), reject(error)),
+        timer,
+        op,
+        sentAt: Date.now(),
+      });
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id, timeoutMs, op }));
     });
   }
@@ -257,6 +271,24 @@ export class AgentLink {
     }
   }
 
+  /** Whoever asked gave up: the request fails now and the agent is told to stop the query. */
+  private abandon(id: string): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.reject(abandoned());
+    this.log.info(
+      { id, object: operationObject(pending.op), host: this.agent.host },
+      'request abandoned by its sender; asking the agent to cancel it',
+    );
+    try {
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'cancel', id, reason: 'abandoned' }));
+    } catch {
+      // The agent is going away anyway.
+    }
+  }
+
   /** An answer to a request that already has its 504: the agent confirming the cancel, or finishing just too late. */
   private late(id: string, outcome: string, message: string | null): void {
     const expired = this.expired.get(id);
@@ -267,4 +299,8 @@ export class AgentLink {
       'agent answered a request after its deadline',
     );
   }
+}
+
+function abandoned(): ApiError {
+  return new ApiError('UPSTREAM_TIMEOUT', 'The request was cancelled before the agent answered.');
 }

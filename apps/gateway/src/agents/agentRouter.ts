@@ -25,9 +25,10 @@ export interface AgentRouter {
    * Rejects at once with CONNECTION_OFFLINE when no agent that may take the operation is connected.
    * Writes that change something go only to agents whose hello said `allowWrites`; validate-only
    * writes and outcome operations prefer those, else any agent (which refuses if it must). Only
-   * reads are ever sent twice (docs/api.md#writes: the gateway never re-sends a write).
+   * reads are ever sent twice (docs/api.md#writes: the gateway never re-sends a write). `signal`
+   * abandons the request (the agent is told to cancel it), e.g. when the instance that forwarded it gives up.
    */
-  request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer>;
+  request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer>;
   /** Whether an agent of the connection connected now has writes turned on (`allowWrites` in its hello). */
   allowsWrites(agentKey: string): Promise<boolean>;
   /**
@@ -104,6 +105,11 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     for (const listener of this.listeners) listener.removed(agentKey, link);
   }
 
+  /** Whether this instance has an agent of the connection that takes new requests. */
+  hasAvailable(agentKey: string): boolean {
+    return this.linksOf(agentKey).some((l) => l.available);
+  }
+
   /** The connection's links, available ones first. */
   linksOf(agentKey: string): readonly AgentLink[] {
     return this.links.get(agentKey) ?? [];
@@ -143,13 +149,13 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     });
   }
 
-  async request(agentKey: string, op: Operation, timeoutMs: number): Promise<AgentAnswer> {
+  async request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
     const started = Date.now();
     const first = this.pick(agentKey, null, op);
     try {
-      return await first.request(op, timeoutMs);
+      return await first.request(op, timeoutMs, signal);
     } catch (error) {
-      if (!(error instanceof AgentLostError) || !isRead(op)) throw error;
+      if (!(error instanceof AgentLostError) || !isRead(op) || signal?.aborted) throw error;
       const remaining = timeoutMs - (Date.now() - started);
       const second = remaining > 0 ? this.pickOrNull(agentKey, first, op) : null;
       if (!second) throw error;
@@ -157,7 +163,7 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
         { agentKey, object: operationObject(op), from: first.agent.host, to: second.agent.host, reason: error.message },
         'agent lost mid-request; retrying the read on another agent',
       );
-      return await second.request(op, remaining);
+      return await second.request(op, remaining, signal);
     }
   }
 

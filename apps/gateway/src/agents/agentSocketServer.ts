@@ -21,6 +21,7 @@ import { AgentAdmission, CONNECTION_BUFFER_BUDGET_BYTES, DEFAULT_MAX_AGENTS_PER_
 import type { AgentRegistry } from './agentRouter.ts';
 import type { AgentLink } from './agentLink.ts';
 import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
+import { HandshakeCap } from './handshakeCap.ts';
 
 export const AGENT_PATH = '/agent';
 /** What is logged, and told the socket, when its bytes are refused. */
@@ -56,7 +57,13 @@ export interface AgentSocketServerOptions {
   maxAgentsPerConnection?: number;
   /** How often open sockets' tokens are checked for rotation or revocation (agents/agentTokenWatch.ts). */
   tokenCheckMs?: number;
+  /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
+  handshakesPerSecond?: number;
 }
+
+/** WebSocket close codes of RFC 6455 §7.4.1 the gateway sends: it is restarting; it is overloaded, try later. */
+export const CLOSE_SERVICE_RESTART = 1012;
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /**
  * Accepts agents on `/agent`. The agent token is checked before the upgrade, so a bad token gets a
@@ -73,9 +80,13 @@ export function attachAgentSocketServer({
   heartbeat = DEFAULT_AGENT_HEARTBEAT,
   maxAgentsPerConnection = DEFAULT_MAX_AGENTS_PER_CONNECTION,
   tokenCheckMs,
+  handshakesPerSecond,
 }: AgentSocketServerOptions): {
+  /** Closes every agent socket with `code` (their agents reconnect, to another instance) and resolves once they are closed. */
+  closeAgents(code: number, reason: string): Promise<void>;
   close(): void;
 } {
+  const cap = handshakesPerSecond ? new HandshakeCap(handshakesPerSecond) : null;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();
@@ -99,6 +110,13 @@ export function attachAgentSocketServer({
       if (!admission.mayOpen(connection.id)) {
         log.warn({ connectionId: connection.id, remote: req.socket.remoteAddress }, 'agent refused: too many sockets waiting to say hello');
         return refuse(socket, 429, 'Too Many Requests');
+      }
+      if (cap && !cap.admit()) {
+        // A close code needs a WebSocket: the upgrade completes and the socket is closed at once.
+        return wss.handleUpgrade(req, socket, head, (ws) => {
+          ws.close(CLOSE_TRY_AGAIN_LATER, 'too many agents connecting to this gateway; try again later');
+          setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+        });
       }
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id, connection.agentTokenHash!));
     })().catch((error: unknown) => {
@@ -204,10 +222,31 @@ export function attachAgentSocketServer({
     }
   }, heartbeat.intervalMs);
   timer.unref();
+  const refusalLog = setInterval(() => {
+    const refused = cap?.takeRefusals() ?? 0;
+    if (refused)
+      log.warn({ refused, perSecond: handshakesPerSecond }, 'agents told to try again later: more connecting than the handshake cap');
+  }, 1_000);
+  refusalLog.unref();
 
   return {
+    async closeAgents(code, reason) {
+      const open = [...wss.clients];
+      await Promise.all(
+        open.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === ws.CLOSED) return resolve();
+              ws.once('close', () => resolve());
+              ws.close(code, reason);
+              setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+            }),
+        ),
+      );
+    },
     close() {
       clearInterval(timer);
+      clearInterval(refusalLog);
       tokens.stop();
       refusals.stop();
       for (const ws of wss.clients) ws.terminate();

@@ -33,10 +33,10 @@ export class InFlightLimitedRouter implements AgentRouter {
     return this.inner.waitForAgent(agentKey, timeoutMs);
   }
 
-  async request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant): Promise<AgentAnswer> {
+  async request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
     const release = await this.gate.acquire(slotKey(tenant?.orgId ?? null, agentKey), tenant?.maxInFlight ?? this.defaultCap);
     try {
-      return await this.inner.request(agentKey, op, timeoutMs);
+      return await this.inner.request(agentKey, op, timeoutMs, tenant, signal);
     } finally {
       release();
     }

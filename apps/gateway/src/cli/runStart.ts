@@ -37,6 +37,12 @@ export async function runStart(): Promise<void> {
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
+    agentHandshakesPerSecond: config.agentHandshakesPerSecond,
+    cluster: {
+      redisUrl: config.redisUrl ?? undefined,
+      natsUrl: config.natsUrl ?? undefined,
+      ...(config.instanceId ? { instanceId: config.instanceId } : {}),
+    },
   });
   process.stdout.write(
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
@@ -45,10 +51,21 @@ export async function runStart(): Promise<void> {
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README, Writes)\n` +
       `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
   );
+  // A deploy's SIGTERM (or Ctrl+C) drains: requests in flight finish, agents are sent to another
+  // instance (1012), then the process exits. A second signal stops it at once.
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log.info({ signal }, 'stopping');
-      void gateway.close().then(() => store.close());
+    process.on(signal, () => {
+      if (stopping) {
+        log.warn({ signal }, 'second signal: stopping at once');
+        process.exit(1);
+      }
+      stopping = true;
+      log.info({ signal, graceMs: config.shutdownGraceMs, instance: gateway.instanceId }, 'stopping');
+      void gateway
+        .drain(config.shutdownGraceMs)
+        .then(() => store.close())
+        .then(() => process.exit(0));
     });
   }
 }

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AdminService } from '../admin/adminService.ts';
 import type { AgentRouter } from '../agents/agentRouter.ts';
+import type { ReadyReport } from '../cluster/readiness.ts';
 import type { DashboardAuth } from '../dashboard/dashboardAuth.ts';
 import { dashboardRouter } from '../dashboard/router.ts';
 import type { UsageRecorder } from '../usage/usageRecorder.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   mcpResultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
   mcpAllowedOrigins?: readonly string[];
+  /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
+  ready?: () => Promise<ReadyReport>;
 }
 
 export function createApp(options: AppOptions): Express {
@@ -59,8 +62,13 @@ export function createApp(options: AppOptions): Express {
   app.use(requestId);
   app.use(accessLog(log, options.usage));
   app.use(requireHost);
+  // Live: the process answers. Ready: it should be sent traffic (cluster/readiness.ts); 503 when not.
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
+  });
+  app.get('/ready', async (_req, res) => {
+    const report = options.ready ? await options.ready() : { ready: true, checks: {} };
+    res.status(report.ready ? 200 : 503).json(report);
   });
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.

@@ -89,7 +89,8 @@ export class InFlightGate implements InFlightLimiter {
   }
 }
 
-function busy(limit: number): ApiError {
+/** The 429 for a connection whose slots stayed full (shared with the Redis limiter). */
+export function busy(limit: number): ApiError {
   return new ApiError(
     'RATE_LIMITED',
     `This connection already has ${limit} request${limit === 1 ? '' : 's'} in flight, the most it takes at once. Retry shortly.`,

@@ -1,0 +1,149 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, type NatsConnection } from 'nats';
+import { encodeFrame, type Operation } from '@gp-gateway/protocol';
+import type { ApiError } from '../../errors/apiError.ts';
+import { memoryLog } from '../../testing/memoryLog.ts';
+import { startNats, type NatsServer } from '../../testing/servers/nats.ts';
+import { skipWithout } from '../../testing/servers/serverProcess.ts';
+import { AgentLink } from '../agentLink.ts';
+import { LocalAgentRouter } from '../agentRouter.ts';
+import { AgentResponder } from './agentResponder.ts';
+import { connectionSubject, decodeMessage, encodeMessage, type ForwardRequest } from './forwardWire.ts';
+import { NatsAgentRouter } from './natsAgentRouter.ts';
+
+const skip = skipWithout('nats-server', 'request forwarding over NATS');
+const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 100, after: null };
+const log = memoryLog().log;
+
+/** An agent link over a fake channel: the test sees each frame the holder sends and answers by hand. */
+function fakeAgent() {
+  const sent: Array<{ type: string; id: string; reason?: string }> = [];
+  const link = new AgentLink(
+    { send: (text) => sent.push(JSON.parse(String(text).split('\n')[0]!)), close: () => {} },
+    { agent: { version: '1', host: 'gp01', platform: 'linux', dialect: 'sqlite' }, companies: [{ id: 'TWO', name: null, number: null }] },
+    log,
+  );
+  const answer = (payload: string) => {
+    const request = sent.find((f) => f.type === 'request')!;
+    link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id: request.id, next: null }, payload)));
+  };
+  return { link, sent, answer };
+}
+
+describe('forwarding requests between instances over a real nats-server', { skip }, () => {
+  let server: NatsServer;
+  const connections: NatsConnection[] = [];
+  const natsClient = async () => {
+    const nc = await connect({ servers: server.url });
+    connections.push(nc);
+    return nc;
+  };
+  let n = 0;
+  const prefix = () => `f${++n}`;
+
+  before(async () => {
+    // A small largest message, so that a page has to travel in parts.
+    server = await startNats(undefined, 'max_payload: 4096\n');
+  });
+  after(async () => {
+    for (const nc of connections) await nc.close();
+    await server?.stop();
+  });
+
+  test('a page larger than NATS’s largest message arrives whole, byte for byte; companies come from the holder', async () => {
+    const p = prefix();
+    const local = new LocalAgentRouter();
+    const holder = await natsClient();
+    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 100 });
+    local.listen(responder);
+    const agent = fakeAgent();
+    local.add('conn_1', agent.link);
+    await holder.flush();
+    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
+    assert.deepEqual(await remote.companies('conn_1'), [{ id: 'TWO', name: null, number: null }]);
+    const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CUST${i}`, name: `Name ${i} — é ✓` })));
+    const pending = remote.request('conn_1', op, 5_000);
+    while (!agent.sent.some((f) => f.type === 'request')) await new Promise((r) => setTimeout(r, 5));
+    agent.answer(page);
+    const answer = await pending;
+    assert.ok(Buffer.byteLength(page) > 4 * 4096);
+    assert.equal(answer.payload.toString('utf8'), page);
+    await responder.stop();
+  });
+
+  test('no instance holds the connection: 503 CONNECTION_OFFLINE at once, and no companies', async () => {
+    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: prefix(), log, keepaliveMs: 1_000 });
+    const started = Date.now();
+    await assert.rejects(remote.request('conn_nobody', op, 30_000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
+    assert.equal(await remote.companies('conn_nobody'), null);
+    assert.ok(Date.now() - started < 500, `took ${Date.now() - started} ms`);
+  });
+
+  test('a holder that falls silent mid-request (it died) is given up on after three keepalives, and the operation is never sent again', async () => {
+    const p = prefix();
+    const holder = await natsClient();
+    const received: ForwardRequest[] = [];
+    holder.subscribe(connectionSubject(p, 'conn_1'), {
+      callback: (_e, msg) => {
+        received.push(decodeMessage<ForwardRequest>(msg.data)!.header);
+        msg.respond(encodeMessage({ t: 'alive', cancel: 'nowhere' }));
+      },
+    });
+    await holder.flush();
+    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
+    const started = Date.now();
+    await assert.rejects(
+      remote.request('conn_1', op, 30_000),
+      (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && /stopped answering/.test(e.message),
+    );
+    const ms = Date.now() - started;
+    assert.ok(ms >= 250 && ms < 1_500, `gave up after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(received.length, 1);
+  });
+
+  test('the forwarder giving up (its caller cancelled) cancels the query at the holder’s agent', async () => {
+    const p = prefix();
+    const local = new LocalAgentRouter();
+    const holder = await natsClient();
+    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 50 });
+    local.listen(responder);
+    const agent = fakeAgent();
+    local.add('conn_1', agent.link);
+    await holder.flush();
+    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 50 });
+    const abort = new AbortController();
+    const pending = remote.request('conn_1', op, 30_000, undefined, abort.signal);
+    // The holder's first keepalive tells the forwarder where cancels go.
+    await new Promise((r) => setTimeout(r, 150));
+    abort.abort();
+    await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_TIMEOUT');
+    const deadline = Date.now() + 2_000;
+    while (!agent.sent.some((f) => f.type === 'cancel') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const request = agent.sent.find((f) => f.type === 'request')!;
+    assert.deepEqual(
+      agent.sent.filter((f) => f.type === 'cancel').map((f) => [f.id, f.reason]),
+      [[request.id, 'abandoned']],
+    );
+    await responder.stop();
+  });
+
+  test('a holder answers only while it has an agent that takes requests: a draining one leaves the subject', async () => {
+    const p = prefix();
+    const local = new LocalAgentRouter();
+    const holder = await natsClient();
+    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 100 });
+    local.listen(responder);
+    const agent = fakeAgent();
+    local.add('conn_1', agent.link);
+    await holder.flush();
+    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
+    assert.notEqual(await remote.companies('conn_1'), null);
+    agent.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 1_000 }));
+    await holder.flush();
+    assert.equal(await remote.companies('conn_1'), null);
+    await assert.rejects(remote.request('conn_1', op, 5_000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
+    await responder.stop();
+  });
+});

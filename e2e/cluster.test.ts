@@ -1,0 +1,188 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateDemo } from '@gp-gateway/gp-demo';
+import {
+  provisionOrganisation,
+  skipWithout,
+  startNats,
+  startRedis,
+  startTcpBalancer,
+  type NatsServer,
+  type RedisServer,
+  type TcpBalancer,
+} from '@gp-gateway/gateway';
+import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+
+/**
+ * Two gateway processes as one deployment (docs/decisions.md#several-gateway-instances): one
+ * redis-server and one nats-server started here, the store shared (one SQLite file in one data
+ * folder, standing for PostgreSQL until it lands), an agent process and clients reaching the
+ * instances through a TCP balancer. Instances are stopped (SIGTERM: drained) and killed (SIGKILL)
+ * under load, as in a deploy and an outage.
+ */
+const skip = skipWithout('redis-server', 'gateway cluster e2e') || skipWithout('nats-server', 'gateway cluster e2e');
+
+const AGENT_ENV = {
+  GP_AGENT_HEARTBEAT_INTERVAL_MS: '200',
+  GP_AGENT_HEARTBEAT_TIMEOUT_MS: '1000',
+  GP_AGENT_BACKOFF_MIN_MS: '50',
+  GP_AGENT_BACKOFF_MAX_MS: '500',
+  GP_AGENT_CONNECT_TIMEOUT_MS: '2000',
+  GP_SQLITE_WORKERS: '1',
+  // Filtered lists wait this long (a slow query); short unfiltered pages, the load below, do not.
+  GP_AGENT_TEST_DELAY_MS: '1500',
+};
+
+type Instance = Started & { url: string; port: number; name: string };
+
+describe('a deployment of two gateway processes on Redis and NATS', { skip }, () => {
+  let root: string;
+  let dataDir: string;
+  let site: string;
+  let redis: RedisServer;
+  let nats: NatsServer;
+  let balancer: TcpBalancer;
+  let agent: Started;
+  let key = '';
+  let connectionId = '';
+  let token = '';
+  const cursorSecret = randomBytes(32).toString('hex');
+  const instances: Instance[] = [];
+
+  const startInstance = async (name: string): Promise<Instance> => {
+    const started = await startGatewayProcess(dataDir, {
+      REDIS_URL: redis.url,
+      NATS_URL: nats.url,
+      CURSOR_SECRET: cursorSecret,
+      INSTANCE_ID: name,
+      SHUTDOWN_GRACE_MS: '5000',
+      REQUEST_TIMEOUT_MS: '3000',
+      AGENT_HEARTBEAT_INTERVAL_MS: '200',
+      AGENT_HEARTBEAT_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'info',
+    });
+    const instance = { ...started, name, port: Number(new URL(started.url).port) };
+    instances.push(instance);
+    return instance;
+  };
+  const get = async (base: string, pathAndQuery: string, connection = connectionId) => {
+    const res = await fetch(`${base}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, 'x-connection-id': connection } });
+    return { status: res.status, text: await res.text() };
+  };
+  const served = (instance: Instance) => async () => ((await get(instance.url, '/v1/customers?limit=1')).status === 200 ? true : null);
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cluster-e2e-'));
+    dataDir = path.join(root, 'data');
+    site = path.join(root, 'site');
+    generateDemo({ dir: site, scale: 1 });
+    [redis, nats] = await Promise.all([startRedis(), startNats()]);
+    const a = await startInstance('A');
+    const customer = await provisionOrganisation(dataDir, {
+      organisation: 'Cluster Co',
+      limits: { requestsPerWindow: 100_000, windowSeconds: 1 },
+      connections: ['hq'],
+    });
+    key = customer.liveKey;
+    ({ id: connectionId, token } = customer.connections.hq!);
+    balancer = await startTcpBalancer([a.port]);
+    agent = startAgentProcess(balancer.url, token, site, AGENT_ENV);
+    await waitFor('the agent to serve through A', served(a), 30_000);
+    const b = await startInstance('B');
+    balancer.backends = [a.port, b.port];
+  });
+
+  after(async () => {
+    await agent?.stop('SIGKILL');
+    for (const instance of instances) await instance.stop('SIGKILL');
+    await balancer?.close();
+    await Promise.all([redis?.stop(), nats?.stop()]);
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('agent on A, request to B: 200 and the same bytes as on A', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    for (const pathAndQuery of ['/v1/customers?limit=100', '/v1/gl-entries?limit=500', '/v1/companies']) {
+      const [onA, onB] = [await get(a.url, pathAndQuery), await get(b.url, pathAndQuery)];
+      assert.equal(onB.status, 200, onB.text);
+      assert.equal(onB.text, onA.text, pathAndQuery);
+    }
+    const ready = await fetch(`${b.url}/ready`);
+    assert.deepEqual([ready.status, await ready.json()], [200, { ready: true, checks: { store: 'ok', redis: 'ok', nats: 'ok' } }]);
+  });
+
+  test('rolling restart of both instances under steady load: no request fails except with a retryable 503', async () => {
+    const outcomes = { ok: 0, retryable: 0, resent: 0, failed: [] as string[] };
+    let running = true;
+    /**
+     * A keep-alive connection closed by an instance as the client sent on it gets no answer at all;
+     * a balancer sends such a request again (HAProxy: `retry-on empty-response`, deploy/cluster), and
+     * so does this client, once. The instance never saw it, so nothing runs twice.
+     */
+    const resendOnEmpty = async () => {
+      try {
+        return await get(balancer.url, '/v1/customers?limit=20');
+      } catch (error) {
+        if (!/other side closed|ECONNRESET/.test(String((error as Error).cause ?? error))) throw error;
+        outcomes.resent += 1;
+        return await get(balancer.url, '/v1/customers?limit=20');
+      }
+    };
+    const client = async () => {
+      while (running) {
+        try {
+          const res = await resendOnEmpty();
+          if (res.status === 200) outcomes.ok += 1;
+          else if (res.status === 503 && JSON.parse(res.text).error.code === 'CONNECTION_OFFLINE') outcomes.retryable += 1;
+          else outcomes.failed.push(`${res.status} ${res.text.slice(0, 200)}`);
+        } catch (error) {
+          outcomes.failed.push(`network: ${String((error as Error).cause ?? error)}`);
+        }
+      }
+    };
+    const clients = [client(), client(), client()];
+    for (const name of ['A', 'B']) {
+      const old = instances.find((i) => i.name === name && i.child.exitCode === null)!;
+      const before = outcomes.ok;
+      await waitFor('load to be served', () => (outcomes.ok > before + 20 ? true : null), 20_000);
+      // As a load balancer does on a deploy: the instance leaves the pool, then gets SIGTERM and drains.
+      balancer.backends = balancer.backends.filter((p) => p !== old.port);
+      const code = await old.stop('SIGTERM');
+      assert.equal(code, 0, old.output().slice(-2000));
+      assert.match(old.output(), /drained; agents told to reconnect elsewhere/);
+      const fresh = await startInstance(name);
+      balancer.backends = [...balancer.backends, fresh.port];
+    }
+    const before = outcomes.ok;
+    await waitFor('load to be served after both restarts', () => (outcomes.ok > before + 20 ? true : null), 20_000);
+    running = false;
+    await Promise.all(clients);
+    console.log(
+      `rolling restart: ${JSON.stringify({ ok: outcomes.ok, retryable503: outcomes.retryable, resentUnanswered: outcomes.resent, failed: outcomes.failed.length })}`,
+    );
+    assert.deepEqual(outcomes.failed, []);
+  });
+
+  test('an instance killed: requests for its agent fail fast with 503, and the agent is served through the other within seconds', async () => {
+    const live = instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
+    const holder = live.find((i) => new RegExp(`"connectionId":"${connectionId}"[^\\n]*"msg":"agent connected"`).test(i.output()));
+    assert.ok(holder, 'no instance logged the agent');
+    const other = live.find((i) => i !== holder)!;
+    balancer.backends = [other.port];
+    // A slow query forwarded to the holder, which dies while it runs: the client is not kept waiting for its deadline.
+    const slow = get(other.url, '/v1/customers?limit=5&q=a');
+    await new Promise((r) => setTimeout(r, 300));
+    await holder.stop('SIGKILL');
+    const started = Date.now();
+    const cut = await slow;
+    assert.equal(cut.status, 503, cut.text);
+    assert.equal(JSON.parse(cut.text).error.code, 'CONNECTION_OFFLINE');
+    assert.ok(Date.now() - started < 2_500, `the forwarded request failed ${Date.now() - started} ms after the kill`);
+    await waitFor('the agent to be served through the survivor', served(other), 10_000);
+    assert.ok(Date.now() - started < 10_000);
+  });
+});
