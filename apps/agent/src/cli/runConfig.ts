@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { MSSQL_ISOLATION_LEVELS, type MssqlIsolation } from '../db/mssqlIsolation.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
+import { faultFromEnv, type Fault } from '../writes/faults.ts';
 
 /**
  * The agent's settings, from a configuration file, environment variables and flags: flags win over
@@ -55,8 +56,6 @@ const TIMING_KEYS = [
 
 /** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */
 export const TEST_DELAY_ENV = 'GP_AGENT_TEST_DELAY_MS';
-/** Test-only fault injection of the write path (writes/faults.ts); environment only, like the delay. */
-export const FAULT_ENV = 'GP_AGENT_FAULT';
 export const CONFIG_ENV = 'GP_AGENT_CONFIG';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -87,6 +86,8 @@ export interface AgentConfig {
   sqliteWorkers: number;
   /** Test-only slowness of SQLite statements on company databases; 0 in production. */
   testDelayMs: number;
+  /** Test-only fault of the write path (GP_AGENT_FAULT, writes/faults.ts); null in production. */
+  fault: Fault | null;
   /**
    * Whether this agent writes into GP (POST /v1/…): the customer's IT decides, with --allow-writes or
    * GP_AGENT_ALLOW_WRITES = true; off unless set.
@@ -361,6 +362,12 @@ export function loadAgentConfig(
   const schema = settingsSchema(given);
   const parsed = needs === 'all' ? schema.safeParse(input) : schema.omit({ gatewayUrl: true, token: true, timings: true }).safeParse(input);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  let fault: Fault | null;
+  try {
+    fault = faultFromEnv(env);
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
   const warnings = given.token?.from === SETTINGS.token.flag.text ? [TOKEN_FLAG_WARNING] : [];
   return {
     gatewayUrl: '',
@@ -368,6 +375,7 @@ export function loadAgentConfig(
     timings: DEFAULT_TIMINGS,
     ...parsed.data,
     logFile: parsed.data.logFile ?? null,
+    fault,
     configFile,
     warnings,
   };

@@ -132,6 +132,8 @@ export const GL10001 = table({
     smallint('ACCTTYPE'),
     numeric('DEBITAMT'),
     numeric('CRDTAMNT'),
+    char('ORDOCNUM', 21),
+    char('ORMSTRID', 31),
     numeric('ORDBTAMT'),
     numeric('ORCRDAMT'),
   ],
