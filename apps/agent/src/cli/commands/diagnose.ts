@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AGENT_VERSION_LINE } from '../../version.ts';
 import { openExecutor } from '../common.ts';
-import { checkDatabase, checkGateway, type Finding } from '../diagnostics.ts';
+import { checkDatabase, checkGateway, checkWrites, type Finding } from '../diagnostics.ts';
 import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
 export interface DiagnoseReport {
@@ -59,7 +59,10 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
   if (database) {
     const executor = openExecutor(database);
     try {
-      findings.push(...(await checkDatabase(database, executor)).findings);
+      const checked = await checkDatabase(database, executor);
+      findings.push(...checked.findings);
+      if (config && !checked.findings.some((f) => f.status === 'fail'))
+        findings.push(await checkWrites(database, executor, checked.companies, config.allowWrites));
     } finally {
       await executor.close().catch(() => {});
     }
@@ -103,11 +106,13 @@ export function registerDiagnoseCommand(program: Command): void {
     .option('--token <token>', 'agent token, lb_agent_… (env GP_AGENT_TOKEN); shows in the process list, so prefer the file')
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
+    .option('--allow-writes', 'check as an agent with writes on (env GP_AGENT_ALLOW_WRITES)')
     .option('--json', 'print the findings as JSON')
     .addHelpText(
       'after',
       '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; read permission\n' +
-        'on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
+        'on every table the API reads, in every company; writes (off, or on and permitted: EXECUTE on the eConnect\n' +
+        'procedures and the write journal); gateway reachable over HTTPS; WebSocket upgrade and\n' +
         'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
         "the service's account, with the service's configuration file.\n" +
         settingsHelp() +
