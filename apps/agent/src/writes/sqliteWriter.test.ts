@@ -248,6 +248,9 @@ describe('writes on the embedded database', () => {
     assert.equal(invoice.description, 'Consulting');
     assert.equal(invoice.customerId, customers[2]);
     assert.equal(invoice.currencyId, 'Z-US$');
+    // Read back as any client would: get by id (work, open, history) and the work list.
+    assert.deepEqual(await t.get('ar-invoices', `invoice:${invoice.documentNumber}`), JSON.parse(answer.payload!));
+    assert.deepEqual(await t.list('ar-invoices', { status: 'work', batchId: 'API-RM' }), [JSON.parse(answer.payload!)]);
     const taken = await refusal(t.writes.write(op('ar-invoices', { ...body, documentNumber: invoice.documentNumber })));
     assert.equal(taken.code, 'ALREADY_EXISTS');
   });
@@ -265,6 +268,8 @@ describe('writes on the embedded database', () => {
     assert.equal(invoice.vendorDocumentNumber, 'V-INV-9');
     assert.equal(invoice.purchasesAmount, '500.50');
     assert.match(invoice.voucherNumber!, /^\d{17}$/);
+    assert.deepEqual(await t.get('ap-invoices', `invoice:${invoice.voucherNumber}`), JSON.parse(answer.payload!));
+    assert.deepEqual(await t.list('ap-invoices', { status: 'work', vendorId: vendors[0]! }), [JSON.parse(answer.payload!)]);
     const again = await refusal(t.writes.write(op('ap-invoices', body)));
     assert.equal(again.code, 'ALREADY_EXISTS', "a vendor's document number is taken once");
   });
@@ -292,6 +297,10 @@ describe('writes on the embedded database', () => {
         [accounts[2], '0.00', '40.00', 'API accrual', '2026-11-22'],
       ],
     );
+    const entry = lines[0]!.journalEntryNumber!;
+    assert.deepEqual(await t.list('gl-entries', { year: 'unposted', journalEntryNumber: entry }), JSON.parse(answer.payload!));
+    const posted = (await t.list('gl-entries', { journalEntryNumber: entry })) as unknown[];
+    assert.deepEqual(posted, [], 'unposted lines are not among the posted ones');
     const unbalanced = await refusal(t.writes.write(op('gl-entries', { ...body, lines: body.lines.slice(0, 2) })));
     assert.equal(unbalanced.code, 'VALIDATION_ERROR');
     assert.deepEqual((unbalanced.details as { issues: unknown[] }).issues, [

@@ -1,4 +1,4 @@
-import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES } from '@gp-gateway/protocol';
+import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, type ObjectName } from '@gp-gateway/protocol';
 import type { FieldDef, ResourceDef } from '../types.ts';
 import { apInvoices } from './payables.ts';
 import { arInvoices } from './receivables.ts';
@@ -34,8 +34,25 @@ export const unpostedArInvoices: ResourceDef = {
     checkNumber: constant(null),
     voided: constant(false),
   },
-  filters: {},
-  keys: { default: { name: 'document', indexes: { RM10301: 'PKRM10301' } } },
+  filters: {
+    status: { kind: 'sources', sources: { work: [0] } },
+    customerId: { kind: 'eq', column: 'CUSTNMBR' },
+    type: { kind: 'eq', column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES },
+    batchId: { kind: 'eq', column: 'BACHNUMB' },
+    currencyId: { kind: 'eq', column: 'CURNCYID' },
+    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
+    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+    dueBefore: { kind: 'before', column: 'DUEDATE' },
+  },
+  // RMDNUMWK is the work key: eConnect sets it to the document number (its first 17 characters).
+  keys: {
+    default: { name: 'document', indexes: { RM10301: 'PKRM10301' } },
+    byFilter: [
+      { name: 'customer', filters: ['customerId'], indexes: { RM10301: 'AK2RM10301' } },
+      { name: 'batch', filters: ['batchId'], indexes: { RM10301: 'AK5RM10301' } },
+      { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { RM10301: 'AK3RM10301' } },
+    ],
+  },
   idParts: [{ column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES }, { column: 'DOCNUMBR' }],
 };
 
@@ -59,8 +76,24 @@ export const unpostedApInvoices: ResourceDef = {
     currencyId: { column: 'CURNCYID', codec: 'string' },
     voided: constant(false),
   },
-  filters: {},
-  keys: { default: { name: 'voucher', indexes: { PM10000: 'AK2PM10000' } } },
+  filters: {
+    status: { kind: 'sources', sources: { work: [0] } },
+    vendorId: { kind: 'eq', column: 'VENDORID' },
+    type: { kind: 'eq', column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES },
+    batchId: { kind: 'eq', column: 'BACHNUMB' },
+    currencyId: { kind: 'eq', column: 'CURNCYID' },
+    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
+    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+    dueBefore: { kind: 'before', column: 'DUEDATE' },
+  },
+  // The work voucher number (VCHNUMWK) is unique on its own (AK2PM10000).
+  keys: {
+    default: { name: 'voucher', indexes: { PM10000: 'AK2PM10000' } },
+    byFilter: [
+      { name: 'vendor', filters: ['vendorId'], indexes: { PM10000: 'AK3PM10000' } },
+      { name: 'batch', filters: ['batchId'], indexes: { PM10000: 'AK5PM10000' } },
+    ],
+  },
   idParts: [{ column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES }, { column: 'VCHNUMWK' }],
 };
 
@@ -87,8 +120,31 @@ export const unpostedGlEntries: ResourceDef = {
     originatingMasterId: { column: 'ORMSTRID', codec: 'string' },
     originatingDocument: { column: 'ORDOCNUM', codec: 'string' },
   },
-  filters: { journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' } },
-  keys: { default: { name: 'line', indexes: { GL10001: 'PKGL10001' } } },
+  filters: {
+    year: { kind: 'sources', sources: { unposted: [0] } },
+    accountNumber: { kind: 'eqLookup', column: 'ACTINDX', lookup: { table: 'GL00105', column: 'ACTNUMST', key: 'ACTINDX' } },
+    journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' },
+    series: { kind: 'eq', join: 'h', column: 'SERIES' },
+    originatingMasterId: { kind: 'eq', column: 'ORMSTRID' },
+    dateFrom: { kind: 'onOrAfter', join: 'h', column: 'TRXDATE' },
+    dateTo: { kind: 'onOrBefore', join: 'h', column: 'TRXDATE' },
+  },
+  // The entry, then its lines in the order they were inserted (GP's own key, SQNCLINE, is numeric(19,5), which keys cannot be).
+  keys: {
+    default: { name: 'line', indexes: { GL10001: 'AK4GL10001' } },
+    byFilter: [{ name: 'account', filters: ['accountNumber'], indexes: { GL10001: 'AK2GL10001' } }],
+  },
+};
+
+/**
+ * Where a list's filter value leads to the work table instead (docs/api.md): ar-invoices and
+ * ap-invoices `status=work`, gl-entries `year=unposted`. A get by id looks there too, after the
+ * resource's own tables (D9: work, open and history).
+ */
+export const WORK_READS: Readonly<Partial<Record<ObjectName, { filter: string; value: string; def: ResourceDef }>>> = {
+  'ar-invoices': { filter: 'status', value: 'work', def: unpostedArInvoices },
+  'ap-invoices': { filter: 'status', value: 'work', def: unpostedApInvoices },
+  'gl-entries': { filter: 'year', value: 'unposted', def: unpostedGlEntries },
 };
 
 /** The posted resources these stand for: the same fields, in the same order (work.test.ts). */

@@ -105,7 +105,7 @@ const TAKEN: Record<WritableObjectName, string | null> = {
 function batchesOf(object: WritableObjectName): { name: string; batch: TsqlBatch }[] {
   const checked = checkWriteBody(object, BODIES[object]);
   assert.ok(checked.ok, JSON.stringify(checked));
-  const write = econnectWrite(object, checked.body, OPERATION);
+  const write = econnectWrite(object, checked.body, OPERATION, 'TWO');
   return [...(write.numbers ? [{ name: 'numbers', batch: write.numbers }] : []), { name: 'main', batch: write.main(TAKEN[object]) }];
 }
 

@@ -84,7 +84,10 @@ class Calls {
   readonly params: TsqlParam[] = [];
   private readonly lines: string[] = [];
 
-  constructor(private readonly operationId: string | null) {
+  constructor(
+    private readonly operationId: string | null,
+    private readonly database: string,
+  ) {
     if (operationId !== null) this.params.push({ name: 'p0', type: 'varchar(64)', value: operationId });
   }
 
@@ -106,7 +109,7 @@ class Calls {
     for (const [flag, value] of Object.entries(flags)) args.push(`@I_v${flag} = ${value}`);
     args.push('@O_iErrorState = @O_iErrorState OUTPUT', '@oErrString = @oErrString OUTPUT');
     this.lines.push(
-      `EXEC @rc = [dbo].[${proc}] ${args.join(', ')};`,
+      `EXEC @rc = [${this.database}].[dbo].[${proc}] ${args.join(', ')};`,
       'IF @rc <> 0 OR @O_iErrorState <> 0',
       'BEGIN',
       '  ROLLBACK TRANSACTION;',
@@ -118,7 +121,7 @@ class Calls {
 
   batch(): TsqlBatch {
     const journal = [
-      `IF EXISTS (SELECT 1 FROM [dbo].[${JOURNAL_TABLE}] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)`,
+      `IF EXISTS (SELECT 1 FROM [${this.database}].[dbo].[${JOURNAL_TABLE}] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)`,
       'BEGIN',
       '  ROLLBACK TRANSACTION;',
       "  SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];",
@@ -154,13 +157,13 @@ function lengthsOf(object: WritableObjectName, def: ResourceDef, lines = false):
 }
 
 /** A number step: a procedure that takes the next number, in its own short transaction. */
-function numberStep(proc: string, args: string, output: string, params: TsqlParam[], declare: string): TsqlBatch {
+function numberStep(database: string, proc: string, args: string, output: string, params: TsqlParam[], declare: string): TsqlBatch {
   return {
     sql: [
       'SET XACT_ABORT ON;',
       `DECLARE ${declare}, @O_iErrorState int = 0, @rc int = 0;`,
       'BEGIN TRANSACTION;',
-      `EXEC @rc = [dbo].[${proc}] ${args}, @O_iErrorState = @O_iErrorState OUTPUT;`,
+      `EXEC @rc = [${database}].[dbo].[${proc}] ${args}, @O_iErrorState = @O_iErrorState OUTPUT;`,
       'IF @rc <> 0 OR @O_iErrorState <> 0',
       'BEGIN',
       '  ROLLBACK TRANSACTION;',
@@ -179,14 +182,15 @@ function numberStep(proc: string, args: string, output: string, params: TsqlPara
  * on a database without the journal). Creates pass `@I_vUpdateIfExists = 0`: an existing id is
  * GP's error, never an update.
  */
-export function econnectWrite(object: WritableObjectName, body: WriteBody, operationId: string | null): EconnectWrite {
+export function econnectWrite(object: WritableObjectName, body: WriteBody, operationId: string | null, database: string): EconnectWrite {
+  if (!/^[A-Za-z0-9_]{1,5}$/.test(database)) throw new Error(`not a GP company id: ${database}`);
   switch (object) {
     case 'customers': {
       const { creditLimit, ...rest } = body;
       return {
         numbers: null,
         main: () => {
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           const values: Record<string, GpWriteValue | null> = fieldColumns(CATALOGUE.customers, rest);
           values.CRLMTTYP = creditLimit === undefined ? 0 : 2;
           if (creditLimit !== undefined) values.CRLMTAMT = String(creditLimit);
@@ -199,7 +203,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
       return {
         numbers: null,
         main: () => {
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           calls.call(
             'taUpdateCreateVendorRcd',
             table('PM00200'),
@@ -221,7 +225,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
       return {
         numbers: null,
         main: () => {
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           calls.call(proc, table(name), fieldColumns(CATALOGUE[object], body), lengthsOf(object, CATALOGUE[object]), { UpdateIfExists: 0 });
           return calls.batch();
         },
@@ -233,6 +237,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
       const numbers =
         body.number === undefined
           ? numberStep(
+              database,
               'taGetSopNumber',
               '@I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT',
               '@O_vSopNumber',
@@ -247,7 +252,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         numbers,
         main: (taken) => {
           const number = taken ?? String(body.number);
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           let subtotal = new Decimal(0);
           const lines = body.lines!;
           for (const line of lines) {
@@ -300,11 +305,11 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
                 'SET XACT_ABORT ON;',
                 "DECLARE @number varchar(21) = '', @digits int = 0, @next varchar(21) = '';",
                 'BEGIN TRANSACTION;',
-                'SELECT @number = RTRIM([DOCNUMBR]) FROM [dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;',
+                `SELECT @number = RTRIM([DOCNUMBR]) FROM [${database}].[dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;`,
                 "SET @digits = PATINDEX('%[^0-9]%', REVERSE(@number) + 'x') - 1;",
                 "SET @next = CAST(CAST('0' + RIGHT(@number, @digits) AS bigint) + 1 AS varchar(21));",
                 "SET @next = LEFT(@number, LEN(@number) - @digits) + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;",
-                'UPDATE [dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;',
+                `UPDATE [${database}].[dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;`,
                 'COMMIT TRANSACTION;',
                 'SELECT @number AS [number], 0 AS [state];',
               ].join('\n'),
@@ -315,7 +320,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         numbers,
         main: (taken) => {
           const number = taken ?? String(body.documentNumber);
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           const amount = new Decimal(String(body.salesAmount)).plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
           const values = fieldColumns(unpostedArInvoices, { ...body, type: typeName, documentNumber: number });
           calls.call(
@@ -334,6 +339,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
       const numbers =
         body.voucherNumber === undefined
           ? numberStep(
+              database,
               'taGetPMNextVoucherNumber',
               '@O_vCNTRLNUM = @O_vCNTRLNUM OUTPUT, @I_sCNTRLTYP = 0',
               '@O_vCNTRLNUM',
@@ -345,7 +351,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         numbers,
         main: (taken) => {
           const voucher = taken ?? String(body.voucherNumber);
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           const amount = new Decimal(String(body.purchasesAmount)).plus(String(body.taxAmount ?? '0'));
           const values = fieldColumns(unpostedApInvoices, { ...body, type: typeName, voucherNumber: voucher });
           calls.call(
@@ -360,6 +366,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
     }
     case 'gl-entries': {
       const numbers = numberStep(
+        database,
         'taGetNextJournalEntry',
         '@I_vInc_Dec = 1, @O_vJournalEntryNumber = @O_vJournalEntryNumber OUTPUT',
         '@O_vJournalEntryNumber',
@@ -370,7 +377,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         numbers,
         main: (taken) => {
           const entry = Number(taken);
-          const calls = new Calls(operationId);
+          const calls = new Calls(operationId, database);
           for (const line of body.lines!) {
             calls.call(
               'taGLTransactionLineInsert',

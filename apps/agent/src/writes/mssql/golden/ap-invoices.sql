@@ -4,7 +4,7 @@
 SET XACT_ABORT ON;
 DECLARE @O_vCNTRLNUM varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
 BEGIN TRANSACTION;
-EXEC @rc = [dbo].[taGetPMNextVoucherNumber] @O_vCNTRLNUM = @O_vCNTRLNUM OUTPUT, @I_sCNTRLTYP = 0, @O_iErrorState = @O_iErrorState OUTPUT;
+EXEC @rc = [TWO].[dbo].[taGetPMNextVoucherNumber] @O_vCNTRLNUM = @O_vCNTRLNUM OUTPUT, @I_sCNTRLTYP = 0, @O_iErrorState = @O_iErrorState OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
@@ -26,13 +26,13 @@ SELECT RTRIM(CAST(@O_vCNTRLNUM AS varchar(21))) AS [number], 0 AS [state];
 -- @p8 numeric(19,5) = "500.50000"
 SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
-IF EXISTS (SELECT 1 FROM [dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
+IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
   ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
-EXEC @rc = [dbo].[taPMTransactionInsert] @I_vDOCNUMBR = @p1, @I_vVENDORID = @p2, @I_vDOCDATE = @p3, @I_vPRCHAMNT = @p4, @I_vBACHNUMB = @p5, @I_vDOCTYPE = @p6, @I_vVCHNUMWK = @p7, @I_vDOCAMNT = @p8, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taPMTransactionInsert] @I_vDOCNUMBR = @p1, @I_vVENDORID = @p2, @I_vDOCDATE = @p3, @I_vPRCHAMNT = @p4, @I_vBACHNUMB = @p5, @I_vDOCTYPE = @p6, @I_vVCHNUMWK = @p7, @I_vDOCAMNT = @p8, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;

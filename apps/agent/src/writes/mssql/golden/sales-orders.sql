@@ -6,7 +6,7 @@
 SET XACT_ABORT ON;
 DECLARE @O_vSopNumber varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
 BEGIN TRANSACTION;
-EXEC @rc = [dbo].[taGetSopNumber] @I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT, @O_iErrorState = @O_iErrorState OUTPUT;
+EXEC @rc = [TWO].[dbo].[taGetSopNumber] @I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT, @O_iErrorState = @O_iErrorState OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
@@ -52,27 +52,27 @@ SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], 0 AS [state];
 -- @p32 numeric(19,5) = "202.48000"
 SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
-IF EXISTS (SELECT 1 FROM [dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
+IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
   ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
-EXEC @rc = [dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p1, @I_vSOPNUMBE = @p2, @I_vCUSTNMBR = @p3, @I_vDOCDATE = @p4, @I_vLOCNCODE = @p5, @I_vITEMNMBR = @p6, @I_vQUANTITY = @p7, @I_vUNITPRCE = @p8, @I_vXTNDPRCE = @p9, @I_vDOCID = @p10, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p1, @I_vSOPNUMBE = @p2, @I_vCUSTNMBR = @p3, @I_vDOCDATE = @p4, @I_vLOCNCODE = @p5, @I_vITEMNMBR = @p6, @I_vQUANTITY = @p7, @I_vUNITPRCE = @p8, @I_vXTNDPRCE = @p9, @I_vDOCID = @p10, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
-EXEC @rc = [dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p11, @I_vSOPNUMBE = @p12, @I_vCUSTNMBR = @p13, @I_vDOCDATE = @p14, @I_vLOCNCODE = @p15, @I_vITEMNMBR = @p16, @I_vITEMDESC = @p17, @I_vQUANTITY = @p18, @I_vUNITPRCE = @p19, @I_vXTNDPRCE = @p20, @I_vDOCID = @p21, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p11, @I_vSOPNUMBE = @p12, @I_vCUSTNMBR = @p13, @I_vDOCDATE = @p14, @I_vLOCNCODE = @p15, @I_vITEMNMBR = @p16, @I_vITEMDESC = @p17, @I_vQUANTITY = @p18, @I_vUNITPRCE = @p19, @I_vXTNDPRCE = @p20, @I_vDOCID = @p21, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
-EXEC @rc = [dbo].[taSopHdrIvcInsert] @I_vDOCID = @p22, @I_vCUSTNMBR = @p23, @I_vDOCDATE = @p24, @I_vBACHNUMB = @p25, @I_vLOCNCODE = @p26, @I_vCSTPONBR = @p27, @I_vSOPTYPE = @p28, @I_vSOPNUMBE = @p29, @I_vFREIGHT = @p30, @I_vSUBTOTAL = @p31, @I_vDOCAMNT = @p32, @I_vUpdateExisting = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p22, @I_vCUSTNMBR = @p23, @I_vDOCDATE = @p24, @I_vBACHNUMB = @p25, @I_vLOCNCODE = @p26, @I_vCSTPONBR = @p27, @I_vSOPTYPE = @p28, @I_vSOPNUMBE = @p29, @I_vFREIGHT = @p30, @I_vSUBTOTAL = @p31, @I_vDOCAMNT = @p32, @I_vUpdateExisting = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
