@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DEMO_TIMELINE_END_MS, dateOnly, rowTimestamp } from './clock.ts';
-import { toScaled } from '@gp-gateway/gp-schema';
+import { padChar, toScaled } from '@gp-gateway/gp-schema';
 import type { TableWriter } from './tableWriter.ts';
 
 /** "ORDST1100" → "ORDST1101": GP increments the number's trailing digits, keeping their width. */
@@ -152,16 +152,23 @@ export function writeUnposted(db: Database.Database, writers: UnpostedWriters): 
       }),
     );
   }
-  for (const [source, batch, series, count] of [
-    ['RM_Sales', 'RMUNPOSTED', 3, customers.length],
-    ['PM_Trxent', 'PMUNPOSTED', 4, vendors.length],
-    ['GL_Normal', 'GLUNPOSTED', 2, UNPOSTED / 2],
+  const total = (table: string, column: string, batch: string) =>
+    db
+      .prepare(`SELECT coalesce(sum(${column}), 0) FROM ${table} WHERE BACHNUMB = ?`)
+      .pluck()
+      .safeIntegers(true)
+      .get(padChar(batch, 15)) as bigint;
+  for (const [source, batch, series, count, table, column] of [
+    ['RM_Sales', 'RMUNPOSTED', 3, customers.length, 'RM10301', 'DOCAMNT'],
+    ['PM_Trxent', 'PMUNPOSTED', 4, vendors.length, 'PM10000', 'DOCAMNT'],
+    ['GL_Normal', 'GLUNPOSTED', 2, UNPOSTED / 2, 'GL10001', 'DEBITAMT'],
   ] as const) {
     writers.SY00500.insert({
       BCHSOURC: source,
       BACHNUMB: batch,
       SERIES: series,
       NUMOFTRX: count,
+      BCHTOTAL: total(table, column, batch),
       BACHDATE: day,
       CREATDDT: day,
       MODIFDT: day,
