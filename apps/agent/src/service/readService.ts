@@ -190,7 +190,13 @@ export class ReadService implements OperationHandler {
     const filters = this.validFilters(op.object, op.filters);
     // Unposted documents (status=work, year=unposted) are read from their work table's resource.
     const work = this.work.get(op.object);
-    const resource = work && filters[work.filter] === work.value ? work.resource : this.resource(op.object);
+    const unposted = work !== undefined && filters[work.filter] === work.value;
+    const resource = unposted ? work.resource : this.resource(op.object);
+    if (unposted) {
+      const refused = Object.keys(filters).filter((name) => !(name in work.resource.def.filters));
+      if (refused.length)
+        throw new AgentError('VALIDATION_ERROR', `${refused.join(', ')} cannot be combined with ${work.filter}=${work.value}`);
+    }
     const after = op.after === null ? null : this.validPosition(resource, filters, op.after);
     const company = await this.companyFor(resource, op.company, signal);
     const parent = objectSpec(op.object)?.parent;

@@ -57,7 +57,11 @@ function statementsOf(object: ObjectSpec, def: ResourceDef = CATALOGUE[object.na
   const resource = new PreparedResource(def, mssqlDialect);
   const company = object.companyScoped ? 'TWO' : null;
   const filtersWith = (oversized: boolean) =>
-    Object.fromEntries(Object.entries(object.filters).map(([name, spec]) => [name, valueFor(name, spec, object, oversized)]));
+    Object.fromEntries(
+      Object.entries(object.filters)
+        .filter(([name]) => name in def.filters)
+        .map(([name, spec]) => [name, valueFor(name, spec, object, oversized)]),
+    );
   const base = object.parent ? { documentId: filtersWith(false).documentId } : {};
   const sourceFilter = Object.entries(def.filters).find(([, f]) => f.kind === 'sources');
   const sourceChoices = sourceFilter && sourceFilter[1].kind === 'sources' ? Object.keys(sourceFilter[1].sources) : [undefined];
@@ -69,7 +73,7 @@ function statementsOf(object: ObjectSpec, def: ResourceDef = CATALOGUE[object.na
       queries.push(...resource.listQueries(company, all as never, 1001, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));
     }
     // Each filter alone: it may choose its own key (customerId pages on PKRM20101, accountNumber on AK2GL20000).
-    for (const name of Object.keys(object.filters)) {
+    for (const name of Object.keys(object.filters).filter((f) => f in def.filters)) {
       const one = { ...base, [name]: filtersWith(false)[name] };
       for (const { source, key, walk } of resource.listQueries(company, one as never, 1, null)) {
         queries.push(...resource.listQueries(company, one as never, 11, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));

@@ -269,7 +269,7 @@ describe('writes on the embedded database', () => {
     assert.equal(invoice.purchasesAmount, '500.50');
     assert.match(invoice.voucherNumber!, /^\d{17}$/);
     assert.deepEqual(await t.get('ap-invoices', `invoice:${invoice.voucherNumber}`), JSON.parse(answer.payload!));
-    assert.deepEqual(await t.list('ap-invoices', { status: 'work', vendorId: vendors[0]! }), [JSON.parse(answer.payload!)]);
+    assert.deepEqual(await t.list('ap-invoices', { status: 'work', batchId: 'API-PM' }), [JSON.parse(answer.payload!)]);
     const again = await refusal(t.writes.write(op('ap-invoices', body)));
     assert.equal(again.code, 'ALREADY_EXISTS', "a vendor's document number is taken once");
   });
@@ -299,6 +299,8 @@ describe('writes on the embedded database', () => {
     );
     const entry = lines[0]!.journalEntryNumber!;
     assert.deepEqual(await t.list('gl-entries', { year: 'unposted', journalEntryNumber: entry }), JSON.parse(answer.payload!));
+    const dated = await refusal(t.list('gl-entries', { year: 'unposted', dateFrom: '2026-01-01' }));
+    assert.deepEqual([dated.code, dated.message], ['VALIDATION_ERROR', 'dateFrom cannot be combined with year=unposted']);
     const posted = (await t.list('gl-entries', { journalEntryNumber: entry })) as unknown[];
     assert.deepEqual(posted, [], 'unposted lines are not among the posted ones');
     const unbalanced = await refusal(t.writes.write(op('gl-entries', { ...body, lines: body.lines.slice(0, 2) })));

@@ -124,10 +124,9 @@ export const unpostedGlEntries: ResourceDef = {
     year: { kind: 'sources', sources: { unposted: [0] } },
     accountNumber: { kind: 'eqLookup', column: 'ACTINDX', lookup: { table: 'GL00105', column: 'ACTNUMST', key: 'ACTINDX' } },
     journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' },
-    series: { kind: 'eq', join: 'h', column: 'SERIES' },
     originatingMasterId: { kind: 'eq', column: 'ORMSTRID' },
-    dateFrom: { kind: 'onOrAfter', join: 'h', column: 'TRXDATE' },
-    dateTo: { kind: 'onOrBefore', join: 'h', column: 'TRXDATE' },
+    // series, dateFrom and dateTo are the header's (GL10000): a condition on the joined header lets
+    // the planner read the header first and sort the lines, so unposted lines are not filtered by them.
   },
   // The entry, then its lines in the order they were inserted (GP's own key, SQNCLINE, is numeric(19,5), which keys cannot be).
   keys: {
