@@ -32,17 +32,18 @@ module.exports = {
       name: 'agent-layers',
       comment:
         'The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what ' +
-        'each API field and filter means in GP) ▸ db (executors) ▸ service (operations) ▸ connection (the ' +
-        'WebSocket client) ▸ cli. A layer imports only layers below it; tests may reach further.',
+        'each API field and filter means in GP) ▸ db (executors) ▸ service (read operations) ▸ writes (write ' +
+        'operations, which read back through the catalogue) ▸ connection (the WebSocket client) ▸ cli. A ' +
+        'layer imports only layers below it; tests may reach further.',
       severity: 'error',
-      from: { path: '^apps/agent/src/(sql|catalogue|db|service|connection)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^apps/agent/src/(sql|catalogue|db|service|writes|connection)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^apps/agent/src/cli/' },
     },
     {
       name: 'agent-sql-and-catalogue-below-execution',
       severity: 'error',
       from: { path: '^apps/agent/src/(sql|catalogue)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(db|service|connection)/' },
+      to: { path: '^apps/agent/src/(db|service|writes|connection)/' },
     },
     {
       name: 'agent-sql-below-catalogue',
@@ -54,12 +55,18 @@ module.exports = {
       name: 'agent-db-below-service',
       severity: 'error',
       from: { path: '^apps/agent/src/db/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(service|connection)/' },
+      to: { path: '^apps/agent/src/(service|writes|connection)/' },
     },
     {
-      name: 'agent-service-below-connection',
+      name: 'agent-service-below-writes',
       severity: 'error',
       from: { path: '^apps/agent/src/service/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/(writes|connection)/' },
+    },
+    {
+      name: 'agent-writes-below-connection',
+      severity: 'error',
+      from: { path: '^apps/agent/src/writes/', pathNot: '\\.test\\.ts$' },
       to: { path: '^apps/agent/src/connection/' },
     },
     {

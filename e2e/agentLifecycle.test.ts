@@ -355,6 +355,7 @@ test('diagnose on a good setup: every check passes, with clock skew and round tr
   ]);
   assert.deepEqual(status('Companies')?.[0], 'ok  ');
   assert.match(status('Read permission')![1]!, /^all \d+ tables the API reads can be read/);
+  assert.match(status('Writes')![1]!, /^off: the agent refuses every write/);
   assert.deepEqual(status('WebSocket and token')?.[0], 'ok  ');
   assert.match(status('Clock')![1]!, /^this server's clock is \d+ ms (behind|ahead of) the gateway's \(from ping\)$/);
   assert.match(status('Round trip')![1]!, /^median \d+ ms over 5 pings/);

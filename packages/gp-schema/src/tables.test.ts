@@ -57,6 +57,15 @@ describe('GP_TABLES catalog', () => {
         'POP10110',
         'POP30100',
         'POP30110',
+        'RM00103',
+        'RM10301',
+        'PM10000',
+        'GL10000',
+        'GL10001',
+        'SOP40200',
+        'RM40401',
+        'PM40100',
+        'GL40000',
       ],
     );
   });
@@ -86,8 +95,25 @@ describe('GP_TABLES catalog', () => {
       'POP30110',
       'SY40100',
       'SY40101',
+      'RM10301',
+      'PM10000',
+      'GL10000',
+      'GL10001',
+      'GL40000',
     ]);
-    const withoutRowTs = new Set(['SY01500', 'IV00102', 'IV40700', 'GL00105', 'CM00100', 'SY03300', 'SY00500']);
+    const withoutRowTs = new Set([
+      'SY01500',
+      'IV00102',
+      'IV40700',
+      'GL00105',
+      'CM00100',
+      'SY03300',
+      'SY00500',
+      'RM00103',
+      'SOP40200',
+      'RM40401',
+      'PM40100',
+    ]);
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
       assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither list`);
       assert.equal(table.hasRowTs, withRowTs.has(table.name), table.name);

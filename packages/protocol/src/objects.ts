@@ -79,9 +79,15 @@ const documentIdFromPath = {
 } as const;
 const salesDocumentId = { kind: 'composite', parts: ['type', 'number'], splitAt: 'first' } as const;
 
-const arFilters = (types: CodeNames) =>
+const arFilters = (types: CodeNames, work: boolean) =>
   ({
-    status: { kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' },
+    status: work
+      ? ({
+          kind: 'enum',
+          values: ['work', 'open', 'history'],
+          description: 'work (RM10301, unposted), open (RM20101) or history (RM30101); open and history when absent',
+        } as const)
+      : ({ kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' } as const),
     customerId: exact('customer id'),
     type: enumOf(types, 'document type'),
     batchId: exact('batch id'),
@@ -91,9 +97,15 @@ const arFilters = (types: CodeNames) =>
     dueBefore,
   }) as const;
 
-const apFilters = (types: CodeNames) =>
+const apFilters = (types: CodeNames, work: boolean) =>
   ({
-    status: { kind: 'enum', values: ['open', 'history'], description: 'open (PM20000) or history (PM30200); both when absent' },
+    status: work
+      ? ({
+          kind: 'enum',
+          values: ['work', 'open', 'history'],
+          description: 'work (PM10000, unposted), open (PM20000) or history (PM30200); open and history when absent',
+        } as const)
+      : ({ kind: 'enum', values: ['open', 'history'], description: 'open (PM20000) or history (PM30200); both when absent' } as const),
     vendorId: exact('vendor id'),
     type: enumOf(types, 'document type'),
     batchId: exact('batch id'),
@@ -216,10 +228,14 @@ export const OBJECTS = {
   },
   'gl-entries': {
     name: 'gl-entries',
-    description: 'Posted general ledger lines of open (GL20000) and history (GL30000) years',
+    description: 'General ledger lines of open (GL20000) and history (GL30000) years, and unposted ones (GL10001) with year=unposted',
     resource: GlEntrySchema,
     filters: {
-      year: { kind: 'enum', values: ['open', 'history'], description: 'open years only, or history years only' },
+      year: {
+        kind: 'enum',
+        values: ['unposted', 'open', 'history'],
+        description: 'unposted entries (GL10000/GL10001), open years only, or history years only; open and history when absent',
+      },
       accountNumber: exact('account number as formatted in GP, e.g. 000-1100-00', 129),
       journalEntryNumber: { kind: 'integer', description: 'journal entry number' },
       series: { kind: 'integer', description: 'GP series number (2 Financial, 3 Sales, 4 Purchasing, …)' },
@@ -232,9 +248,9 @@ export const OBJECTS = {
   },
   'ar-invoices': {
     name: 'ar-invoices',
-    description: 'Receivables documents other than payments (RM20101 open, RM30101 history); id is <type>:<documentNumber>',
+    description: 'Receivables documents other than payments (RM10301 work, RM20101 open, RM30101 history); id is <type>:<documentNumber>',
     resource: ArDocumentSchema,
-    filters: arFilters(AR_INVOICE_TYPES),
+    filters: arFilters(AR_INVOICE_TYPES, true),
     idForm: { kind: 'composite', parts: ['type', 'documentNumber'], splitAt: 'first' },
     companyScoped: true,
   },
@@ -242,15 +258,15 @@ export const OBJECTS = {
     name: 'ar-payments',
     description: 'Receivables payments (RMDTYPAL 9); id is payment:<documentNumber>',
     resource: ArDocumentSchema,
-    filters: arFilters({ 9: 'payment' }),
+    filters: arFilters({ 9: 'payment' }, false),
     idForm: { kind: 'composite', parts: ['type', 'documentNumber'], splitAt: 'first' },
     companyScoped: true,
   },
   'ap-invoices': {
     name: 'ap-invoices',
-    description: 'Payables documents other than payments (PM20000 open, PM30200 history); id is <type>:<voucherNumber>',
+    description: 'Payables documents other than payments (PM10000 work, PM20000 open, PM30200 history); id is <type>:<voucherNumber>',
     resource: ApDocumentSchema,
-    filters: apFilters(AP_INVOICE_TYPES),
+    filters: apFilters(AP_INVOICE_TYPES, true),
     idForm: { kind: 'composite', parts: ['type', 'voucherNumber'], splitAt: 'first' },
     companyScoped: true,
   },
@@ -258,7 +274,7 @@ export const OBJECTS = {
     name: 'ap-payments',
     description: 'Payables payments (DOCTYPE 6); id is payment:<voucherNumber>',
     resource: ApDocumentSchema,
-    filters: apFilters({ 6: 'payment' }),
+    filters: apFilters({ 6: 'payment' }, false),
     idForm: { kind: 'composite', parts: ['type', 'voucherNumber'], splitAt: 'first' },
     companyScoped: true,
   },

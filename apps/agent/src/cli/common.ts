@@ -7,6 +7,10 @@ import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { ReadAhead } from '../service/readAhead.ts';
 import { ReadService, type OperationHandler } from '../service/readService.ts';
 import { ThreadedReadService } from '../service/threadedReadService.ts';
+import { FAULT_ENV, FAULT_EXIT_CODE, type Fault } from '../writes/faults.ts';
+import { MssqlWriter } from '../writes/mssql/mssqlWriter.ts';
+import { SqliteWriter } from '../writes/sqliteWriter.ts';
+import { WriteService, type WriteHandler } from '../writes/writeService.ts';
 
 export interface AgentLogger {
   log: Logger;
@@ -57,11 +61,17 @@ export interface ServingOptions {
   /** Worker threads for SQLite (cancellable, off the event loop). */
   sqliteThreads: number;
   testDelayMs: number;
+  /** The customer's IT turned writes on (`--allow-writes`). */
+  allowWrites?: boolean;
+  /** Test-only (writes/faults.ts). */
+  fault?: Fault | null;
 }
 
 /** What `gp-agent run` answers operations with, and what it closes when it stops. */
 export interface Serving {
   service: OperationHandler;
+  /** Present only when writes are on. */
+  writes?: WriteHandler;
   dialect: AgentInfo['dialect'];
   /** The SQL Server executor the service reads with, for the checks at start; null on SQLite. */
   mssql: Executor | null;
@@ -76,15 +86,36 @@ export interface Serving {
 export function openServing(database: DatabaseConfig, options: ServingOptions): Serving {
   const { reads, dialect, mssql, closeDatabase } = openReads(database, options);
   const service = new ReadAhead(reads);
+  const writes = options.allowWrites ? openWrites(database, options.fault ?? null) : undefined;
   return {
     service,
+    ...(writes && { writes }),
     dialect,
     mssql,
     close: async () => {
       service.close();
+      await writes?.close();
       await closeDatabase();
     },
   };
+}
+
+/**
+ * The one writer of the agent: on the embedded database, a writable connection of its own beside
+ * the read-only readers (SQLite has one writer; its WAL lets the readers read on meanwhile); on SQL
+ * Server, eConnect's procedures through the driver's pool.
+ */
+function openWrites(database: DatabaseConfig, fault: Fault | null): WriteService {
+  const afterCommit =
+    fault === 'exit-after-commit'
+      ? () => {
+          console.error(`gp-agent: ${FAULT_ENV}=exit-after-commit: exiting right after a COMMIT, before its answer (test only)`);
+          process.exit(FAULT_EXIT_CODE);
+        }
+      : undefined;
+  const writer =
+    database.kind === 'mssql' ? new MssqlWriter(database.connection) : new SqliteWriter({ dir: database.dir, readonly: false });
+  return new WriteService(writer, { allowWrites: true, ...(afterCommit && { afterCommit }) });
 }
 
 function openReads(

@@ -1,10 +1,14 @@
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { agentEndpoint } from '../connection/dialGateway.ts';
-import type { Executor } from '../db/executor.ts';
+import { DEFAULT_SYSTEM_DATABASE, type Executor } from '../db/executor.ts';
 import { catalogueTables, ReadService } from '../service/readService.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Finding } from './findings.ts';
 import { checkSnapshotIsolation, checkSystemDatabase } from './gpDatabaseChecks.ts';
+import { writeProcedures } from '../mssql/writeRole.ts';
+import { JOURNAL_TABLE } from '../writes/journal.ts';
 import type { AgentConfig, DatabaseConfig } from './runConfig.ts';
 
 /**
@@ -121,6 +125,81 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
     });
   }
   return { findings, companies: companies.map((c) => c.id) };
+}
+
+/**
+ * Whether writes are on, and when they are, whether the agent can make them: on SQL Server, EXECUTE
+ * on every eConnect procedure the writes call and INSERT on the write journal in every company
+ * (HAS_PERMS_BY_NAME), UPDATE on RM40401 and SELECT on DYNAMICS..taErrorCode; on the embedded
+ * database, that its files can be written.
+ */
+export async function checkWrites(
+  database: DatabaseConfig,
+  executor: Executor,
+  companies: readonly string[],
+  allowWrites: boolean,
+): Promise<Finding> {
+  if (!allowWrites)
+    return {
+      check: 'Writes',
+      status: 'ok',
+      summary: "off: the agent refuses every write (the customer's IT turns them on with --allow-writes or GP_AGENT_ALLOW_WRITES = true)",
+    };
+  const missing: string[] = [];
+  const SYSTEM_DATABASE = executor.systemDatabase;
+  if (database.kind === 'sqlite') {
+    // A SQLite folder always holds DYNAMICS.sqlite (runConfig refuses another system database name there).
+    for (const name of [DEFAULT_SYSTEM_DATABASE, ...companies]) {
+      const file = path.join(database.dir, `${name}.sqlite`);
+      try {
+        fs.accessSync(file, fs.constants.W_OK);
+        fs.accessSync(database.dir, fs.constants.W_OK);
+      } catch {
+        missing.push(`${file} cannot be written by this account`);
+      }
+    }
+    return missing.length
+      ? {
+          check: 'Writes',
+          status: 'fail',
+          summary: 'on, but the database cannot be written',
+          details: missing,
+          fix: `let the service's account write ${database.dir} and its files`,
+        }
+      : { check: 'Writes', status: 'ok', summary: `on: writes go into ${database.dir}, one at a time` };
+  }
+  const can = async (company: string | null, object: string, permission: string): Promise<boolean> => {
+    const name = `[${company ?? SYSTEM_DATABASE}].[dbo].[${object}]`;
+    const [row] = await executor
+      .query(company, {
+        sql: `SELECT HAS_PERMS_BY_NAME(@p0, 'OBJECT', '${permission}')`,
+        params: [{ value: name, type: { kind: 'varchar', length: 200 } }],
+      })
+      .catch(() => [[0]]);
+    return Number(row?.[0] ?? 0) === 1;
+  };
+  if (!(await can(null, 'taErrorCode', 'SELECT'))) missing.push(`SELECT on ${SYSTEM_DATABASE}..taErrorCode (GP's error texts)`);
+  for (const company of companies) {
+    for (const procedure of writeProcedures())
+      if (!(await can(company, procedure, 'EXECUTE'))) missing.push(`EXECUTE on ${company}..${procedure}`);
+    if (!(await can(company, JOURNAL_TABLE, 'INSERT')))
+      missing.push(`INSERT on ${company}..${JOURNAL_TABLE} (the write journal; the script creates it)`);
+    if (!(await can(company, 'RM40401', 'UPDATE'))) missing.push(`UPDATE on ${company}..RM40401 (the next receivables number)`);
+  }
+  const checked = 1 + companies.length * (writeProcedures().length + 2);
+  return missing.length
+    ? {
+        check: 'Writes',
+        status: 'fail',
+        summary: `on, but ${missing.length} of ${checked} permissions a write needs are missing`,
+        details: missing.slice(0, 20).concat(missing.length > 20 ? [`… and ${missing.length - 20} more`] : []),
+        fix: 'run the script `gp-agent mssql grant-write --login <login> --companies <ids>` prints, as a SQL Server administrator',
+      }
+    : {
+        check: 'Writes',
+        status: 'ok',
+        summary: `on: EXECUTE on the ${writeProcedures().length} eConnect procedures and the write journal in every company`,
+      };
 }
 
 function databaseFix(database: DatabaseConfig, SYSTEM_DATABASE: string, error: unknown): string {

@@ -145,7 +145,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
   assert.deepEqual(
     issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
     [
-      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS',
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS, GP_AGENT_ALLOW_WRITES',
       'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
     ],
   );
@@ -170,6 +170,30 @@ test('the test-only delay comes from the environment only', () => {
   const conf = file('delay.conf', 'GP_AGENT_TEST_DELAY_MS = 100\n');
   assert.match(issuesOf(() => loadAgentConfig({ config: conf }, {}))[0]!, /GP_AGENT_TEST_DELAY_MS is not a setting of the agent/);
   assert.equal(loadAgentConfig({ sqliteDir: 'd' }, { GP_AGENT_TEST_DELAY_MS: '250' }, 'database').testDelayMs, 250);
+});
+
+test("writes are off unless the customer's IT turns them on, by flag, environment or file", () => {
+  const base = { gateway: 'https://gw.example.com', token, sqliteDir: 'd' };
+  assert.equal(loadAgentConfig(base, {}).allowWrites, false);
+  // Commander gives a switch as `true`.
+  assert.equal(loadAgentConfig({ ...base, allowWrites: true as unknown as string }, {}).allowWrites, true);
+  assert.equal(loadAgentConfig(base, { GP_AGENT_ALLOW_WRITES: 'yes' }).allowWrites, true);
+  assert.equal(loadAgentConfig({ ...base, config: file('writes.conf', 'GP_AGENT_ALLOW_WRITES = false\n') }, {}).allowWrites, false);
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig(base, { GP_AGENT_ALLOW_WRITES: 'sometimes' })),
+    ['GP_AGENT_ALLOW_WRITES (from environment): must be true or false; got "sometimes"'],
+  );
+});
+
+test('the test-only write fault comes from the environment only, and a wrong one is named', () => {
+  const conf = file('fault.conf', 'GP_AGENT_FAULT = exit-after-commit\n');
+  assert.match(issuesOf(() => loadAgentConfig({ config: conf }, {}))[0]!, /GP_AGENT_FAULT is not a setting of the agent/);
+  assert.equal(loadAgentConfig({ sqliteDir: 'd' }, {}, 'database').fault, null);
+  assert.equal(loadAgentConfig({ sqliteDir: 'd' }, { GP_AGENT_FAULT: 'exit-after-commit' }, 'database').fault, 'exit-after-commit');
+  assert.match(
+    issuesOf(() => loadAgentConfig({ sqliteDir: 'd' }, { GP_AGENT_FAULT: 'exit' }, 'database'))[0]!,
+    /GP_AGENT_FAULT .*must be one of exit-after-commit/,
+  );
 });
 
 test('the SQL Server isolation level defaults to read committed and names its choices when wrong', () => {

@@ -5,6 +5,7 @@ import { MSSQL_ISOLATION_LEVELS, type MssqlIsolation } from '../db/mssqlIsolatio
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../db/mssqlExecutor.ts';
 import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
+import { faultFromEnv, type Fault } from '../writes/faults.ts';
 
 /**
  * The agent's settings, from a configuration file, environment variables and flags: flags win over
@@ -44,6 +45,7 @@ export const SETTINGS = {
   drainGraceMs: { name: 'GP_AGENT_DRAIN_GRACE_MS' },
   statusIntervalMs: { name: 'GP_AGENT_STATUS_INTERVAL_MS' },
   sqliteWorkers: { name: 'GP_SQLITE_WORKERS' },
+  allowWrites: { name: 'GP_AGENT_ALLOW_WRITES', flag: { key: 'allowWrites', text: '--allow-writes' } },
 } as const satisfies Record<string, SettingSpec>;
 type SettingKey = keyof typeof SETTINGS;
 const TIMING_KEYS = [
@@ -63,6 +65,17 @@ export const CONFIG_ENV = 'GP_AGENT_CONFIG';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const GATEWAY_URL = z.url({ protocol: /^(https?|wss?)$/ });
 const AGENT_TOKEN = /^lb_agent_[0-9A-Za-z]{32}$/;
+/** How a yes/no setting may be written in the file or the environment. */
+const BOOLEAN_TEXT = new Map([
+  ['true', true],
+  ['yes', true],
+  ['1', true],
+  ['on', true],
+  ['false', false],
+  ['no', false],
+  ['0', false],
+  ['off', false],
+]);
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; dir: string }
@@ -87,6 +100,13 @@ export interface AgentConfig {
   sqliteWorkers: number;
   /** Test-only slowness of SQLite statements on company databases; 0 in production. */
   testDelayMs: number;
+  /** Test-only fault of the write path (GP_AGENT_FAULT, writes/faults.ts); null in production. */
+  fault: Fault | null;
+  /**
+   * Whether this agent writes into GP (POST /v1/…): the customer's IT decides, with --allow-writes or
+   * GP_AGENT_ALLOW_WRITES = true; off unless set.
+   */
+  allowWrites: boolean;
   /** The configuration file read, if any. */
   configFile: string | null;
   /** What works but should change, for the log and the terminal (a token on the command line). */
@@ -174,7 +194,9 @@ function gather(flags: Record<string, string | undefined>, env: NodeJS.ProcessEn
   const file = configFile ? readConfigFile(configFile) : new Map<string, Raw>();
   const given: Given = {};
   for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
-    const flag = spec.flag ? flags[spec.flag.key] : undefined;
+    // Commander gives a switch (--allow-writes) as `true`, a valued flag as its text.
+    const raw: unknown = spec.flag ? flags[spec.flag.key] : undefined;
+    const flag = raw === undefined ? undefined : String(raw);
     const fromEnv = env[spec.name];
     const fromFile = file.get(spec.name);
     if (flag !== undefined && flag !== '') given[key] = { value: flag, from: spec.flag!.text };
@@ -339,6 +361,13 @@ function settingsSchema(given: Given) {
     logFile: z.string().optional(),
     timings,
     sqliteWorkers: wholeNumber('sqliteWorkers', 1, 64, 'threads').default(2),
+    allowWrites: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((text) => BOOLEAN_TEXT.has(text), { error: () => problem('allowWrites', 'must be true or false') })
+      .transform((text) => BOOLEAN_TEXT.get(text)!)
+      .default(false),
     testDelayMs: z
       .string()
       .regex(/^\d+$/, `${TEST_DELAY_ENV} (from environment): must be a whole number of milliseconds (it is for tests only: unset it)`)
@@ -374,11 +403,18 @@ export function loadAgentConfig(
     logFile: value('logFile'),
     timings: Object.fromEntries(TIMING_KEYS.map((key) => [key, value(key)])),
     sqliteWorkers: value('sqliteWorkers'),
+    allowWrites: value('allowWrites'),
     testDelayMs: env[TEST_DELAY_ENV] || undefined,
   };
   const schema = settingsSchema(given);
   const parsed = needs === 'all' ? schema.safeParse(input) : schema.omit({ gatewayUrl: true, token: true, timings: true }).safeParse(input);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  let fault: Fault | null;
+  try {
+    fault = faultFromEnv(env);
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
   const warnings = given.token?.from === SETTINGS.token.flag.text ? [TOKEN_FLAG_WARNING] : [];
   return {
     gatewayUrl: '',
@@ -386,6 +422,7 @@ export function loadAgentConfig(
     timings: DEFAULT_TIMINGS,
     ...parsed.data,
     logFile: parsed.data.logFile ?? null,
+    fault,
     configFile,
     warnings,
   };
@@ -416,6 +453,7 @@ export function settingsHelp(): string {
     `                     GP_AGENT_DRAIN_GRACE_MS         on stop, time for requests in flight (default ${d.drainGraceMs})`,
     `                     GP_AGENT_STATUS_INTERVAL_MS     re-check the database this often (default ${d.statusIntervalMs})`,
     '                     GP_SQLITE_WORKERS               SQLite threads (default 2)',
+    '  --allow-writes     GP_AGENT_ALLOW_WRITES           true: write into GP (POST /v1/…); off by default',
     '',
   ].join('\n');
 }

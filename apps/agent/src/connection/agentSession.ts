@@ -8,13 +8,16 @@ import {
   type AgentInfo,
   type Company,
   type ErrorCode,
+  type Operation,
   type ReadOperation,
   type RequestFrame,
+  operationObject,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { QueryCancelledError } from '../db/executor.ts';
 import { AgentError } from '../service/agentError.ts';
 import type { HealthReport, OperationHandler } from '../service/readService.ts';
+import { WRITES_OFF_MESSAGE, type WriteHandler } from '../writes/writeService.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -27,13 +30,15 @@ export interface AgentSessionOptions {
   statusIntervalMs?: number;
   /** Told when the gateway accepts the hello. */
   onWelcome?: (connectionId: string) => void;
+  /** Answers write and outcome operations; without it they are refused (writes off). */
+  writes?: WriteHandler;
 }
 
 /** Why a running request was stopped; each is answered with its own code and words. */
 type StopReason = 'deadline' | 'abandoned' | 'drain' | 'closed';
 
 interface Running {
-  op: ReadOperation;
+  op: Operation;
   /** Null for work answered within the call (OperationHandler.answersOnCallingThread): nothing can stop it midway. */
   controller: AbortController | null;
   started: number;
@@ -212,7 +217,7 @@ export class AgentSession {
       return;
     }
     if (frame.op.kind === 'write' || frame.op.kind === 'outcome') {
-      this.sendError(id, 'FORBIDDEN', 'This agent has writes turned off.');
+      await this.answerWrite(id, frame.op);
       return;
     }
     const op = frame.op;
@@ -240,11 +245,44 @@ export class AgentSession {
       this.answerError(id, running, error);
     } finally {
       clearTimeout(deadline);
-      this.running.delete(id);
-      if (this.running.size === 0) {
-        for (const resolve of this.idle) resolve();
-        this.idle.clear();
-      }
+      this.finished(id);
+    }
+  }
+
+  /**
+   * A write or an outcome: never cancelled (a write that started runs to its COMMIT or ROLLBACK; the
+   * gateway settles a lost answer with an outcome), but waited for when draining.
+   */
+  private async answerWrite(id: string, op: Extract<Operation, { kind: 'write' | 'outcome' }>): Promise<void> {
+    const writes = this.options.writes;
+    if (!writes) {
+      this.sendError(id, 'FORBIDDEN', WRITES_OFF_MESSAGE);
+      return;
+    }
+    if (this.running.has(id)) return;
+    const running: Running = { op, controller: null, started: performance.now(), reason: null };
+    this.running.set(id, running);
+    try {
+      const answer = op.kind === 'write' ? await writes.write(op) : await writes.outcome(op);
+      this.channel.send(
+        encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: null, outcome: answer.outcome }, answer.payload ?? undefined),
+      );
+      this.log.info(
+        { id, op: op.kind, object: operationObject(op), operationId: op.operationId, outcome: answer.outcome, ms: this.elapsed(running) },
+        op.kind === 'write' ? 'write answered' : 'outcome answered',
+      );
+    } catch (error) {
+      this.answerError(id, running, error);
+    } finally {
+      this.finished(id);
+    }
+  }
+
+  private finished(id: string): void {
+    this.running.delete(id);
+    if (this.running.size === 0) {
+      for (const resolve of this.idle) resolve();
+      this.idle.clear();
     }
   }
 
@@ -253,25 +291,25 @@ export class AgentSession {
     const { op } = running;
     if (running.reason && (error instanceof QueryCancelledError || running.controller?.signal.aborted)) {
       const stopped = STOPPED[running.reason];
-      this.log.warn({ id, object: op.object, company: op.company, reason: running.reason, ms }, 'request cancelled');
+      this.log.warn({ id, object: operationObject(op), company: op.company, reason: running.reason, ms }, 'request cancelled');
       this.sendError(id, stopped.code, stopped.message(ms));
       return;
     }
     if (error instanceof AgentError) {
       if (error.code === 'ERP_UNAVAILABLE') {
-        this.log.error({ id, object: op.object, reason: error.detail }, 'the GP database is unavailable');
+        this.log.error({ id, object: operationObject(op), reason: error.detail }, 'the GP database is unavailable');
         void this.refreshHealth();
       }
-      this.sendError(id, error.code, error.message);
+      this.sendError(id, error.code, error.message, error.details);
       return;
     }
-    this.log.error({ err: error, id, object: op.object }, 'request failed');
+    this.log.error({ err: error, id, object: operationObject(op) }, 'request failed');
     this.sendError(id, 'INTERNAL_ERROR', 'the agent failed to answer this request');
   }
 
-  private sendError(id: string, code: ErrorCode, message: string): void {
+  private sendError(id: string, code: ErrorCode, message: string, details?: Record<string, unknown>): void {
     try {
-      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'error', id, code, message }));
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'error', id, code, message, ...(details && { details }) }));
     } catch {
       // The channel closed meanwhile: nobody is waiting for this answer.
     }

@@ -11,6 +11,7 @@ import {
   type AgentInfo,
 } from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
+import type { WriteHandler } from '../writes/writeService.ts';
 import { AgentSession } from './agentSession.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 
@@ -46,6 +47,8 @@ export interface DialOptions {
   gatewayUrl: string;
   token: string;
   service: OperationHandler;
+  /** Writes and outcomes, when the customer's IT turned writes on (`--allow-writes`); else they are refused. */
+  writes?: WriteHandler;
   log: Logger;
   dialect: AgentInfo['dialect'];
   timings?: Partial<ConnectionTimings>;
@@ -108,6 +111,7 @@ export async function dialGateway(options: DialOptions, control: DialControl | A
     host: os.hostname(),
     platform: process.platform,
     dialect: options.dialect,
+    allowWrites: options.writes !== undefined,
   };
   let attempt = 0;
   let offlineSince: number | null = null;
@@ -179,6 +183,7 @@ function connectOnce(
       log,
       {
         statusIntervalMs: timings.statusIntervalMs,
+        ...(options.writes && { writes: options.writes }),
         onWelcome: () => {
           welcomed = true;
           onWelcome();

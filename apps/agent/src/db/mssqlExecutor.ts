@@ -46,7 +46,7 @@ const ISOLATION_LEVELS: Record<MssqlIsolation, number> = {
   'read-uncommitted': sql.ISOLATION_LEVEL.READ_UNCOMMITTED,
 };
 
-function parseConnectionString(connection: string): sql.config {
+export function parseConnectionString(connection: string): sql.config {
   return (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(connection);
 }
 
@@ -269,7 +269,8 @@ export function translate(error: unknown, signal: AbortSignal | undefined): Erro
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function sqlTypeOf(param: Param): sql.ISqlType | (() => sql.ISqlType) {
+/** The driver type a parameter is bound as: GP's column type (writes/mssql binds eConnect's own). */
+export function sqlTypeOf(param: Param): sql.ISqlType | (() => sql.ISqlType) {
   switch (param.type.kind) {
     case 'char':
     case 'varchar':
@@ -284,6 +285,6 @@ function sqlTypeOf(param: Param): sql.ISqlType | (() => sql.ISqlType) {
 }
 
 /** Datetimes arrive as `YYYY-MM-DD HH:MM:SS.SSS` in UTC (tedious' default useUTC reads Dates as UTC). */
-function bindValue(param: Param): unknown {
+export function bindValue(param: Param): unknown {
   return param.type.kind === 'datetime' ? new Date(`${String(param.value).replace(' ', 'T')}Z`) : param.value;
 }

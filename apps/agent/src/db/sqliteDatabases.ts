@@ -7,6 +7,7 @@ import { COMPANY_ID, DatabaseUnavailableError, DEMO_GP_VERSION, QueryCancelledEr
 export interface SqliteDatabasesOptions {
   /** Folder holding DYNAMICS.sqlite and one <INTERID>.sqlite per company. */
   dir: string;
+  /** Opened read-only and query-only (the default); false only for the one writer (writes/sqliteWriter.ts). */
   readonly?: boolean;
 }
 
@@ -82,7 +83,8 @@ export class SqliteDatabases {
     }
   }
 
-  private database(name: string): Database.Database {
+  /** The connection to one GP database (SYSTEM_DATABASE or a checked INTERID), opened on first use: for the writer's transactions. */
+  database(name: string): Database.Database {
     let db = this.databases.get(name);
     if (db) return db;
     if (name !== SYSTEM_DATABASE && !COMPANY_ID.test(name)) throw new DatabaseUnavailableError(`invalid company database name`);
@@ -93,6 +95,8 @@ export class SqliteDatabases {
     } catch (error) {
       throw new DatabaseUnavailableError(`cannot open database ${name}: ${(error as Error).message}`);
     }
+    // The writer waits this long for another writer's lock rather than failing at once.
+    if (!this.readonly) db.pragma('busy_timeout = 5000');
     db.pragma('query_only = ' + (this.readonly ? 'ON' : 'OFF'));
     this.databases.set(name, db);
     return db;

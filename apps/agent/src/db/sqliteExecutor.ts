@@ -15,8 +15,9 @@ export class SqliteExecutor implements Executor {
   readonly systemDatabase = SYSTEM_DATABASE;
   private readonly databases: SqliteDatabases;
 
-  constructor(options: SqliteExecutorOptions) {
-    this.databases = new SqliteDatabases(options);
+  /** `databases`: run on these connections (the writer's, inside its transaction) instead of opening its own. */
+  constructor(options: SqliteExecutorOptions, databases?: SqliteDatabases) {
+    this.databases = databases ?? new SqliteDatabases(options);
   }
 
   async query(company: string | null, query: CompiledQuery, signal?: AbortSignal): Promise<unknown[][]> {

@@ -4,6 +4,8 @@ import pino from 'pino';
 import { ReadAhead } from '../service/readAhead.ts';
 import { ThreadedReadService } from '../service/threadedReadService.ts';
 import { AgentSession } from '../connection/agentSession.ts';
+import { SqliteWriter } from '../writes/sqliteWriter.ts';
+import { WriteService } from '../writes/writeService.ts';
 import { AGENT_VERSION } from '../version.ts';
 
 /**
@@ -24,6 +26,8 @@ const port = parentPort;
 const { dir, logLevel, threads } = workerData as SandboxWorkerData;
 const log = pino({ level: logLevel, base: { component: 'sandbox-agent' } });
 const service = new ReadAhead(new ThreadedReadService({ dir, readonly: true, workers: threads ?? 2 }));
-const session = new AgentSession({ send: (text) => port.postMessage(text) }, service, log);
+// Read-only: it writes nothing, but checks validate-only writes against its data (docs/decisions.md#writes).
+const writes = new WriteService(new SqliteWriter({ dir, readonly: true }), { allowWrites: false, validateOnlyWhenOff: true });
+const session = new AgentSession({ send: (text) => port.postMessage(text) }, service, log, { writes });
 port.on('message', (text: string) => session.receive(text));
-await session.hello({ version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: 'sqlite' });
+await session.hello({ version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: 'sqlite', allowWrites: false });

@@ -1,11 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOGUE } from '../catalogue/index.ts';
+import { WORK_READS } from '../catalogue/resources/work.ts';
 import { catalogueTables, readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';
 
 test('the read role gets SELECT on exactly the tables the catalogue reads, in every database', () => {
   const tables = catalogueTables();
-  const read = new Set(Object.values(CATALOGUE).flatMap((d) => [...d.sources.map((s) => s.table), ...(d.joins ?? []).map((j) => j.table)]));
+  const read = new Set(
+    [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)].flatMap((d) => [
+      ...d.sources.map((s) => s.table),
+      ...(d.joins ?? []).map((j) => j.table),
+    ]),
+  );
   assert.deepEqual(new Set([...tables.system, ...tables.company]), read);
   const script = readOnlyRoleScript({ login: 'api_read', password: "it's", companies: ['TWO', 'NWIND'] });
   const grants = script.split('\nGO\n').filter((s) => s.startsWith('GRANT'));

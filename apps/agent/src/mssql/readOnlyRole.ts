@@ -1,5 +1,6 @@
 import { isGpCompanyId } from '@gp-gateway/gp-schema';
 import { CATALOGUE } from '../catalogue/index.ts';
+import { WORK_READS } from '../catalogue/resources/work.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts';
 
@@ -20,7 +21,8 @@ const literal = (text: string) => `N'${text.replaceAll("'", "''")}'`;
 export function catalogueTables(): { system: string[]; company: string[] } {
   const system = new Set<string>();
   const company = new Set<string>();
-  for (const def of Object.values(CATALOGUE)) {
+  // The work tables too: lists of unposted documents and gets read them (catalogue/resources/work.ts).
+  for (const def of [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)]) {
     const target = def.database === 'system' ? system : company;
     for (const source of def.sources) target.add(source.table);
     for (const join of def.joins ?? []) target.add(join.table);

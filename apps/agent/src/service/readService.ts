@@ -14,6 +14,7 @@ import {
   type AgentHealth,
 } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
+import { WORK_READS } from '../catalogue/resources/work.ts';
 import { keyValue, PreparedResource } from '../catalogue/compile.ts';
 import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import type { CompiledQuery } from '../sql/model.ts';
@@ -85,7 +86,8 @@ export interface HealthReport {
 export function catalogueTables(): { system: string[]; company: string[] } {
   const system = new Set<string>();
   const company = new Set<string>();
-  for (const def of Object.values(CATALOGUE)) {
+  // The work tables too: lists of unposted documents and gets read them (catalogue/resources/work.ts).
+  for (const def of [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)]) {
     const into = def.database === 'system' ? system : company;
     for (const source of def.sources) into.add(source.table);
     // Joined tables live in the same database as the main table (the dialect qualifies them alike).
@@ -101,12 +103,16 @@ export function catalogueTables(): { system: string[]; company: string[] } {
 export class ReadService implements OperationHandler {
   private readonly executor: Executor;
   private readonly resources = new Map<string, PreparedResource>();
+  /** Per object with unposted documents: the filter value that lists them, and their work table's resource. */
+  private readonly work = new Map<string, { filter: string; value: string; resource: PreparedResource }>();
   private companyIds: Set<string> | null = null;
   private companiesReadAt = 0;
 
   constructor(executor: Executor) {
     this.executor = executor;
     for (const [name, def] of Object.entries(CATALOGUE)) this.resources.set(name, new PreparedResource(def, executor.dialect));
+    for (const [name, work] of Object.entries(WORK_READS))
+      this.work.set(name, { filter: work.filter, value: work.value, resource: new PreparedResource(work.def, executor.dialect) });
   }
 
   /**
@@ -181,8 +187,16 @@ export class ReadService implements OperationHandler {
 
   /** A list operation checked: its resource, filters, position and company. */
   private async listed(op: ListOperation, signal?: AbortSignal): Promise<CheckedList> {
-    const resource = this.resource(op.object);
     const filters = this.validFilters(op.object, op.filters);
+    // Unposted documents (status=work, year=unposted) are read from their work table's resource.
+    const work = this.work.get(op.object);
+    const unposted = work !== undefined && filters[work.filter] === work.value;
+    const resource = unposted ? work.resource : this.resource(op.object);
+    if (unposted) {
+      const refused = Object.keys(filters).filter((name) => !(name in work.resource.def.filters));
+      if (refused.length)
+        throw new AgentError('VALIDATION_ERROR', `${refused.join(', ')} cannot be combined with ${work.filter}=${work.value}`);
+    }
     const after = op.after === null ? null : this.validPosition(resource, filters, op.after);
     const company = await this.companyFor(resource, op.company, signal);
     const parent = objectSpec(op.object)?.parent;
@@ -268,9 +282,13 @@ export class ReadService implements OperationHandler {
     if (!parts) throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
     const company = await this.companyFor(resource, op.company, signal);
     // Sources are in preference order: a document in both open and history is served from open (docs/api.md#composite-ids).
-    for (const query of resource.getQueries(company, parts)) {
-      const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
-      if (row) return { payload: resource.encode(row), next: null };
+    // Then the work table: a document eConnect wrote and GP has not posted yet (D9: work, open, history).
+    const work = this.work.get(op.object)?.resource;
+    for (const from of work ? [resource, work] : [resource]) {
+      for (const query of from.getQueries(company, parts)) {
+        const [row] = await this.executor.query(company, renderSelect(query, this.executor.dialect), signal);
+        if (row) return { payload: from.encode(row), next: null };
+      }
     }
     throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
   }

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { OBJECTS, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
 import { CATALOGUE } from '../catalogue/index.ts';
+import { WORK_READS } from '../catalogue/resources/work.ts';
+import type { ResourceDef } from '../catalogue/types.ts';
 import { PreparedResource } from '../catalogue/compile.ts';
 import { mssqlDialect } from './mssqlDialect.ts';
 import { renderSelect } from './render.ts';
@@ -51,12 +53,15 @@ function valueFor(name: string, spec: FilterSpec, object: ObjectSpec, oversized:
  * source table (each value of a filter that picks tables) with a keyset position; all filters with
  * values that cannot match (`1 = 0` terms); get-by-id.
  */
-function statementsOf(object: ObjectSpec): string[] {
-  const def = CATALOGUE[object.name as keyof typeof CATALOGUE];
+function statementsOf(object: ObjectSpec, def: ResourceDef = CATALOGUE[object.name as keyof typeof CATALOGUE]): string[] {
   const resource = new PreparedResource(def, mssqlDialect);
   const company = object.companyScoped ? 'TWO' : null;
   const filtersWith = (oversized: boolean) =>
-    Object.fromEntries(Object.entries(object.filters).map(([name, spec]) => [name, valueFor(name, spec, object, oversized)]));
+    Object.fromEntries(
+      Object.entries(object.filters)
+        .filter(([name]) => name in def.filters)
+        .map(([name, spec]) => [name, valueFor(name, spec, object, oversized)]),
+    );
   const base = object.parent ? { documentId: filtersWith(false).documentId } : {};
   const sourceFilter = Object.entries(def.filters).find(([, f]) => f.kind === 'sources');
   const sourceChoices = sourceFilter && sourceFilter[1].kind === 'sources' ? Object.keys(sourceFilter[1].sources) : [undefined];
@@ -68,14 +73,16 @@ function statementsOf(object: ObjectSpec): string[] {
       queries.push(...resource.listQueries(company, all as never, 1001, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));
     }
     // Each filter alone: it may choose its own key (customerId pages on PKRM20101, accountNumber on AK2GL20000).
-    for (const name of Object.keys(object.filters)) {
+    for (const name of Object.keys(object.filters).filter((f) => f in def.filters)) {
       const one = { ...base, [name]: filtersWith(false)[name] };
       for (const { source, key, walk } of resource.listQueries(company, one as never, 1, null)) {
         queries.push(...resource.listQueries(company, one as never, 11, [key, source, ...walk.map(sampleKeyValue)]).map((q) => q.query));
       }
     }
   }
-  queries.push(...resource.listQueries(company, filtersWith(true) as never, 11, null).map((q) => q.query));
+  // A filter that picks tables takes one of the resource's own tables (the enum's first value may be another resource's: work).
+  const oversized = { ...filtersWith(true), ...(sourceFilter ? { [sourceFilter[0]]: sourceChoices[0] } : {}) };
+  queries.push(...resource.listQueries(company, oversized as never, 11, null).map((q) => q.query));
   if (def.idParts)
     queries.push(
       ...resource.getQueries(
@@ -119,9 +126,13 @@ test('every T-SQL statement the compiler produces parses as T-SQL', { skip: !ava
     const dirs = Array.from({ length: Math.max(1, os.availableParallelism()) }, (_, i) => path.join(root, String(i)));
     for (const dir of dirs) fs.mkdirSync(dir);
     const files = new Map<string, string>();
-    for (const object of Object.values(OBJECTS) as ObjectSpec[]) {
-      statementsOf(object).forEach((sql, i) => {
-        const file = path.join(dirs[files.size % dirs.length]!, `${object.name}-${i}.sql`);
+    const lists: Array<[string, string[]]> = (Object.values(OBJECTS) as ObjectSpec[]).map((object) => [object.name, statementsOf(object)]);
+    // Unposted documents, from their work tables (catalogue/resources/work.ts).
+    for (const [name, work] of Object.entries(WORK_READS))
+      lists.push([`${name}.${work.value}`, statementsOf((OBJECTS as Record<string, ObjectSpec>)[name]!, work.def)]);
+    for (const [name, statements] of lists) {
+      statements.forEach((sql, i) => {
+        const file = path.join(dirs[files.size % dirs.length]!, `${name}-${i}.sql`);
         fs.writeFileSync(file, `${sql}\n`);
         files.set(file, sql);
       });

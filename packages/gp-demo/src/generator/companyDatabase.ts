@@ -27,6 +27,7 @@ import {
   writePayables,
   writeReceivables,
 } from './subledgers.ts';
+import { writeNumbering, writeUnposted } from './numbering.ts';
 import { createTableWriter } from './tableWriter.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { VENDORS_PER_SCALE, writeVendors } from './vendors.ts';
@@ -162,6 +163,8 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       const batchRng = rng('batches');
       batches.addRecurring(batchRng);
       batches.write(batchRng, writers.SY00500);
+      writeUnposted(db, writers);
+      writeNumbering(db, writers);
     });
 
     const indexProgress = startPhase(onProgress, `${company.id} indexes`, 1);

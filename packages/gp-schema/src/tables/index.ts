@@ -14,6 +14,7 @@ import { POP10100, POP10110, POP30100, POP30110 } from './purchasing.ts';
 import { RM00101, RM00102, RM00301, RM20101, RM30101 } from './receivables.ts';
 import { SOP10100, SOP10200, SOP30200, SOP30300 } from './sales.ts';
 import { SY00500, SY01500, SY03300, SY40100, SY40101 } from './system.ts';
+import { GL10000, GL10001, GL40000, PM10000, PM40100, RM00103, RM10301, RM40401, SOP40200 } from './work.ts';
 
 /**
  * Every table, keyed by name. The order is the order each database file creates its tables in (and
@@ -50,6 +51,15 @@ export const GP_TABLES = {
   POP10110,
   POP30100,
   POP30110,
+  RM00103,
+  RM10301,
+  PM10000,
+  GL10000,
+  GL10001,
+  SOP40200,
+  RM40401,
+  PM40100,
+  GL40000,
 } satisfies Record<string, GpTable>;
 
 export type GpTableName = keyof typeof GP_TABLES;

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { AGENT_VERSION_LINE } from '../../version.ts';
 import { openExecutor } from '../common.ts';
-import { checkDatabase, checkGateway } from '../diagnostics.ts';
+import { checkDatabase, checkGateway, checkWrites } from '../diagnostics.ts';
 import type { Finding } from '../findings.ts';
 import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
@@ -60,7 +60,10 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
   if (database) {
     const executor = openExecutor(database);
     try {
-      findings.push(...(await checkDatabase(database, executor)).findings);
+      const checked = await checkDatabase(database, executor);
+      findings.push(...checked.findings);
+      if (config && !checked.findings.some((f) => f.status === 'fail'))
+        findings.push(await checkWrites(database, executor, checked.companies, config.allowWrites));
     } finally {
       await executor.close().catch(() => {});
     }
@@ -104,12 +107,14 @@ export function registerDiagnoseCommand(program: Command): void {
     .option('--token <token>', 'agent token, lb_agent_… (env GP_AGENT_TOKEN); shows in the process list, so prefer the file')
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
+    .option('--allow-writes', 'check as an agent with writes on (env GP_AGENT_ALLOW_WRITES)')
     .option('--json', 'print the findings as JSON')
     .addHelpText(
       'after',
       '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; the system\n' +
         'database the companies name (SY00100); snapshot isolation allowed where GP_MSSQL_ISOLATION is snapshot;\n' +
-        'read permission on every table the API reads, in every company; gateway reachable over HTTPS; WebSocket upgrade and\n' +
+        'read permission on every table the API reads, in every company; writes (off, or on and permitted: EXECUTE\n' +
+        'on the eConnect procedures and the write journal); gateway reachable over HTTPS; WebSocket upgrade and\n' +
         'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
         "the service's account, with the service's configuration file.\n" +
         settingsHelp() +

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import { parseCompaniesOption } from '@gp-gateway/gp-schema';
 import { readOnlyRoleScript } from '../../mssql/readOnlyRole.ts';
+import { writeRoleScript } from '../../mssql/writeRole.ts';
 
 /** SQL Server scripts a DBA runs. */
 export function registerMssqlCommand(program: Command): void {
-  const mssql = program.command('mssql').description('SQL Server scripts: least-privilege read access.');
+  const mssql = program
+    .command('mssql')
+    .description('SQL Server scripts: least-privilege read access, and write access for --allow-writes.');
 
   mssql
     .command('grant-read')
@@ -34,5 +37,25 @@ export function registerMssqlCommand(program: Command): void {
           ...(password ? { password } : {}),
         }),
       );
+    });
+
+  mssql
+    .command('grant-write')
+    .description(
+      'Print a T-SQL script for an agent run with --allow-writes, on top of grant-read: in each company database the\n' +
+        'write journal table GPGW_WRITE_JOURNAL, and for the role gp_gateway_write EXECUTE on exactly the eConnect\n' +
+        'procedures the writes call, SELECT and INSERT on the journal, SELECT on the numbering and work tables, UPDATE on\n' +
+        'RM40401; SELECT on DYNAMICS..taErrorCode. DYNGRP is not used.',
+    )
+    .requiredOption('--login <name>', 'the login the agent connects with (the one grant-read was run for)')
+    .requiredOption('--companies <ids>', 'company database ids, comma separated, e.g. TWO,NWIND')
+    .addHelpText(
+      'after',
+      '\nExample:\n' +
+        '  gp-agent mssql grant-write --login "CONTOSO\\svc-gp-agent" --companies TWO > grant-write.sql\n' +
+        'Review grant-write.sql, then run it as a sysadmin after grant.sql.\n',
+    )
+    .action((flags: { login: string; companies: string }) => {
+      process.stdout.write(writeRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies) }));
     });
 }

@@ -7,6 +7,7 @@ import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.
 import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
+import { FAULT_ENV } from '../../writes/faults.ts';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -26,7 +27,12 @@ async function runAgent(config: AgentConfig): Promise<number> {
     console.error(`gp-agent: warning: ${warning}`);
     log.warn(warning);
   }
-  const serving = openServing(config.database, { sqliteThreads: config.sqliteWorkers, testDelayMs: config.testDelayMs });
+  const serving = openServing(config.database, {
+    sqliteThreads: config.sqliteWorkers,
+    testDelayMs: config.testDelayMs,
+    allowWrites: config.allowWrites,
+    fault: config.fault,
+  });
   log.info(
     {
       version: AGENT_VERSION,
@@ -37,11 +43,14 @@ async function runAgent(config: AgentConfig): Promise<number> {
       database: config.database.kind === 'sqlite' ? { kind: 'sqlite', dir: config.database.dir } : { kind: 'mssql' },
       configFile: config.configFile,
       timings: config.timings,
+      allowWrites: config.allowWrites,
     },
     'agent starting',
   );
   // In the background: a database that is down must not hold up connecting to the gateway.
   void checkAtStart(config, serving, log);
+  if (config.fault)
+    log.warn({ fault: config.fault }, `${FAULT_ENV} is set: the agent stops itself at the point it names. It is for tests only; unset it.`);
   if (config.testDelayMs > 0)
     log.warn(
       { testDelayMs: config.testDelayMs },
@@ -72,6 +81,7 @@ async function runAgent(config: AgentConfig): Promise<number> {
         gatewayUrl: config.gatewayUrl,
         token: config.token,
         service: serving.service,
+        ...(serving.writes && { writes: serving.writes }),
         log,
         dialect: serving.dialect,
         timings: config.timings,
@@ -125,6 +135,10 @@ export function registerRunCommand(program: Command): void {
     .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder instead (env GP_SQLITE_DIR)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)')
     .option('--log-file <file>', 'write logs to this file instead of standard output (env GP_AGENT_LOG_FILE)')
+    .option(
+      '--allow-writes',
+      "write into GP when the gateway asks (env GP_AGENT_ALLOW_WRITES=true); off by default: the customer's IT decides",
+    )
     .addHelpText(
       'after',
       settingsHelp() +

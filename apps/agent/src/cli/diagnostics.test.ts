@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Executor } from '../db/executor.ts';
+import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import { writeProcedures } from '../mssql/writeRole.ts';
+import { checkWrites } from './diagnostics.ts';
+
+const MSSQL = { kind: 'mssql', connection: '', isolation: 'read-committed', lockTimeoutMs: 5000, systemDatabase: 'GPSYS' } as const;
+
+/** diagnose's Writes check: off says so; on SQL Server every permission a write needs is asked of HAS_PERMS_BY_NAME. */
+function grants(denied: Set<string>): { executor: Executor; asked: string[] } {
+  const asked: string[] = [];
+  const executor = {
+    dialect: mssqlDialect,
+    systemDatabase: 'GPSYS',
+    async query(_company: string | null, query: { sql: string; params: { value: unknown }[] }) {
+      const name = String(query.params[0]!.value);
+      const permission = /'(EXECUTE|INSERT|UPDATE|SELECT)'/.exec(query.sql)![1]!;
+      asked.push(`${permission} ${name}`);
+      return [[denied.has(`${permission} ${name}`) ? 0 : 1]];
+    },
+  } as unknown as Executor;
+  return { executor, asked };
+}
+
+test('writes off: the check says who turns them on, and asks SQL Server nothing', async () => {
+  const { executor, asked } = grants(new Set());
+  const finding = await checkWrites(MSSQL, executor, ['TWO'], false);
+  assert.equal(finding.status, 'ok');
+  assert.match(finding.summary, /^off: .*--allow-writes/);
+  assert.deepEqual(asked, []);
+});
+
+test('writes on, SQL Server: EXECUTE on every eConnect procedure and INSERT on the journal, per company; what is missing is named', async () => {
+  const ok = grants(new Set());
+  const good = await checkWrites(MSSQL, ok.executor, ['TWO', 'NWIND'], true);
+  assert.equal(good.status, 'ok');
+  assert.equal(ok.asked.length, 1 + 2 * (writeProcedures().length + 2));
+  assert.ok(ok.asked.includes('EXECUTE [TWO].[dbo].[taSopHdrIvcInsert]'));
+  assert.ok(ok.asked.includes('SELECT [GPSYS].[dbo].[taErrorCode]'), 'GP error texts in the configured system database');
+  assert.ok(ok.asked.includes('INSERT [NWIND].[dbo].[GPGW_WRITE_JOURNAL]'));
+  const bad = grants(new Set(['EXECUTE [NWIND].[dbo].[taRMTransaction]', 'INSERT [TWO].[dbo].[GPGW_WRITE_JOURNAL]']));
+  const finding = await checkWrites(MSSQL, bad.executor, ['TWO', 'NWIND'], true);
+  assert.equal(finding.status, 'fail');
+  assert.deepEqual(finding.details, [
+    'INSERT on TWO..GPGW_WRITE_JOURNAL (the write journal; the script creates it)',
+    'EXECUTE on NWIND..taRMTransaction',
+  ]);
+  assert.match(finding.fix!, /gp-agent mssql grant-write/);
+});
+
+test('writes on, embedded database: its files must be writable', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diag-writes-'));
+  try {
+    for (const name of ['DYNAMICS', 'TWO']) fs.writeFileSync(path.join(dir, `${name}.sqlite`), '');
+    const { executor } = grants(new Set());
+    assert.equal((await checkWrites({ kind: 'sqlite', dir }, executor, ['TWO'], true)).status, 'ok');
+    if (process.getuid?.() !== 0) {
+      fs.chmodSync(path.join(dir, 'TWO.sqlite'), 0o444);
+      const finding = await checkWrites({ kind: 'sqlite', dir }, executor, ['TWO'], true);
+      assert.equal(finding.status, 'fail');
+      assert.match(finding.details![0]!, /TWO\.sqlite cannot be written/);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,71 @@
+import { isGpCompanyId } from '@gp-gateway/gp-schema';
+import { WRITES } from '@gp-gateway/protocol';
+import { mssqlDialect } from '../sql/mssqlDialect.ts';
+import { JOURNAL_TABLE, MSSQL_JOURNAL_DDL } from '../writes/journal.ts';
+
+/**
+ * The write variant of the least-privilege role (docs/decisions.md#writes), for an agent run with
+ * `--allow-writes`, on top of the read role (readOnlyRole.ts), which it does not replace: in each
+ * company database, EXECUTE on exactly the eConnect procedures the writes call, the agent's write
+ * journal (created here) with SELECT and INSERT, SELECT on GP's numbering and work tables a write
+ * checks and reads back, and UPDATE on RM40401, whose next receivables number the agent advances
+ * itself (GP has no procedure for it); in DYNAMICS, SELECT on taErrorCode, which turns GP's error
+ * codes into words. The procedures are owned by dbo, so the tables they write need no grant of
+ * their own (ownership chaining). DYNGRP is never used.
+ */
+export const WRITE_ROLE = 'gp_gateway_write';
+const q = (name: string) => mssqlDialect.quote(name);
+const literal = (text: string) => `N'${text.replaceAll("'", "''")}'`;
+
+/** The eConnect procedures the agent's writes call, sorted: what the role may EXECUTE and diagnose checks. */
+export function writeProcedures(): string[] {
+  return [...new Set(Object.values(WRITES).flatMap((spec) => [...spec.procedures]))].sort();
+}
+
+/** Tables a write reads besides those the read role covers: numbering, setup and the work tables it reads back. */
+export const WRITE_READ_TABLES = [
+  'GL10000',
+  'GL10001',
+  'GL40000',
+  'PM10000',
+  'PM40100',
+  'RM10301',
+  'RM40401',
+  'SOP40200',
+  'SY03300',
+  'IV40700',
+  'IV00101',
+  'GL00105',
+  'GL00100',
+  'SY00500',
+] as const;
+
+export interface WriteRoleOptions {
+  login: string;
+  companies: readonly string[];
+}
+
+export function writeRoleScript({ login, companies }: WriteRoleOptions): string {
+  const out: string[] = [
+    '-- Write access for the GP gateway agent (gp-agent run --allow-writes). Run it after the script',
+    '-- `gp-agent mssql grant-read` prints, for the same login: it adds to that role, it does not replace it.',
+    'USE [DYNAMICS]',
+    `IF USER_ID(${literal(login)}) IS NULL CREATE USER ${q(login)} FOR LOGIN ${q(login)}`,
+    `IF DATABASE_PRINCIPAL_ID(N'${WRITE_ROLE}') IS NULL CREATE ROLE ${q(WRITE_ROLE)}`,
+    `GRANT SELECT ON [dbo].[taErrorCode] TO ${q(WRITE_ROLE)}`,
+    `ALTER ROLE ${q(WRITE_ROLE)} ADD MEMBER ${q(login)}`,
+  ];
+  for (const company of companies) {
+    if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
+    out.push(`USE ${q(company)}`);
+    out.push(`IF USER_ID(${literal(login)}) IS NULL CREATE USER ${q(login)} FOR LOGIN ${q(login)}`);
+    out.push(`IF DATABASE_PRINCIPAL_ID(N'${WRITE_ROLE}') IS NULL CREATE ROLE ${q(WRITE_ROLE)}`);
+    out.push(MSSQL_JOURNAL_DDL);
+    out.push(`GRANT SELECT, INSERT ON [dbo].${q(JOURNAL_TABLE)} TO ${q(WRITE_ROLE)}`);
+    for (const procedure of writeProcedures()) out.push(`GRANT EXECUTE ON [dbo].${q(procedure)} TO ${q(WRITE_ROLE)}`);
+    for (const table of WRITE_READ_TABLES) out.push(`GRANT SELECT ON [dbo].${q(table)} TO ${q(WRITE_ROLE)}`);
+    out.push(`GRANT UPDATE ON [dbo].[RM40401] TO ${q(WRITE_ROLE)}`);
+    out.push(`ALTER ROLE ${q(WRITE_ROLE)} ADD MEMBER ${q(login)}`);
+  }
+  return `${out.join('\nGO\n')}\nGO\n`;
+}

@@ -1,0 +1,178 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkWriteBody, WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
+import { econnectWrite, type TsqlBatch } from './econnect.ts';
+
+/**
+ * The eConnect T-SQL of every writable object (econnect.ts): golden files under golden/ that a
+ * reviewer reads (run with UPDATE_GOLDEN=1 to rewrite them after an intended change, then read the
+ * diff), and every batch parsed by a real T-SQL grammar (sqlfluff, as sql/tsqlParse.test.ts).
+ */
+const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
+const OPERATION = 'golden-operation-0001';
+
+/** One body per object, with every optional field the object has, through the protocol's own checks. */
+const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
+  customers: {
+    id: 'apitest0001',
+    name: "O'Brien & Sons",
+    shortName: 'OBRIEN',
+    classId: 'USA-ILMO-T1',
+    paymentTermsId: 'Net 30',
+    salespersonId: 'GREG E.',
+    currencyId: 'Z-US$',
+    creditLimit: '2500.00',
+    phone: '31255501230000',
+    inactive: false,
+    hold: true,
+  },
+  'customer-addresses': {
+    customerId: 'AARONFIT0001',
+    code: 'SHIP2',
+    line1: '1 Test Way',
+    city: 'Chicago',
+    state: 'IL',
+    postalCode: '60601',
+    phone: '3125550100',
+  },
+  vendors: { id: 'apivend', name: 'API Vendor', paymentTermsId: 'Net 30', ten99Type: 'miscellaneous', taxId: '12-3456789' },
+  'vendor-addresses': {
+    vendorId: 'ACETRAVE0001',
+    code: 'REMIT',
+    contactPerson: 'Pat',
+    line1: 'PO Box 1',
+    city: 'Fargo',
+    postalCode: '58102',
+  },
+  'sales-orders': {
+    docTypeId: 'STDORD',
+    customerId: 'AARONFIT0001',
+    date: '2026-11-20',
+    batchId: 'API-ORDERS',
+    siteId: 'WAREHOUSE',
+    customerPONumber: 'PO-77',
+    freightAmount: '12.50',
+    lines: [
+      { itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '19.99' },
+      { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'NORTH' },
+    ],
+  },
+  'ar-invoices': {
+    customerId: 'AARONFIT0001',
+    date: '2026-11-21',
+    salesAmount: '1000.00',
+    taxAmount: '80',
+    batchId: 'API-RM',
+    description: 'Consulting',
+  },
+  'ap-invoices': {
+    vendorId: 'ACETRAVE0001',
+    vendorDocumentNumber: 'V-INV-9',
+    date: '2026-11-21',
+    purchasesAmount: '500.5',
+    batchId: 'API-PM',
+  },
+  'gl-entries': {
+    reference: 'API accrual',
+    date: '2026-11-22',
+    batchId: 'API-GL',
+    sourceDocument: 'GJ',
+    lines: [
+      { accountNumber: '000-1100-00', debit: '100.00', lineDescription: 'one' },
+      { accountNumber: '000-4100-00', credit: '100.00' },
+    ],
+  },
+};
+
+/** The number the golden main batches are rendered with, as the number step would have answered. */
+const TAKEN: Record<WritableObjectName, string | null> = {
+  customers: null,
+  'customer-addresses': null,
+  vendors: null,
+  'vendor-addresses': null,
+  'sales-orders': 'ORDST1101',
+  'ar-invoices': 'INV00001359',
+  'ap-invoices': '00000000000800043',
+  'gl-entries': '2426',
+};
+
+function batchesOf(object: WritableObjectName): { name: string; batch: TsqlBatch }[] {
+  const checked = checkWriteBody(object, BODIES[object]);
+  assert.ok(checked.ok, JSON.stringify(checked));
+  const write = econnectWrite(object, checked.body, OPERATION, 'TWO');
+  return [...(write.numbers ? [{ name: 'numbers', batch: write.numbers }] : []), { name: 'main', batch: write.main(TAKEN[object]) }];
+}
+
+function render(object: WritableObjectName): string {
+  const out = [`-- ${object}: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.`];
+  for (const { name, batch } of batchesOf(object)) {
+    out.push('', `-- ${name}`);
+    for (const p of batch.params) out.push(`-- @${p.name} ${p.type} = ${JSON.stringify(p.value)}`);
+    out.push(batch.sql);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+test('the eConnect T-SQL of every writable object is the reviewed one', () => {
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    const file = path.join(GOLDEN_DIR, `${object}.sql`);
+    const text = render(object);
+    if (process.env.UPDATE_GOLDEN) fs.writeFileSync(file, text);
+    assert.equal(text, fs.readFileSync(file, 'utf8'), `${object}: golden/${object}.sql differs (UPDATE_GOLDEN=1 rewrites it)`);
+  }
+});
+
+test('creates never update: every create passes UpdateIfExists = 0, and each procedure is checked after its call', () => {
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    const main = batchesOf(object).at(-1)!.batch.sql;
+    const calls = main.match(/EXEC @rc = /g)!.length;
+    assert.equal(main.match(/IF @rc <> 0 OR @O_iErrorState <> 0/g)!.length, calls, object);
+    if (['customers', 'vendors', 'customer-addresses', 'vendor-addresses'].includes(object))
+      assert.match(main, /@I_vUpdateIfExists = 0/, object);
+    // Every value is a parameter: no literal from the body reaches the text.
+    assert.doesNotMatch(main, /AARONFIT0001|API-|Consulting|O''Brien/, object);
+  }
+  const order = batchesOf('sales-orders').at(-1)!.batch.sql;
+  assert.ok(order.indexOf('taSopLineIvcInsert') < order.indexOf('taSopHdrIvcInsert'), 'lines before the header');
+  const entry = batchesOf('gl-entries').at(-1)!.batch.sql;
+  assert.ok(entry.lastIndexOf('taGLTransactionLineInsert') < entry.indexOf('taGLTransactionHeaderInsert'), 'lines before the header');
+});
+
+const available = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!available)
+  console.warn('\n*** SKIPPED: eConnect T-SQL parse check needs sqlfluff (apt-get install sqlfluff); .ci/run installs it. ***\n');
+
+test('every eConnect batch parses as T-SQL', { skip: !available && 'sqlfluff is not installed' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'econnect-tsql-'));
+  try {
+    const files = new Map<string, string>();
+    for (const object of WRITABLE_OBJECT_NAMES) {
+      for (const { name, batch } of batchesOf(object)) {
+        const file = path.join(dir, `${object}-${name}.sql`);
+        // Parameters are declared by sp_executesql; declared here so that the batch stands alone.
+        const declare = batch.params.length ? `DECLARE ${batch.params.map((p) => `@${p.name} ${p.type}`).join(', ')};\n` : '';
+        fs.writeFileSync(file, `${declare}${batch.sql}\n`);
+        files.set(file, `${object} ${name}`);
+      }
+    }
+    fs.writeFileSync(path.join(dir, 'zz-broken.sql'), 'EXEC @rc = [dbo].[taRMTransaction] @I_vDOCNUMBR = ;\n');
+    const { stdout } = await promisify(execFile)('sqlfluff', ['parse', '--dialect', 'tsql', '--format', 'json', dir], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    const results = JSON.parse(stdout) as { filepath: string; segments: unknown }[];
+    assert.equal(results.length, files.size + 1);
+    const unparsable = results
+      .filter((r) => JSON.stringify(r.segments).includes('"unparsable"'))
+      .map((r) => files.get(r.filepath) ?? path.basename(r.filepath));
+    assert.deepEqual(unparsable, ['zz-broken.sql']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

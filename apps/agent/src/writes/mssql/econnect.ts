@@ -1,0 +1,413 @@
+import { Decimal } from 'decimal.js';
+import { GP_TABLES, type GpTable } from '@gp-gateway/gp-schema';
+import {
+  AP_DOCUMENT_TYPES,
+  AR_DOCUMENT_TYPES,
+  codeOf,
+  SALES_DOCUMENT_TYPES,
+  WRITES,
+  type WritableObjectName,
+  type WriteBody,
+} from '@gp-gateway/protocol';
+import { CATALOGUE } from '../../catalogue/index.ts';
+import { unpostedApInvoices, unpostedArInvoices, unpostedGlEntries } from '../../catalogue/resources/work.ts';
+import type { ResourceDef } from '../../catalogue/types.ts';
+import { fieldColumns, headerOf, type GpWriteValue } from '../fieldColumns.ts';
+import { JOURNAL_TABLE } from '../journal.ts';
+
+/**
+ * A write on SQL Server as the eConnect procedures make it (gp-schema.md §16, docs/decisions.md#writes):
+ * T-SQL that calls GP's own `ta*` procedures with typed parameters, never SQL built from values.
+ *
+ * 1. `numbers`: the document's number, in a short transaction of its own (GP's numbering procedures
+ *    take and increment it; a number taken by a write that then fails is skipped, as in GP).
+ * 2. `main`: on the transaction's connection (opened by the driver, which sends BEGIN TRAN):
+ *    `SET XACT_ABORT ON`, the journal checked for the operation id (a row there stops the write),
+ *    the procedures lines first, each call's return value and `@O_iErrorState` checked, and a
+ *    final status row. The caller then reads the record back, inserts the journal row and commits,
+ *    all in that transaction; any failure rolls everything back.
+ */
+export interface TsqlParam {
+  name: string;
+  /** T-SQL type as the procedure declares it: char(n), numeric(19,5), datetime, smallint, int, tinyint, varchar(n). */
+  type: string;
+  value: string | number | null;
+}
+
+export interface TsqlBatch {
+  sql: string;
+  params: TsqlParam[];
+}
+
+export interface EconnectWrite {
+  /** The number step, when the body names none: its result set's first column is the number. */
+  numbers: TsqlBatch | null;
+  /** The calls; `@number` is the number the first step took (or the body's). */
+  main(number: string | null): TsqlBatch;
+}
+
+/** Procedure parameters that are not columns of the table the procedure writes, typed as the procedure declares them. */
+const PARAMETER_TYPES: Record<string, string> = {
+  CUSTNMBR: 'char(15)',
+  DOCDATE: 'datetime',
+  DOCID: 'char(15)',
+  ACTNUMST: 'char(75)',
+  FREIGHT: 'numeric(19,5)',
+};
+
+/** eConnect's parameter names where they differ from the column the field is read from. */
+const PARAMETER_OF: Record<string, string> = { PHONE1: 'PHNUMBR1', ZIP: 'ZIPCODE', VCHRNMBR: 'VCHNUMWK' };
+
+/** The T-SQL type of a column as a procedure takes it: the usable length of a char (one less than an even char(n)). */
+function parameterType(table: GpTable, column: string, maxLength?: number): string {
+  const def = table.columns.find((c) => c.name === column);
+  if (!def) {
+    // A parameter with no column in the table the procedure writes (a line's document date, a journal line's account number).
+    const type = PARAMETER_TYPES[column];
+    if (!type) throw new Error(`${table.name} has no column ${column}`);
+    return type;
+  }
+  switch (def.type) {
+    case 'char':
+      return `char(${maxLength ?? (def.length! % 2 === 0 ? def.length! - 1 : def.length!)})`;
+    case 'numeric':
+      return 'numeric(19,5)';
+    case 'datetime':
+      return 'datetime';
+    default:
+      return def.type;
+  }
+}
+
+/** Builds one procedure call's parameters, numbered after those already in `params`. */
+class Calls {
+  readonly params: TsqlParam[] = [];
+  private readonly lines: string[] = [];
+
+  constructor(
+    private readonly operationId: string | null,
+    private readonly database: string,
+  ) {
+    if (operationId !== null) this.params.push({ name: 'p0', type: 'varchar(64)', value: operationId });
+  }
+
+  /** `EXEC @rc = proc @I_vX = @pN, …`, then the check that stops the batch when GP refused. */
+  call(
+    proc: string,
+    table: GpTable,
+    values: Record<string, GpWriteValue | null>,
+    lengths: Record<string, number> = {},
+    flags: Record<string, number> = {},
+  ): void {
+    const args: string[] = [];
+    for (const [column, value] of Object.entries(values)) {
+      if (value === null || value === undefined) continue;
+      const name = `p${this.params.length}`;
+      this.params.push({ name, type: parameterType(table, column, lengths[column]), value });
+      args.push(`@I_v${PARAMETER_OF[column] ?? column} = @${name}`);
+    }
+    for (const [flag, value] of Object.entries(flags)) args.push(`@I_v${flag} = ${value}`);
+    args.push('@O_iErrorState = @O_iErrorState OUTPUT', '@oErrString = @oErrString OUTPUT');
+    this.lines.push(
+      `EXEC @rc = [${this.database}].[dbo].[${proc}] ${args.join(', ')};`,
+      'IF @rc <> 0 OR @O_iErrorState <> 0',
+      'BEGIN',
+      '  ROLLBACK TRANSACTION;',
+      `  SELECT 'gp' AS [stopped], '${proc}' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];`,
+      '  RETURN;',
+      'END;',
+    );
+  }
+
+  batch(): TsqlBatch {
+    const journal = [
+      `IF EXISTS (SELECT 1 FROM [${this.database}].[dbo].[${JOURNAL_TABLE}] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)`,
+      'BEGIN',
+      '  ROLLBACK TRANSACTION;',
+      "  SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];",
+      '  RETURN;',
+      'END;',
+    ];
+    const sql = [
+      'SET XACT_ABORT ON;',
+      "DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';",
+      ...(this.operationId === null ? [] : journal),
+      ...this.lines,
+      "SELECT 'ok' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];",
+    ].join('\n');
+    return { sql, params: this.params };
+  }
+}
+
+const table = (name: keyof typeof GP_TABLES) => GP_TABLES[name] as GpTable;
+/** eConnect's lengths of the body's fields (protocol writes.ts), by the column they are written to. */
+function lengthsOf(object: WritableObjectName, def: ResourceDef, lines = false): Record<string, number> {
+  const spec = WRITES[object] as {
+    fields: Record<string, { maxLength?: number }>;
+    extraFields?: Record<string, { maxLength?: number }>;
+    lines?: { fields: Record<string, { maxLength?: number }> };
+  };
+  const fields = lines ? spec.lines!.fields : { ...spec.fields, ...spec.extraFields };
+  const out: Record<string, number> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const read = def.fields[name];
+    if (field.maxLength && read && 'column' in read) out[read.column] = field.maxLength;
+  }
+  return out;
+}
+
+/** A number step: a procedure that takes the next number, in its own short transaction. */
+function numberStep(database: string, proc: string, args: string, output: string, params: TsqlParam[], declare: string): TsqlBatch {
+  return {
+    sql: [
+      'SET XACT_ABORT ON;',
+      `DECLARE ${declare}, @O_iErrorState int = 0, @rc int = 0;`,
+      'BEGIN TRANSACTION;',
+      `EXEC @rc = [${database}].[dbo].[${proc}] ${args}, @O_iErrorState = @O_iErrorState OUTPUT;`,
+      'IF @rc <> 0 OR @O_iErrorState <> 0',
+      'BEGIN',
+      '  ROLLBACK TRANSACTION;',
+      `  SELECT CAST(NULL AS varchar(21)) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];`,
+      '  RETURN;',
+      'END;',
+      'COMMIT TRANSACTION;',
+      `SELECT RTRIM(CAST(${output} AS varchar(21))) AS [number], 0 AS [state];`,
+    ].join('\n'),
+    params,
+  };
+}
+
+/**
+ * The eConnect calls of one write. `operationId` null leaves the journal check out (validate-only
+ * on a database without the journal). Creates pass `@I_vUpdateIfExists = 0`: an existing id is
+ * GP's error, never an update.
+ */
+export function econnectWrite(object: WritableObjectName, body: WriteBody, operationId: string | null, database: string): EconnectWrite {
+  if (!/^[A-Za-z0-9_]{1,5}$/.test(database)) throw new Error(`not a GP company id: ${database}`);
+  switch (object) {
+    case 'customers': {
+      const { creditLimit, ...rest } = body;
+      return {
+        numbers: null,
+        main: () => {
+          const calls = new Calls(operationId, database);
+          const values: Record<string, GpWriteValue | null> = fieldColumns(CATALOGUE.customers, rest);
+          values.CRLMTTYP = creditLimit === undefined ? 0 : 2;
+          if (creditLimit !== undefined) values.CRLMTAMT = String(creditLimit);
+          calls.call('taUpdateCreateCustomerRcd', table('RM00101'), values, lengthsOf(object, CATALOGUE.customers), { UpdateIfExists: 0 });
+          return calls.batch();
+        },
+      };
+    }
+    case 'vendors':
+      return {
+        numbers: null,
+        main: () => {
+          const calls = new Calls(operationId, database);
+          calls.call(
+            'taUpdateCreateVendorRcd',
+            table('PM00200'),
+            fieldColumns(CATALOGUE.vendors, { status: 'active', ...body }),
+            lengthsOf(object, CATALOGUE.vendors),
+            {
+              UpdateIfExists: 0,
+            },
+          );
+          return calls.batch();
+        },
+      };
+    case 'customer-addresses':
+    case 'vendor-addresses': {
+      const [proc, name] =
+        object === 'customer-addresses'
+          ? (['taCreateCustomerAddress', 'RM00102'] as const)
+          : (['taCreateVendorAddress', 'PM00300'] as const);
+      return {
+        numbers: null,
+        main: () => {
+          const calls = new Calls(operationId, database);
+          calls.call(proc, table(name), fieldColumns(CATALOGUE[object], body), lengthsOf(object, CATALOGUE[object]), { UpdateIfExists: 0 });
+          return calls.batch();
+        },
+      };
+    }
+    case 'sales-orders': {
+      const typeName = String(body.type ?? 'order');
+      const type = codeOf(SALES_DOCUMENT_TYPES, typeName)!;
+      const numbers =
+        body.number === undefined
+          ? numberStep(
+              database,
+              'taGetSopNumber',
+              '@I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT',
+              '@O_vSopNumber',
+              [
+                { name: 'p0', type: 'tinyint', value: type },
+                { name: 'p1', type: 'char(15)', value: String(body.docTypeId) },
+              ],
+              "@O_vSopNumber varchar(21) = ''",
+            )
+          : null;
+      return {
+        numbers,
+        main: (taken) => {
+          const number = taken ?? String(body.number);
+          const calls = new Calls(operationId, database);
+          let subtotal = new Decimal(0);
+          const lines = body.lines!;
+          for (const line of lines) {
+            const extended = new Decimal(String(line.quantity)).times(String(line.unitPrice)).toDecimalPlaces(5);
+            subtotal = subtotal.plus(extended);
+            // Lines before the header: taSopHdrIvcInsert reads and sums them.
+            calls.call(
+              'taSopLineIvcInsert',
+              table('SOP10200'),
+              {
+                SOPTYPE: type,
+                SOPNUMBE: number,
+                CUSTNMBR: String(body.customerId),
+                DOCDATE: String(body.date),
+                LOCNCODE: (line.siteId ?? body.siteId ?? null) as string | null,
+                ITEMNMBR: String(line.itemId),
+                ITEMDESC: (line.description ?? null) as string | null,
+                QUANTITY: String(line.quantity),
+                UNITPRCE: String(line.unitPrice),
+                XTNDPRCE: extended.toFixed(5),
+                DOCID: String(body.docTypeId),
+              },
+              { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
+            );
+          }
+          const total = subtotal.plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+          const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
+          // eConnect names the header's freight FREIGHT (the column is FRTAMNT).
+          const { FRTAMNT, ...rest } = header;
+          calls.call(
+            'taSopHdrIvcInsert',
+            table('SOP10100'),
+            { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }), SUBTOTAL: subtotal.toFixed(5), DOCAMNT: total.toFixed(5) },
+            { ...lengthsOf(object, CATALOGUE['sales-orders']), SOPNUMBE: 21 },
+            { UpdateExisting: 0 },
+          );
+          return calls.batch();
+        },
+      };
+    }
+    case 'ar-invoices': {
+      const typeName = String(body.type ?? 'invoice');
+      const type = codeOf(AR_DOCUMENT_TYPES, typeName)!;
+      // RM40401 is a table, not a procedure: its number is taken under an update lock and advanced as
+      // GP does (the trailing digits incremented, their width kept: writes/numbers.ts).
+      const numbers =
+        body.documentNumber === undefined
+          ? {
+              sql: [
+                'SET XACT_ABORT ON;',
+                "DECLARE @number varchar(21) = '', @digits int = 0, @next varchar(21) = '';",
+                'BEGIN TRANSACTION;',
+                `SELECT @number = RTRIM([DOCNUMBR]) FROM [${database}].[dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;`,
+                "SET @digits = PATINDEX('%[^0-9]%', REVERSE(@number) + 'x') - 1;",
+                "SET @next = CAST(CAST('0' + RIGHT(@number, @digits) AS bigint) + 1 AS varchar(21));",
+                "SET @next = LEFT(@number, LEN(@number) - @digits) + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;",
+                `UPDATE [${database}].[dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;`,
+                'COMMIT TRANSACTION;',
+                'SELECT @number AS [number], 0 AS [state];',
+              ].join('\n'),
+              params: [{ name: 'p0', type: 'smallint', value: type }],
+            }
+          : null;
+      return {
+        numbers,
+        main: (taken) => {
+          const number = taken ?? String(body.documentNumber);
+          const calls = new Calls(operationId, database);
+          const amount = new Decimal(String(body.salesAmount)).plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+          const values = fieldColumns(unpostedArInvoices, { ...body, type: typeName, documentNumber: number });
+          calls.call(
+            'taRMTransaction',
+            table('RM10301'),
+            { ...values, DOCAMNT: amount.toFixed(5) },
+            { ...lengthsOf(object, unpostedArInvoices), DOCNUMBR: 20 },
+          );
+          return calls.batch();
+        },
+      };
+    }
+    case 'ap-invoices': {
+      const typeName = String(body.type ?? 'invoice');
+      const type = codeOf(AP_DOCUMENT_TYPES, typeName)!;
+      const numbers =
+        body.voucherNumber === undefined
+          ? numberStep(
+              database,
+              'taGetPMNextVoucherNumber',
+              '@O_vCNTRLNUM = @O_vCNTRLNUM OUTPUT, @I_sCNTRLTYP = 0',
+              '@O_vCNTRLNUM',
+              [],
+              "@O_vCNTRLNUM varchar(21) = ''",
+            )
+          : null;
+      return {
+        numbers,
+        main: (taken) => {
+          const voucher = taken ?? String(body.voucherNumber);
+          const calls = new Calls(operationId, database);
+          const amount = new Decimal(String(body.purchasesAmount)).plus(String(body.taxAmount ?? '0'));
+          const values = fieldColumns(unpostedApInvoices, { ...body, type: typeName, voucherNumber: voucher });
+          calls.call(
+            'taPMTransactionInsert',
+            table('PM10000'),
+            { ...values, DOCTYPE: type, DOCAMNT: amount.toFixed(5) },
+            { ...lengthsOf(object, unpostedApInvoices), VCHRNMBR: 17 },
+          );
+          return calls.batch();
+        },
+      };
+    }
+    case 'gl-entries': {
+      const numbers = numberStep(
+        database,
+        'taGetNextJournalEntry',
+        '@I_vInc_Dec = 1, @O_vJournalEntryNumber = @O_vJournalEntryNumber OUTPUT',
+        '@O_vJournalEntryNumber',
+        [],
+        "@O_vJournalEntryNumber char(13) = ''",
+      );
+      return {
+        numbers,
+        main: (taken) => {
+          const entry = Number(taken);
+          const calls = new Calls(operationId, database);
+          for (const line of body.lines!) {
+            calls.call(
+              'taGLTransactionLineInsert',
+              table('GL10001'),
+              {
+                BACHNUMB: String(body.batchId),
+                JRNENTRY: entry,
+                ...fieldColumns(unpostedGlEntries, line),
+                DEBITAMT: String(line.debit ?? '0'),
+                CRDTAMNT: String(line.credit ?? '0'),
+                // The account by its number as GP shows it; eConnect finds its index.
+                ACTNUMST: String(line.accountNumber),
+              },
+              { BACHNUMB: 15, DSCRIPTN: 30, ACTNUMST: 75 },
+            );
+          }
+          calls.call(
+            'taGLTransactionHeaderInsert',
+            table('GL10000'),
+            {
+              BACHNUMB: String(body.batchId),
+              JRNENTRY: entry,
+              ...fieldColumns(unpostedGlEntries, headerOf(body), 'h'),
+              TRXTYPE: 0,
+            },
+            { BACHNUMB: 15, REFRENCE: 30, SOURCDOC: 11 },
+          );
+          return calls.batch();
+        },
+      };
+    }
+  }
+}

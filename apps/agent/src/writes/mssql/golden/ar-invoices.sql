@@ -1,0 +1,42 @@
+-- ar-invoices: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
+
+-- numbers
+-- @p0 smallint = 1
+SET XACT_ABORT ON;
+DECLARE @number varchar(21) = '', @digits int = 0, @next varchar(21) = '';
+BEGIN TRANSACTION;
+SELECT @number = RTRIM([DOCNUMBR]) FROM [TWO].[dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;
+SET @digits = PATINDEX('%[^0-9]%', REVERSE(@number) + 'x') - 1;
+SET @next = CAST(CAST('0' + RIGHT(@number, @digits) AS bigint) + 1 AS varchar(21));
+SET @next = LEFT(@number, LEN(@number) - @digits) + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;
+UPDATE [TWO].[dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;
+COMMIT TRANSACTION;
+SELECT @number AS [number], 0 AS [state];
+
+-- main
+-- @p0 varchar(64) = "golden-operation-0001"
+-- @p1 char(15) = "AARONFIT0001"
+-- @p2 datetime = "2026-11-21"
+-- @p3 numeric(19,5) = "1000.00"
+-- @p4 numeric(19,5) = "80"
+-- @p5 char(30) = "Consulting"
+-- @p6 char(15) = "API-RM"
+-- @p7 smallint = 1
+-- @p8 char(20) = "INV00001359"
+-- @p9 numeric(19,5) = "1080.00000"
+SET XACT_ABORT ON;
+DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
+IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
+BEGIN
+  ROLLBACK TRANSACTION;
+  SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
+  RETURN;
+END;
+EXEC @rc = [TWO].[dbo].[taRMTransaction] @I_vCUSTNMBR = @p1, @I_vDOCDATE = @p2, @I_vSLSAMNT = @p3, @I_vTAXAMNT = @p4, @I_vDOCDESCR = @p5, @I_vBACHNUMB = @p6, @I_vRMDTYPAL = @p7, @I_vDOCNUMBR = @p8, @I_vDOCAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+IF @rc <> 0 OR @O_iErrorState <> 0
+BEGIN
+  ROLLBACK TRANSACTION;
+  SELECT 'gp' AS [stopped], 'taRMTransaction' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
+  RETURN;
+END;
+SELECT 'ok' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];

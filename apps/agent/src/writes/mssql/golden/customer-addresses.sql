@@ -1,0 +1,27 @@
+-- customer-addresses: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
+
+-- main
+-- @p0 varchar(64) = "golden-operation-0001"
+-- @p1 char(15) = "AARONFIT0001"
+-- @p2 char(15) = "SHIP2"
+-- @p3 char(60) = "1 Test Way"
+-- @p4 char(35) = "Chicago"
+-- @p5 char(29) = "IL"
+-- @p6 char(10) = "60601"
+-- @p7 char(21) = "3125550100"
+SET XACT_ABORT ON;
+DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
+IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
+BEGIN
+  ROLLBACK TRANSACTION;
+  SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
+  RETURN;
+END;
+EXEC @rc = [TWO].[dbo].[taCreateCustomerAddress] @I_vCUSTNMBR = @p1, @I_vADRSCODE = @p2, @I_vADDRESS1 = @p3, @I_vCITY = @p4, @I_vSTATE = @p5, @I_vZIPCODE = @p6, @I_vPHNUMBR1 = @p7, @I_vUpdateIfExists = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+IF @rc <> 0 OR @O_iErrorState <> 0
+BEGIN
+  ROLLBACK TRANSACTION;
+  SELECT 'gp' AS [stopped], 'taCreateCustomerAddress' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
+  RETURN;
+END;
+SELECT 'ok' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];

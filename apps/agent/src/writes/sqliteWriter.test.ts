@@ -1,0 +1,486 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  ApDocumentSchema,
+  ArDocumentSchema,
+  CustomerAddressSchema,
+  CustomerSchema,
+  GlEntrySchema,
+  SalesOrderSchema,
+  VendorAddressSchema,
+  VendorSchema,
+  type WritableObjectName,
+  type WriteOperation,
+} from '@gp-gateway/protocol';
+import { generateDemo } from '@gp-gateway/gp-demo';
+import { SqliteExecutor } from '../db/sqliteExecutor.ts';
+import { payloadText, ReadService } from '../service/readService.ts';
+import { AgentError } from '../service/agentError.ts';
+import { SqliteWriter } from './sqliteWriter.ts';
+import { WRITES_OFF_MESSAGE, WriteService } from './writeService.ts';
+import { JOURNAL_TABLE } from './journal.ts';
+
+/**
+ * Writes on the embedded database, end to end below the session: each writable object written and
+ * read back through the read catalogue; every refusal; validate-only leaving the database as it
+ * was; the journal answering a repeated operation id and settling outcomes (docs/decisions.md#writes).
+ */
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-writes-'));
+const pristine = path.join(root, 'pristine');
+generateDemo({ dir: pristine, seed: 7 });
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+let copies = 0;
+/** A fresh copy of the demo, its writer and a reader over it. */
+function fresh(options: { readonly?: boolean; allowWrites?: boolean } = {}) {
+  const dir = path.join(root, `copy-${copies++}`);
+  fs.cpSync(pristine, dir, { recursive: true });
+  const writer = new SqliteWriter({ dir, readonly: options.readonly ?? false });
+  const writes = new WriteService(writer, { allowWrites: options.allowWrites ?? true, validateOnlyWhenOff: options.readonly ?? false });
+  const executor = new SqliteExecutor({ dir });
+  const reads = new ReadService(executor);
+  return {
+    dir,
+    writes,
+    async get(object: string, id: string): Promise<unknown> {
+      return JSON.parse(payloadText((await reads.handle({ kind: 'get', object: object as never, company: 'TWO', id })).payload));
+    },
+    async list(object: string, filters: Record<string, unknown>): Promise<unknown[]> {
+      const page = await reads.handle({ kind: 'list', object: object as never, company: 'TWO', filters, limit: 1000, after: null });
+      return JSON.parse(payloadText(page.payload)) as unknown[];
+    },
+    async close() {
+      await writes.close();
+      await executor.close();
+    },
+  };
+}
+
+let ids = 0;
+const opId = () => `op-${process.pid}-${Date.now()}-${ids++}`.padEnd(16, 'x');
+const op = (object: WritableObjectName, body: Record<string, unknown>, extra: Partial<WriteOperation> = {}): WriteOperation => ({
+  kind: 'write',
+  object,
+  company: 'TWO',
+  operationId: opId(),
+  body,
+  validateOnly: false,
+  ...extra,
+});
+
+/** Every row of every table of a company database, hashed: equal hashes, nothing changed. */
+function fingerprint(dir: string): string {
+  const db = new Database(path.join(dir, 'TWO.sqlite'), { readonly: true });
+  try {
+    const hash = crypto.createHash('sha256');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+    for (const table of tables) {
+      hash.update(table);
+      for (const row of db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw().all())
+        hash.update(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
+    }
+    return hash.digest('hex');
+  } finally {
+    db.close();
+  }
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AgentError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AgentError) return error;
+    throw error;
+  }
+  assert.fail('the write was not refused');
+}
+
+const CUSTOMER = {
+  id: 'apitest0001',
+  name: 'API Test Customer',
+  shortName: 'API TEST',
+  paymentTermsId: 'Net 30',
+  currencyId: 'Z-US$',
+  creditLimit: '2500.00',
+  phone: '31255501230000',
+  hold: false,
+};
+const SALES_ORDER = {
+  docTypeId: 'STDORD',
+  customerId: 'AARONFIT0001',
+  date: '2026-11-20',
+  batchId: 'API-ORDERS',
+  customerPONumber: 'PO-77',
+  freightAmount: '12.50',
+  lines: [
+    { itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '19.99', siteId: 'WAREHOUSE' },
+    { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'WAREHOUSE' },
+  ],
+};
+
+describe('writes on the embedded database', () => {
+  let t: ReturnType<typeof fresh>;
+  let customers: string[];
+  let vendors: string[];
+  let items: string[];
+  let accounts: string[];
+  before(async () => {
+    t = fresh();
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    customers = db.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 LIMIT 3').pluck().all() as string[];
+    vendors = db.prepare('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 LIMIT 2').pluck().all() as string[];
+    items = db.prepare('SELECT rtrim(ITEMNMBR) FROM IV00101 LIMIT 2').pluck().all() as string[];
+    accounts = db
+      .prepare(
+        'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 LIMIT 3',
+      )
+      .pluck()
+      .all() as string[];
+    db.close();
+    SALES_ORDER.customerId = customers[0]!;
+    SALES_ORDER.lines[0]!.itemId = items[0]!;
+    SALES_ORDER.lines[1]!.itemId = items[1]!;
+  });
+  after(() => t.close());
+
+  test('a customer is written to RM00101 and RM00103 and reads back as sent', async () => {
+    const answer = await t.writes.write(op('customers', CUSTOMER));
+    assert.equal(answer.outcome, 'created');
+    const created = CustomerSchema.parse(JSON.parse(answer.payload!));
+    assert.deepEqual(await t.get('customers', 'APITEST0001'), JSON.parse(answer.payload!));
+    assert.equal(created.id, 'APITEST0001');
+    assert.equal(created.name, CUSTOMER.name);
+    assert.equal(created.creditLimit, '2500.00');
+    assert.equal(created.paymentTermsId, 'Net 30');
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    assert.equal(db.prepare("SELECT count(*) FROM RM00103 WHERE CUSTNMBR = 'APITEST0001    '").pluck().get(), 1);
+    const dates = db.prepare("SELECT CREATDDT, MODIFDT, DEX_ROW_TS FROM RM00101 WHERE CUSTNMBR = 'APITEST0001    '").get() as Record<
+      string,
+      string
+    >;
+    db.close();
+    assert.match(dates.CREATDDT!, /^\d{4}-\d{2}-\d{2} 00:00:00\.000$/);
+    assert.ok(Date.now() - Date.parse(`${dates.DEX_ROW_TS!.replace(' ', 'T')}Z`) < 60_000, 'DEX_ROW_TS is now, in UTC');
+  });
+
+  test('a customer address, a vendor and a vendor address read back as sent', async () => {
+    const address = { customerId: customers[1]!, code: 'API-SHIP', line1: '1 Test Way', city: 'Chicago', state: 'IL', postalCode: '60601' };
+    const a = await t.writes.write(op('customer-addresses', address));
+    CustomerAddressSchema.parse(JSON.parse(a.payload!));
+    assert.deepEqual(await t.get('customer-addresses', `${customers[1]}:API-SHIP`), JSON.parse(a.payload!));
+    assert.equal((JSON.parse(a.payload!) as { line1: string }).line1, '1 Test Way');
+
+    const vendor = { id: 'APIVEND', name: 'API Vendor', paymentTermsId: 'Net 30', ten99Type: 'miscellaneous' };
+    const v = await t.writes.write(op('vendors', vendor));
+    const readVendor = VendorSchema.parse(await t.get('vendors', 'APIVEND'));
+    assert.deepEqual(readVendor, JSON.parse(v.payload!));
+    assert.equal(readVendor.status, 'active');
+    assert.equal(readVendor.ten99Type, 'miscellaneous');
+
+    const va = await t.writes.write(op('vendor-addresses', { vendorId: 'APIVEND', code: 'REMIT', line1: 'PO Box 1', city: 'Fargo' }));
+    VendorAddressSchema.parse(JSON.parse(va.payload!));
+    assert.deepEqual(await t.get('vendor-addresses', 'APIVEND:REMIT'), JSON.parse(va.payload!));
+  });
+
+  test('a sales order takes the next number of its document type id, lines before header, totals from the lines', async () => {
+    const db = () => new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const before = db();
+    const next = String(
+      before.prepare("SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").pluck().get(),
+    ).trimEnd();
+    before.close();
+    const answer = await t.writes.write(op('sales-orders', SALES_ORDER));
+    const order = SalesOrderSchema.parse(JSON.parse(answer.payload!));
+    assert.equal(order.number, next);
+    assert.equal(order.subtotal, '189.98');
+    assert.equal(order.freightAmount, '12.50');
+    assert.equal(order.total, '202.48');
+    assert.equal(order.batchId, 'API-ORDERS');
+    assert.deepEqual(await t.get('sales-orders', `order:${next}`), JSON.parse(answer.payload!));
+    const lines = (await t.list('sales-order-lines', { documentId: `order:${next}` })) as Record<string, unknown>[];
+    assert.deepEqual(
+      lines.map((l) => [l.itemId, l.quantity, l.unitPrice, l.extendedPrice, l.siteId]),
+      [
+        [items[0], '2', '19.99', '39.98', 'WAREHOUSE'],
+        [items[1], '1.5', '100.00', '150.00', 'WAREHOUSE'],
+      ],
+    );
+    assert.equal(lines[1]!.description, 'Special');
+    const work = (await t.list('sales-orders', { status: 'work', batchId: 'API-ORDERS' })) as { number: string }[];
+    assert.deepEqual(
+      work.map((o) => o.number),
+      [next],
+    );
+    const after = db();
+    assert.notEqual(
+      String(after.prepare("SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").pluck().get()).trimEnd(),
+      next,
+    );
+    const batch = after.prepare("SELECT SERIES, NUMOFTRX, BCHTOTAL FROM SY00500 WHERE BACHNUMB = 'API-ORDERS     '").get() as Record<
+      string,
+      number
+    >;
+    after.close();
+    assert.deepEqual(batch, { SERIES: 3, NUMOFTRX: 1, BCHTOTAL: 20248000 });
+    const second = SalesOrderSchema.parse(JSON.parse((await t.writes.write(op('sales-orders', SALES_ORDER))).payload!));
+    assert.notEqual(second.number, order.number, 'numbers never collide');
+  });
+
+  test('an AR invoice goes unposted into RM10301 with the next number of its type', async () => {
+    const body = {
+      customerId: customers[2]!,
+      date: '2026-11-21',
+      salesAmount: '1000.00',
+      taxAmount: '80',
+      batchId: 'API-RM',
+      description: 'Consulting',
+    };
+    const answer = await t.writes.write(op('ar-invoices', body));
+    const invoice = ArDocumentSchema.parse(JSON.parse(answer.payload!));
+    assert.equal(invoice.type, 'invoice');
+    assert.match(invoice.documentNumber!, /^INV\d+$/);
+    assert.equal(invoice.originalAmount, '1080.00');
+    assert.equal(invoice.description, 'Consulting');
+    assert.equal(invoice.customerId, customers[2]);
+    assert.equal(invoice.currencyId, 'Z-US$');
+    // Read back as any client would: get by id (work, open, history) and the work list.
+    assert.deepEqual(await t.get('ar-invoices', `invoice:${invoice.documentNumber}`), JSON.parse(answer.payload!));
+    assert.deepEqual(await t.list('ar-invoices', { status: 'work', batchId: 'API-RM' }), [JSON.parse(answer.payload!)]);
+    const taken = await refusal(t.writes.write(op('ar-invoices', { ...body, documentNumber: invoice.documentNumber })));
+    assert.equal(taken.code, 'ALREADY_EXISTS');
+  });
+
+  test('an AP invoice goes unposted into PM10000 with the next voucher number', async () => {
+    const body = {
+      vendorId: vendors[0]!,
+      vendorDocumentNumber: 'V-INV-9',
+      date: '2026-11-21',
+      purchasesAmount: '500.5',
+      batchId: 'API-PM',
+    };
+    const answer = await t.writes.write(op('ap-invoices', body));
+    const invoice = ApDocumentSchema.parse(JSON.parse(answer.payload!));
+    assert.equal(invoice.vendorDocumentNumber, 'V-INV-9');
+    assert.equal(invoice.purchasesAmount, '500.50');
+    assert.match(invoice.voucherNumber!, /^\d{17}$/);
+    assert.deepEqual(await t.get('ap-invoices', `invoice:${invoice.voucherNumber}`), JSON.parse(answer.payload!));
+    assert.deepEqual(await t.list('ap-invoices', { status: 'work', batchId: 'API-PM' }), [JSON.parse(answer.payload!)]);
+    const again = await refusal(t.writes.write(op('ap-invoices', body)));
+    assert.equal(again.code, 'ALREADY_EXISTS', "a vendor's document number is taken once");
+  });
+
+  test('a journal entry goes unposted into GL10000/GL10001 with GL40000 next entry; its answer is its lines', async () => {
+    const body = {
+      reference: 'API accrual',
+      date: '2026-11-22',
+      batchId: 'API-GL',
+      lines: [
+        { accountNumber: accounts[0]!, debit: '100.00', lineDescription: 'one' },
+        { accountNumber: accounts[1]!, credit: '60.00' },
+        { accountNumber: accounts[2]!, credit: '40.00' },
+      ],
+    };
+    const answer = await t.writes.write(op('gl-entries', body));
+    const lines = (JSON.parse(answer.payload!) as unknown[]).map((line) => GlEntrySchema.parse(line));
+    assert.equal(lines.length, 3);
+    assert.equal(new Set(lines.map((l) => l.journalEntryNumber)).size, 1);
+    assert.deepEqual(
+      lines.map((l) => [l.accountNumber, l.debit, l.credit, l.reference, l.date]),
+      [
+        [accounts[0], '100.00', '0.00', 'API accrual', '2026-11-22'],
+        [accounts[1], '0.00', '60.00', 'API accrual', '2026-11-22'],
+        [accounts[2], '0.00', '40.00', 'API accrual', '2026-11-22'],
+      ],
+    );
+    const entry = lines[0]!.journalEntryNumber!;
+    assert.deepEqual(await t.list('gl-entries', { year: 'unposted', journalEntryNumber: entry }), JSON.parse(answer.payload!));
+    const dated = await refusal(t.list('gl-entries', { year: 'unposted', dateFrom: '2026-01-01' }));
+    assert.deepEqual([dated.code, dated.message], ['VALIDATION_ERROR', 'dateFrom cannot be combined with year=unposted']);
+    const posted = (await t.list('gl-entries', { journalEntryNumber: entry })) as unknown[];
+    assert.deepEqual(posted, [], 'unposted lines are not among the posted ones');
+    const unbalanced = await refusal(t.writes.write(op('gl-entries', { ...body, lines: body.lines.slice(0, 2) })));
+    assert.equal(unbalanced.code, 'VALIDATION_ERROR');
+    assert.deepEqual((unbalanced.details as { issues: unknown[] }).issues, [
+      { path: 'lines', message: 'the entry does not balance: debits and credits must be equal' },
+    ]);
+  });
+
+  test('broken references are each named in details.issues, and nothing is written', async () => {
+    const before = fingerprint(t.dir);
+    const broken = await refusal(
+      t.writes.write(
+        op('sales-orders', {
+          ...SALES_ORDER,
+          customerId: 'NOSUCHCUSTOMER',
+          siteId: 'NOWHERE',
+          lines: [SALES_ORDER.lines[0], { ...SALES_ORDER.lines[1], itemId: 'NO-SUCH-ITEM' }],
+        }),
+      ),
+    );
+    assert.equal(broken.code, 'VALIDATION_ERROR');
+    assert.deepEqual((broken.details as { issues: unknown[] }).issues, [
+      { path: 'customerId', message: 'no customer with this id' },
+      { path: 'siteId', message: 'no site with this id' },
+      { path: 'lines.1.itemId', message: 'no item with this id' },
+    ]);
+    const gl = await refusal(
+      t.writes.write(
+        op('gl-entries', {
+          reference: 'x',
+          date: '2026-11-22',
+          batchId: 'API-ORDERS',
+          lines: [
+            { accountNumber: '999-9999-99', debit: '1' },
+            { accountNumber: accounts[0]!, credit: '1' },
+          ],
+        }),
+      ),
+    );
+    assert.deepEqual((gl.details as { issues: unknown[] }).issues, [
+      { path: 'lines.0.accountNumber', message: 'no account with this number' },
+      { path: 'batchId', message: 'the batch belongs to another kind of document (Sales Entry); use another batch id' },
+    ]);
+    const terms = await refusal(
+      t.writes.write(op('customers', { id: 'NEWONE', name: 'x', paymentTermsId: 'Net 999', currencyId: 'Z-XX$' })),
+    );
+    assert.deepEqual((terms.details as { issues: unknown[] }).issues, [
+      { path: 'paymentTermsId', message: 'no payment terms with this id' },
+      { path: 'currencyId', message: 'no currency with this id' },
+    ]);
+    assert.equal(fingerprint(t.dir), before);
+  });
+
+  test('a record whose id exists is refused with ALREADY_EXISTS, never updated', async () => {
+    const before = fingerprint(t.dir);
+    const again = await refusal(t.writes.write(op('customers', { ...CUSTOMER, name: 'Changed' })));
+    assert.equal(again.code, 'ALREADY_EXISTS');
+    const existing = await refusal(t.writes.write(op('vendors', { id: vendors[1]!, name: 'x' })));
+    assert.equal(existing.code, 'ALREADY_EXISTS');
+    assert.equal(fingerprint(t.dir), before);
+    assert.equal(((await t.get('customers', 'APITEST0001')) as { name: string }).name, CUSTOMER.name);
+  });
+
+  test('a body the protocol refuses is refused here too, each issue named', async () => {
+    const bad = await refusal(t.writes.write(op('customers', { id: 'X', name: 'y', colour: 'red', creditLimit: '-1' })));
+    assert.equal(bad.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      (bad.details as { issues: { path: string }[] }).issues.map((i) => i.path),
+      ['creditLimit', 'body'],
+    );
+  });
+});
+
+describe('exactly once: the journal', () => {
+  test('the same operation id twice makes one document; the second answer is replayed, identical', async () => {
+    const t = fresh();
+    try {
+      const write = op('customers', { ...CUSTOMER, id: 'ONCE' });
+      const first = await t.writes.write(write);
+      const before = fingerprint(t.dir);
+      const second = await t.writes.write({ ...write, body: { ...write.body, name: 'another body' } });
+      assert.equal(first.outcome, 'created');
+      assert.equal(second.outcome, 'replayed');
+      assert.equal(second.payload, first.payload);
+      assert.equal(fingerprint(t.dir), before, 'nothing was written again');
+      const outcome = await t.writes.outcome({ kind: 'outcome', company: 'TWO', operationId: write.operationId });
+      assert.deepEqual(outcome, { outcome: 'replayed', payload: first.payload });
+      const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+      const row = db
+        .prepare(`SELECT OBJECT_NAME, CREATED_ID, STATE, ANSWER FROM ${JOURNAL_TABLE} WHERE OPERATION_ID = ?`)
+        .get(write.operationId);
+      db.close();
+      assert.deepEqual(row, { OBJECT_NAME: 'customers', CREATED_ID: 'ONCE', STATE: 'committed', ANSWER: first.payload });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the outcome of an unknown operation is not_executed, and that operation can then never commit', async () => {
+    const t = fresh();
+    try {
+      const write = op('customers', { ...CUSTOMER, id: 'FENCED' });
+      assert.deepEqual(await t.writes.outcome({ kind: 'outcome', company: 'TWO', operationId: write.operationId }), {
+        outcome: 'not_executed',
+        payload: null,
+      });
+      const late = await refusal(t.writes.write(write));
+      assert.equal(late.code, 'IDEMPOTENCY_CONFLICT');
+      assert.deepEqual(late.details, { operationId: write.operationId, outcome: 'not_executed' });
+      await assert.rejects(t.get('customers', 'FENCED'), (error: AgentError) => error.code === 'NOT_FOUND');
+      assert.deepEqual(await t.writes.outcome({ kind: 'outcome', company: 'TWO', operationId: write.operationId }), {
+        outcome: 'not_executed',
+        payload: null,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('validate-only runs every check, answers what would be created, and changes nothing', async () => {
+    const t = fresh();
+    try {
+      const before = fingerprint(t.dir);
+      const answer = await t.writes.write(op('sales-orders', SALES_ORDER, { validateOnly: true }));
+      assert.equal(answer.outcome, 'validated');
+      const order = SalesOrderSchema.parse(JSON.parse(answer.payload!));
+      assert.equal(order.total, '202.48');
+      const gl = await t.writes.write(
+        op(
+          'gl-entries',
+          {
+            reference: 'v',
+            date: '2026-11-22',
+            batchId: 'V',
+            lines: [
+              { accountNumber: '000-1100-00', debit: '5' },
+              { accountNumber: '000-1110-00', credit: '5' },
+            ],
+          },
+          { validateOnly: true },
+        ),
+      );
+      assert.equal(gl.outcome, 'validated');
+      const refused = await refusal(
+        t.writes.write(op('customers', { id: 'X', name: 'x', paymentTermsId: 'nope' }, { validateOnly: true })),
+      );
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      assert.equal(fingerprint(t.dir), before, 'not a byte changed, journal table included');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('with writes off, writes and outcomes are refused with the words the gateway shows', async () => {
+    const t = fresh({ allowWrites: false });
+    try {
+      const off = await refusal(t.writes.write(op('customers', CUSTOMER)));
+      assert.deepEqual([off.code, off.message], ['FORBIDDEN', WRITES_OFF_MESSAGE]);
+      const outcome = await refusal(t.writes.outcome({ kind: 'outcome', company: 'TWO', operationId: opId() }));
+      assert.equal(outcome.code, 'FORBIDDEN');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the sandbox, read-only, answers validate-only writes with every check and refuses the rest', async () => {
+    const t = fresh({ readonly: true, allowWrites: false });
+    try {
+      const before = fingerprint(t.dir);
+      const answer = await t.writes.write(op('customers', CUSTOMER, { validateOnly: true }));
+      assert.equal(answer.outcome, 'validated');
+      assert.equal((JSON.parse(answer.payload!) as { id: string }).id, 'APITEST0001');
+      const broken = await refusal(t.writes.write(op('customers', { ...CUSTOMER, paymentTermsId: 'nope' }, { validateOnly: true })));
+      assert.equal(broken.code, 'VALIDATION_ERROR');
+      const real = await refusal(t.writes.write(op('customers', CUSTOMER)));
+      assert.deepEqual([real.code, real.message], ['FORBIDDEN', WRITES_OFF_MESSAGE]);
+      assert.equal(fingerprint(t.dir), before);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,744 @@
+import type Database from 'better-sqlite3';
+import { Decimal } from 'decimal.js';
+import { GP_TABLES, gpDate, padChar, toScaled, type GpTable, type GpTableName } from '@gp-gateway/gp-schema';
+import {
+  AP_DOCUMENT_TYPES,
+  AR_DOCUMENT_TYPES,
+  codeOf,
+  SALES_DOCUMENT_TYPES,
+  type WritableObjectName,
+  type WriteBody,
+} from '@gp-gateway/protocol';
+import { CATALOGUE } from '../catalogue/index.ts';
+import { PreparedResource } from '../catalogue/compile.ts';
+import { unpostedApInvoices, unpostedArInvoices, unpostedGlEntries } from '../catalogue/resources/work.ts';
+import type { ResourceDef } from '../catalogue/types.ts';
+import { SqliteDatabases } from '../db/sqliteDatabases.ts';
+import { SqliteExecutor } from '../db/sqliteExecutor.ts';
+import { renderSelect } from '../sql/render.ts';
+import { AgentError } from '../service/agentError.ts';
+import { fieldColumns, headerOf, type GpWriteValue } from './fieldColumns.ts';
+import { JOURNAL_TABLE, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
+import { nextNumber } from './numbers.ts';
+import { WriteRefusal, type Issue } from './refusals.ts';
+
+/**
+ * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
+ * references checked, the next number taken from GP's numbering table, the document's rows, its
+ * batch, and the journal row, all in one transaction. SQLite has one writer, so every write here
+ * runs on one connection per company, synchronously, in `BEGIN IMMEDIATE` (which takes the write
+ * lock at once, so no read inside the transaction is ever stale). A read-only database (the
+ * sandbox) runs the checks and writes nothing.
+ */
+export interface SqliteWriterOptions {
+  dir: string;
+  /** The sandbox: checks only; validate-only is all it answers. */
+  readonly: boolean;
+}
+
+/** What a write did: its outcome, the answer JSON, and the id it created. */
+export interface WriteDone {
+  outcome: 'created' | 'validated' | 'replayed' | 'not_executed';
+  answer: string | null;
+}
+
+/** A write a checked body describes, as the writer runs it. */
+export interface WriteRequest {
+  object: WritableObjectName;
+  company: string;
+  operationId: string;
+  body: WriteBody;
+  validateOnly: boolean;
+}
+
+/** How each writable object is written: its checks, its rows and how it reads back. */
+interface Written {
+  /** The id the journal records (the API's id, or the journal entry number). */
+  id: string;
+  /** The created record as a GET answers it (gl-entries: the array of the entry's lines). */
+  readBack(): string;
+}
+
+type Db = Database.Database;
+
+/** Local date, as eConnect's `convert(varchar(12), getdate())` sets CREATDDT and MODIFDT. */
+function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function tableOf(name: string): GpTable {
+  const table = (GP_TABLES as Readonly<Record<string, GpTable | undefined>>)[name];
+  if (!table) throw new Error(`not a GP table: ${name}`);
+  return table;
+}
+
+/** A value in the SQLite encoding of its column (sqliteSchema.ts): char padded, numeric scaled, dates as text. */
+function encode(table: GpTable, column: string, value: GpWriteValue): unknown {
+  const def = table.columns.find((c) => c.name === column);
+  if (!def) throw new Error(`${table.name} has no column ${column}`);
+  switch (def.type) {
+    case 'char':
+      return padChar(String(value), def.length!);
+    case 'numeric':
+      return toScaled(String(value));
+    case 'datetime':
+      return gpDate(String(value).slice(0, 10));
+    default:
+      return Number(value);
+  }
+}
+
+function insert(db: Db, tableName: GpTableName, row: Record<string, GpWriteValue>): void {
+  const table = tableOf(tableName);
+  const columns = Object.keys(row);
+  const sql = `INSERT INTO "${tableName}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  db.prepare(sql).run(...columns.map((c) => encode(table, c, row[c]!)));
+}
+
+/** The first row matching every column (values encoded as stored), or undefined. */
+function find(db: Db, tableName: GpTableName, where: Record<string, GpWriteValue>, select = '1'): Record<string, unknown> | undefined {
+  const table = tableOf(tableName);
+  const columns = Object.keys(where);
+  const sql = `SELECT ${select} FROM "${tableName}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')} LIMIT 1`;
+  return db.prepare(sql).get(...columns.map((c) => encode(table, c, where[c]!))) as Record<string, unknown> | undefined;
+}
+
+const exists = (db: Db, table: GpTableName, where: Record<string, GpWriteValue>) => find(db, table, where) !== undefined;
+
+/** GP's batch sources per document kind, and their series (gp-schema.md §0). */
+const BATCHES = {
+  sales: { source: 'Sales Entry', series: 3 },
+  receivables: { source: 'RM_Sales', series: 3 },
+  payables: { source: 'PM_Trxent', series: 4 },
+  ledger: { source: 'GL_Normal', series: 2 },
+} as const;
+type BatchKind = keyof typeof BATCHES;
+
+export class SqliteWriter {
+  private readonly databases: SqliteDatabases;
+  private readonly executor: SqliteExecutor;
+  private readonly readonly: boolean;
+  private readonly resources = new Map<ResourceDef, PreparedResource>();
+
+  constructor(options: SqliteWriterOptions) {
+    this.readonly = options.readonly;
+    this.databases = new SqliteDatabases({ dir: options.dir, readonly: options.readonly });
+    this.executor = new SqliteExecutor({ dir: options.dir }, this.databases);
+  }
+
+  /** The companies SY01500 lists, upper-cased: a company id is never used unchecked. */
+  private checkCompany(company: string): string {
+    const id = company.toUpperCase();
+    const row = this.databases.database('DYNAMICS').prepare('SELECT 1 FROM SY01500 WHERE INTERID = ?').get(padChar(id, 5));
+    if (!row) throw new AgentError('VALIDATION_ERROR', 'unknown company');
+    return id;
+  }
+
+  private journalOf(db: Db, operationId: string): JournalRow | null {
+    // Inside the write's transaction: a validate-only write, rolled back, leaves not even the table behind.
+    if (!this.readonly) db.exec(SQLITE_JOURNAL_DDL);
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(JOURNAL_TABLE);
+    if (!table) return null;
+    const row = db
+      .prepare(`SELECT STATE, OBJECT_NAME, CREATED_ID, ANSWER FROM ${JOURNAL_TABLE} WHERE OPERATION_ID = ?`)
+      .get(operationId) as
+      { STATE: JournalRow['state']; OBJECT_NAME: string; CREATED_ID: string | null; ANSWER: string | null } | undefined;
+    return row ? { state: row.STATE, object: row.OBJECT_NAME, createdId: row.CREATED_ID, answer: row.ANSWER } : null;
+  }
+
+  /** Runs `work` in one `BEGIN IMMEDIATE` transaction, committed only when it says so. */
+  private transaction<T>(db: Db, work: () => { result: T; commit: boolean }): T {
+    db.exec('BEGIN IMMEDIATE');
+    let done = false;
+    try {
+      const { result, commit } = work();
+      db.exec(commit ? 'COMMIT' : 'ROLLBACK');
+      done = true;
+      return result;
+    } finally {
+      if (!done && db.inTransaction) db.exec('ROLLBACK');
+    }
+  }
+
+  /**
+   * One write: the journal first (a known operation id answers what it answered the first time),
+   * then every check, the rows, the read-back and the journal row, committed together; validate-only
+   * rolls it all back. `afterCommit` runs right after COMMIT (the test-only fault hook).
+   */
+  write(request: WriteRequest, afterCommit?: () => void): WriteDone {
+    const company = this.checkCompany(request.company);
+    const db = this.databases.database(company);
+    if (this.readonly && !request.validateOnly)
+      throw new AgentError('FORBIDDEN', 'this database is read-only: only validate-only writes are answered here');
+    const done = this.readonly
+      ? this.checkOnly(db, company, request)
+      : this.transaction(db, () => {
+          const known = this.journalOf(db, request.operationId);
+          if (known) return { result: replay(known, request.operationId), commit: false };
+          const written = this.writeRows(db, company, request);
+          const answer = written.readBack();
+          if (request.validateOnly) return { result: { outcome: 'validated', answer } satisfies WriteDone, commit: false };
+          db.prepare(
+            `INSERT INTO ${JOURNAL_TABLE} (OPERATION_ID, OBJECT_NAME, CREATED_ID, STATE, ANSWER, RECORDED_AT) VALUES (?, ?, ?, 'committed', ?, ?)`,
+          ).run(request.operationId, request.object, written.id, answer, new Date().toISOString());
+          return { result: { outcome: 'created', answer } satisfies WriteDone, commit: true };
+        });
+    if (done.outcome === 'created') afterCommit?.();
+    return done;
+  }
+
+  /**
+   * What became of an operation: its journal row's answer, or, when there is none, a row that marks
+   * it abandoned, inserted now: the write, should it still be running somewhere, then fails on the
+   * primary key and can never commit.
+   */
+  outcome(companyId: string, operationId: string): WriteDone {
+    const company = this.checkCompany(companyId);
+    const db = this.databases.database(company);
+    const settled = (known: JournalRow): WriteDone =>
+      known.state === 'committed' ? { outcome: 'replayed', answer: known.answer } : { outcome: 'not_executed', answer: null };
+    if (this.readonly) {
+      const known = this.journalOf(db, operationId);
+      return known ? settled(known) : { outcome: 'not_executed', answer: null };
+    }
+    return this.transaction(db, () => {
+      const known = this.journalOf(db, operationId);
+      if (known) return { result: settled(known), commit: false };
+      db.prepare(
+        `INSERT INTO ${JOURNAL_TABLE} (OPERATION_ID, OBJECT_NAME, CREATED_ID, STATE, ANSWER, RECORDED_AT) VALUES (?, '', NULL, 'abandoned', NULL, ?)`,
+      ).run(operationId, new Date().toISOString());
+      return { result: { outcome: 'not_executed', answer: null } satisfies WriteDone, commit: true };
+    });
+  }
+
+  /** The sandbox's validate-only: every check in a read-only transaction; nothing is written or read back. */
+  private checkOnly(db: Db, company: string, request: WriteRequest): WriteDone {
+    const preview = this.transactionReadOnly(db, () => this.writeRows(db, company, request, { dryRun: true }));
+    return { outcome: 'validated', answer: preview.readBack() };
+  }
+
+  private transactionReadOnly<T>(db: Db, work: () => T): T {
+    db.exec('BEGIN');
+    try {
+      return work();
+    } finally {
+      db.exec('ROLLBACK');
+    }
+  }
+
+  private prepared(def: ResourceDef): PreparedResource {
+    let resource = this.resources.get(def);
+    if (!resource) {
+      resource = new PreparedResource(def, this.executor.dialect);
+      this.resources.set(def, resource);
+    }
+    return resource;
+  }
+
+  /** The record with these id parts, as a GET answers it, read on the writer's connection (inside its transaction). */
+  private readOne(def: ResourceDef, company: string, parts: string[]): string {
+    const resource = this.prepared(def);
+    for (const query of resource.getQueries(company, parts)) {
+      const [row] = this.databases.run(
+        company,
+        renderSelect(query, this.executor.dialect).sql,
+        renderSelect(query, this.executor.dialect).params,
+      );
+      if (row) return resource.encode(row);
+    }
+    throw new Error(`${def.object} ${parts.join(':')} was written but cannot be read back`);
+  }
+
+  /** The rows of one list query (a journal entry's lines), as a JSON array. */
+  private readLines(def: ResourceDef, company: string, filters: Record<string, number>): string {
+    const resource = this.prepared(def);
+    const rows: string[] = [];
+    for (const { query } of resource.listQueries(company, filters, 1000, null)) {
+      const compiled = renderSelect(query, this.executor.dialect);
+      for (const row of this.databases.run(company, compiled.sql, compiled.params)) rows.push(resource.encode(row));
+    }
+    return `[${rows.join(',')}]`;
+  }
+
+  private writeRows(db: Db, company: string, request: WriteRequest, options: { dryRun?: boolean } = {}): Written {
+    const checks = new Checks(db);
+    const dry = options.dryRun === true;
+    const body = request.body;
+    switch (request.object) {
+      case 'customers':
+        return this.customer(db, company, body, checks, dry);
+      case 'customer-addresses':
+        return this.address(db, company, body, checks, dry, 'customer');
+      case 'vendors':
+        return this.vendor(db, company, body, checks, dry);
+      case 'vendor-addresses':
+        return this.address(db, company, body, checks, dry, 'vendor');
+      case 'sales-orders':
+        return this.salesOrder(db, company, body, checks, dry);
+      case 'ar-invoices':
+        return this.receivable(db, company, body, checks, dry);
+      case 'ap-invoices':
+        return this.payable(db, company, body, checks, dry);
+      case 'gl-entries':
+        return this.journalEntry(db, company, body, checks, dry);
+    }
+  }
+
+  private preview(object: WritableObjectName, id: string, record: Record<string, unknown>): Written {
+    return { id, readBack: () => JSON.stringify(record) };
+  }
+
+  private customer(db: Db, company: string, input: WriteBody, checks: Checks, dry: boolean): Written {
+    const id = String(input.id);
+    const body = { ...input };
+    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.paymentTerms('paymentTermsId', input.paymentTermsId);
+    if (input.salespersonId !== undefined)
+      body.salespersonId = checks.canonical('salespersonId', input.salespersonId, 'RM00301', 'SLPRSNID', 'no salesperson with this id');
+    checks.currency('currencyId', body.currencyId);
+    checks.done();
+    if (exists(db, 'RM00101', { CUSTNMBR: id })) throw alreadyExists('customers', `a customer ${id} already exists`);
+    if (dry) return this.preview('customers', id, body);
+    const { creditLimit, ...rest } = body;
+    const row = fieldColumns(CATALOGUE.customers, rest);
+    // The credit limit is a type and an amount (catalogue/resources/customers.ts): 0 none, 2 an amount.
+    row.CRLMTTYP = creditLimit === undefined ? 0 : 2;
+    if (creditLimit !== undefined) row.CRLMTAMT = String(creditLimit);
+    row.CREATDDT = today();
+    row.MODIFDT = today();
+    insert(db, 'RM00101', row);
+    insert(db, 'RM00103', { CUSTNMBR: id });
+    return { id, readBack: () => this.readOne(CATALOGUE.customers, company, [id]) };
+  }
+
+  private vendor(db: Db, company: string, input: WriteBody, checks: Checks, dry: boolean): Written {
+    const id = String(input.id);
+    const body = { ...input };
+    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.paymentTerms('paymentTermsId', input.paymentTermsId);
+    checks.currency('currencyId', body.currencyId);
+    checks.done();
+    if (exists(db, 'PM00200', { VENDORID: id })) throw alreadyExists('vendors', `a vendor ${id} already exists`);
+    const withDefaults = { status: 'active', ...body };
+    if (dry) return this.preview('vendors', id, withDefaults);
+    const row = fieldColumns(CATALOGUE.vendors, withDefaults);
+    row.CREATDDT = today();
+    row.MODIFDT = today();
+    insert(db, 'PM00200', row);
+    return { id, readBack: () => this.readOne(CATALOGUE.vendors, company, [id]) };
+  }
+
+  private address(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean, of: 'customer' | 'vendor'): Written {
+    const object = of === 'customer' ? 'customer-addresses' : 'vendor-addresses';
+    const [parent, table, key, field] =
+      of === 'customer'
+        ? (['RM00101', 'RM00102', 'CUSTNMBR', 'customerId'] as const)
+        : (['PM00200', 'PM00300', 'VENDORID', 'vendorId'] as const);
+    const owner = String(body[field]);
+    const code = String(body.code);
+    checks.reference(field, owner, parent, key, `no ${of} with this id`);
+    checks.done();
+    if (exists(db, table, { [key]: owner, ADRSCODE: code }))
+      throw alreadyExists(object, `the ${of} ${owner} already has an address ${code}`);
+    if (dry) return this.preview(object, `${owner}:${code}`, body);
+    const row = fieldColumns(CATALOGUE[object], body);
+    insert(db, table, row);
+    return { id: `${owner}:${code}`, readBack: () => this.readOne(CATALOGUE[object], company, [owner, code]) };
+  }
+
+  private salesOrder(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+    const typeName = String(body.type ?? 'order');
+    const type = codeOf(SALES_DOCUMENT_TYPES, typeName)!;
+    const docId = String(body.docTypeId);
+    const customer = checks.reference(
+      'customerId',
+      body.customerId,
+      'RM00101',
+      'CUSTNMBR',
+      'no customer with this id',
+      'CUSTNAME, CURNCYID, INACTIVE',
+    );
+    if (customer && Number(customer.INACTIVE) === 1) checks.issue('customerId', 'the customer is inactive');
+    const docType = checks.reference('docTypeId', docId, 'SOP40200', 'DOCID', `no ${typeName} document type id with this id`, 'SOPNUMBE', {
+      SOPTYPE: type,
+    });
+    checks.site('siteId', body.siteId);
+    const lines = body.lines!;
+    const items = lines.map((line, i) => {
+      checks.site(`lines.${i}.siteId`, line.siteId);
+      return checks.reference(`lines.${i}.itemId`, line.itemId, 'IV00101', 'ITEMNMBR', 'no item with this id', 'ITEMDESC');
+    });
+    checks.batch('batchId', String(body.batchId), 'sales');
+    checks.done();
+    let number = body.number === undefined ? null : String(body.number);
+    if (number !== null && this.salesNumberTaken(db, type, number))
+      throw alreadyExists('sales-orders', `a ${typeName} ${number} already exists`);
+    if (number === null) {
+      number = String(docType!.SOPNUMBE).trimEnd();
+      while (this.salesNumberTaken(db, type, number)) number = nextNumber(number);
+      if (!dry)
+        db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(
+          padChar(nextNumber(number), 21),
+          type,
+          padChar(docId, 15),
+        );
+    }
+    let subtotal = new Decimal(0);
+    const lineRows = lines.map((line, i) => {
+      const extended = new Decimal(String(line.quantity)).times(String(line.unitPrice)).toDecimalPlaces(5);
+      subtotal = subtotal.plus(extended);
+      return {
+        SOPTYPE: type,
+        SOPNUMBE: number!,
+        // GP numbers lines 16384 apart, so that lines can be put between them.
+        LNITMSEQ: (i + 1) * 16384,
+        CMPNTSEQ: 0,
+        ITEMNMBR: String(line.itemId),
+        ITEMDESC: String(line.description ?? String(items[i]?.ITEMDESC ?? '').trimEnd()),
+        QUANTITY: String(line.quantity),
+        UNITPRCE: String(line.unitPrice),
+        XTNDPRCE: extended.toFixed(5),
+        LOCNCODE: String(line.siteId ?? body.siteId ?? ''),
+      };
+    });
+    const total = subtotal.plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+    const id = `${typeName}:${number}`;
+    if (dry)
+      return this.preview('sales-orders', id, { ...body, type: typeName, number, subtotal: subtotal.toFixed(5), total: total.toFixed(5) });
+    // Lines before the header, as eConnect inserts them (taSopLineIvcInsert, then taSopHdrIvcInsert sums them).
+    for (const line of lineRows) insert(db, 'SOP10200', line);
+    const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
+    insert(db, 'SOP10100', {
+      ...header,
+      CUSTNAME: String(customer!.CUSTNAME).trimEnd(),
+      CURNCYID: String(customer!.CURNCYID).trimEnd(),
+      SUBTOTAL: subtotal.toFixed(5),
+      DOCAMNT: total.toFixed(5),
+    });
+    this.addToBatch(db, String(body.batchId), 'sales', total);
+    return { id, readBack: () => this.readOne(CATALOGUE['sales-orders'], company, [typeName, number!]) };
+  }
+
+  private salesNumberTaken(db: Db, type: number, number: string): boolean {
+    return exists(db, 'SOP10100', { SOPTYPE: type, SOPNUMBE: number }) || exists(db, 'SOP30200', { SOPTYPE: type, SOPNUMBE: number });
+  }
+
+  private receivable(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+    const withDefaults: WriteBody = { type: 'invoice', ...body };
+    const type = codeOf(AR_DOCUMENT_TYPES, String(withDefaults.type))!;
+    const customer = checks.reference(
+      'customerId',
+      body.customerId,
+      'RM00101',
+      'CUSTNMBR',
+      'no customer with this id',
+      'CUSTNAME, CURNCYID, PYMTRMID, INACTIVE',
+    );
+    if (customer && Number(customer.INACTIVE) === 1) checks.issue('customerId', 'the customer is inactive');
+    checks.currency('currencyId', body.currencyId);
+    checks.batch('batchId', String(body.batchId), 'receivables');
+    checks.done();
+    const setup = find(db, 'RM40401', { RMDTYPAL: type }, 'DOCNUMBR');
+    let number = body.documentNumber === undefined ? null : String(body.documentNumber);
+    if (number !== null && this.receivableTaken(db, type, number))
+      throw alreadyExists('ar-invoices', `a ${String(withDefaults.type)} ${number} already exists`);
+    if (number === null) {
+      if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no numbering set up for this document type (RM40401)');
+      number = String(setup.DOCNUMBR).trimEnd();
+      while (this.receivableTaken(db, type, number)) number = nextNumber(number);
+      if (!dry) db.prepare('UPDATE RM40401 SET DOCNUMBR = ? WHERE RMDTYPAL = ?').run(padChar(nextNumber(number), 21), type);
+    }
+    const amount = new Decimal(String(body.salesAmount)).plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+    const id = `${String(withDefaults.type)}:${number}`;
+    const currency = String(body.currencyId ?? String(customer!.CURNCYID).trimEnd());
+    if (dry)
+      return this.preview('ar-invoices', id, {
+        ...withDefaults,
+        documentNumber: number,
+        currencyId: currency,
+        originalAmount: amount.toFixed(5),
+      });
+    insert(db, 'RM10301', {
+      ...fieldColumns(unpostedArInvoices, { ...withDefaults, documentNumber: number, currencyId: currency }),
+      // The work table's own type numbering (taRMTransaction): 1→1, 3→2, … 8→7.
+      DOCTYPE: type === 1 ? 1 : type - 1,
+      RMDNUMWK: number.slice(0, 17),
+      BCHSOURC: BATCHES.receivables.source,
+      CUSTNAME: String(customer!.CUSTNAME).trimEnd(),
+      PYMTRMID: String(customer!.PYMTRMID).trimEnd(),
+      DOCAMNT: amount.toFixed(5),
+      LSTEDTDT: today(),
+    });
+    this.addToBatch(db, String(body.batchId), 'receivables', amount);
+    return { id, readBack: () => this.readOne(unpostedArInvoices, company, [String(withDefaults.type), number!]) };
+  }
+
+  private receivableTaken(db: Db, type: number, number: string): boolean {
+    return (
+      exists(db, 'RM10301', { RMDTYPAL: type, DOCNUMBR: number }) ||
+      exists(db, 'RM10301', { RMDTYPAL: type, RMDNUMWK: number.slice(0, 17) }) ||
+      exists(db, 'RM20101', { RMDTYPAL: type, DOCNUMBR: number }) ||
+      exists(db, 'RM30101', { RMDTYPAL: type, DOCNUMBR: number })
+    );
+  }
+
+  private payable(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+    const withDefaults: WriteBody = { type: 'invoice', ...body };
+    const type = codeOf(AP_DOCUMENT_TYPES, String(withDefaults.type))!;
+    const vendor = checks.reference(
+      'vendorId',
+      body.vendorId,
+      'PM00200',
+      'VENDORID',
+      'no vendor with this id',
+      'CURNCYID, PYMTRMID, VENDSTTS',
+    );
+    if (vendor && Number(vendor.VENDSTTS) === 2) checks.issue('vendorId', 'the vendor is inactive');
+    checks.currency('currencyId', body.currencyId);
+    checks.batch('batchId', String(body.batchId), 'payables');
+    checks.done();
+    const vendorId = String(body.vendorId);
+    const documentNumber = String(body.vendorDocumentNumber);
+    if (
+      exists(db, 'PM10000', { VENDORID: vendorId, DOCNUMBR: documentNumber }) ||
+      exists(db, 'PM20000', { VENDORID: vendorId, DOCNUMBR: documentNumber, DOCTYPE: type }) ||
+      exists(db, 'PM30200', { VENDORID: vendorId, DOCNUMBR: documentNumber, DOCTYPE: type })
+    )
+      throw alreadyExists('ap-invoices', `the vendor ${vendorId} already has a document ${documentNumber}`);
+    let voucher = body.voucherNumber === undefined ? null : String(body.voucherNumber);
+    if (voucher !== null && this.voucherTaken(db, voucher)) throw alreadyExists('ap-invoices', `a voucher ${voucher} already exists`);
+    if (voucher === null) {
+      const setup = find(db, 'PM40100', { UNIQKEY: '1' }, 'NTVCHNUM');
+      if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no payables setup (PM40100)');
+      voucher = String(setup.NTVCHNUM).trimEnd();
+      while (this.voucherTaken(db, voucher)) voucher = nextNumber(voucher);
+      if (!dry) db.prepare("UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
+    }
+    const amount = new Decimal(String(body.purchasesAmount)).plus(String(body.taxAmount ?? '0'));
+    const id = `${String(withDefaults.type)}:${voucher}`;
+    const currency = String(body.currencyId ?? String(vendor!.CURNCYID).trimEnd());
+    if (dry)
+      return this.preview('ap-invoices', id, {
+        ...withDefaults,
+        voucherNumber: voucher,
+        currencyId: currency,
+        originalAmount: amount.toFixed(5),
+      });
+    insert(db, 'PM10000', {
+      ...fieldColumns(unpostedApInvoices, { ...withDefaults, voucherNumber: voucher, currencyId: currency }),
+      VCHNUMWK: voucher,
+      BCHSOURC: BATCHES.payables.source,
+      SOURCDOC: 'PMTRX',
+      PYMTRMID: String(vendor!.PYMTRMID).trimEnd(),
+      DOCAMNT: amount.toFixed(5),
+      CURTRXAM: amount.toFixed(5),
+      PSTGDATE: String(body.date),
+      MODIFDT: today(),
+    });
+    this.addToBatch(db, String(body.batchId), 'payables', amount);
+    return { id, readBack: () => this.readOne(unpostedApInvoices, company, [String(withDefaults.type), voucher!]) };
+  }
+
+  private voucherTaken(db: Db, voucher: string): boolean {
+    return (
+      exists(db, 'PM10000', { VCHNUMWK: voucher }) ||
+      exists(db, 'PM20000', { VCHRNMBR: voucher }) ||
+      exists(db, 'PM30200', { VCHRNMBR: voucher })
+    );
+  }
+
+  private journalEntry(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+    const lines = body.lines!;
+    const accounts = lines.map((line, i) => checks.account(`lines.${i}.accountNumber`, String(line.accountNumber)));
+    checks.batch('batchId', String(body.batchId), 'ledger');
+    checks.done();
+    const setup = find(db, 'GL40000', { UNIQKEY: '1' }, 'NJRNLENT');
+    if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no general ledger setup (GL40000)');
+    let entry = Number(setup.NJRNLENT);
+    while (
+      exists(db, 'GL10000', { JRNENTRY: entry }) ||
+      exists(db, 'GL20000', { JRNENTRY: entry }) ||
+      exists(db, 'GL30000', { JRNENTRY: entry })
+    )
+      entry++;
+    const total = lines.reduce((sum, line) => sum.plus(String(line.debit ?? '0')), new Decimal(0));
+    if (dry) return this.preview('gl-entries', String(entry), { ...body, journalEntryNumber: entry });
+    db.prepare("UPDATE GL40000 SET NJRNLENT = ? WHERE UNIQKEY = '1'").run(entry + 1);
+    const batch = String(body.batchId);
+    // Lines before the header, as eConnect inserts them.
+    lines.forEach((line, i) => {
+      const debit = String(line.debit ?? '0');
+      const credit = String(line.credit ?? '0');
+      insert(db, 'GL10001', {
+        ...fieldColumns(unpostedGlEntries, line),
+        BACHNUMB: batch,
+        JRNENTRY: entry,
+        // GP numbers lines 16384 apart, like sales lines.
+        SQNCLINE: String((i + 1) * 16384),
+        ACTINDX: accounts[i]!.index,
+        ACCTTYPE: accounts[i]!.type,
+        ORDBTAMT: debit,
+        ORCRDAMT: credit,
+      });
+    });
+    const year = Number(String(body.date).slice(0, 4));
+    insert(db, 'GL10000', {
+      ...fieldColumns(unpostedGlEntries, headerOf(body), 'h'),
+      SOURCDOC: String(body.sourceDocument ?? 'GJ'),
+      BACHNUMB: batch,
+      BCHSOURC: BATCHES.ledger.source,
+      JRNENTRY: entry,
+      SERIES: BATCHES.ledger.series,
+      TRXTYPE: 0,
+      OPENYEAR: year,
+      DOCDATE: String(body.date),
+      LSTDTEDT: today(),
+      Ledger_ID: 1,
+    });
+    this.addToBatch(db, batch, 'ledger', total);
+    return { id: String(entry), readBack: () => this.readLines(unpostedGlEntries, company, { journalEntryNumber: entry }) };
+  }
+
+  /** Counts the document into its batch, creating the batch as eConnect does when it does not exist yet. */
+  private addToBatch(db: Db, batch: string, kind: BatchKind, amount: Decimal): void {
+    const { source, series } = BATCHES[kind];
+    const updated = db
+      .prepare('UPDATE SY00500 SET NUMOFTRX = NUMOFTRX + 1, BCHTOTAL = BCHTOTAL + ?, MODIFDT = ? WHERE BCHSOURC = ? AND BACHNUMB = ?')
+      .run(toScaled(amount.toFixed(5)), gpDate(today()), padChar(source, 15), padChar(batch, 15));
+    if (updated.changes === 0)
+      insert(db, 'SY00500', {
+        BCHSOURC: source,
+        BACHNUMB: batch,
+        SERIES: series,
+        NUMOFTRX: 1,
+        BCHTOTAL: amount.toFixed(5),
+        BACHDATE: today(),
+        CREATDDT: today(),
+        MODIFDT: today(),
+        ORIGIN: 1,
+      });
+  }
+
+  close(): void {
+    this.databases.close();
+  }
+}
+
+function replay(known: JournalRow, operationId: string): WriteDone {
+  if (known.state === 'committed') return { outcome: 'replayed', answer: known.answer };
+  throw new AgentError(
+    'IDEMPOTENCY_CONFLICT',
+    `operation ${operationId} was settled as not executed (its outcome was asked before it ran); it can never run now`,
+    null,
+    { operationId, outcome: 'not_executed' },
+  );
+}
+
+function alreadyExists(object: string, message: string): AgentError {
+  return new AgentError('ALREADY_EXISTS', message, null, { object });
+}
+
+/** The reference checks of one write: every broken reference is collected, then all are refused at once. */
+class Checks {
+  private readonly db: Db;
+  private readonly issues: Issue[] = [];
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  issue(path: string, message: string): void {
+    this.issues.push({ path, message });
+  }
+
+  /**
+   * GP's own spelling of the key `value` names (ids are upper-cased on the way in, but GP keeps
+   * setup ids such as payment terms in mixed case, and compares case-insensitively), or the value
+   * itself when it names nothing (an issue was recorded) or is absent.
+   */
+  canonical(path: string, value: unknown, table: GpTableName, column: string, message: string): string | undefined {
+    if (value === undefined) return undefined;
+    const row = this.reference(path, value, table, column, message, `rtrim("${column}") AS "key"`);
+    return row ? String(row.key) : String(value);
+  }
+
+  /** The row `value` names in `table`, or undefined (and an issue) when there is none; absent values pass. */
+  reference(
+    path: string,
+    value: unknown,
+    table: GpTableName,
+    column: string,
+    message: string,
+    select = '1',
+    also: Record<string, GpWriteValue> = {},
+  ): Record<string, unknown> | undefined {
+    if (value === undefined) return undefined;
+    const row = find(this.db, table, { ...also, [column]: String(value) }, select);
+    if (!row) this.issue(path, message);
+    return row;
+  }
+
+  paymentTerms(path: string, value: unknown): string | undefined {
+    return this.canonical(path, value, 'SY03300', 'PYMTRMID', 'no payment terms with this id');
+  }
+
+  site(path: string, value: unknown): void {
+    this.reference(path, value, 'IV40700', 'LOCNCODE', 'no site with this id');
+  }
+
+  /**
+   * The embedded database has no currency table (DYNAMICS..MC40200 on GP): a currency is known
+   * when a customer, vendor or checkbook of the company uses it.
+   */
+  currency(path: string, value: unknown): void {
+    if (value === undefined) return;
+    const id = padChar(String(value), 15);
+    const known = this.db
+      .prepare(
+        'SELECT 1 FROM RM00101 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM PM00200 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM CM00100 WHERE CURNCYID = ? LIMIT 1',
+      )
+      .get(id, id, id);
+    if (!known) this.issue(path, 'no currency with this id');
+  }
+
+  /** An account by its number: it must exist, be active, and take postings (GL00100.ACCTTYPE 1). */
+  account(path: string, number: string): { index: number; type: number } | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT a.ACTINDX AS ACTINDX, a.ACTIVE AS ACTIVE, a.ACCTTYPE AS ACCTTYPE FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE n.ACTNUMST = ?',
+      )
+      .get(padChar(number, 129)) as { ACTINDX: number; ACTIVE: number; ACCTTYPE: number } | undefined;
+    if (!row) {
+      this.issue(path, 'no account with this number');
+      return undefined;
+    }
+    if (row.ACTIVE !== 1) this.issue(path, 'the account is inactive');
+    else if (row.ACCTTYPE !== 1) this.issue(path, 'the account takes no postings (a unit or allocation account)');
+    return { index: row.ACTINDX, type: row.ACCTTYPE };
+  }
+
+  /** A batch exists for this kind of document and is not being posted, or does not exist yet (it is created). */
+  batch(path: string, batch: string, kind: BatchKind): void {
+    const { source, series } = BATCHES[kind];
+    const rows = this.db.prepare('SELECT BCHSOURC, SERIES, BCHSTTUS, MKDTOPST FROM SY00500 WHERE BACHNUMB = ?').all(padChar(batch, 15)) as {
+      BCHSOURC: string;
+      SERIES: number;
+      BCHSTTUS: number;
+      MKDTOPST: number;
+    }[];
+    const own = rows.find((row) => row.BCHSOURC.trimEnd() === source);
+    if (!own) {
+      if (rows.length)
+        this.issue(path, `the batch belongs to another kind of document (${rows[0]!.BCHSOURC.trimEnd()}); use another batch id`);
+      return;
+    }
+    if (own.SERIES !== series) this.issue(path, 'the batch is of another series');
+    else if (own.BCHSTTUS !== 0 || own.MKDTOPST !== 0)
+      this.issue(path, 'the batch is being posted or is marked to post; use another batch id');
+  }
+
+  /** Refuses the write when any check failed, naming each. */
+  done(): void {
+    if (this.issues.length) throw new WriteRefusal(this.issues);
+  }
+}
