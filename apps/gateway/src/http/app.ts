@@ -17,9 +17,11 @@ import type { Store } from '../store/store.ts';
 import { accessLog } from './accessLog.ts';
 import { applyLimits } from './applyLimits.ts';
 import type { CursorCodec } from '../reads/cursor.ts';
+import { docsRouter } from './docsPage/router.ts';
 import { errorHandler, notFound } from './errorHandler.ts';
 import { requestId } from './requestId.ts';
 import { requireHost } from './requireHost.ts';
+import { openApiRoute } from './routes/openApi.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { mountResourceRoutes } from './routes/resources.ts';
 
@@ -59,6 +61,8 @@ export function createApp(options: AppOptions): Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+  // Before the resource routes, whose `/v1/:object` would take it for an object.
+  app.get('/v1/openapi.json', openApiRoute());
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
@@ -75,6 +79,7 @@ export function createApp(options: AppOptions): Express {
   );
   app.all('/mcp', mcpMethodNotAllowed);
   app.use('/mcp', mcpErrors(log));
+  app.use('/docs', docsRouter());
   app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);
   app.use(errorHandler(log));
