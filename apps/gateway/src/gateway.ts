@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -72,6 +73,8 @@ export interface RunningGateway {
   presence: AgentPresenceRecorder;
   /** Counts requests for the dashboard's usage page. */
   usage: UsageRecorder;
+  /** The HTTP app, for tests that enumerate its routes against the OpenAPI document. */
+  app: Express;
   close(): Promise<void>;
 }
 
@@ -127,6 +130,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     inFlight,
     presence,
     usage,
+    app,
     async close() {
       // Presence and usage first: once the store closes, they could no longer be written.
       await presence.stop();

@@ -47,6 +47,9 @@ const COMPOSITE_ID_EXAMPLES: Readonly<Record<string, string>> = {
   'sales-orders': 'order:ORDST1050',
 };
 
+/** Values of the filters a list requires, from the same sandbox rows. */
+const REQUIRED_FILTER_EXAMPLES: Readonly<Record<string, string>> = { customerId: 'AARONACA0001', vendorId: 'AARONCHE0001' };
+
 const DATE_OR_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
 
 /** The JSON Schema of one filter as a query parameter, from its declaration in the protocol (filters.ts). */
@@ -87,14 +90,18 @@ function filterDescription(filter: FilterSpec): string {
 function filterParameters(spec: ObjectSpec): unknown[] {
   return Object.entries(spec.filters)
     .filter(([, filter]) => !(filter.kind === 'string' && filter.fromPath))
-    .map(([name, filter]) => ({
-      name: queryParamName(name, filter),
-      in: 'query',
-      description: filterDescription(filter),
-      required: filter.kind === 'string' && filter.required === true,
-      schema: filterSchema(filter),
-      ...(filter.kind === 'ids' ? { style: 'form', explode: true } : {}),
-    }));
+    .map(([name, filter]) => {
+      const required = filter.kind === 'string' && filter.required === true;
+      return {
+        name: queryParamName(name, filter),
+        in: 'query',
+        description: filterDescription(filter),
+        required,
+        schema: filterSchema(filter),
+        ...(filter.kind === 'ids' ? { style: 'form', explode: true } : {}),
+        ...(required && REQUIRED_FILTER_EXAMPLES[name] ? { example: REQUIRED_FILTER_EXAMPLES[name] } : {}),
+      };
+    });
 }
 
 const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
@@ -191,7 +198,7 @@ function idParameter(spec: ObjectSpec, description: string): unknown {
 function listOperation(spec: ObjectSpec, lines: boolean): unknown {
   const parent = lines ? (OBJECTS as Record<string, ObjectSpec>)[spec.parent!]! : null;
   return {
-    operationId: lines ? `list${resourceSchemaName(spec)}` : `list${resourceSchemaName(spec)}`,
+    operationId: `list${resourceSchemaName(spec)}`,
     summary: lines ? `List the lines of one ${parent!.name.replace(/s$/, '').replace('-', ' ')}` : `List ${spec.name.replace('-', ' ')}`,
     description: `${spec.description}. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.`,
     tags: [parent?.name ?? spec.name],
