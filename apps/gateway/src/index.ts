@@ -6,4 +6,5 @@ export { startGateway, type RunningGateway } from './gateway.ts';
 export { createLogger } from './logger.ts';
 export { openStore } from './store/openStore.ts';
 export { SCOPES, type Scope } from './store/store.ts';
+export { OpenApiContract, type Answer } from './testing/openApiContract.ts';
 export { provisionOrganisation, type Provisioned } from './testing/provision.ts';
