@@ -112,7 +112,7 @@ export interface paths {
          * Get one of companies by id
          * @description Company databases of the connection (DYNAMICS..SY01500). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getCompanies"];
+        get: operations["getCompany"];
         put?: never;
         post?: never;
         delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
          * Get one of customers by id
          * @description Customers (RM00101). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getCustomers"];
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -192,7 +192,7 @@ export interface paths {
          * Get one of customer addresses by id
          * @description Addresses of one customer (RM00102); id is <customerId>:<code>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getCustomerAddresses"];
+        get: operations["getCustomerAddress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -232,7 +232,7 @@ export interface paths {
          * Get one of vendors by id
          * @description Vendors (PM00200). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getVendors"];
+        get: operations["getVendor"];
         put?: never;
         post?: never;
         delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
          * Get one of vendor addresses by id
          * @description Addresses of one vendor (PM00300); id is <vendorId>:<code>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getVendorAddresses"];
+        get: operations["getVendorAddress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -312,7 +312,7 @@ export interface paths {
          * Get one of items by id
          * @description Inventory items (IV00101). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getItems"];
+        get: operations["getItem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -352,7 +352,7 @@ export interface paths {
          * Get one of item quantities by id
          * @description Quantities of items per site (IV00102 site rows); id is <itemId>:<siteId>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getItemQuantities"];
+        get: operations["getItemQuantity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
          * Get one of accounts by id
          * @description General ledger accounts (GL00100 with the formatted number from GL00105). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getAccounts"];
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -452,7 +452,7 @@ export interface paths {
          * Get one of ar invoices by id
          * @description Receivables documents other than payments (RM20101 open, RM30101 history); id is <type>:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getArInvoices"];
+        get: operations["getArInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -492,7 +492,7 @@ export interface paths {
          * Get one of ar payments by id
          * @description Receivables payments (RMDTYPAL 9); id is payment:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getArPayments"];
+        get: operations["getArPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -532,7 +532,7 @@ export interface paths {
          * Get one of ap invoices by id
          * @description Payables documents other than payments (PM20000 open, PM30200 history); id is <type>:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getApInvoices"];
+        get: operations["getApInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -572,7 +572,7 @@ export interface paths {
          * Get one of ap payments by id
          * @description Payables payments (DOCTYPE 6); id is payment:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getApPayments"];
+        get: operations["getApPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -612,7 +612,7 @@ export interface paths {
          * Get one of sales orders by id
          * @description Sales documents (SOP10100 work, SOP30200 history); id is <type>:<number>. The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getSalesOrders"];
+        get: operations["getSalesOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -672,7 +672,7 @@ export interface paths {
          * Get one of purchase orders by id
          * @description Purchase orders (POP10100 open and POP30100 history together). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getPurchaseOrders"];
+        get: operations["getPurchaseOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -732,7 +732,7 @@ export interface paths {
          * Get one of sites by id
          * @description Inventory sites (IV40700). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getSites"];
+        get: operations["getSite"];
         put?: never;
         post?: never;
         delete?: never;
@@ -772,7 +772,7 @@ export interface paths {
          * Get one of checkbooks by id
          * @description Checkbooks (CM00100). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getCheckbooks"];
+        get: operations["getCheckbook"];
         put?: never;
         post?: never;
         delete?: never;
@@ -812,7 +812,7 @@ export interface paths {
          * Get one of payment terms by id
          * @description Payment terms (SY03300). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getPaymentTerms"];
+        get: operations["getPaymentTerm"];
         put?: never;
         post?: never;
         delete?: never;
@@ -852,7 +852,7 @@ export interface paths {
          * Get one of salespeople by id
          * @description Salespeople (RM00301). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getSalespeople"];
+        get: operations["getSalesperson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -912,7 +912,7 @@ export interface paths {
          * Get one of batches by id
          * @description Posting batches (SY00500). The object exactly as a list shows it; 404 when no row has the id.
          */
-        get: operations["getBatches"];
+        get: operations["getBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,12 +925,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Companies: {
+        Company: {
             id: string;
             name: string | null;
             number: number | null;
         };
-        Customers: {
+        Customer: {
             id: string;
             name: string | null;
             statementName: string | null;
@@ -950,7 +950,7 @@ export interface components {
             createdAt: string | null;
             modifiedAt: (string) | null;
         };
-        CustomerAddresses: {
+        CustomerAddress: {
             customerId: string | null;
             code: string | null;
             contactPerson: string | null;
@@ -965,7 +965,7 @@ export interface components {
             shippingMethodId: string | null;
             taxScheduleId: string | null;
         };
-        Vendors: {
+        Vendor: {
             id: string;
             name: string | null;
             checkName: string | null;
@@ -982,7 +982,7 @@ export interface components {
             modifiedAt: (string) | null;
             hold: boolean;
         };
-        VendorAddresses: {
+        VendorAddress: {
             vendorId: string | null;
             code: string | null;
             contactPerson: string | null;
@@ -995,7 +995,7 @@ export interface components {
             country: string | null;
             phone: string | null;
         };
-        Items: {
+        Item: {
             id: string;
             description: string | null;
             shortName: string | null;
@@ -1009,7 +1009,7 @@ export interface components {
             modifiedAt: (string) | null;
             inactive: boolean;
         };
-        ItemQuantities: {
+        ItemQuantity: {
             itemId: string | null;
             siteId: string | null;
             qtyOnHand: string | null;
@@ -1018,7 +1018,7 @@ export interface components {
             qtyBackordered: string | null;
             qtyAvailable: string | null;
         };
-        Accounts: {
+        Account: {
             id: string;
             index: number | null;
             description: string | null;
@@ -1029,7 +1029,7 @@ export interface components {
             createdAt: string | null;
             modifiedAt: (string) | null;
         };
-        GlEntries: {
+        GlEntry: {
             journalEntryNumber: number | null;
             series: number | null;
             sourceDocument: string | null;
@@ -1043,7 +1043,7 @@ export interface components {
             originatingMasterId: string | null;
             originatingDocument: string | null;
         };
-        ArInvoices: {
+        ArInvoice: {
             type: string | null;
             documentNumber: string | null;
             customerId: string | null;
@@ -1060,7 +1060,7 @@ export interface components {
             checkNumber: string | null;
             voided: boolean;
         };
-        ArPayments: {
+        ArPayment: {
             type: string | null;
             documentNumber: string | null;
             customerId: string | null;
@@ -1077,7 +1077,7 @@ export interface components {
             checkNumber: string | null;
             voided: boolean;
         };
-        ApInvoices: {
+        ApInvoice: {
             type: string | null;
             voucherNumber: string | null;
             vendorDocumentNumber: string | null;
@@ -1093,7 +1093,7 @@ export interface components {
             currencyId: string | null;
             voided: boolean;
         };
-        ApPayments: {
+        ApPayment: {
             type: string | null;
             voucherNumber: string | null;
             vendorDocumentNumber: string | null;
@@ -1109,7 +1109,7 @@ export interface components {
             currencyId: string | null;
             voided: boolean;
         };
-        SalesOrders: {
+        SalesOrder: {
             type: string | null;
             number: string | null;
             docTypeId: string | null;
@@ -1125,7 +1125,7 @@ export interface components {
             customerPONumber: string | null;
             voided: boolean;
         };
-        SalesOrderLines: {
+        SalesOrderLine: {
             itemId: string | null;
             description: string | null;
             quantity: string | null;
@@ -1134,7 +1134,7 @@ export interface components {
             siteId: string | null;
             qtyFulfilled: string | null;
         };
-        PurchaseOrders: {
+        PurchaseOrder: {
             id: string;
             status: string | null;
             type: string | null;
@@ -1146,7 +1146,7 @@ export interface components {
             taxAmount: string | null;
             currencyId: string | null;
         };
-        PurchaseOrderLines: {
+        PurchaseOrderLine: {
             lineNumber: number | null;
             itemId: string | null;
             description: string | null;
@@ -1156,7 +1156,7 @@ export interface components {
             extendedCost: string | null;
             siteId: string | null;
         };
-        Sites: {
+        Site: {
             id: string;
             name: string | null;
             line1: string | null;
@@ -1166,7 +1166,7 @@ export interface components {
             postalCode: string | null;
             country: string | null;
         };
-        Checkbooks: {
+        Checkbook: {
             id: string;
             name: string | null;
             cashAccountNumber: string | null;
@@ -1174,20 +1174,20 @@ export interface components {
             currentBalance: string | null;
             inactive: boolean;
         };
-        PaymentTerms: {
+        PaymentTerm: {
             id: string;
             dueType: number | null;
             dueDays: number | null;
             discountPercent: string | null;
         };
-        Salespeople: {
+        Salesperson: {
             id: string;
             firstName: string | null;
             lastName: string | null;
             employeeId: string | null;
             inactive: boolean;
         };
-        FiscalPeriods: {
+        FiscalPeriod: {
             year: number | null;
             period: number | null;
             startDate: string | null;
@@ -1195,7 +1195,7 @@ export interface components {
             series: number | null;
             closed: boolean;
         };
-        Batches: {
+        Batch: {
             id: string;
             source: string | null;
             series: number | null;
@@ -1748,7 +1748,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Companies"][];
+                        data: components["schemas"]["Company"][];
                         nextCursor: string | null;
                     };
                 };
@@ -1763,7 +1763,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getCompanies: {
+    getCompany: {
         parameters: {
             query?: never;
             header?: {
@@ -1794,7 +1794,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Companies"];
+                        data: components["schemas"]["Company"];
                     };
                 };
             };
@@ -1863,7 +1863,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Customers"][];
+                        data: components["schemas"]["Customer"][];
                         nextCursor: string | null;
                     };
                 };
@@ -1878,7 +1878,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getCustomers: {
+    getCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -1911,7 +1911,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Customers"];
+                        data: components["schemas"]["Customer"];
                     };
                 };
             };
@@ -1967,7 +1967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddresses"][];
+                        data: components["schemas"]["CustomerAddress"][];
                         nextCursor: string | null;
                     };
                 };
@@ -1982,7 +1982,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getCustomerAddresses: {
+    getCustomerAddress: {
         parameters: {
             query?: never;
             header?: {
@@ -2015,7 +2015,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddresses"];
+                        data: components["schemas"]["CustomerAddress"];
                     };
                 };
             };
@@ -2080,7 +2080,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Vendors"][];
+                        data: components["schemas"]["Vendor"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2095,7 +2095,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getVendors: {
+    getVendor: {
         parameters: {
             query?: never;
             header?: {
@@ -2128,7 +2128,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Vendors"];
+                        data: components["schemas"]["Vendor"];
                     };
                 };
             };
@@ -2180,7 +2180,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["VendorAddresses"][];
+                        data: components["schemas"]["VendorAddress"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2195,7 +2195,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getVendorAddresses: {
+    getVendorAddress: {
         parameters: {
             query?: never;
             header?: {
@@ -2228,7 +2228,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["VendorAddresses"];
+                        data: components["schemas"]["VendorAddress"];
                     };
                 };
             };
@@ -2291,7 +2291,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Items"][];
+                        data: components["schemas"]["Item"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2306,7 +2306,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getItems: {
+    getItem: {
         parameters: {
             query?: never;
             header?: {
@@ -2339,7 +2339,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Items"];
+                        data: components["schemas"]["Item"];
                     };
                 };
             };
@@ -2390,7 +2390,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ItemQuantities"][];
+                        data: components["schemas"]["ItemQuantity"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2405,7 +2405,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getItemQuantities: {
+    getItemQuantity: {
         parameters: {
             query?: never;
             header?: {
@@ -2438,7 +2438,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ItemQuantities"];
+                        data: components["schemas"]["ItemQuantity"];
                     };
                 };
             };
@@ -2499,7 +2499,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Accounts"][];
+                        data: components["schemas"]["Account"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2514,7 +2514,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getAccounts: {
+    getAccount: {
         parameters: {
             query?: never;
             header?: {
@@ -2547,7 +2547,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Accounts"];
+                        data: components["schemas"]["Account"];
                     };
                 };
             };
@@ -2608,7 +2608,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GlEntries"][];
+                        data: components["schemas"]["GlEntry"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2671,7 +2671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ArInvoices"][];
+                        data: components["schemas"]["ArInvoice"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2686,7 +2686,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getArInvoices: {
+    getArInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -2719,7 +2719,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ArInvoices"];
+                        data: components["schemas"]["ArInvoice"];
                     };
                 };
             };
@@ -2782,7 +2782,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ArPayments"][];
+                        data: components["schemas"]["ArPayment"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2797,7 +2797,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getArPayments: {
+    getArPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -2830,7 +2830,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ArPayments"];
+                        data: components["schemas"]["ArPayment"];
                     };
                 };
             };
@@ -2893,7 +2893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ApInvoices"][];
+                        data: components["schemas"]["ApInvoice"][];
                         nextCursor: string | null;
                     };
                 };
@@ -2908,7 +2908,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getApInvoices: {
+    getApInvoice: {
         parameters: {
             query?: never;
             header?: {
@@ -2941,7 +2941,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ApInvoices"];
+                        data: components["schemas"]["ApInvoice"];
                     };
                 };
             };
@@ -3004,7 +3004,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ApPayments"][];
+                        data: components["schemas"]["ApPayment"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3019,7 +3019,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getApPayments: {
+    getApPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -3052,7 +3052,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ApPayments"];
+                        data: components["schemas"]["ApPayment"];
                     };
                 };
             };
@@ -3115,7 +3115,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SalesOrders"][];
+                        data: components["schemas"]["SalesOrder"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3130,7 +3130,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getSalesOrders: {
+    getSalesOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -3163,7 +3163,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SalesOrders"];
+                        data: components["schemas"]["SalesOrder"];
                     };
                 };
             };
@@ -3216,7 +3216,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SalesOrderLines"][];
+                        data: components["schemas"]["SalesOrderLine"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3278,7 +3278,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PurchaseOrders"][];
+                        data: components["schemas"]["PurchaseOrder"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3293,7 +3293,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getPurchaseOrders: {
+    getPurchaseOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -3326,7 +3326,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PurchaseOrders"];
+                        data: components["schemas"]["PurchaseOrder"];
                     };
                 };
             };
@@ -3379,7 +3379,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PurchaseOrderLines"][];
+                        data: components["schemas"]["PurchaseOrderLine"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3433,7 +3433,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Sites"][];
+                        data: components["schemas"]["Site"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3448,7 +3448,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getSites: {
+    getSite: {
         parameters: {
             query?: never;
             header?: {
@@ -3481,7 +3481,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Sites"];
+                        data: components["schemas"]["Site"];
                     };
                 };
             };
@@ -3536,7 +3536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Checkbooks"][];
+                        data: components["schemas"]["Checkbook"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3551,7 +3551,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getCheckbooks: {
+    getCheckbook: {
         parameters: {
             query?: never;
             header?: {
@@ -3584,7 +3584,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Checkbooks"];
+                        data: components["schemas"]["Checkbook"];
                     };
                 };
             };
@@ -3635,7 +3635,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PaymentTerms"][];
+                        data: components["schemas"]["PaymentTerm"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3650,7 +3650,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getPaymentTerms: {
+    getPaymentTerm: {
         parameters: {
             query?: never;
             header?: {
@@ -3683,7 +3683,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PaymentTerms"];
+                        data: components["schemas"]["PaymentTerm"];
                     };
                 };
             };
@@ -3738,7 +3738,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Salespeople"][];
+                        data: components["schemas"]["Salesperson"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3753,7 +3753,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getSalespeople: {
+    getSalesperson: {
         parameters: {
             query?: never;
             header?: {
@@ -3786,7 +3786,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Salespeople"];
+                        data: components["schemas"]["Salesperson"];
                     };
                 };
             };
@@ -3835,7 +3835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["FiscalPeriods"][];
+                        data: components["schemas"]["FiscalPeriod"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3890,7 +3890,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Batches"][];
+                        data: components["schemas"]["Batch"][];
                         nextCursor: string | null;
                     };
                 };
@@ -3905,7 +3905,7 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
-    getBatches: {
+    getBatch: {
         parameters: {
             query?: never;
             header?: {
@@ -3938,7 +3938,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Batches"];
+                        data: components["schemas"]["Batch"];
                     };
                 };
             };

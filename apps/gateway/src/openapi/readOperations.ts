@@ -149,12 +149,20 @@ function okResponse(description: string, schema: JsonSchema): unknown {
   return { description, headers: rateLimitHeaders(), content: { 'application/json': { schema } } };
 }
 
-/** The resource schemas, one per object, for components.schemas. */
+const pascal = (words: string[]) => words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+
+/** An English singular of the last word of an object's name: `customer-addresses` → `address`. */
+function singular(word: string): string {
+  if (word.endsWith('people')) return `${word.slice(0, -6)}person`;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(ss|ch|sh|x)es$/.test(word)) return word.slice(0, -2);
+  return word.replace(/s$/, '');
+}
+
+/** The name of an object's resource schema under components.schemas: `customers` → `Customer`. */
 export function resourceSchemaName(spec: ObjectSpec): string {
-  return spec.name
-    .split('-')
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+  const words = spec.name.split('-');
+  return pascal([...words.slice(0, -1), singular(words.at(-1)!)]);
 }
 
 export function resourceSchemas(): Record<string, JsonSchema> {
@@ -198,7 +206,7 @@ function idParameter(spec: ObjectSpec, description: string): unknown {
 function listOperation(spec: ObjectSpec, lines: boolean): unknown {
   const parent = lines ? (OBJECTS as Record<string, ObjectSpec>)[spec.parent!]! : null;
   return {
-    operationId: `list${resourceSchemaName(spec)}`,
+    operationId: `list${pascal(spec.name.split('-'))}`,
     summary: lines ? `List the lines of one ${parent!.name.replace(/s$/, '').replace('-', ' ')}` : `List ${spec.name.replace('-', ' ')}`,
     description: `${spec.description}. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.`,
     tags: [parent?.name ?? spec.name],
