@@ -1714,6 +1714,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
+            500: components["responses"]["Error500Response"];
         };
     };
     listCompanies: {

@@ -146,6 +146,8 @@ export function otherPaths(): Record<string, unknown> {
             ...requestIdHeader(),
             'Retry-After': retryAfter,
           }),
+          // A bug answers as on /v1: the error envelope, never a stack trace.
+          ...errorResponses([500]),
         },
       },
     },
