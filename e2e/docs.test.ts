@@ -67,6 +67,10 @@ test('/docs renders the reference offline, from the gateway alone, within its co
     .click();
   await page.locator('.parameters-col_name', { hasText: 'inactive' }).first().waitFor();
 
+  if (process.env.SCREENSHOTS_DIR) {
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR, 'reference.png') });
+  }
   assert.deepEqual(refused, [], 'nothing was fetched from outside the gateway');
   assert.deepEqual(problems, [], 'no script error and no content security policy violation');
   await context.close();

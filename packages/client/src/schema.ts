@@ -109,7 +109,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of companies by id
+         * Get one company by id
          * @description Company databases of the connection (DYNAMICS..SY01500). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getCompany"];
@@ -149,7 +149,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of customers by id
+         * Get one customer by id
          * @description Customers (RM00101). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getCustomer"];
@@ -189,7 +189,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of customer addresses by id
+         * Get one customer address by id
          * @description Addresses of one customer (RM00102); id is <customerId>:<code>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getCustomerAddress"];
@@ -229,7 +229,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of vendors by id
+         * Get one vendor by id
          * @description Vendors (PM00200). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getVendor"];
@@ -269,7 +269,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of vendor addresses by id
+         * Get one vendor address by id
          * @description Addresses of one vendor (PM00300); id is <vendorId>:<code>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getVendorAddress"];
@@ -309,7 +309,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of items by id
+         * Get one item by id
          * @description Inventory items (IV00101). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getItem"];
@@ -349,7 +349,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of item quantities by id
+         * Get one item quantity by id
          * @description Quantities of items per site (IV00102 site rows); id is <itemId>:<siteId>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getItemQuantity"];
@@ -389,7 +389,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of accounts by id
+         * Get one account by id
          * @description General ledger accounts (GL00100 with the formatted number from GL00105). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getAccount"];
@@ -449,7 +449,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of ar invoices by id
+         * Get one ar invoice by id
          * @description Receivables documents other than payments (RM20101 open, RM30101 history); id is <type>:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getArInvoice"];
@@ -489,7 +489,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of ar payments by id
+         * Get one ar payment by id
          * @description Receivables payments (RMDTYPAL 9); id is payment:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getArPayment"];
@@ -529,7 +529,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of ap invoices by id
+         * Get one ap invoice by id
          * @description Payables documents other than payments (PM20000 open, PM30200 history); id is <type>:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getApInvoice"];
@@ -569,7 +569,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of ap payments by id
+         * Get one ap payment by id
          * @description Payables payments (DOCTYPE 6); id is payment:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getApPayment"];
@@ -609,7 +609,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of sales orders by id
+         * Get one sales order by id
          * @description Sales documents (SOP10100 work, SOP30200 history); id is <type>:<number>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getSalesOrder"];
@@ -669,7 +669,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of purchase orders by id
+         * Get one purchase order by id
          * @description Purchase orders (POP10100 open and POP30100 history together). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getPurchaseOrder"];
@@ -729,7 +729,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of sites by id
+         * Get one site by id
          * @description Inventory sites (IV40700). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getSite"];
@@ -769,7 +769,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of checkbooks by id
+         * Get one checkbook by id
          * @description Checkbooks (CM00100). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getCheckbook"];
@@ -809,7 +809,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of payment terms by id
+         * Get one payment term by id
          * @description Payment terms (SY03300). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getPaymentTerm"];
@@ -849,7 +849,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of salespeople by id
+         * Get one salesperson by id
          * @description Salespeople (RM00301). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getSalesperson"];
@@ -909,7 +909,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of batches by id
+         * Get one batch by id
          * @description Posting batches (SY00500). The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getBatch"];

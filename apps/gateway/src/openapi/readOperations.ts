@@ -159,6 +159,12 @@ function singular(word: string): string {
   return word.replace(/s$/, '');
 }
 
+/** An object's name as words, in the singular: `customer-addresses` → `customer address`. */
+function singularPhrase(spec: ObjectSpec): string {
+  const words = spec.name.split('-');
+  return [...words.slice(0, -1), singular(words.at(-1)!)].join(' ');
+}
+
 /** The name of an object's resource schema under components.schemas: `customers` → `Customer`. */
 export function resourceSchemaName(spec: ObjectSpec): string {
   const words = spec.name.split('-');
@@ -207,7 +213,7 @@ function listOperation(spec: ObjectSpec, lines: boolean): unknown {
   const parent = lines ? (OBJECTS as Record<string, ObjectSpec>)[spec.parent!]! : null;
   return {
     operationId: `list${pascal(spec.name.split('-'))}`,
-    summary: lines ? `List the lines of one ${parent!.name.replace(/s$/, '').replace('-', ' ')}` : `List ${spec.name.replace('-', ' ')}`,
+    summary: lines ? `List the lines of one ${singularPhrase(parent!)}` : `List ${spec.name.replaceAll('-', ' ')}`,
     description: `${spec.description}. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.`,
     tags: [parent?.name ?? spec.name],
     security: readSecurity,
@@ -228,7 +234,7 @@ function listOperation(spec: ObjectSpec, lines: boolean): unknown {
 function getOperation(spec: ObjectSpec): unknown {
   return {
     operationId: `get${resourceSchemaName(spec)}`,
-    summary: `Get one of ${spec.name.replace('-', ' ')} by id`,
+    summary: `Get one ${singularPhrase(spec)} by id`,
     description: `${spec.description}. The object exactly as a list shows it; 404 when no row has the id.`,
     tags: [spec.name],
     security: readSecurity,

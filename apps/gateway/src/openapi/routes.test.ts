@@ -74,7 +74,7 @@ test('every documented operation is served and answers its example as the docume
   for (const [template, item] of Object.entries(document.paths as Json)) {
     for (const [method, operation] of Object.entries(item as Json)) {
       operations++;
-      const path = exampleRequest(template, operation);
+      let path = exampleRequest(template, operation);
       const init: RequestInit = { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } };
       if (template === '/mcp') {
         init.headers = { ...init.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -84,6 +84,14 @@ test('every documented operation is served and answers its example as the docume
           method: 'initialize',
           params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } },
         });
+      }
+      const example = operation.requestBody?.content?.['application/json']?.example;
+      if (operation.requestBody && template !== '/mcp') {
+        // A write is tried with its example and validateOnly, which the read-only sandbox allows.
+        assert.ok(example, `${method.toUpperCase()} ${template} has an example body`);
+        init.headers = { ...init.headers, 'content-type': 'application/json' };
+        init.body = JSON.stringify(example);
+        path = `${path}${path.includes('?') ? '&' : '?'}validateOnly=true`;
       }
       const res = await fetch(`${t.gateway.url}${path}`, init);
       const text = await res.text();

@@ -8,6 +8,8 @@ import { OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
 export interface WritableObject {
   object: string;
   body: z.ZodType;
+  /** A body the sandbox accepts with `validateOnly=true`: the reference shows it and the route test sends it. */
+  example: Record<string, unknown>;
 }
 
 /**
@@ -18,14 +20,14 @@ export interface WritableObject {
  */
 export function writeOperations(writable: readonly WritableObject[]): Record<string, { post: unknown }> {
   const paths: Record<string, { post: unknown }> = {};
-  for (const { object, body } of writable) {
+  for (const { object, body, example } of writable) {
     const spec = (OBJECTS as Record<string, ObjectSpec>)[object];
     if (!spec) throw new Error(`writeOperations: no object named ${object}`);
     const name = resourceSchemaName(spec);
     paths[`/v1/${object}`] = {
       post: {
         operationId: `create${name}`,
-        summary: `Create one of ${object.replace('-', ' ')}`,
+        summary: `Create ${object.replaceAll('-', ' ')}`,
         description: 'Creates one record in GP and answers it as read back from GP (docs/api.md#writes).',
         tags: [object],
         security: [{ bearerKey: ['write'] }],
@@ -45,7 +47,7 @@ export function writeOperations(writable: readonly WritableObject[]): Record<str
           { $ref: '#/components/parameters/ConnectionId' },
           { $ref: '#/components/parameters/Company' },
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(body) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(body), example } } },
         responses: {
           '201': {
             description: 'The record as read back from GP.',
