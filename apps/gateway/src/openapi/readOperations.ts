@@ -14,6 +14,7 @@ import {
 } from '@gp-gateway/protocol';
 import { z } from 'zod';
 import { idExampleOf } from '../mcp/catalogue.ts';
+import { DATE_FILTER_PATTERN, TIMESTAMP_FILTER_PATTERN } from './datePatterns.ts';
 import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
 import { AGENT_ERRORS, AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } from './responses.ts';
 
@@ -50,8 +51,6 @@ const COMPOSITE_ID_EXAMPLES: Readonly<Record<string, string>> = {
 /** Values of the filters a list requires, from the same sandbox rows. */
 const REQUIRED_FILTER_EXAMPLES: Readonly<Record<string, string>> = { customerId: 'AARONACA0001', vendorId: 'AARONCHE0001' };
 
-const DATE_OR_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-
 /** The JSON Schema of one filter as a query parameter, from its declaration in the protocol (filters.ts). */
 function filterSchema(filter: FilterSpec): JsonSchema {
   switch (filter.kind) {
@@ -66,9 +65,9 @@ function filterSchema(filter: FilterSpec): JsonSchema {
     case 'enum':
       return { type: 'string', enum: [...filter.values] };
     case 'timestamp':
-      return { type: 'string', pattern: DATE_OR_DATE_TIME, examples: ['2026-03-01T14:05:09.123Z'] };
+      return { type: 'string', pattern: TIMESTAMP_FILTER_PATTERN, examples: ['2026-03-01T14:05:09.123Z'] };
     case 'date':
-      return { type: 'string', pattern: DATE_OR_DATE_TIME, examples: ['2025-03-31'] };
+      return { type: 'string', pattern: DATE_FILTER_PATTERN, examples: ['2025-03-31'] };
     case 'ids':
       return { type: 'array', items: { type: 'string', minLength: 1, maxLength: 129 }, minItems: 1, maxItems: MAX_IDS };
   }
