@@ -23,7 +23,10 @@ import { AGENT_ERRORS, AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } 
  * so that each has its own typed filters, id form and response schema.
  */
 
-/** Ids that exist in the demo sandbox (seed 1, any scale), so that a request built from the document is answered 200. */
+/**
+ * Ids of the demo sandbox as `pnpm start` generates it (seed 1, scale 1), so that a request built from the
+ * document is answered 200; routes.test.ts requests every one.
+ */
 const PLAIN_ID_EXAMPLES: Readonly<Record<string, string>> = {
   companies: 'TWO',
   customers: 'AARONACA0001',
@@ -69,6 +72,7 @@ function filterSchema(filter: FilterSpec): JsonSchema {
     case 'date':
       return { type: 'string', pattern: DATE_FILTER_PATTERN, examples: ['2025-03-31'] };
     case 'ids':
+      // 129: the protocol's limit on one id of `id[]` (docs/api.md#size-limits), which it does not export.
       return { type: 'array', items: { type: 'string', minLength: 1, maxLength: 129 }, minItems: 1, maxItems: MAX_IDS };
   }
 }
