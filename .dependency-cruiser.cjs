@@ -83,7 +83,7 @@ module.exports = {
       comment: 'Only the composition (openStore) and tests pick a store implementation; everything else sees Store.',
       severity: 'error',
       from: { path: '^(apps|e2e|bench)/', pathNot: [`${gateway}store/`, '\\.test\\.ts$', `${gateway}testing/`] },
-      to: { path: `${gateway}store/sqlite/` },
+      to: { path: `${gateway}store/(sqlite|postgres)/` },
     },
     {
       name: 'harnesses-through-package-entries',

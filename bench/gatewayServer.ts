@@ -7,7 +7,7 @@ import { createLogger, openStore, startGateway } from '@gp-gateway/gateway';
  */
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: gatewayServer.ts <data dir>');
-const store = openStore(dataDir);
+const store = await openStore({ dataDir });
 const gateway = await startGateway({
   store,
   log: createLogger('warn'),

@@ -200,7 +200,7 @@ const TARGETS = ['own', 'other', 'sandbox', 'none'] as const;
 type Target = (typeof TARGETS)[number];
 
 test('isolation matrix: both organisations × both modes × every scope set × own, other, sandbox and no connection × every route', async (t) => {
-  const { admin, close } = openLocalAdmin(dataDir);
+  const { admin, close } = await openLocalAdmin(dataDir);
   // The matrix keys are made by the admin service the CLI calls, in this process (spawning 28 CLIs
   // would take most of the time budget), on the same store the gateway is serving from.
   const keys: { org: OrgLabel; mode: 'live' | 'test'; scopes: Scope[]; secret: string; id: string }[] = [];
@@ -439,7 +439,7 @@ function phases(t: { diagnostic(message: string): void }) {
 
 /** A key of the organisation in the running gateway's store, found by the hash of its secret. */
 async function findKey(orgId: string, secret: string) {
-  const { admin, close } = openLocalAdmin(dataDir);
+  const { admin, close } = await openLocalAdmin(dataDir);
   try {
     const key = (await admin.listApiKeys(orgId)).find((k) => k.secretHash === sha256Hex(secret));
     assert.ok(key, 'the key is in its organisation');

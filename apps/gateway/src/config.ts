@@ -19,6 +19,20 @@ const CursorSecretSchema = z
   .nullable()
   .default(null);
 
+/**
+ * DATABASE_URL: a PostgreSQL URL (`postgres://user:password@host:5432/database`), or unset for the
+ * embedded SQLite store in DATA_DIR. The message never repeats the value, which may hold a password.
+ */
+const DatabaseUrlSchema = z
+  .string()
+  .refine((text) => /^postgres(ql)?:\/\/./.test(text.trim()) && URL.canParse(text.trim()), {
+    message:
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://gateway:password@db.example.com:5432/gateway (or unset for the embedded SQLite store)',
+  })
+  .transform((text) => text.trim())
+  .nullable()
+  .default(null);
+
 /** Gateway settings from the environment; messages name the variable, for whoever deploys it. */
 const ConfigSchema = z
   .object({
@@ -68,6 +82,8 @@ const ConfigSchema = z
      * leaves it unset and keeps one in the data folder instead (dataDir.ts).
      */
     cursorSecret: CursorSecretSchema,
+    /** The shared PostgreSQL store of several instances (D14); null for SQLite in dataDir. */
+    databaseUrl: DatabaseUrlSchema,
   })
   .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
     message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
@@ -77,6 +93,13 @@ export type GatewayConfig = z.infer<typeof ConfigSchema>;
 /** DATA_DIR as `start` reads it, for commands that need nothing else (the operator CLI). */
 export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.DATA_DIR || 'data');
+}
+
+/** DATABASE_URL, checked as `start` checks it, for the operator CLI; null when unset. */
+export function databaseUrlFrom(env: NodeJS.ProcessEnv = process.env): string | null {
+  const parsed = DatabaseUrlSchema.safeParse(env.DATABASE_URL || undefined);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  return parsed.data;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -93,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     agentTokenCheckMs: env.AGENT_TOKEN_CHECK_MS || undefined,
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };

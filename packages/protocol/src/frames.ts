@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CompanySchema } from './resources.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
+import { WritableObjectNameSchema } from './writes.ts';
 
 /**
  * Frames between gateway and agent (docs/decisions.md#gateway-and-agent-protocol), one per WebSocket text message.
@@ -22,6 +23,11 @@ export const AgentInfoSchema = z.object({
   host: z.string().max(255),
   platform: z.string().max(64),
   dialect: z.enum(['sqlite', 'mssql']),
+  /**
+   * Whether the customer's IT turned writes on for this agent (`allowWrites`); absent (agents before
+   * writes) means off. The gateway sends writes only to agents that say so; the agent refuses them anyway when off.
+   */
+  allowWrites: z.boolean().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
@@ -109,10 +115,55 @@ export const GetOperationSchema = z.object({
   company: z.string().max(5).nullable(),
   id: z.string().min(1).max(MAX_RECORD_ID_LENGTH),
 });
-export const OperationSchema = z.discriminatedUnion('kind', [ListOperationSchema, GetOperationSchema]);
+/** An operation id: names one write for its whole life, in the gateway's idempotency record and the agent's journal. */
+export const OperationIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'an operation id');
+
+/**
+ * Create one record (docs/decisions.md#writes). The body was validated by the gateway; the agent
+ * validates it again with the same schema (it trusts no gateway) and checks references against GP.
+ * A write is sent once and never retried by the gateway; the agent runs an operation id at most
+ * once, recording it in its journal in the same transaction as the document.
+ */
+export const WriteOperationSchema = z.object({
+  kind: z.literal('write'),
+  object: WritableObjectNameSchema,
+  company: z.string().max(5),
+  operationId: OperationIdSchema,
+  body: z.record(z.string(), z.unknown()),
+  /** Run every check and GP's own validation, then roll back: nothing changes. */
+  validateOnly: z.boolean(),
+});
+
+/**
+ * What became of a write whose answer never arrived (the link dropped): the agent settles it from
+ * its journal. If the operation id is not there, the agent records it as abandoned in the same
+ * step, so that the lost write can no longer commit; the answer is then `not_executed`.
+ */
+export const OutcomeOperationSchema = z.object({
+  kind: z.literal('outcome'),
+  company: z.string().max(5),
+  operationId: OperationIdSchema,
+});
+
+/** The operations a read service answers. */
+export const ReadOperationSchema = z.discriminatedUnion('kind', [ListOperationSchema, GetOperationSchema]);
+export const OperationSchema = z.discriminatedUnion('kind', [
+  ListOperationSchema,
+  GetOperationSchema,
+  WriteOperationSchema,
+  OutcomeOperationSchema,
+]);
 export type ListOperation = z.infer<typeof ListOperationSchema>;
 export type GetOperation = z.infer<typeof GetOperationSchema>;
+export type WriteOperation = z.infer<typeof WriteOperationSchema>;
+export type OutcomeOperation = z.infer<typeof OutcomeOperationSchema>;
+export type ReadOperation = z.infer<typeof ReadOperationSchema>;
 export type Operation = z.infer<typeof OperationSchema>;
+
+/** The object an operation is about, for logs; an outcome names none. */
+export function operationObject(op: Operation): string | null {
+  return op.kind === 'outcome' ? null : op.object;
+}
 
 export const RequestFrameSchema = z.object({
   v: V,
@@ -123,12 +174,25 @@ export const RequestFrameSchema = z.object({
   op: OperationSchema,
 });
 
-/** Agent → gateway. Payload: a JSON array of resource objects (list) or one object (get). */
+/**
+ * What a write or outcome answer reports: `created` (committed now), `validated` (validate-only,
+ * rolled back), `replayed` (the journal already held the operation id: its first answer), or
+ * `not_executed` (outcome only: the write never committed and now never will).
+ */
+export const WriteOutcomeSchema = z.enum(['created', 'validated', 'replayed', 'not_executed']);
+export type WriteOutcome = z.infer<typeof WriteOutcomeSchema>;
+
+/**
+ * Agent → gateway. Payload: a JSON array of resource objects (list), one object (get), or the
+ * created record as read back from GP (write, outcome; for gl-entries the array of the entry's
+ * lines). Writes and outcomes carry `outcome`; `not_executed` has no payload.
+ */
 export const ResponseFrameSchema = z.object({
   v: V,
   type: z.literal('response'),
   id: z.string().max(64),
   next: PositionSchema.nullable(),
+  outcome: WriteOutcomeSchema.optional(),
 });
 
 export const ErrorFrameSchema = z.object({
@@ -137,6 +201,8 @@ export const ErrorFrameSchema = z.object({
   id: z.string().max(64),
   code: ErrorCodeSchema,
   message: z.string().max(2000),
+  /** The error envelope's `details`: the issues of a refused write (`issues`, `gp`). */
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**

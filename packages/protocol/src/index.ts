@@ -92,7 +92,10 @@ export {
   MAX_FRAME_BYTES,
   MAX_HELLO_BYTES,
   MAX_RECORD_ID_LENGTH,
+  OperationIdSchema,
   OperationSchema,
+  OutcomeOperationSchema,
+  ReadOperationSchema,
   PingFrameSchema,
   PongFrameSchema,
   PROTOCOL_VERSION,
@@ -100,8 +103,11 @@ export {
   RequestFrameSchema,
   ResponseFrameSchema,
   StatusFrameSchema,
+  WriteOperationSchema,
+  WriteOutcomeSchema,
   decodeFrame,
   encodeFrame,
+  operationObject,
 } from './frames.ts';
 export { sendInBatches } from './sendInBatches.ts';
 export type { Corkable } from './sendInBatches.ts';
@@ -117,8 +123,24 @@ export type {
   HelloFrame,
   ListOperation,
   Operation,
+  OutcomeOperation,
   Position,
+  ReadOperation,
   RequestFrame,
   ResponseFrame,
   StatusFrame,
+  WriteOperation,
+  WriteOutcome,
 } from './frames.ts';
+
+// Write bodies (docs/api.md#writes)
+export {
+  WRITABLE_OBJECT_NAMES,
+  WRITES,
+  WritableObjectNameSchema,
+  WriteDecimalSchema,
+  checkWriteBody,
+  writeBodySchema,
+  writeSpec,
+} from './writes.ts';
+export type { WritableObjectName, WriteBody, WriteBodyCheck, WriteField, WriteSpec } from './writes.ts';

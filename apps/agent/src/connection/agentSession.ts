@@ -8,6 +8,7 @@ import {
   type AgentInfo,
   type Company,
   type ErrorCode,
+  type ReadOperation,
   type RequestFrame,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
@@ -32,7 +33,7 @@ export interface AgentSessionOptions {
 type StopReason = 'deadline' | 'abandoned' | 'drain' | 'closed';
 
 interface Running {
-  op: RequestFrame['op'];
+  op: ReadOperation;
   /** Null for work answered within the call (OperationHandler.answersOnCallingThread): nothing can stop it midway. */
   controller: AbortController | null;
   started: number;
@@ -205,11 +206,16 @@ export class AgentSession {
   }
 
   private async answer(frame: RequestFrame): Promise<void> {
-    const { id, op } = frame;
+    const { id } = frame;
     if (this.draining) {
       this.sendError(id, 'CONNECTION_OFFLINE', 'The agent is shutting down and takes no new requests.');
       return;
     }
+    if (frame.op.kind === 'write' || frame.op.kind === 'outcome') {
+      this.sendError(id, 'FORBIDDEN', 'This agent has writes turned off.');
+      return;
+    }
+    const op = frame.op;
     if (this.running.has(id)) return;
     // Work answered on the calling thread ends within this call, before any cancel, deadline or
     // drain could reach it, so it gets no AbortController: one costs 3 us, 5% of the agent's CPU per get.

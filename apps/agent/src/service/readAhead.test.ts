@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
+import type { ListOperation, ReadOperation, Position } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import { ReadAhead } from './readAhead.ts';
 import { payloadText, type HealthReport, type OperationHandler, type ReadResult } from './readService.ts';
@@ -17,7 +17,7 @@ class Rows implements OperationHandler {
   failAt: number | null = null;
   delayMs = 0;
 
-  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+  async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     const list = op as ListOperation;
     this.reads.push({ after: list.after, signal });
     const version = this.version;
@@ -79,7 +79,7 @@ test('a walk past its first page gets its next page read ahead, and served from 
 
 test('a walk whose pages the handler answers on the calling thread is not read ahead', async () => {
   const rows = new Rows();
-  const ahead = new ReadAhead(Object.assign(rows, { answersOnCallingThread: (op: Operation) => op.kind === 'list' && op.limit <= 3 }));
+  const ahead = new ReadAhead(Object.assign(rows, { answersOnCallingThread: (op: ReadOperation) => op.kind === 'list' && op.limit <= 3 }));
   const first = await ahead.handle(page(null));
   await ahead.handle(page(first.next));
   await settle();
@@ -173,7 +173,7 @@ class RowsWithEnds extends Rows {
   inFlight = 0;
   maxInFlight = 0;
 
-  override async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+  override async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
     try {
       return await super.handle(op, signal);

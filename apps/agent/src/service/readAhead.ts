@@ -1,4 +1,4 @@
-import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
+import type { ListOperation, ReadOperation, Position } from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import type { HealthReport, OperationHandler, ReadResult } from './readService.ts';
 
@@ -50,7 +50,7 @@ export class ReadAhead implements OperationHandler {
     this.options = options;
   }
 
-  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+  async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     const result = (await this.take(op, signal)) ?? (await this.inner.handle(op, signal));
     if (op.kind === 'list' && op.after !== null && result.next !== null && !signal?.aborted) {
       const next: ListOperation = { ...op, after: result.next };
@@ -63,7 +63,7 @@ export class ReadAhead implements OperationHandler {
     return this.inner.health();
   }
 
-  answersOnCallingThread(op: Operation): boolean {
+  answersOnCallingThread(op: ReadOperation): boolean {
     return this.inner.answersOnCallingThread?.(op) ?? false;
   }
 
@@ -78,7 +78,7 @@ export class ReadAhead implements OperationHandler {
   }
 
   /** The page read ahead for this operation, or null when there is none or reading it failed. */
-  private async take(op: Operation, signal: AbortSignal | undefined): Promise<ReadResult | null> {
+  private async take(op: ReadOperation, signal: AbortSignal | undefined): Promise<ReadResult | null> {
     if (op.kind !== 'list' || op.after === null) return null;
     const key = keyOf(op);
     const ahead = this.pages.get(key);

@@ -9,7 +9,7 @@ import {
   type GetOperation,
   type ListOperation,
   type ObjectName,
-  type Operation,
+  type ReadOperation,
   type Position,
   type AgentHealth,
 } from '@gp-gateway/protocol';
@@ -40,7 +40,7 @@ export function payloadText(payload: string | Buffer): string {
  * ThreadedReadService, which runs a ReadService in each SQLite thread.
  */
 export interface OperationHandler {
-  handle(op: Operation, signal?: AbortSignal): Promise<ReadResult>;
+  handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult>;
   health(): Promise<HealthReport>;
   /**
    * Where a list page ends (its `next`), without reading its rows: lets ReadAhead read two pages
@@ -53,7 +53,7 @@ export interface OperationHandler {
    * AgentSession gives it no AbortController, and ReadAhead reads no such page ahead (reading it
    * would hold up the answer in hand rather than overlap its trip to the client).
    */
-  answersOnCallingThread?(op: Operation): boolean;
+  answersOnCallingThread?(op: ReadOperation): boolean;
 }
 
 /** A list operation as checked by ReadService: what its pages are read with. */
@@ -114,7 +114,7 @@ export class ReadService implements OperationHandler {
    * DatabaseUnavailableError turned into ERP_UNAVAILABLE, or with QueryCancelledError when `signal`
    * aborted; the caller knows why it aborted and reports that.
    */
-  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+  async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     try {
       return op.kind === 'list' ? await this.list(op, signal) : await this.get(op, signal);
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { ErrorCode, ListOperation, Operation } from '@gp-gateway/protocol';
+import type { ErrorCode, ListOperation, ReadOperation } from '@gp-gateway/protocol';
 import type { CreateThreadTasks } from '../db/sqliteWorkerPool.ts';
 import { AgentError } from './agentError.ts';
 import { ReadService, type ReadResult } from './readService.ts';
@@ -8,7 +8,7 @@ import { ReadService, type ReadResult } from './readService.ts';
  * through the thread's own ReadService, so that only a page's JSON comes back to the main thread,
  * which is far cheaper to pass than thousands of row arrays.
  */
-export type ReadServiceTask = { kind: 'operation'; op: Operation } | { kind: 'listEnd'; op: ListOperation } | { kind: 'health' };
+export type ReadServiceTask = { kind: 'operation'; op: ReadOperation } | { kind: 'listEnd'; op: ListOperation } | { kind: 'health' };
 
 /** An AgentError as it crosses the thread boundary: the agent's refusals keep their code. */
 interface AgentErrorData {

@@ -1,4 +1,4 @@
-import type { ListOperation, Operation, Position } from '@gp-gateway/protocol';
+import type { ListOperation, ReadOperation, Position } from '@gp-gateway/protocol';
 import { SqliteWorkerPool, type SqliteWorkerPoolOptions } from '../db/sqliteWorkerPool.ts';
 import { ReadService, type HealthReport, type OperationHandler, type ReadResult } from './readService.ts';
 import { agentErrorFrom, type ReadServiceTask } from './readServiceThread.ts';
@@ -38,11 +38,11 @@ export class ThreadedReadService implements OperationHandler {
    * at concurrency 1, `pnpm bench`), and need no cancelling. callingThreadPlans.test.ts checks
    * their plans. A page with filters may scan a whole table to fill itself, so it goes to a thread.
    */
-  answersOnCallingThread(op: Operation): boolean {
+  answersOnCallingThread(op: ReadOperation): boolean {
     return op.kind === 'get' || (op.limit <= SHORT_PAGE_ROWS && this.seeks.readsOnlyItsRows(op));
   }
 
-  async handle(op: Operation, signal?: AbortSignal): Promise<ReadResult> {
+  async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     if (this.answersOnCallingThread(op)) {
       this.pool.checkOpen();
       return this.seeks.handle(op, signal);

@@ -9,17 +9,21 @@ export interface LocalAdmin {
 }
 
 /**
- * The admin service over the embedded store of a data folder: the file a running gateway uses
- * (SQLite in WAL mode allows both at once). Only `create` may start a new store; otherwise a folder
- * without one is an error that says where it looked, so a mistyped DATA_DIR is not an empty gateway.
+ * The admin service over the store a running gateway uses: the embedded store of a data folder
+ * (SQLite in WAL mode allows both at once), or the PostgreSQL database `databaseUrl` names. Only
+ * `create` may start a new embedded store; otherwise a folder without one is an error that says
+ * where it looked, so a mistyped DATA_DIR is not an empty gateway.
  */
-export function openLocalAdmin(dataDir: string, options: { create?: boolean } = {}): LocalAdmin {
-  if (!options.create && !fs.existsSync(dataPaths(dataDir).store)) {
+export async function openLocalAdmin(
+  dataDir: string,
+  options: { create?: boolean; databaseUrl?: string | null } = {},
+): Promise<LocalAdmin> {
+  if (!options.databaseUrl && !options.create && !fs.existsSync(dataPaths(dataDir).store)) {
     throw new Error(
       `no gateway data in ${dataDir} (there is no gateway.sqlite). Set DATA_DIR to the folder the gateway runs with, ` +
-        'e.g. DATA_DIR=/srv/gp-gateway/data gp-gateway org list',
+        'e.g. DATA_DIR=/srv/gp-gateway/data gp-gateway org list, or DATABASE_URL to its PostgreSQL database',
     );
   }
-  const store = openStore(dataDir);
+  const store = await openStore({ dataDir, databaseUrl: options.databaseUrl ?? null });
   return { admin: new AdminService(store), close: () => store.close() };
 }

@@ -10,6 +10,7 @@ import {
   type ErrorCode,
   type Operation,
   type Position,
+  operationObject,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
@@ -75,7 +76,7 @@ export class AgentLink {
   private readonly channel: AgentChannel;
   private readonly log: Logger;
   private readonly pending = new Map<string, Pending>();
-  private readonly expired = new Map<string, { object: string; at: number }>();
+  private readonly expired = new Map<string, { object: string | null; at: number }>();
   private nextId = 1;
   private open = true;
 
@@ -128,7 +129,7 @@ export class AgentLink {
           const code = AGENT_ERRORS.has(frame.code) ? frame.code : 'INTERNAL_ERROR';
           const message = AGENT_ERRORS.get(code)!(pending.op);
           this.log.info(
-            { id: frame.id, object: pending.op.object, code: frame.code, agentMessage: frame.message },
+            { id: frame.id, object: operationObject(pending.op), code: frame.code, agentMessage: frame.message },
             'agent answered with an error',
           );
           // An agent answers CONNECTION_OFFLINE only for work it did not do (it is stopping).
@@ -142,10 +143,13 @@ export class AgentLink {
           pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid text.'));
         } else {
           const payload = typeof decoded.payload === 'string' ? Buffer.from(decoded.payload) : decoded.payload;
-          const problem = payloadProblem(payload, pending.op.kind);
+          const problem = payloadProblem(payload, pending.op.kind === 'list' ? 'list' : 'get');
           if (problem === null) pending.resolve({ payload, next: frame.next });
           else {
-            this.log.warn({ id: frame.id, object: pending.op.object, problem, bytes: payload.length }, 'agent sent malformed data');
+            this.log.warn(
+              { id: frame.id, object: operationObject(pending.op), problem, bytes: payload.length },
+              'agent sent malformed data',
+            );
             pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid data.'));
           }
         }
@@ -205,8 +209,11 @@ export class AgentLink {
     const ms = Date.now() - pending.sentAt;
     pending.reject(new ApiError('UPSTREAM_TIMEOUT', `The agent did not answer within ${ms} ms; the query was cancelled.`));
     if (this.expired.size >= MAX_EXPIRED) this.expired.delete(this.expired.keys().next().value!);
-    this.expired.set(id, { object: pending.op.object, at: Date.now() });
-    this.log.warn({ id, object: pending.op.object, host: this.agent.host, ms }, 'request deadline passed; asking the agent to cancel it');
+    this.expired.set(id, { object: operationObject(pending.op), at: Date.now() });
+    this.log.warn(
+      { id, object: operationObject(pending.op), host: this.agent.host, ms },
+      'request deadline passed; asking the agent to cancel it',
+    );
     try {
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'cancel', id, reason: 'deadline' }));
     } catch {

@@ -1,4 +1,4 @@
-import type { Company, Operation } from '@gp-gateway/protocol';
+import { operationObject, type Company, type Operation } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
 import type { AgentAnswer, AgentLink } from './agentLink.ts';
@@ -113,7 +113,7 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
       const second = remaining > 0 ? this.pickOrNull(agentKey, first) : null;
       if (!second) throw error;
       this.log?.info(
-        { agentKey, object: op.object, from: first.agent.host, to: second.agent.host, reason: error.message },
+        { agentKey, object: operationObject(op), from: first.agent.host, to: second.agent.host, reason: error.message },
         'agent lost mid-request; retrying the read on another agent',
       );
       return await second.request(op, remaining);

@@ -1,10 +1,10 @@
 import { AdminError, type AdminService } from '../admin/adminService.ts';
 import { openLocalAdmin } from '../admin/localAdmin.ts';
-import { dataDirFrom } from '../config.ts';
+import { dataDirFrom, databaseUrlFrom } from '../config.ts';
 import type { ConnectionWithPresence, Organisation } from '../store/store.ts';
 
 /**
- * Runs one operator command on the store of DATA_DIR, the same one a running gateway uses, and
+ * Runs one operator command on the store of DATA_DIR (or DATABASE_URL), the same one a running gateway uses, and
  * prints what the command returns. Only `create` commands may start a new store. An AdminError's
  * problems are listed under its message, one a line.
  */
@@ -12,7 +12,7 @@ export async function runOperatorCommand(
   action: (admin: AdminService) => Promise<string[]>,
   options: { create?: boolean } = {},
 ): Promise<void> {
-  const { admin, close } = openLocalAdmin(dataDirFrom(process.env), options);
+  const { admin, close } = await openLocalAdmin(dataDirFrom(process.env), { ...options, databaseUrl: databaseUrlFrom(process.env) });
   try {
     const lines = await action(admin);
     process.stdout.write(`${lines.join('\n')}\n`);

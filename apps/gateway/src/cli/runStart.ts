@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { AdminService } from '../admin/adminService.ts';
 import { openStore } from '../store/openStore.ts';
+import type { Organisation } from '../store/store.ts';
 import { startGateway } from '../gateway.ts';
 import { dataPaths, ensureDemo, loadOrCreateCursorKey } from '../dataDir.ts';
 
@@ -15,9 +16,9 @@ export async function runStart(): Promise<void> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (ensureDemo(paths.demo, config.demoScale, (line) => process.stderr.write(`\r${line}   `))) process.stderr.write('\n');
   const log = createLogger(config.logLevel);
-  const store = openStore(config.dataDir);
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   const admin = new AdminService(store);
-  const org = (await admin.findOrganisation(DEMO_ORGANISATION)) ?? (await admin.createOrganisation(DEMO_ORGANISATION));
+  const org = await demoOrganisation(admin);
   const { secret } = await admin.issueApiKey({
     orgId: org.id,
     name: `quick start ${new Date().toISOString()}`,
@@ -47,5 +48,21 @@ export async function runStart(): Promise<void> {
       log.info({ signal }, 'stopping');
       void gateway.close().then(() => store.close());
     });
+  }
+}
+
+/**
+ * The demo organisation, made by the first start. Instances sharing a PostgreSQL store may start
+ * together: when another made it between our look and our insert (its name is unique), use theirs.
+ */
+async function demoOrganisation(admin: AdminService): Promise<Organisation> {
+  const found = await admin.findOrganisation(DEMO_ORGANISATION);
+  if (found) return found;
+  try {
+    return await admin.createOrganisation(DEMO_ORGANISATION);
+  } catch (error) {
+    const madeMeanwhile = await admin.findOrganisation(DEMO_ORGANISATION);
+    if (madeMeanwhile) return madeMeanwhile;
+    throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { FilterValues, ObjectSpec, Operation, Position } from '@gp-gateway/protocol';
+import type { FilterValues, ObjectSpec, ReadOperation, Position } from '@gp-gateway/protocol';
 import type { AgentRouter, Tenant } from '../agents/agentRouter.ts';
 import type { ApiKey, Connection } from '../store/store.ts';
 import { ApiError } from '../errors/apiError.ts';
@@ -91,7 +91,7 @@ export class RecordReader {
   async page(list: OpenList, limit: number): Promise<ListPage> {
     const answer = await this.ask(list.agentKey, list.tenant, list.company, {
       kind: 'list',
-      object: list.spec.name as Operation['object'],
+      object: list.spec.name as ReadOperation['object'],
       company: list.company,
       filters: list.binding.filters,
       limit,
@@ -105,7 +105,7 @@ export class RecordReader {
     const { company, agentKey } = this.route(target, spec);
     const answer = await this.ask(agentKey, tenantOf(target), company, {
       kind: 'get',
-      object: spec.name as Operation['object'],
+      object: spec.name as ReadOperation['object'],
       company,
       id,
     });
@@ -118,7 +118,7 @@ export class RecordReader {
     return { connection, company, agentKey: agentKeyOf(connection) };
   }
 
-  private async ask(agentKey: string, tenant: Tenant, company: string | null, op: Operation) {
+  private async ask(agentKey: string, tenant: Tenant, company: string | null, op: ReadOperation) {
     const known = await this.agents.companies(agentKey);
     if (!known) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
     checkCompany(company, known);

@@ -230,8 +230,8 @@ export interface NewConnection {
 /**
  * The gateway's persistent state behind one small interface: organisations, their API keys and
  * connections, and which agents the gateways hold. The embedded implementation is SQLite
- * (sqlite/sqliteStore.ts); several gateway instances will share PostgreSQL behind the same
- * interface, hence the promises. Front ends change it through the admin service, not directly.
+ * (sqlite/sqliteStore.ts); several gateway instances share PostgreSQL behind the same interface
+ * (postgres/postgresStore.ts), hence the promises. testing/storeContract.ts is what both must do. Front ends change it through the admin service, not directly.
  */
 export interface Store {
   /** Creates the organisation together with its sandbox connection. */

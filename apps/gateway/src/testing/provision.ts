@@ -9,6 +9,8 @@ export interface ProvisionRequest {
   /** Names of the connections to create, each with default company TWO. */
   connections: string[];
   scopes?: Scope[];
+  /** The gateway's PostgreSQL store, when it runs on one; otherwise the SQLite store of the data folder. */
+  databaseUrl?: string;
 }
 
 export interface Provisioned {
@@ -24,7 +26,7 @@ export interface Provisioned {
  * through the admin service as an operator would: an organisation, a live key and connections.
  */
 export async function provisionOrganisation(dataDir: string, request: ProvisionRequest): Promise<Provisioned> {
-  const { admin, close } = openLocalAdmin(dataDir, { create: true });
+  const { admin, close } = await openLocalAdmin(dataDir, { create: true, databaseUrl: request.databaseUrl ?? null });
   try {
     const org = await admin.createOrganisation(request.organisation);
     await admin.setLimits(org.id, request.limits);

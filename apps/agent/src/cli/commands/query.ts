@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { objectSpec, OBJECT_NAMES, parseListQuery, type ObjectName, type Operation, type Position } from '@gp-gateway/protocol';
+import { objectSpec, OBJECT_NAMES, parseListQuery, type ObjectName, type ReadOperation, type Position } from '@gp-gateway/protocol';
 import { payloadText, ReadService } from '../../service/readService.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { openExecutor } from '../common.ts';
@@ -38,7 +38,7 @@ async function runQuery(
     throw new Error(`${object} is read from a company database: pass --company <id> (see gp-agent companies)`);
   if (!spec.companyScoped && options.company) throw new Error(`${object} is not read from a company; leave --company out`);
 
-  let op: Operation;
+  let op: ReadOperation;
   if (options.id !== undefined) {
     if (!spec.idForm) throw new Error(`${object} has no get by id; list it with filters instead`);
     if (filterArgs.length) throw new Error('give either --id or filters, not both');

@@ -1,0 +1,91 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/**
+ * The pool the PostgreSQL store runs on, reading values as the Store interface shapes them: times
+ * (timestamptz) as ISO strings like `2026-01-01T00:00:00.000Z`, bigints as numbers (row counts and
+ * log ids stay far below 2^53), jsonb parsed (pg's default).
+ */
+const TIMESTAMPTZ = 1184;
+const INT8 = 20;
+const parseTimestampTz = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === TIMESTAMPTZ) return (text: string) => parseTimestampTz(text).toISOString();
+    if (oid === INT8) return (text: string) => Number(text);
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATEs of a transaction PostgreSQL aborted to break a deadlock or a serialisation conflict: safe to run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export interface DatabaseOptions {
+  connectionString: string;
+  log?: Logger;
+  /** Connections in the pool (default 10). */
+  maxConnections?: number;
+}
+
+/** Settings of every connection the store opens, the listener's included. */
+export function clientConfig(options: DatabaseOptions): pg.ClientConfig {
+  return {
+    ...migrationClientConfig(options),
+    // A store that cannot be reached fails a request in seconds rather than holding it.
+    statement_timeout: 10_000,
+    query_timeout: 15_000,
+  };
+}
+
+/**
+ * The connection migrations run on: without statement timeouts, since a migration may take long on a
+ * large database, and an instance waiting for another's migration waits on the advisory lock.
+ */
+export function migrationClientConfig(options: DatabaseOptions): pg.ClientConfig {
+  return { connectionString: options.connectionString, types, application_name: 'gp-gateway', connectionTimeoutMillis: 5_000 };
+}
+
+export class Database {
+  readonly pool: pg.Pool;
+
+  constructor(options: DatabaseOptions) {
+    this.pool = new pg.Pool({ ...clientConfig(options), max: options.maxConnections ?? 10 });
+    // An idle pooled connection that breaks (the server restarted) is dropped by the pool; without a
+    // listener its error would end the process.
+    this.pool.on('error', (error) =>
+      options.log?.warn({ err: error }, 'a PostgreSQL connection of the store failed; the pool replaces it'),
+    );
+  }
+
+  async rows<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(sql, params)).rows;
+  }
+
+  async row<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R | null> {
+    return (await this.rows<R>(sql, params))[0] ?? null;
+  }
+
+  /** Runs `work` in one transaction on one connection, again (up to 3 times) if PostgreSQL aborted it for a deadlock. */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is not given back to the pool.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        if (attempt >= 3 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

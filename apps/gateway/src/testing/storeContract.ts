@@ -1,0 +1,487 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AGENT_PRESENCE_STALE_MS, USAGE_LOG_KEPT, type RequestRecord, type Store } from '../store/store.ts';
+
+/**
+ * What every Store implementation must do, run against each (sqlite/sqliteStore.test.ts,
+ * postgres/postgresStore.test.ts) inside the caller's describe block.
+ */
+export interface StoreUnderTest {
+  /** A store on a new, empty database. */
+  fresh(): Promise<Store>;
+  /** Two stores on one new database, as two gateway instances (or a gateway and the operator CLI) open it. */
+  twoOnOneDatabase(): Promise<[Store, Store]>;
+  /**
+   * How long a change made through one store may take to show in the other's remembered keys:
+   * 0 where it must show on the very next read (SQLite, which asks the file on every read).
+   */
+  changeHeardWithinMs: number;
+}
+
+const hash = (c: string) => c.repeat(64);
+
+async function orgWithKey(store: Store, name: string, mode: 'live' | 'test' = 'live') {
+  const org = await store.createOrganisation(name);
+  const key = await store.createApiKey({
+    orgId: org.id,
+    name: 'k',
+    prefix: `lb_${mode}_AAAA`,
+    mode,
+    scopes: ['read', 'write'],
+    secretHash: hash(name[0]!.toLowerCase()),
+  });
+  return { org, key };
+}
+
+/** Reads until `check` holds or `withinMs` passes (one read when 0); the last value read. */
+async function readUntil<T>(read: () => Promise<T>, check: (value: T) => boolean, withinMs: number): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await read();
+    if (check(value) || Date.now() >= deadline) return value;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+export function storeContract(subject: StoreUnderTest): void {
+  const opened: Store[] = [];
+  const fresh = async () => {
+    const store = await subject.fresh();
+    opened.push(store);
+    return store;
+  };
+  after(() => Promise.all(opened.map((s) => s.close())));
+
+  test('an organisation is created with its sandbox connection, defaulting to TWO', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Sandboxed');
+    assert.deepEqual(await store.findOrganisationByName('Sandboxed'), org);
+    assert.deepEqual(await store.findConnection(org.id, 'sandbox'), {
+      id: 'sandbox',
+      orgId: org.id,
+      name: 'Demo sandbox',
+      agentTokenHash: null,
+      defaultCompany: 'TWO',
+      writeWhitelist: [],
+      createdAt: org.createdAt,
+    });
+    await assert.rejects(store.createOrganisation('Sandboxed'), 'organisation names are unique');
+    assert.deepEqual(
+      (await store.listOrganisations()).map((o) => o.name),
+      ['Sandboxed'],
+      'a refused organisation leaves nothing behind',
+    );
+  });
+
+  test('rotation swaps the hash and prefix and keeps id, name, mode, scopes and creation time', async () => {
+    const store = await fresh();
+    const { org, key } = await orgWithKey(store, 'Rotating');
+    assert.deepEqual((await store.findApiKeyWithConnection(key.secretHash, null))?.key, key, 'the key, remembered before rotation');
+    const rotated = await store.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_BBBB',
+      secretHash: hash('9'),
+      at: new Date('2026-02-03T04:05:06Z'),
+    });
+    assert.deepEqual(rotated, { ...key, prefix: 'lb_live_BBBB', secretHash: hash('9'), rotatedAt: '2026-02-03T04:05:06.000Z' });
+    assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the old secret finds nothing');
+    assert.deepEqual((await store.findApiKeyWithConnection(hash('9'), null))?.key ?? null, rotated);
+  });
+
+  test('rotation refuses foreign, revoked, unknown keys and keys of another mode, and changes nothing', async () => {
+    const store = await fresh();
+    const a = await orgWithKey(store, 'Alpha');
+    const b = await orgWithKey(store, 'Beta');
+    const at = new Date();
+    const attempt = (orgId: string, id: string, mode: 'live' | 'test' = 'live') =>
+      store.rotateApiKey({ orgId, id, mode, prefix: 'lb_live_XXXX', secretHash: hash('f'), at });
+    assert.equal(await attempt(a.org.id, b.key.id), null, 'foreign');
+    assert.equal(await attempt(a.org.id, 'key_unknown'), null, 'unknown');
+    assert.equal(await attempt(a.org.id, a.key.id, 'test'), null, 'other mode');
+    await store.revokeApiKey(a.key.id, at);
+    assert.equal(await attempt(a.org.id, a.key.id), null, 'revoked');
+    assert.deepEqual(await store.findApiKey(b.org.id, b.key.id), b.key);
+    assert.equal((await store.findApiKeyWithConnection(hash('f'), null))?.key ?? null, null);
+  });
+
+  test('revoking keeps the first revocation time; unknown ids give null; of revocations at once, one revokes', async () => {
+    const store = await fresh();
+    const { org, key } = await orgWithKey(store, 'Revoking');
+    const first = await store.revokeApiKey(key.id, new Date('2026-01-01T00:00:00Z'));
+    const again = await store.revokeApiKey(key.id, new Date('2026-06-01T00:00:00Z'));
+    assert.deepEqual([first?.key.revokedAt, first?.revokedNow], ['2026-01-01T00:00:00.000Z', true]);
+    assert.deepEqual([again?.key.revokedAt, again?.revokedNow], ['2026-01-01T00:00:00.000Z', false]);
+    assert.equal(await store.revokeApiKey('key_unknown', new Date()), null);
+
+    const other = await store.createApiKey({
+      orgId: org.id,
+      name: 'k2',
+      prefix: 'lb_live_CCCC',
+      mode: 'live',
+      scopes: ['read'],
+      secretHash: hash('2'),
+    });
+    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => store.revokeApiKey(other.id, new Date(Date.UTC(2026, 0, 1 + i)))));
+    assert.equal(all.filter((r) => r?.revokedNow).length, 1, 'exactly one revocation is the one that revoked');
+    assert.equal(new Set(all.map((r) => r?.key.revokedAt)).size, 1, 'and every answer has its time');
+  });
+
+  test('a key is read with a connection of its own organisation only', async () => {
+    const store = await fresh();
+    const { org, key } = await orgWithKey(store, 'Alpha');
+    const { org: other } = await orgWithKey(store, 'Beta');
+    const mine = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: 'TWO' });
+    const foreign = await store.createConnection({ orgId: other.id, name: 'Theirs', agentTokenHash: hash('2'), defaultCompany: null });
+    assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, mine.id), {
+      key,
+      connection: await store.findConnection(org.id, mine.id),
+    });
+    assert.equal((await store.findApiKeyWithConnection(key.secretHash, 'sandbox'))?.connection?.name, 'Demo sandbox');
+    assert.deepEqual(
+      await store.findApiKeyWithConnection(key.secretHash, foreign.id),
+      { key, connection: null },
+      "another organisation's connection",
+    );
+    assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, 'conn_nowhere'), { key, connection: null });
+    assert.deepEqual(await store.findApiKeyWithConnection(key.secretHash, null), { key, connection: null });
+    assert.equal(await store.findApiKeyWithConnection(hash('z'), mine.id), null, 'an unknown key finds nothing, connection or not');
+  });
+
+  test('a key read again after any change sees the change: made through another store on the database, or through this one', async () => {
+    const [gateway, operator] = await subject.twoOnOneDatabase();
+    opened.push(gateway, operator);
+    const { org, key } = await orgWithKey(gateway, 'Remembered');
+    const other = await gateway.createApiKey({
+      orgId: org.id,
+      name: 'second',
+      prefix: 'lb_live_zzzz',
+      mode: 'live',
+      scopes: ['read'],
+      secretHash: hash('other'),
+    });
+    const hq = await gateway.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('hq'), defaultCompany: 'TWO' });
+    const read = () => gateway.findApiKeyWithConnection(key.secretHash, hq.id);
+    const within = subject.changeHeardWithinMs;
+
+    assert.equal((await read())?.key.revokedAt, null);
+    assert.equal((await read())?.key.revokedAt, null, 'read again while nothing changed');
+    assert.ok(Object.isFrozen((await read())?.key), 'what requests share cannot be changed by one of them');
+    await operator.setDefaultCompany(org.id, hq.id, 'NWIND');
+    assert.equal(
+      (await readUntil(read, (f) => f?.connection?.defaultCompany === 'NWIND', within))?.connection?.defaultCompany,
+      'NWIND',
+      'a connection edited elsewhere',
+    );
+    await operator.setWriteWhitelist(org.id, hq.id, ['customers']);
+    assert.deepEqual((await readUntil(read, (f) => f?.connection?.writeWhitelist.length === 1, within))?.connection?.writeWhitelist, [
+      'customers',
+    ]);
+    await operator.revokeApiKey(key.id, new Date('2026-02-01T00:00:00Z'));
+    assert.equal(
+      (await readUntil(read, (f) => f?.key.revokedAt !== null, within))?.key.revokedAt,
+      '2026-02-01T00:00:00.000Z',
+      'a key revoked elsewhere',
+    );
+
+    const readOther = () => gateway.findApiKeyWithConnection(other.secretHash, null);
+    assert.equal((await readOther())?.key.revokedAt, null);
+    await gateway.revokeApiKey(other.id, new Date('2026-03-01T00:00:00Z'));
+    assert.equal((await readOther())?.key.revokedAt, '2026-03-01T00:00:00.000Z', 'a key revoked through this store: at once');
+    const rotated = await operator.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_R',
+      secretHash: hash('r'),
+      at: new Date(),
+    });
+    assert.equal(rotated, null, 'a revoked key is not rotated');
+  });
+
+  test('keys are listed per organisation, oldest first', async () => {
+    const store = await fresh();
+    const a = await orgWithKey(store, 'Alpha');
+    await orgWithKey(store, 'Beta');
+    const second = await store.createApiKey({
+      orgId: a.org.id,
+      name: 'second',
+      prefix: 'lb_test_CCCC',
+      mode: 'test',
+      scopes: ['read'],
+      secretHash: hash('3'),
+    });
+    assert.deepEqual(
+      (await store.listApiKeys(a.org.id)).map((k) => k.id),
+      [a.key.id, second.id],
+    );
+  });
+
+  test('limits change field by field; null restores the default', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Limited');
+    await store.setOrganisationLimits(org.id, { requestsPerWindow: 300, maxInFlightPerConnection: 2 });
+    assert.deepEqual((await store.findOrganisation(org.id))?.limits, {
+      requestsPerWindow: 300,
+      windowSeconds: null,
+      maxInFlightPerConnection: 2,
+    });
+    await store.setOrganisationLimits(org.id, { windowSeconds: 60, requestsPerWindow: null });
+    assert.deepEqual((await store.findOrganisation(org.id))?.limits, {
+      requestsPerWindow: null,
+      windowSeconds: 60,
+      maxInFlightPerConnection: 2,
+    });
+    assert.equal(await store.setOrganisationLimits('org_unknown', { windowSeconds: 1 }), null);
+  });
+
+  test("default company and write whitelist change only the organisation's own connection", async () => {
+    const store = await fresh();
+    const a = await store.createOrganisation('Alpha');
+    const b = await store.createOrganisation('Beta');
+    const conn = await store.createConnection({ orgId: a.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: 'TWO' });
+    assert.equal(await store.setDefaultCompany(b.id, conn.id, 'NWIND'), null);
+    assert.equal(await store.setWriteWhitelist(b.id, conn.id, ['customers']), null);
+    assert.deepEqual(await store.findConnection(a.id, conn.id), conn);
+    assert.deepEqual(await store.setDefaultCompany(a.id, conn.id, null), { ...conn, defaultCompany: null });
+    assert.deepEqual(await store.setWriteWhitelist(a.id, conn.id, ['customers', 'gl-entries']), {
+      ...conn,
+      defaultCompany: null,
+      writeWhitelist: ['customers', 'gl-entries'],
+    });
+  });
+
+  test('agent tokens: found by hash, held or not, replaced or revoked; never the sandbox', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Tokens');
+    const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: null });
+    assert.deepEqual(await store.findConnectionByAgentTokenHash(hash('1')), conn);
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('1'), hash('2')]), new Set([hash('1')]));
+    assert.deepEqual(await store.agentTokenHashesHeld([]), new Set());
+    assert.deepEqual(await store.setAgentTokenHash(org.id, conn.id, hash('2')), { ...conn, agentTokenHash: hash('2') });
+    assert.equal(await store.findConnectionByAgentTokenHash(hash('1')), null, 'the old token opens nothing');
+    assert.equal((await store.setAgentTokenHash(org.id, conn.id, null))?.agentTokenHash, null);
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('1'), hash('2')]), new Set());
+    assert.equal(await store.setAgentTokenHash(org.id, 'sandbox', hash('3')), null);
+    assert.equal(await store.setAgentTokenHash(org.id, 'conn_unknown', hash('3')), null);
+  });
+
+  test('agent presence: connected agents, last seen, version and host; stale sessions stop counting', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Present');
+    const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: 'TWO' });
+    const listed = async () => (await store.listConnections(org.id)).find((c) => c.id === conn.id)!;
+    const presence = async () => (await listed()).presence;
+    assert.deepEqual(await presence(), { connectedAgents: 0, lastSeenAt: null, agentVersion: null, agentHost: null, companies: [] });
+
+    const t0 = new Date();
+    const session = { connectionId: conn.id, gatewayId: 'gw_1', companies: ['TWO', 'NWIND'], at: t0 };
+    const details = {
+      platform: 'linux',
+      dialect: 'mssql',
+      gpVersion: '18.5',
+      database: 'ok' as const,
+      databaseMessage: null,
+      draining: false,
+    };
+    await store.recordAgentConnected({ ...session, id: 'as_1', agentVersion: '0.1.0', agentHost: 'gp01' });
+    await store.recordAgentConnected({
+      ...session,
+      id: 'as_2',
+      agentVersion: '0.2.0',
+      agentHost: 'gp02',
+      details,
+      at: new Date(t0.getTime() + 1),
+    });
+    assert.deepEqual(await presence(), {
+      connectedAgents: 2,
+      lastSeenAt: new Date(t0.getTime() + 1).toISOString(),
+      agentVersion: '0.2.0',
+      agentHost: 'gp02',
+      companies: ['TWO', 'NWIND'],
+    });
+    assert.deepEqual(
+      (await listed()).agents.map((a) => [a.agentHost, a.details]),
+      [
+        ['gp02', details],
+        ['gp01', null],
+      ],
+      'newest first, with what each reported',
+    );
+    const t1 = new Date(t0.getTime() + 1000);
+    await store.recordAgentsSeen(['as_1'], t1);
+    assert.equal((await presence()).lastSeenAt, t1.toISOString());
+    const draining = { ...details, draining: true };
+    await store.recordAgentDetails('as_2', { companies: ['TWO'], details: draining }, new Date(t0.getTime() + 1500));
+    assert.deepEqual((await listed()).agents.find((a) => a.agentHost === 'gp02')?.details, draining);
+    const t2 = new Date(t0.getTime() + 2000);
+    await store.recordAgentDisconnected('as_1', t2);
+    await store.recordAgentDisconnected('as_2', t2);
+    assert.deepEqual(await presence(), {
+      connectedAgents: 0,
+      lastSeenAt: t2.toISOString(),
+      agentVersion: '0.2.0',
+      agentHost: 'gp02',
+      companies: [],
+    });
+    assert.deepEqual((await listed()).lastAgentDetails, draining, 'what the last agent reported stays');
+
+    // A gateway that died without a goodbye: its session is not counted once stale, and is swept.
+    const longAgo = new Date(Date.now() - AGENT_PRESENCE_STALE_MS - 1000);
+    await store.recordAgentConnected({ ...session, id: 'as_dead', agentVersion: '0.1.0', agentHost: 'gp01', at: longAgo });
+    assert.equal((await presence()).connectedAgents, 0);
+    await store.recordAgentConnected({ ...session, id: 'as_3', agentVersion: '0.3.0', agentHost: 'gp03', at: new Date() });
+    assert.equal((await presence()).connectedAgents, 1);
+  });
+
+  test("the built-in agent's presence shows on every organisation's sandbox", async () => {
+    const store = await fresh();
+    const a = await store.createOrganisation('Alpha');
+    const b = await store.createOrganisation('Beta');
+    await store.recordAgentConnected({
+      id: 'as_s',
+      connectionId: 'sandbox',
+      gatewayId: 'gw_1',
+      agentVersion: '0.1.0',
+      agentHost: 'gw',
+      companies: ['TWO'],
+      at: new Date(),
+    });
+    for (const org of [a, b]) assert.equal((await store.listConnections(org.id))[0]?.presence.connectedAgents, 1);
+  });
+
+  test('users: emails unique across the gateway whatever their case; roles, removal with their sessions', async () => {
+    const store = await fresh();
+    const a = await store.createOrganisation('Alpha');
+    const b = await store.createOrganisation('Beta');
+    const ann = await store.createUser({ orgId: a.id, email: 'Ann@Example.com', role: 'admin' });
+    assert.equal(ann?.email, 'ann@example.com');
+    assert.equal(await store.createUser({ orgId: b.id, email: 'ANN@example.com', role: 'viewer' }), null);
+    assert.deepEqual(await store.findUser(ann!.id), ann);
+    assert.deepEqual(await store.findUserForSignIn('ann@EXAMPLE.com'), { user: ann, passwordHash: null });
+    assert.equal(await store.setUserRole(b.id, ann!.id, 'viewer'), null, 'another organisation');
+    assert.equal((await store.setUserRole(a.id, ann!.id, 'viewer'))?.role, 'viewer');
+    await store.setUserPassword(ann!.id, 'scrypt$hash');
+    assert.equal((await store.findUser(ann!.id))?.hasPassword, true);
+    await store.createDashboardSession({ idHash: hash('s'), userId: ann!.id, at: new Date() });
+    assert.equal(await store.removeUser(b.id, ann!.id), false);
+    assert.equal(await store.removeUser(a.id, ann!.id), true);
+    assert.equal(await store.findDashboardSession(hash('s')), null, "a removed user's sessions end");
+    assert.deepEqual(await store.listUsers(a.id), []);
+  });
+
+  test('dashboard sessions: found with their user, touched, ended one by one, all at once, and by a new password', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Sessions');
+    const user = (await store.createUser({ orgId: org.id, email: 'bo@example.com', role: 'admin' }))!;
+    const t0 = new Date('2026-05-01T10:00:00Z');
+    for (const c of ['1', '2', '3']) await store.createDashboardSession({ idHash: hash(c), userId: user.id, at: t0 });
+    assert.deepEqual(await store.findDashboardSession(hash('1')), { user, createdAt: t0.toISOString(), lastSeenAt: t0.toISOString() });
+    await store.touchDashboardSession(hash('1'), new Date('2026-05-01T11:00:00Z'));
+    assert.equal((await store.findDashboardSession(hash('1')))?.lastSeenAt, '2026-05-01T11:00:00.000Z');
+    await store.deleteDashboardSession(hash('1'));
+    assert.equal(await store.findDashboardSession(hash('1')), null);
+    assert.ok(await store.findDashboardSession(hash('2')));
+    await store.deleteDashboardSessionsOf(user.id);
+    assert.equal(await store.findDashboardSession(hash('2')), null);
+    await store.createDashboardSession({ idHash: hash('4'), userId: user.id, at: t0 });
+    await store.setUserPassword(user.id, 'scrypt$new');
+    assert.equal(await store.findDashboardSession(hash('4')), null, 'a changed password signs out everywhere');
+    await store.recordSignIn(user.id, new Date('2026-05-02T00:00:00Z'));
+    assert.equal((await store.findUser(user.id))?.lastSignInAt, '2026-05-02T00:00:00.000Z');
+  });
+
+  test('a sign-in link is spent once, even by many requests at once; expired or unknown links give nothing', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Links');
+    const user = (await store.createUser({ orgId: org.id, email: 'cy@example.com', role: 'viewer' }))!;
+    const at = new Date();
+    const expiresAt = new Date(at.getTime() + 60_000);
+    await store.createSignInLink({ tokenHash: hash('l'), userId: user.id, expiresAt, at });
+    const spent = await Promise.all(Array.from({ length: 12 }, () => store.useSignInLink(hash('l'), new Date())));
+    assert.deepEqual(
+      spent.filter((u) => u !== null),
+      [user],
+      'exactly one request spends it',
+    );
+    assert.equal(await store.useSignInLink(hash('l'), new Date()), null);
+    await store.createSignInLink({ tokenHash: hash('e'), userId: user.id, expiresAt, at });
+    assert.equal(await store.useSignInLink(hash('e'), new Date(expiresAt.getTime() + 1)), null, 'expired');
+    assert.equal(await store.useSignInLink(hash('u'), new Date()), null, 'unknown');
+  });
+
+  test('the audit log: newest first per organisation, details as recorded', async () => {
+    const store = await fresh();
+    const a = await store.createOrganisation('Alpha');
+    const b = await store.createOrganisation('Beta');
+    const entry = { orgId: a.id, at: '2026-05-01T10:00:00.000Z', actor: 'operator CLI', target: 'key_1', address: null };
+    await store.recordAudit({ ...entry, action: 'key.created', details: { scopes: ['read'], mode: 'live' } });
+    await store.recordAudit({ ...entry, action: 'key.revoked', details: null, address: '192.0.2.1' });
+    await store.recordAudit({ ...entry, orgId: b.id, action: 'key.created', details: null });
+    const listed = await store.listAudit(a.id, 10);
+    assert.deepEqual(
+      listed.map(({ id: _id, ...rest }) => rest),
+      [
+        { ...entry, action: 'key.revoked', details: null, address: '192.0.2.1' },
+        { ...entry, action: 'key.created', details: { scopes: ['read'], mode: 'live' } },
+      ],
+    );
+    assert.ok(listed[0]!.id > listed[1]!.id);
+    assert.equal((await store.listAudit(a.id, 1)).length, 1);
+  });
+
+  test(`usage: counts add up across batches; each organisation's log keeps its newest ${USAGE_LOG_KEPT.toLocaleString('en')} requests`, async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Busy');
+    const other = await store.createOrganisation('Quiet');
+    const day = { orgId: org.id, keyId: 'key_a', day: '2026-11-24', statusClass: '2xx', requests: 5 };
+    await store.recordUsage({ daily: [day, { ...day, statusClass: '4xx', requests: 1 }, { ...day, day: '2026-10-01' }], requests: [] });
+    await store.recordUsage({ daily: [day, { ...day, orgId: other.id }], requests: [] });
+    assert.deepEqual(
+      (await store.listDailyUsage(org.id, '2026-11-01')).map((d) => [d.day, d.statusClass, d.requests]),
+      [
+        ['2026-11-24', '2xx', 10],
+        ['2026-11-24', '4xx', 1],
+      ],
+    );
+    const request = (orgId: string, i: number): RequestRecord => ({
+      orgId,
+      at: new Date(Date.UTC(2026, 10, 24, 10, 0, 0, i)).toISOString(),
+      keyId: i % 2 ? 'key_a' : 'key_b',
+      keyPrefix: 'lb_live_AAAA',
+      method: 'GET',
+      object: 'customers',
+      status: i % 3 ? 200 : 404,
+      ms: 1.25,
+      requestId: `req_${i}`,
+    });
+    await store.recordUsage({ daily: [], requests: Array.from({ length: USAGE_LOG_KEPT - 10 }, (_, i) => request(org.id, i)) });
+    await store.recordUsage({
+      daily: [],
+      requests: [...Array.from({ length: 60 }, (_, i) => request(org.id, USAGE_LOG_KEPT - 10 + i)), request(other.id, 0)],
+    });
+    const kept = await store.listRecentRequests(org.id, { limit: USAGE_LOG_KEPT + 100 });
+    assert.equal(kept.length, USAGE_LOG_KEPT);
+    assert.deepEqual(
+      [kept[0]!.requestId, kept.at(-1)!.requestId],
+      [`req_${USAGE_LOG_KEPT + 49}`, 'req_50'],
+      'newest first; the oldest 50 went',
+    );
+    assert.deepEqual(kept[0], request(org.id, USAGE_LOG_KEPT + 49));
+    assert.deepEqual(
+      (await store.listRecentRequests(other.id, { limit: 5 })).map((r) => r.requestId),
+      ['req_0'],
+      'organisations apart',
+    );
+    const filtered = await store.listRecentRequests(org.id, { keyId: 'key_b', statusClass: '4xx', limit: 3 });
+    assert.deepEqual(
+      filtered.map((r) => [r.keyId, r.status]),
+      [
+        ['key_b', 404],
+        ['key_b', 404],
+        ['key_b', 404],
+      ],
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OBJECTS } from './objects.ts';
+import { checkWriteBody, WRITABLE_OBJECT_NAMES, WRITES } from './writes.ts';
+
+test('every writable object is a catalogue object, and every write field is a field of its resource', () => {
+  for (const name of WRITABLE_OBJECT_NAMES) {
+    const resourceFields = Object.keys(OBJECTS[name].resource.shape);
+    for (const field of Object.keys(WRITES[name].fields)) assert.ok(resourceFields.includes(field), `${name}.${field}`);
+  }
+  const lines = { 'sales-orders': 'sales-order-lines', 'gl-entries': 'gl-entries' } as const;
+  for (const [name, linesOf] of Object.entries(lines)) {
+    const resourceFields = Object.keys(OBJECTS[linesOf].resource.shape);
+    for (const field of Object.keys(WRITES[name as keyof typeof lines].lines.fields))
+      assert.ok(resourceFields.includes(field), `${name} line ${field}`);
+  }
+});
+
+test('a valid customer: ids are trimmed and upper-cased as eConnect does, text is kept', () => {
+  const check = checkWriteBody('customers', { id: ' acme0001 ', name: 'Acme Inc.', creditLimit: '2500.00', inactive: false });
+  assert.deepEqual(check, { ok: true, body: { id: 'ACME0001', name: 'Acme Inc.', creditLimit: '2500.00', inactive: false } });
+});
+
+test('every problem of a body is reported with its path: unknown fields, lengths, required fields, decimals', () => {
+  const check = checkWriteBody('customers', { id: 'X'.repeat(16), creditLimit: '12.345678', color: 'red', phone: 'a\nb' });
+  assert.equal(check.ok, false);
+  const issues = check.ok ? [] : check.issues;
+  assert.deepEqual(issues.map((i) => i.path).sort(), ['body', 'creditLimit', 'id', 'name', 'phone'].sort(), JSON.stringify(issues));
+  assert.match(issues.find((i) => i.path === 'body')!.message, /unknown field: color/);
+  assert.match(issues.find((i) => i.path === 'id')!.message, /at most 15 characters/);
+  assert.match(issues.find((i) => i.path === 'creditLimit')!.message, /5 after it/);
+});
+
+test('money is a non-negative decimal string, never a JSON number', () => {
+  assert.equal(checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: 100 }).ok, false);
+  assert.equal(checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: '-1.00' }).ok, false);
+  assert.equal(checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: '0' }).ok, true);
+});
+
+test('dates are calendar dates after GP’s empty date', () => {
+  const order = (date: string) => ({
+    docTypeId: 'STDORD',
+    customerId: 'AARONFIT0001',
+    date,
+    batchId: 'API',
+    lines: [{ itemId: '100XLG', quantity: '1', unitPrice: '10.00' }],
+  });
+  assert.equal(checkWriteBody('sales-orders', order('2026-02-30')).ok, false);
+  assert.equal(checkWriteBody('sales-orders', order('1900-01-01')).ok, false);
+  const ok = checkWriteBody('sales-orders', order('2026-02-28'));
+  assert.ok(ok.ok);
+  assert.equal(ok.body.type, undefined, 'the default type is applied by the writer, not invented in the body');
+});
+
+test('a sales order needs a line with a positive quantity', () => {
+  const base = { docTypeId: 'STDORD', customerId: 'C', date: '2026-03-01', batchId: 'API' };
+  assert.equal(checkWriteBody('sales-orders', { ...base, lines: [] }).ok, false);
+  const zero = checkWriteBody('sales-orders', { ...base, lines: [{ itemId: 'I', quantity: '0', unitPrice: '1' }] });
+  assert.deepEqual(zero.ok ? [] : zero.issues.map((i) => i.path), ['lines.0.quantity']);
+});
+
+test('a journal entry balances, and each of its lines is a debit or a credit', () => {
+  const entry = (lines: object[]) => ({ reference: 'Accrual', date: '2026-03-31', batchId: 'API', lines });
+  const balanced = checkWriteBody(
+    'gl-entries',
+    entry([
+      { accountNumber: '000-6100-00', debit: '100.10' },
+      { accountNumber: '000-2100-00', credit: '60.05' },
+      { accountNumber: '000-2100-00', credit: '40.05' },
+    ]),
+  );
+  assert.ok(balanced.ok);
+  const unbalanced = checkWriteBody(
+    'gl-entries',
+    entry([
+      { accountNumber: '000-6100-00', debit: '100.00' },
+      { accountNumber: '000-2100-00', credit: '99.99999' },
+    ]),
+  );
+  assert.deepEqual(unbalanced.ok ? [] : unbalanced.issues, [
+    { path: 'lines', message: 'the entry does not balance: debits and credits must be equal' },
+  ]);
+  const both = checkWriteBody(
+    'gl-entries',
+    entry([{ accountNumber: '000-6100-00', debit: '1', credit: '1' }, { accountNumber: '000-2100-00' }]),
+  );
+  assert.deepEqual(both.ok ? [] : both.issues.map((i) => i.path), ['lines.0', 'lines.1']);
+});

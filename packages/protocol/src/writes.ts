@@ -1,0 +1,376 @@
+import { Decimal } from 'decimal.js';
+import { z } from 'zod';
+import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, SALES_DOCUMENT_TYPES, TEN99_TYPES, VENDOR_STATUSES, type CodeNames } from './enums.ts';
+import type {
+  ApDocumentSchema,
+  ArDocumentSchema,
+  CustomerAddressSchema,
+  CustomerSchema,
+  GlEntrySchema,
+  SalesOrderLineSchema,
+  SalesOrderSchema,
+  VendorAddressSchema,
+  VendorSchema,
+} from './resources.ts';
+import { DateOnlySchema, DecimalStringSchema } from './values.ts';
+
+/**
+ * Write bodies of `POST /v1/{object}` (docs/api.md#writes, docs/decisions.md#writes): for each
+ * writable object, which of its resource's fields a caller may set, with eConnect's limits. The
+ * body schemas (REST, MCP `create_record`, the agent's own re-validation) are all built from this
+ * one table, and the field names are the resource's own (the types below refuse any other), so a
+ * record reads back with the names it was written with.
+ *
+ * Lengths are eConnect's parameter lengths, one less than the column's char(n) where n is even
+ * (gp-schema.md §0); the agent's tests hold them against GP's column widths.
+ */
+
+/** How one body field is written. Ids are upper-cased as eConnect does; text is kept as given. */
+export type WriteField =
+  | { kind: 'id'; maxLength: number; required?: true; description: string }
+  | { kind: 'text'; maxLength: number; required?: true; description: string }
+  | { kind: 'decimal'; required?: true; min?: 'positive' | 'zero'; description: string }
+  | { kind: 'date'; required?: true; description: string }
+  | { kind: 'flag'; description: string }
+  | { kind: 'enum'; codes: CodeNames; allowed: readonly string[]; default?: string; description: string };
+
+type FieldsOf<S extends z.ZodObject> = Partial<Record<keyof z.infer<S>, WriteField>>;
+
+export interface WriteSpec {
+  /** The resource fields a caller may set. */
+  readonly fields: Readonly<Record<string, WriteField>>;
+  /** Body fields that are not resource fields: a document's batch where the resource has none. */
+  readonly extraFields?: Readonly<Record<string, WriteField>>;
+  /** A document's lines (sales orders, journal entries): their fields, and how many a body may carry. */
+  readonly lines?: { readonly fields: Readonly<Record<string, WriteField>>; readonly min: number; readonly max: number };
+  /** The eConnect procedures the agent calls, lines first (gp-schema.md §16). */
+  readonly procedures: readonly string[];
+}
+
+/** A decimal string with at most 5 decimals (numeric(19,5)) and 14 integer digits. */
+export const WriteDecimalSchema = DecimalStringSchema.refine((v) => /^-?\d{1,14}(\.\d{1,5})?$/.test(v), {
+  message: 'at most 14 digits before the point and 5 after it (numeric(19,5))',
+});
+
+const id = (maxLength: number, description: string, required?: true): WriteField => ({
+  kind: 'id',
+  maxLength,
+  description,
+  ...(required && { required }),
+});
+const text = (maxLength: number, description: string, required?: true): WriteField => ({
+  kind: 'text',
+  maxLength,
+  description,
+  ...(required && { required }),
+});
+const amount = (description: string, required?: true): WriteField => ({
+  kind: 'decimal',
+  min: 'zero',
+  description,
+  ...(required && { required }),
+});
+const date = (description: string, required?: true): WriteField => ({ kind: 'date', description, ...(required && { required }) });
+const flag = (description: string): WriteField => ({ kind: 'flag', description });
+
+const addressFields = {
+  contactPerson: text(60, 'contact person (CNTCPRSN)'),
+  line1: text(60, 'address line 1 (ADDRESS1)'),
+  line2: text(60, 'address line 2 (ADDRESS2)'),
+  line3: text(60, 'address line 3 (ADDRESS3)'),
+  city: text(35, 'city (CITY)'),
+  state: text(29, 'state or province (STATE)'),
+  postalCode: text(10, 'postal code (ZIP)'),
+  country: text(60, 'country (COUNTRY)'),
+  phone: text(21, 'phone, digits as GP stores them (PHONE1)'),
+} as const;
+
+const batchId = id(15, 'the unposted batch the document goes into (BACHNUMB); created when it does not exist', true);
+
+const customers: FieldsOf<typeof CustomerSchema> = {
+  id: id(15, 'customer number (CUSTNMBR); upper-cased', true),
+  name: text(64, 'customer name (CUSTNAME)', true),
+  statementName: text(64, 'statement name (STMTNAME)'),
+  shortName: text(15, 'short name (SHRTNAME)'),
+  classId: id(15, 'customer class (CUSTCLAS)'),
+  contactPerson: text(60, 'contact person (CNTCPRSN)'),
+  primaryAddressCode: id(15, 'primary address code (ADRSCODE)'),
+  paymentTermsId: id(20, 'payment terms (PYMTRMID); must exist'),
+  salespersonId: id(15, 'salesperson (SLPRSNID); must exist'),
+  salesTerritoryId: id(15, 'sales territory (SALSTERR)'),
+  currencyId: id(15, 'currency (CURNCYID); must exist'),
+  creditLimit: amount('credit limit amount (CRLMTAMT); absent means no credit limit'),
+  phone: text(21, 'phone (PHONE1)'),
+  taxScheduleId: id(15, 'tax schedule (TAXSCHID)'),
+  inactive: flag('inactive (INACTIVE)'),
+  hold: flag('on hold (HOLD)'),
+};
+
+const customerAddresses: FieldsOf<typeof CustomerAddressSchema> = {
+  customerId: id(15, 'the customer (CUSTNMBR); must exist', true),
+  code: id(15, 'address code (ADRSCODE)', true),
+  ...addressFields,
+  shippingMethodId: id(15, 'shipping method (SHIPMTHD)'),
+  taxScheduleId: id(15, 'tax schedule (TAXSCHID)'),
+};
+
+const vendors: FieldsOf<typeof VendorSchema> = {
+  id: id(15, 'vendor id (VENDORID); upper-cased', true),
+  name: text(64, 'vendor name (VENDNAME)', true),
+  checkName: text(64, 'name on checks (VNDCHKNM)'),
+  shortName: text(15, 'short name (VENDSHNM)'),
+  classId: id(10, 'vendor class (VNDCLSID)'),
+  primaryAddressCode: id(15, 'primary address code (VADDCDPR)'),
+  paymentTermsId: id(20, 'payment terms (PYMTRMID); must exist'),
+  currencyId: id(15, 'currency (CURNCYID); must exist'),
+  taxId: text(11, 'tax id (TXIDNMBR)'),
+  ten99Type: { kind: 'enum', codes: TEN99_TYPES, allowed: Object.values(TEN99_TYPES), description: '1099 type (TEN99TYPE)' },
+  phone: text(21, 'phone (PHNUMBR1)'),
+  status: {
+    kind: 'enum',
+    codes: VENDOR_STATUSES,
+    allowed: Object.values(VENDOR_STATUSES),
+    default: 'active',
+    description: 'vendor status (VENDSTTS)',
+  },
+  hold: flag('on hold (HOLD)'),
+};
+
+const vendorAddresses: FieldsOf<typeof VendorAddressSchema> = {
+  vendorId: id(15, 'the vendor (VENDORID); must exist', true),
+  code: id(15, 'address code (ADRSCODE)', true),
+  ...addressFields,
+};
+
+const salesOrders: FieldsOf<typeof SalesOrderSchema> = {
+  type: {
+    kind: 'enum',
+    codes: SALES_DOCUMENT_TYPES,
+    allowed: ['quote', 'order', 'invoice', 'return'],
+    default: 'order',
+    description: 'sales document type (SOPTYPE)',
+  },
+  number: id(21, 'document number (SOPNUMBE); absent takes the next number of the document type id, as GP does'),
+  docTypeId: id(15, 'document type id (DOCID), set up in GP for the type', true),
+  customerId: id(15, 'the customer (CUSTNMBR); must exist', true),
+  date: date('document date (DOCDATE)', true),
+  batchId,
+  siteId: id(10, 'default site of the lines (LOCNCODE); must exist'),
+  customerPONumber: text(20, "the customer's purchase order number (CSTPONBR)"),
+  taxAmount: amount('tax amount (TAXAMNT)'),
+  freightAmount: amount('freight amount (FREIGHT)'),
+};
+
+const salesOrderLines: FieldsOf<typeof SalesOrderLineSchema> = {
+  itemId: id(30, 'item number (ITEMNMBR); must exist', true),
+  description: text(100, 'line description (ITEMDESC); the item description when absent'),
+  quantity: { kind: 'decimal', required: true, min: 'positive', description: 'quantity (QUANTITY)' },
+  unitPrice: amount('unit price (UNITPRCE)', true),
+  siteId: id(10, "site (LOCNCODE); the document's site when absent; must exist"),
+};
+
+const arInvoices: FieldsOf<typeof ArDocumentSchema> = {
+  type: {
+    kind: 'enum',
+    codes: AR_DOCUMENT_TYPES,
+    allowed: ['invoice', 'debitMemo', 'financeCharge', 'serviceRepair', 'warranty', 'creditMemo', 'return'],
+    default: 'invoice',
+    description: 'receivables document type (RMDTYPAL); payments are not written here',
+  },
+  documentNumber: id(20, 'document number (DOCNUMBR); absent takes the next number of the type, as GP does'),
+  customerId: id(15, 'the customer (CUSTNMBR); must exist', true),
+  date: date('document date (DOCDATE)', true),
+  dueDate: date("due date (DUEDATE); from the customer's payment terms when absent"),
+  salesAmount: amount('sales amount (SLSAMNT)', true),
+  taxAmount: amount('tax amount (TAXAMNT)'),
+  freightAmount: amount('freight amount (FRTAMNT)'),
+  description: text(30, 'description (DOCDESCR)'),
+  batchId,
+  currencyId: id(15, "currency (CURNCYID); the customer's when absent; must exist"),
+};
+
+const apInvoices: FieldsOf<typeof ApDocumentSchema> = {
+  type: {
+    kind: 'enum',
+    codes: AP_DOCUMENT_TYPES,
+    allowed: ['invoice', 'financeCharge', 'miscCharge', 'return', 'creditMemo'],
+    default: 'invoice',
+    description: 'payables document type (DOCTYPE); payments are not written here',
+  },
+  voucherNumber: id(17, 'voucher number (VCHNUMWK); absent takes the next voucher number, as GP does'),
+  vendorDocumentNumber: text(20, "the vendor's document number (DOCNUMBR)", true),
+  vendorId: id(15, 'the vendor (VENDORID); must exist', true),
+  date: date('document date (DOCDATE)', true),
+  dueDate: date("due date (DUEDATE); from the vendor's payment terms when absent"),
+  purchasesAmount: amount('purchases amount (PRCHAMNT)', true),
+  taxAmount: amount('tax amount (TAXAMNT)'),
+  description: text(30, 'description (TRXDSCRN)'),
+  batchId,
+  currencyId: id(15, "currency (CURNCYID); the vendor's when absent; must exist"),
+};
+
+const glEntries: FieldsOf<typeof GlEntrySchema> = {
+  journalEntryNumber: undefined,
+  reference: text(30, 'journal entry reference (REFRENCE)', true),
+  date: date('transaction date (TRXDATE)', true),
+  sourceDocument: id(11, 'source document code (SOURCDOC), e.g. GJ'),
+};
+
+const glEntryLines: FieldsOf<typeof GlEntrySchema> = {
+  accountNumber: text(75, 'account number as GP shows it (ACTNUMST); must exist and be active', true),
+  debit: amount('debit amount (DEBITAMT); zero or absent on a credit line'),
+  credit: amount('credit amount (CRDTAMNT); zero or absent on a debit line'),
+  lineDescription: text(30, 'line description (DSCRIPTN)'),
+};
+
+const defined = (fields: Record<string, WriteField | undefined>): Record<string, WriteField> =>
+  Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, WriteField] => entry[1] !== undefined));
+
+/** The v1 writable objects (docs/decisions.md#writes) and how each is written. */
+export const WRITES = {
+  customers: { fields: defined(customers), procedures: ['taUpdateCreateCustomerRcd'] },
+  'customer-addresses': { fields: defined(customerAddresses), procedures: ['taCreateCustomerAddress'] },
+  vendors: { fields: defined(vendors), procedures: ['taUpdateCreateVendorRcd'] },
+  'vendor-addresses': { fields: defined(vendorAddresses), procedures: ['taCreateVendorAddress'] },
+  'sales-orders': {
+    fields: defined(salesOrders),
+    lines: { fields: defined(salesOrderLines), min: 1, max: 500 },
+    procedures: ['taGetSopNumber', 'taSopLineIvcInsert', 'taSopHdrIvcInsert'],
+  },
+  'ar-invoices': { fields: defined(arInvoices), procedures: ['taRMTransaction'] },
+  'ap-invoices': { fields: defined(apInvoices), procedures: ['taGetPMNextVoucherNumber', 'taPMTransactionInsert'] },
+  'gl-entries': {
+    fields: defined(glEntries),
+    extraFields: { batchId },
+    lines: { fields: defined(glEntryLines), min: 2, max: 500 },
+    procedures: ['taGetNextJournalEntry', 'taGLTransactionLineInsert', 'taGLTransactionHeaderInsert'],
+  },
+} as const satisfies Record<string, WriteSpec>;
+
+export type WritableObjectName = keyof typeof WRITES;
+export const WRITABLE_OBJECT_NAMES = Object.keys(WRITES) as [WritableObjectName, ...WritableObjectName[]];
+export const WritableObjectNameSchema = z.enum(WRITABLE_OBJECT_NAMES);
+
+export function writeSpec(object: string): WriteSpec | null {
+  return Object.hasOwn(WRITES, object) ? WRITES[object as WritableObjectName] : null;
+}
+
+/** Printable characters only: GP's char columns hold single-line text. */
+const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
+
+function fieldSchema(field: WriteField): z.ZodType {
+  switch (field.kind) {
+    case 'id':
+      return z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(field.maxLength, `at most ${field.maxLength} characters`)
+        .regex(PRINTABLE, 'printable characters only')
+        .transform((v) => v.toUpperCase())
+        .describe(field.description);
+    case 'text':
+      return z
+        .string()
+        .max(field.maxLength, `at most ${field.maxLength} characters`)
+        .regex(PRINTABLE, 'printable characters only')
+        .describe(field.description);
+    case 'decimal': {
+      const checked = WriteDecimalSchema.refine(
+        (v) => (field.min === 'positive' ? new Decimal(v).greaterThan(0) : new Decimal(v).greaterThanOrEqualTo(0)),
+        {
+          message: field.min === 'positive' ? 'must be greater than zero' : 'must not be negative',
+        },
+      );
+      return checked.describe(field.description);
+    }
+    case 'date':
+      return DateOnlySchema.refine(
+        (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+        {
+          message: 'not a calendar date',
+        },
+      )
+        .refine((v) => v >= '1900-01-02', { message: 'GP stores 1900-01-01 as "no date"; use a later date' })
+        .describe(field.description);
+    case 'flag':
+      return z.boolean().describe(field.description);
+    case 'enum': {
+      const values = field.allowed as [string, ...string[]];
+      return z.enum(values).describe(field.description);
+    }
+  }
+}
+
+function objectSchema(fields: Readonly<Record<string, WriteField>>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const schema = fieldSchema(field);
+    shape[name] = field.kind !== 'flag' && field.kind !== 'enum' && field.required ? schema : schema.optional();
+  }
+  return z.strictObject(shape);
+}
+
+function buildBodySchema(spec: WriteSpec): z.ZodType {
+  const header = objectSchema({ ...spec.fields, ...spec.extraFields });
+  if (!spec.lines) return header;
+  const { fields, min, max } = spec.lines;
+  return header.extend({
+    lines: z
+      .array(objectSchema(fields))
+      .min(min, `at least ${min} line${min === 1 ? '' : 's'}`)
+      .max(max, `at most ${max} lines`),
+  });
+}
+
+const bodySchemas = new Map<string, z.ZodType>(Object.entries(WRITES).map(([name, spec]) => [name, buildBodySchema(spec)]));
+
+/**
+ * The strict body schema of a writable object. Rules that span fields (a journal entry balances,
+ * each of its lines is a debit or a credit) are checked by `checkWriteBody`, which also runs this.
+ */
+export function writeBodySchema(object: WritableObjectName): z.ZodType {
+  return bodySchemas.get(object)!;
+}
+
+/** A write body after validation: ids upper-cased, every field as the schema gives it. */
+export type WriteBody = Record<string, unknown> & { lines?: Record<string, unknown>[] };
+
+export type WriteBodyCheck = { ok: true; body: WriteBody } | { ok: false; issues: { path: string; message: string }[] };
+
+/** Validates a body completely: the schema, then the rules across fields. Every issue is reported, with its path. */
+export function checkWriteBody(object: WritableObjectName, input: unknown): WriteBodyCheck {
+  const parsed = writeBodySchema(object).safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((issue) => ({
+        path: issue.path.length ? issue.path.join('.') : 'body',
+        message:
+          issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` : issue.message,
+      })),
+    };
+  }
+  const body = parsed.data as WriteBody;
+  const issues = object === 'gl-entries' ? journalEntryIssues(body) : [];
+  return issues.length ? { ok: false, issues } : { ok: true, body };
+}
+
+function journalEntryIssues(body: WriteBody): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  let debits = new Decimal(0);
+  let credits = new Decimal(0);
+  body.lines!.forEach((line, index) => {
+    const debit = new Decimal((line.debit as string | undefined) ?? '0');
+    const credit = new Decimal((line.credit as string | undefined) ?? '0');
+    if (debit.greaterThan(0) === credit.greaterThan(0)) {
+      issues.push({ path: `lines.${index}`, message: 'a line is either a debit or a credit, greater than zero' });
+    }
+    debits = debits.plus(debit);
+    credits = credits.plus(credit);
+  });
+  if (issues.length === 0 && !debits.equals(credits)) {
+    issues.push({ path: 'lines', message: 'the entry does not balance: debits and credits must be equal' });
+  }
+  return issues;
+}
