@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { WRITABLE_OBJECT_NAMES, writeBodySchema } from '@gp-gateway/protocol';
 import { z } from 'zod';
 import { writeOperations } from './writeOperations.ts';
 
@@ -19,4 +20,13 @@ test('a writable object with its body schema becomes POST /v1/{object} with Idem
   assert.equal(post.responses['201'].content['application/json'].schema.properties.data.$ref, '#/components/schemas/Customer');
   assert.equal(post.responses['409'].$ref, '#/components/responses/Error409Response');
   assert.throws(() => writeOperations([{ object: 'nothing', body, example: {} }]), /no object named nothing/);
+});
+
+test("every write body schema of the protocol converts to the document's JSON Schema", () => {
+  const paths = writeOperations(WRITABLE_OBJECT_NAMES.map((object) => ({ object, body: writeBodySchema(object), example: {} })));
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    const schema = (paths[`/v1/${object}`]!.post as Record<string, any>).requestBody.content['application/json'].schema;
+    assert.equal(schema.type, 'object', object);
+    assert.ok(Object.keys(schema.properties).length > 0, object);
+  }
 });

@@ -47,7 +47,7 @@ export function writeOperations(writable: readonly WritableObject[]): Record<str
           { $ref: '#/components/parameters/ConnectionId' },
           { $ref: '#/components/parameters/Company' },
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(body), example } } },
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(body, 'input'), example } } },
         responses: {
           '201': {
             description: 'The record as read back from GP.',
