@@ -4,9 +4,10 @@ import { otherPaths, otherSchemas } from './otherOperations.ts';
 import { writeOperations, type WritableObject } from './writeOperations.ts';
 
 /**
- * The objects `POST /v1/{object}` creates, each with its body schema from packages/protocol; the
- * document grows a create operation per entry (writeOperations.ts). None while the protocol has no
- * write schema.
+ * The objects `POST /v1/{object}` creates, each with its body schema from packages/protocol
+ * (`writeBodySchema(object)`) and an example body; the document grows a create operation per entry
+ * (writeOperations.ts). Empty while the gateway serves no write route: every documented operation
+ * must be served (routes.test.ts), and every served route documented.
  */
 export const WRITABLE: readonly WritableObject[] = [];
 
