@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
+import { GatewayClient } from '@gp-gateway/client';
+import { OpenApiContract } from '@gp-gateway/gateway';
 import { listEnvelopeSchema, OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
 
 /**
@@ -24,9 +26,34 @@ export interface ReadTarget {
 let target: () => ReadTarget;
 const database = (name: string) => target().database(name as 'DYNAMICS' | 'TWO');
 
+/** The document the target serves, fetched once per gateway: every answer below is checked against it. */
+const contracts = new Map<string, Promise<OpenApiContract>>();
+function contractOf(url: string): Promise<OpenApiContract> {
+  let contract = contracts.get(url);
+  if (!contract) {
+    contract = fetch(`${url}/v1/openapi.json`).then(async (res) => new OpenApiContract((await res.json()) as Record<string, any>));
+    contracts.set(url, contract);
+  }
+  return contract;
+}
+
+/** A fetch that checks each answer against the target's OpenAPI document (for route, status, headers and body). */
+async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const res = await fetch(request);
+  const url = new URL(request.url);
+  const text = await res.clone().text();
+  (await contractOf(url.origin)).check(request.method, url.pathname + url.search, {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+  });
+  return res;
+}
+
 async function call(pathAndQuery: string) {
   const t = target();
-  const res = await fetch(`${t.url}${pathAndQuery}`, { headers: t.headers });
+  const res = await checkedFetch(`${t.url}${pathAndQuery}`, { headers: t.headers });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -451,6 +478,20 @@ export function describeReadContract(of: () => ReadTarget): void {
         }
       });
     }
+  });
+
+  test('the typed client (packages/client) walks a filtered list to the same rows', async () => {
+    const t = target();
+    const apiKey = t.headers.authorization!.replace(/^Bearer /, '');
+    const connectionId = t.headers['x-connection-id'];
+    const client = new GatewayClient({ baseUrl: t.url, apiKey, ...(connectionId ? { connectionId } : {}), fetch: checkedFetch });
+    const ids: string[] = [];
+    for await (const customer of client.list('customers', { inactive: false }, { limit: 97 })) ids.push(customer.id);
+    const expected = database('TWO').prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR').pluck().all();
+    assert.ok(expected.length > 97, 'more than one page');
+    assert.deepEqual(ids, expected);
+    const first = await client.get('customers', ids[0]!);
+    assert.equal(first.id, ids[0]);
   });
 
   describe('get by id agrees with the list', () => {

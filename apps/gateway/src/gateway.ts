@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -123,6 +124,8 @@ export interface RunningGateway {
    */
   drain(graceMs: number): Promise<void>;
   /** Stops at once: sockets cut, requests in flight failed. */
+  /** The HTTP app, for tests that enumerate its routes against the OpenAPI document. */
+  app: Express;
   close(): Promise<void>;
 }
 
@@ -266,6 +269,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     redisPresence,
     presence,
     usage,
+    app,
     drain(graceMs: number) {
       closing ??= (async () => {
         draining = true;

@@ -7,6 +7,7 @@ export { createLogger } from './logger.ts';
 export { loadConfig } from './config.ts';
 export { openStore } from './store/openStore.ts';
 export { SCOPES, type Scope } from './store/store.ts';
+export { OpenApiContract, type Answer } from './testing/openApiContract.ts';
 export { provisionOrganisation, type Provisioned } from './testing/provision.ts';
 export { findPostgresBinaries, startPostgresServer, type PostgresServer } from './testing/servers/postgres.ts';
 export { startRedis, type RedisServer } from './testing/servers/redis.ts';

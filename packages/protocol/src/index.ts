@@ -33,6 +33,9 @@ export {
 } from './resources.ts';
 export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
 
+// Key rotation (docs/api.md#key-rotation)
+export { PublicApiKeySchema, RotatedKeySchema } from './keys.ts';
+
 // Enumerations (docs/api.md#enumerations)
 export {
   ACCOUNT_TYPES,

@@ -18,9 +18,11 @@ import type { Store } from '../store/store.ts';
 import { accessLog } from './accessLog.ts';
 import { applyLimits } from './applyLimits.ts';
 import type { CursorCodec } from '../reads/cursor.ts';
+import { docsRouter } from './docsPage/router.ts';
 import { errorHandler, notFound } from './errorHandler.ts';
 import { requestId } from './requestId.ts';
 import { requireHost } from './requireHost.ts';
+import { openApiRoute } from './routes/openApi.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { mountResourceRoutes } from './routes/resources.ts';
 import { mountWriteRoutes } from './routes/writes.ts';
@@ -70,6 +72,8 @@ export function createApp(options: AppOptions): Express {
     const report = options.ready ? await options.ready() : { ready: true, checks: {} };
     res.status(report.ready ? 200 : 503).json(report);
   });
+  // Before the resource routes, whose `/v1/:object` would take it for an object.
+  app.get('/v1/openapi.json', openApiRoute());
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...authenticated, requireScope('read')], { reader });
@@ -87,6 +91,7 @@ export function createApp(options: AppOptions): Express {
   );
   app.all('/mcp', mcpMethodNotAllowed);
   app.use('/mcp', mcpErrors(log));
+  app.use('/docs', docsRouter());
   app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);
   app.use(errorHandler(log));

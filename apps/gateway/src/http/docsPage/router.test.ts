@@ -1,0 +1,55 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { DOCS_CSP, docsRouter } from './router.ts';
+
+let server: Server;
+let url = '';
+
+before(async () => {
+  const app = express();
+  app.use('/docs', docsRouter());
+  app.use((_req, res) => {
+    res.status(404).end();
+  });
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test('/docs is a page of our own files under its own content security policy, with no inline script', async () => {
+  const res = await fetch(`${url}/docs`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-security-policy'), DOCS_CSP);
+  assert.match(DOCS_CSP, /script-src 'self';/);
+  const html = await res.text();
+  const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+  assert.equal(scripts.length, 2);
+  for (const [, attributes, body] of scripts) {
+    assert.match(attributes!, /src="\/docs\/assets\/[\w.-]+"/);
+    assert.equal(body, '', 'no inline script');
+  }
+  assert.doesNotMatch(html, /https?:\/\//, 'nothing from another origin');
+});
+
+test('the viewer and its start script are served; nothing else of node_modules is', async () => {
+  for (const [file, type] of [
+    ['swagger-ui-bundle.js', /javascript/],
+    ['swagger-ui.css', /css/],
+    ['docs.js', /javascript/],
+  ] as const) {
+    const res = await fetch(`${url}/docs/assets/${file}`);
+    assert.equal(res.status, 200, file);
+    assert.match(res.headers.get('content-type') ?? '', type);
+    assert.equal(res.headers.get('content-security-policy'), DOCS_CSP);
+    await res.arrayBuffer();
+  }
+  for (const file of ['index.html', 'package.json', '..%2Fpackage.json', '__proto__', 'swagger-initializer.js']) {
+    const res = await fetch(`${url}/docs/assets/${file}`);
+    assert.equal(res.status, 404, file);
+    await res.arrayBuffer();
+  }
+});

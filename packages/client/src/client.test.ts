@@ -1,0 +1,155 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GatewayClient, GatewayError } from './client.ts';
+import { retryAfterMs } from './retry.ts';
+
+/** A real HTTP server answering from a script, recording every request it got. */
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+let server: http.Server;
+let baseUrl = '';
+let seen: Seen[] = [];
+let answer: (req: Seen, index: number) => Reply = () => ({ status: 200, body: {} });
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const request = { method: req.method!, url: req.url!, headers: req.headers };
+    seen.push(request);
+    const reply = answer(request, seen.length - 1);
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function script(replies: (req: Seen, index: number) => Reply) {
+  seen = [];
+  answer = replies;
+}
+const customer = (id: string) => ({ id, name: id, inactive: false });
+const errorBody = (code: string) => ({ error: { code, message: `${code} happened`, requestId: 'req_0123456789abcdef', details: null } });
+
+test('the key and the routing headers go with every request', async () => {
+  script(() => ({ status: 200, body: { data: customer('A') } }));
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_live_x', connectionId: 'conn_1', company: 'TWO' });
+  const record = await client.get('customers', 'A B/1');
+  assert.equal(record.id, 'A');
+  assert.equal(seen[0]!.url, '/v1/customers/A%20B%2F1', 'the id is URL-encoded');
+  assert.equal(seen[0]!.headers.authorization, 'Bearer lb_live_x');
+  assert.equal(seen[0]!.headers['x-connection-id'], 'conn_1');
+  assert.equal(seen[0]!.headers['x-company'], 'TWO');
+  assert.equal(seen[0]!.headers['idempotency-key'], undefined, 'only POSTs carry one');
+});
+
+test('list walks every page with the same filters, passing each nextCursor back', async () => {
+  const pages = [
+    { data: [customer('A'), customer('B')], nextCursor: 'c1' },
+    { data: [customer('C'), customer('D')], nextCursor: 'c2' },
+    { data: [customer('E')], nextCursor: null },
+  ];
+  script((_req, i) => ({ status: 200, body: pages[i] }));
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_test_x' });
+  const ids: string[] = [];
+  for await (const c of client.list('customers', { inactive: false, id: ['A', 'B'] }, { limit: 2 })) ids.push(c.id);
+  assert.deepEqual(ids, ['A', 'B', 'C', 'D', 'E']);
+  const queries = seen.map((s) => new URL(s.url, baseUrl).searchParams);
+  assert.deepEqual(
+    queries.map((q) => [q.get('inactive'), q.getAll('id[]').join(','), q.get('limit'), q.get('cursor')]),
+    [
+      ['false', 'A,B', '2', null],
+      ['false', 'A,B', '2', 'c1'],
+      ['false', 'A,B', '2', 'c2'],
+    ],
+  );
+  assert.ok(seen.every((s) => new URL(s.url, baseUrl).pathname === '/v1/customers'));
+});
+
+test('429 and 503 are retried after Retry-After, a bounded number of times', async () => {
+  script((_req, i) =>
+    i === 0
+      ? { status: 429, body: errorBody('RATE_LIMITED'), headers: { 'retry-after': '1' } }
+      : i === 1
+        ? { status: 503, body: errorBody('ERP_UNAVAILABLE'), headers: { 'retry-after': '0' } }
+        : { status: 200, body: { data: customer('A') } },
+  );
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_test_x' });
+  const started = Date.now();
+  assert.equal((await client.get('customers', 'A')).id, 'A');
+  assert.equal(seen.length, 3);
+  assert.ok(Date.now() - started >= 950, 'waited the second Retry-After asked for');
+
+  script(() => ({ status: 429, body: errorBody('RATE_LIMITED'), headers: { 'retry-after': '0' } }));
+  await assert.rejects(new GatewayClient({ baseUrl, apiKey: 'lb_test_x', maxRetries: 2 }).get('customers', 'A'), (e: unknown) => {
+    assert.ok(e instanceof GatewayError);
+    assert.equal(e.status, 429);
+    assert.equal(e.code, 'RATE_LIMITED');
+    return true;
+  });
+  assert.equal(seen.length, 3, 'the first try and two retries');
+
+  script(() => ({ status: 429, body: errorBody('RATE_LIMITED'), headers: { 'retry-after': '120' } }));
+  await assert.rejects(new GatewayClient({ baseUrl, apiKey: 'lb_test_x', maxRetryWaitMs: 5000 }).get('customers', 'A'), GatewayError);
+  assert.equal(seen.length, 1, 'a wait longer than allowed is not waited for');
+
+  script(() => ({ status: 500, body: errorBody('INTERNAL_ERROR') }));
+  await assert.rejects(new GatewayClient({ baseUrl, apiKey: 'lb_test_x' }).get('customers', 'A'), /500 INTERNAL_ERROR/);
+  assert.equal(seen.length, 1, 'other errors are not retried');
+});
+
+test('a POST carries an Idempotency-Key, the same one on each retry', async () => {
+  script((_req, i) =>
+    i === 0
+      ? { status: 503, body: errorBody('CONNECTION_OFFLINE'), headers: { 'retry-after': '0' } }
+      : { status: 200, body: { key: { id: 'key_1' }, secret: 'lb_test_new' } },
+  );
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_test_x' });
+  const rotated = await client.rotateKey('key_1');
+  assert.equal(rotated.secret, 'lb_test_new');
+  assert.equal(seen.length, 2);
+  const [first, second] = seen.map((s) => s.headers['idempotency-key']);
+  assert.match(String(first), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(second, first);
+  assert.equal(seen[0]!.method, 'POST');
+
+  await client.rotateKey('key_1');
+  assert.notEqual(seen[2]!.headers['idempotency-key'], first, 'each write has its own key');
+});
+
+test('error answers become GatewayError with the envelope', async () => {
+  script(() => ({ status: 404, body: errorBody('NOT_FOUND') }));
+  await assert.rejects(new GatewayClient({ baseUrl, apiKey: 'lb_test_x' }).get('vendors', 'nope'), (e: unknown) => {
+    assert.ok(e instanceof GatewayError);
+    assert.deepEqual([e.status, e.code, e.requestId, e.details], [404, 'NOT_FOUND', 'req_0123456789abcdef', null]);
+    return true;
+  });
+});
+
+test('the types follow the document', () => {
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_test_x' });
+  // Compile-time checks (pnpm typecheck): filters, objects and records are typed from docs/openapi.json.
+  const typed = async () => {
+    for await (const c of client.list('customers', { inactive: false, classId: 'X' })) {
+      const name: string | null = c.name;
+      void name;
+    }
+    // @ts-expect-error `inactive` is a boolean filter
+    client.list('customers', { inactive: 'no' });
+    // @ts-expect-error vendors have no `inactive` filter
+    client.list('vendors', { inactive: true });
+    // @ts-expect-error gl-entries have no get by id
+    await client.get('gl-entries', 'x');
+    for await (const line of client.lines('sales-orders', 'order:ORDST1050')) void line.itemId;
+  };
+  assert.equal(typeof typed, 'function');
+  assert.equal(retryAfterMs('3'), 3000);
+  assert.equal(retryAfterMs(new Date(Date.now() + 10_000).toUTCString()) > 8000, true);
+  assert.equal(retryAfterMs(null), 1000);
+});

@@ -1,0 +1,170 @@
+import createFetchClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.ts';
+import { retryingFetch, type RetryOptions } from './retry.ts';
+
+/**
+ * A small typed client of the gateway's API, on openapi-fetch and the types generated from
+ * docs/openapi.json: the key and routing headers on every request, lists as async iterators over
+ * their pages, 429 and 503 retried per Retry-After, and an Idempotency-Key on every POST.
+ */
+
+type Json = Record<string, unknown>;
+type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
+type Ok<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** Objects with a list route `/v1/{object}` (lines are listed with `lines`). */
+export type ListObject = {
+  [P in keyof paths]: P extends `/v1/${infer O}` ? (O extends `${string}/${string}` | 'openapi.json' ? never : O) : never;
+}[keyof paths];
+/** Objects with a get-by-id route `/v1/{object}/{id}`. */
+export type GetObject = {
+  [P in keyof paths]: P extends `/v1/${infer O}/{id}` ? (O extends `${string}/${string}` ? never : O) : never;
+}[keyof paths];
+/** Documents whose lines are listed at `/v1/{object}/{id}/lines`. */
+export type LinesObject = { [P in keyof paths]: P extends `/v1/${infer O}/{id}/lines` ? O : never }[keyof paths];
+
+type ListBody<P extends keyof paths> = Ok<Get<P>> extends { data: (infer R)[] } ? R : never;
+/** One record of a list. */
+export type Record_<O extends ListObject> = ListBody<`/v1/${O}`>;
+/** One line of a document. */
+export type LineOf<O extends LinesObject> = ListBody<`/v1/${O}/{id}/lines`>;
+/** One record as get-by-id answers it. */
+export type GetRecord<O extends GetObject> = Ok<Get<`/v1/${O}/{id}`>> extends { data: infer R } ? R : never;
+
+/** A list's filters as the query string has them, with `id[]` written `id`. */
+export type Filters<O extends ListObject> = {
+  [K in keyof QueryOf<Get<`/v1/${O}`>> as K extends 'limit' | 'cursor' ? never : K extends `${infer N}[]` ? N : K]: QueryOf<
+    Get<`/v1/${O}`>
+  >[K];
+};
+
+export interface GatewayClientOptions extends RetryOptions {
+  /** The gateway's base URL, e.g. `http://localhost:3000`. */
+  baseUrl: string;
+  /** An API key, `lb_live_…` or `lb_test_…`. */
+  apiKey: string;
+  /** X-Connection-Id: required with a live key. */
+  connectionId?: string;
+  /** X-Company: the connection's default company when absent. */
+  company?: string;
+  /** The fetch to send with (the global one unless given). */
+  fetch?: typeof fetch;
+}
+
+/** An error answer of the API (docs/api.md#errors). */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly details: Json | null,
+  ) {
+    super(`${status} ${code}: ${message}`);
+    this.name = 'GatewayError';
+  }
+}
+
+/** Sends a new Idempotency-Key with every POST that has none, so that a retried write is never done twice. */
+const idempotencyKeys: Middleware = {
+  onRequest({ request }) {
+    if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
+    return request;
+  },
+};
+
+function toError(status: number, body: unknown): GatewayError {
+  const error = (body as { error?: { code?: string; message?: string; requestId?: string; details?: Json | null } } | undefined)?.error;
+  return new GatewayError(
+    status,
+    error?.code ?? 'UNKNOWN',
+    error?.message ?? 'the gateway answered an error',
+    error?.requestId,
+    error?.details ?? null,
+  );
+}
+
+/** `{ id: ['A'] }` as the query string has it: `{ 'id[]': ['A'] }`. */
+function queryOf(filters: Json): Json {
+  return Object.fromEntries(
+    Object.entries(filters).map(([name, value]) => [Array.isArray(value) && !name.endsWith('[]') ? `${name}[]` : name, value]),
+  );
+}
+
+export class GatewayClient {
+  private readonly http;
+
+  constructor(options: GatewayClientOptions) {
+    const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}` };
+    if (options.connectionId) headers['X-Connection-Id'] = options.connectionId;
+    if (options.company) headers['X-Company'] = options.company;
+    this.http = createFetchClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/$/, ''),
+      headers,
+      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options),
+    });
+    this.http.use(idempotencyKeys);
+  }
+
+  /** Raw typed access to every documented operation (openapi-fetch's GET, POST, …). */
+  get raw() {
+    return this.http;
+  }
+
+  private async send<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw toError(response.status, error);
+    return data as T;
+  }
+
+  /** One page of a list: `{ data, nextCursor }`. */
+  async page<O extends ListObject>(
+    object: O,
+    filters: Filters<O> = {} as Filters<O>,
+    paging: { limit?: number; cursor?: string } = {},
+  ): Promise<{ data: Record_<O>[]; nextCursor: string | null }> {
+    const query = { ...queryOf(filters as Json), ...paging };
+    return this.send(this.http.GET(`/v1/${object}` as '/v1/customers', { params: { query: query as never } }));
+  }
+
+  /** Every record of a list, page after page: `for await (const c of client.list('customers', { inactive: false }))`. */
+  async *list<O extends ListObject>(
+    object: O,
+    filters: Filters<O> = {} as Filters<O>,
+    { limit }: { limit?: number } = {},
+  ): AsyncGenerator<Record_<O>> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.page(object, filters, { ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) });
+      yield* page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** Every line of one document, page after page. */
+  async *lines<O extends LinesObject>(object: O, id: string, { limit }: { limit?: number } = {}): AsyncGenerator<LineOf<O>> {
+    let cursor: string | undefined;
+    do {
+      const query = { ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) };
+      const page: { data: LineOf<O>[]; nextCursor: string | null } = await this.send(
+        this.http.GET(`/v1/${object}/{id}/lines` as '/v1/sales-orders/{id}/lines', { params: { path: { id }, query } }),
+      );
+      yield* page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** One record by id (composite ids as `type:number`; the client URL-encodes it). */
+  async get<O extends GetObject>(object: O, id: string): Promise<GetRecord<O>> {
+    const body: { data: GetRecord<O> } = await this.send(
+      this.http.GET(`/v1/${object}/{id}` as '/v1/customers/{id}', { params: { path: { id } } }),
+    );
+    return body.data;
+  }
+
+  /** Replaces a key's secret (scope `write`); the new secret is in this answer only. */
+  async rotateKey(id: string) {
+    return this.send<{ key: Json; secret: string }>(this.http.POST('/v1/api-keys/{id}/rotate', { params: { path: { id } } }));
+  }
+}

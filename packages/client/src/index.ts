@@ -1,0 +1,14 @@
+// The gateway's typed client (README: "Typed client").
+export { GatewayClient, GatewayError } from './client.ts';
+export type {
+  Filters,
+  GatewayClientOptions,
+  GetObject,
+  GetRecord,
+  LineOf,
+  LinesObject,
+  ListObject,
+  Record_ as ListRecord,
+} from './client.ts';
+export { retryAfterMs, retryingFetch, type RetryOptions } from './retry.ts';
+export type { components, operations, paths } from './schema.ts';
