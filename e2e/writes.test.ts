@@ -176,6 +176,27 @@ async function unpostedLines(reference: string): Promise<any[]> {
   return lines.filter((l) => l.reference === reference);
 }
 
+maybe("start's test key validates the documented example of every writable object on the sandbox, and may not write", async () => {
+  const document = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as any;
+  const sandbox = (object: string, body: unknown, query: string) =>
+    fetch(`${gateway.url}/v1/${object}${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    const example = document.paths[`/v1/${object}`].post.requestBody.content['application/json'].example;
+    const tried = await sandbox(object, example, '?validateOnly=true');
+    const text = await tried.text();
+    assert.equal(tried.status, 200, `${object} on the sandbox's worker: ${text}`);
+    assert.equal(typeof JSON.parse(text).data, 'object', object);
+  }
+  const written = await sandbox('customers', { id: 'TRY0001', name: 'Try Ltd' }, '');
+  assert.equal(written.status, 403);
+  assert.equal(((await written.json()) as any).error.code, 'FORBIDDEN');
+});
+
 maybe('every writable object is created and reads back as the 201 said; validate-only changes nothing', async () => {
   const refs = await references();
   for (const [object, body] of Object.entries(bodies(refs, '1')) as [WritableObjectName, Record<string, unknown>][]) {

@@ -3,6 +3,7 @@ export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
 export { ReadService } from './service/readService.ts';
+export { sandboxWrites } from './embedded/sandboxWrites.ts';
 export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
 export { dialGateway, type DialOptions } from './connection/dialGateway.ts';

@@ -10,6 +10,7 @@ interface Seen {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  body: string;
 }
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 let server: http.Server;
@@ -18,17 +19,21 @@ let seen: Seen[] = [];
 let answer: (req: Seen, index: number) => Reply = () => ({ status: 200, body: {} });
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const request = { method: req.method!, url: req.url!, headers: req.headers };
-    seen.push(request);
-    const reply = answer(request, seen.length - 1);
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-  });
+  server = http.createServer(requestHandler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function requestHandler(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  const request = { method: req.method!, url: req.url!, headers: req.headers, body };
+  seen.push(request);
+  const reply = answer(request, seen.length - 1);
+  res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+  res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+}
 
 function script(replies: (req: Seen, index: number) => Reply) {
   seen = [];
@@ -121,6 +126,36 @@ test('a POST carries an Idempotency-Key, the same one on each retry', async () =
 
   await client.rotateKey('key_1');
   assert.notEqual(seen[2]!.headers['idempotency-key'], first, 'each write has its own key');
+});
+
+test('create posts the typed body with an Idempotency-Key, validateOnly as the query, and answers data', async () => {
+  const line = { journalEntryNumber: 7, accountNumber: '000-1100-00' };
+  script((req) =>
+    req.url.includes('validateOnly') ? { status: 200, body: { data: { reference: 'R' } } } : { status: 201, body: { data: [line] } },
+  );
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_live_x', connectionId: 'conn_1' });
+  const entry = { reference: 'R', date: '2026-11-30', batchId: 'API', lines: [{ accountNumber: '000-1100-00', debit: '1.00' }] };
+  const lines = await client.create('gl-entries', entry);
+  assert.deepEqual(lines, [line], 'a journal entry answers its lines');
+  assert.equal(seen[0]!.method, 'POST');
+  assert.equal(seen[0]!.url, '/v1/gl-entries');
+  assert.match(String(seen[0]!.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
+  assert.equal(seen[0]!.headers['content-type'], 'application/json');
+  await client.create('gl-entries', entry, { idempotencyKey: 'accrual-2026-11' });
+  assert.equal(seen[1]!.headers['idempotency-key'], 'accrual-2026-11', 'a key of the caller is kept');
+  assert.deepEqual(await client.create('gl-entries', entry, { validateOnly: true }), { reference: 'R' });
+  assert.equal(seen[2]!.url, '/v1/gl-entries?validateOnly=true');
+  assert.deepEqual(JSON.parse(seen[2]!.body), entry, 'the body is sent as given');
+
+  script(() => ({ status: 409, body: errorBody('ALREADY_EXISTS') }));
+  await assert.rejects(client.create('customers', { id: 'A', name: 'A' }), /409 ALREADY_EXISTS/);
+  const typed = () => {
+    // @ts-expect-error a customer needs a name
+    void client.create('customers', { id: 'A' });
+    // @ts-expect-error items are read-only
+    void client.create('items', {});
+  };
+  assert.equal(typeof typed, 'function');
 });
 
 test('error answers become GatewayError with the envelope', async () => {

@@ -32,6 +32,28 @@ export type LineOf<O extends LinesObject> = ListBody<`/v1/${O}/{id}/lines`>;
 /** One record as get-by-id answers it. */
 export type GetRecord<O extends GetObject> = Ok<Get<`/v1/${O}/{id}`>> extends { data: infer R } ? R : never;
 
+type Post<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
+type DataOf<O, S extends number> = O extends { responses: { [K in S]: { content: { 'application/json': { data: infer R } } } } }
+  ? R
+  : never;
+/** Objects `POST /v1/{object}` creates. */
+export type WritableObject = {
+  [P in keyof paths]: P extends `/v1/${infer O}`
+    ? [Post<P>] extends [never]
+      ? never
+      : O extends `${string}/${string}`
+        ? never
+        : O
+    : never;
+}[keyof paths];
+/** The body that creates one record of an object. */
+export type WriteBody<O extends WritableObject> =
+  Post<`/v1/${O}`> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+/** The created record as GP holds it (gl-entries: the entry's lines). */
+export type Created<O extends WritableObject> = DataOf<Post<`/v1/${O}`>, 201>;
+/** What validate-only answers: the record as GP would hold it, or the sandbox's preview (docs/api.md#writes). */
+export type Validated<O extends WritableObject> = DataOf<Post<`/v1/${O}`>, 200>;
+
 /** A list's filters as the query string has them, with `id[]` written `id`. */
 export type Filters<O extends ListObject> = {
   [K in keyof QueryOf<Get<`/v1/${O}`>> as K extends 'limit' | 'cursor' ? never : K extends `${infer N}[]` ? N : K]: QueryOf<
@@ -161,6 +183,33 @@ export class GatewayClient {
       this.http.GET(`/v1/${object}/{id}` as '/v1/customers/{id}', { params: { path: { id } } }),
     );
     return body.data;
+  }
+
+  /**
+   * Creates one record (scope `write`): `client.create('customers', { id, name })`. Sends an
+   * Idempotency-Key (a new one unless given), so that the retries of a 503 never write twice; give
+   * your own to make your retries safe across restarts. With `validateOnly: true` nothing changes and
+   * the answer is what would be created (all a test key may do).
+   */
+  create<O extends WritableObject>(
+    object: O,
+    body: WriteBody<O>,
+    options?: { validateOnly?: false; idempotencyKey?: string },
+  ): Promise<Created<O>>;
+  create<O extends WritableObject>(object: O, body: WriteBody<O>, options: { validateOnly: true }): Promise<Validated<O>>;
+  async create<O extends WritableObject>(
+    object: O,
+    body: WriteBody<O>,
+    { validateOnly = false, idempotencyKey }: { validateOnly?: boolean; idempotencyKey?: string } = {},
+  ): Promise<Created<O> | Validated<O>> {
+    const answer: { data: Created<O> | Validated<O> } = await this.send(
+      this.http.POST(`/v1/${object}` as '/v1/customers', {
+        body: body as never,
+        params: { query: validateOnly ? { validateOnly: true } : {} },
+        ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
+      }),
+    );
+    return answer.data;
   }
 
   /** Replaces a key's secret (scope `write`); the new secret is in this answer only. */

@@ -1,6 +1,7 @@
 // The gateway's typed client (README: "Typed client").
 export { GatewayClient, GatewayError } from './client.ts';
 export type {
+  Created,
   Filters,
   GatewayClientOptions,
   GetObject,
@@ -9,6 +10,9 @@ export type {
   LinesObject,
   ListObject,
   Record_ as ListRecord,
+  Validated,
+  WritableObject,
+  WriteBody,
 } from './client.ts';
 export { retryAfterMs, retryingFetch, type RetryOptions } from './retry.ts';
 export type { components, operations, paths } from './schema.ts';

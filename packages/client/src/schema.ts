@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Instance readiness
+         * @description Whether this instance should be sent traffic, for a load balancer: its store, Redis and NATS (those configured) answer within a second each, and it is not stopping. No key. Says nothing about agents.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -134,7 +154,11 @@ export interface paths {
          */
         get: operations["listCustomers"];
         put?: never;
-        post?: never;
+        /**
+         * Create customers
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,7 +198,11 @@ export interface paths {
          */
         get: operations["listCustomerAddresses"];
         put?: never;
-        post?: never;
+        /**
+         * Create customer addresses
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createCustomerAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,7 +242,11 @@ export interface paths {
          */
         get: operations["listVendors"];
         put?: never;
-        post?: never;
+        /**
+         * Create vendors
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createVendor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,7 +286,11 @@ export interface paths {
          */
         get: operations["listVendorAddresses"];
         put?: never;
-        post?: never;
+        /**
+         * Create vendor addresses
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createVendorAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -410,11 +446,15 @@ export interface paths {
         };
         /**
          * List gl entries
-         * @description Posted general ledger lines of open (GL20000) and history (GL30000) years. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
+         * @description General ledger lines of open (GL20000) and history (GL30000) years, and unposted ones (GL10001) with year=unposted. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
          */
         get: operations["listGlEntries"];
         put?: never;
-        post?: never;
+        /**
+         * Create gl entries
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createGlEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -430,11 +470,15 @@ export interface paths {
         };
         /**
          * List ar invoices
-         * @description Receivables documents other than payments (RM20101 open, RM30101 history); id is <type>:<documentNumber>. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
+         * @description Receivables documents other than payments (RM10301 work, RM20101 open, RM30101 history); id is <type>:<documentNumber>. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
          */
         get: operations["listArInvoices"];
         put?: never;
-        post?: never;
+        /**
+         * Create ar invoices
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createArInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -450,7 +494,7 @@ export interface paths {
         };
         /**
          * Get one ar invoice by id
-         * @description Receivables documents other than payments (RM20101 open, RM30101 history); id is <type>:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
+         * @description Receivables documents other than payments (RM10301 work, RM20101 open, RM30101 history); id is <type>:<documentNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getArInvoice"];
         put?: never;
@@ -510,11 +554,15 @@ export interface paths {
         };
         /**
          * List ap invoices
-         * @description Payables documents other than payments (PM20000 open, PM30200 history); id is <type>:<voucherNumber>. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
+         * @description Payables documents other than payments (PM10000 work, PM20000 open, PM30200 history); id is <type>:<voucherNumber>. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
          */
         get: operations["listApInvoices"];
         put?: never;
-        post?: never;
+        /**
+         * Create ap invoices
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createApInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -530,7 +578,7 @@ export interface paths {
         };
         /**
          * Get one ap invoice by id
-         * @description Payables documents other than payments (PM20000 open, PM30200 history); id is <type>:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
+         * @description Payables documents other than payments (PM10000 work, PM20000 open, PM30200 history); id is <type>:<voucherNumber>. The object exactly as a list shows it; 404 when no row has the id.
          */
         get: operations["getApInvoice"];
         put?: never;
@@ -594,7 +642,11 @@ export interface paths {
          */
         get: operations["listSalesOrders"];
         put?: never;
-        post?: never;
+        /**
+         * Create sales orders
+         * @description Creates one record in GP through the agent and answers it as read back from GP (docs/api.md#writes). With the same Idempotency-Key and body, a retry within 24 hours answers the first answer again, with `Idempotent-Replayed: true`.
+         */
+        post: operations["createSalesOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1221,6 +1273,14 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        Ready: {
+            /** @description true when every check is `ok` */
+            ready: boolean;
+            /** @description each dependency (`store`, and `redis`, `nats` when configured) `ok` or `unreachable: …`; `shutdown: draining` while the instance stops */
+            checks: {
+                [key: string]: string;
+            };
+        };
         JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
@@ -1287,6 +1347,17 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "NOT_FOUND";
+                message: string;
+                requestId?: string;
+                details?: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        Error409: {
+            error: {
+                /** @enum {string} */
+                code: "IDEMPOTENCY_CONFLICT" | "ALREADY_EXISTS";
                 message: string;
                 requestId?: string;
                 details?: {
@@ -1536,6 +1607,38 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error400Response"];
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            /** @description Not ready: a check is not `ok`; the same JSON says which. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
         };
     };
     openApiDocument: {
@@ -1879,6 +1982,166 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
+    createCustomer: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "API0001",
+                 *       "name": "Example Trading Ltd",
+                 *       "paymentTermsId": "NET 30",
+                 *       "creditLimit": "5000.00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description customer number (CUSTNMBR); upper-cased */
+                    id: string;
+                    /** @description customer name (CUSTNAME) */
+                    name: string;
+                    /** @description statement name (STMTNAME) */
+                    statementName?: string;
+                    /** @description short name (SHRTNAME) */
+                    shortName?: string;
+                    /** @description customer class (CUSTCLAS) */
+                    classId?: string;
+                    /** @description contact person (CNTCPRSN) */
+                    contactPerson?: string;
+                    /** @description primary address code (ADRSCODE) */
+                    primaryAddressCode?: string;
+                    /** @description payment terms (PYMTRMID); must exist */
+                    paymentTermsId?: string;
+                    /** @description salesperson (SLPRSNID); must exist */
+                    salespersonId?: string;
+                    /** @description sales territory (SALSTERR) */
+                    salesTerritoryId?: string;
+                    /** @description currency (CURNCYID); must exist */
+                    currencyId?: string;
+                    /** @description credit limit amount (CRLMTAMT); absent means no credit limit */
+                    creditLimit?: string;
+                    /** @description phone (PHONE1) */
+                    phone?: string;
+                    /** @description tax schedule (TAXSCHID) */
+                    taxScheduleId?: string;
+                    /** @description inactive (INACTIVE) */
+                    inactive?: boolean;
+                    /** @description on hold (HOLD) */
+                    hold?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
     getCustomer: {
         parameters: {
             query?: never;
@@ -1976,6 +2239,163 @@ export interface operations {
             400: components["responses"]["Error400Response"];
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    createCustomerAddress: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "AARONACA0001",
+                 *       "code": "WAREHOUSE",
+                 *       "line1": "12 Harbour Road",
+                 *       "city": "Chicago",
+                 *       "state": "IL",
+                 *       "postalCode": "60601",
+                 *       "country": "USA"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the customer (CUSTNMBR); must exist */
+                    customerId: string;
+                    /** @description address code (ADRSCODE) */
+                    code: string;
+                    /** @description contact person (CNTCPRSN) */
+                    contactPerson?: string;
+                    /** @description address line 1 (ADDRESS1) */
+                    line1?: string;
+                    /** @description address line 2 (ADDRESS2) */
+                    line2?: string;
+                    /** @description address line 3 (ADDRESS3) */
+                    line3?: string;
+                    /** @description city (CITY) */
+                    city?: string;
+                    /** @description state or province (STATE) */
+                    state?: string;
+                    /** @description postal code (ZIP) */
+                    postalCode?: string;
+                    /** @description country (COUNTRY) */
+                    country?: string;
+                    /** @description phone, digits as GP stores them (PHONE1) */
+                    phone?: string;
+                    /** @description shipping method (SHIPMTHD) */
+                    shippingMethodId?: string;
+                    /** @description tax schedule (TAXSCHID) */
+                    taxScheduleId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             502: components["responses"]["Error502Response"];
@@ -2096,6 +2516,165 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
+    createVendor: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "API0001",
+                 *       "name": "Example Supplies Inc",
+                 *       "paymentTermsId": "NET 30"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description vendor id (VENDORID); upper-cased */
+                    id: string;
+                    /** @description vendor name (VENDNAME) */
+                    name: string;
+                    /** @description name on checks (VNDCHKNM) */
+                    checkName?: string;
+                    /** @description short name (VENDSHNM) */
+                    shortName?: string;
+                    /** @description vendor class (VNDCLSID) */
+                    classId?: string;
+                    /** @description primary address code (VADDCDPR) */
+                    primaryAddressCode?: string;
+                    /** @description payment terms (PYMTRMID); must exist */
+                    paymentTermsId?: string;
+                    /** @description currency (CURNCYID); must exist */
+                    currencyId?: string;
+                    /** @description tax id (TXIDNMBR) */
+                    taxId?: string;
+                    /**
+                     * @description 1099 type (TEN99TYPE)
+                     * @enum {string}
+                     */
+                    ten99Type?: "none" | "dividend" | "interest" | "miscellaneous" | "nonemployeeCompensation";
+                    /** @description phone (PHNUMBR1) */
+                    phone?: string;
+                    /**
+                     * @description vendor status (VENDSTTS)
+                     * @enum {string}
+                     */
+                    status?: "active" | "inactive" | "temporary";
+                    /** @description on hold (HOLD) */
+                    hold?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
     getVendor: {
         parameters: {
             query?: never;
@@ -2189,6 +2768,159 @@ export interface operations {
             400: components["responses"]["Error400Response"];
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    createVendorAddress: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "vendorId": "AARONCHE0001",
+                 *       "code": "REMIT",
+                 *       "line1": "400 Main Street",
+                 *       "city": "Fargo",
+                 *       "state": "ND",
+                 *       "postalCode": "58102",
+                 *       "country": "USA"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the vendor (VENDORID); must exist */
+                    vendorId: string;
+                    /** @description address code (ADRSCODE) */
+                    code: string;
+                    /** @description contact person (CNTCPRSN) */
+                    contactPerson?: string;
+                    /** @description address line 1 (ADDRESS1) */
+                    line1?: string;
+                    /** @description address line 2 (ADDRESS2) */
+                    line2?: string;
+                    /** @description address line 3 (ADDRESS3) */
+                    line3?: string;
+                    /** @description city (CITY) */
+                    city?: string;
+                    /** @description state or province (STATE) */
+                    state?: string;
+                    /** @description postal code (ZIP) */
+                    postalCode?: string;
+                    /** @description country (COUNTRY) */
+                    country?: string;
+                    /** @description phone, digits as GP stores them (PHONE1) */
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VendorAddress"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VendorAddress"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             502: components["responses"]["Error502Response"];
@@ -2570,8 +3302,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's nextCursor, unchanged, with the same filters and company. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description open years only, or history years only. */
-                year?: "open" | "history";
+                /** @description unposted entries (GL10000/GL10001), open years only, or history years only; open and history when absent. */
+                year?: "unposted" | "open" | "history";
                 /** @description account number as formatted in GP, e.g. 000-1100-00. */
                 accountNumber?: string;
                 /** @description journal entry number. */
@@ -2624,6 +3356,161 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
+    createGlEntry: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "Accrual",
+                 *       "date": "2026-11-30",
+                 *       "batchId": "API",
+                 *       "lines": [
+                 *         {
+                 *           "accountNumber": "000-1100-00",
+                 *           "debit": "250.00"
+                 *         },
+                 *         {
+                 *           "accountNumber": "000-1110-00",
+                 *           "credit": "250.00"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description journal entry reference (REFRENCE) */
+                    reference: string;
+                    /** @description transaction date (TRXDATE) */
+                    date: string;
+                    /** @description source document code (SOURCDOC), e.g. GJ */
+                    sourceDocument?: string;
+                    /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
+                    batchId: string;
+                    lines: {
+                        /** @description account number as GP shows it (ACTNUMST); must exist and be active */
+                        accountNumber: string;
+                        /** @description debit amount (DEBITAMT); zero or absent on a credit line */
+                        debit?: string;
+                        /** @description credit amount (CRDTAMNT); zero or absent on a debit line */
+                        credit?: string;
+                        /** @description line description (DSCRIPTN) */
+                        lineDescription?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GlEntry"][] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The journal entry as read back from GP: an array of its lines (GlEntry), one per account. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GlEntry"][];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
     listArInvoices: {
         parameters: {
             query?: {
@@ -2631,8 +3518,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's nextCursor, unchanged, with the same filters and company. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description open (RM20101) or history (RM30101); both when absent. */
-                status?: "open" | "history";
+                /** @description work (RM10301, unposted), open (RM20101) or history (RM30101); open and history when absent. */
+                status?: "work" | "open" | "history";
                 /** @description customer id. */
                 customerId?: string;
                 /** @description document type. */
@@ -2680,6 +3567,160 @@ export interface operations {
             400: components["responses"]["Error400Response"];
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    createArInvoice: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "AARONACA0001",
+                 *       "date": "2026-11-30",
+                 *       "salesAmount": "1200.00",
+                 *       "description": "Consulting, November",
+                 *       "batchId": "API"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description receivables document type (RMDTYPAL); payments are not written here
+                     * @enum {string}
+                     */
+                    type?: "invoice" | "debitMemo" | "financeCharge" | "serviceRepair" | "warranty" | "creditMemo" | "return";
+                    /** @description document number (DOCNUMBR); absent takes the next number of the type, as GP does */
+                    documentNumber?: string;
+                    /** @description the customer (CUSTNMBR); must exist */
+                    customerId: string;
+                    /** @description document date (DOCDATE) */
+                    date: string;
+                    /** @description due date (DUEDATE); from the customer's payment terms when absent */
+                    dueDate?: string;
+                    /** @description sales amount (SLSAMNT) */
+                    salesAmount: string;
+                    /** @description tax amount (TAXAMNT) */
+                    taxAmount?: string;
+                    /** @description freight amount (FRTAMNT) */
+                    freightAmount?: string;
+                    /** @description description (DOCDESCR) */
+                    description?: string;
+                    /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
+                    batchId: string;
+                    /** @description currency (CURNCYID); the customer's when absent; must exist */
+                    currencyId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ArInvoice"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ArInvoice"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             502: components["responses"]["Error502Response"];
@@ -2853,8 +3894,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description The previous page's nextCursor, unchanged, with the same filters and company. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description open (PM20000) or history (PM30200); both when absent. */
-                status?: "open" | "history";
+                /** @description work (PM10000, unposted), open (PM20000) or history (PM30200); open and history when absent. */
+                status?: "work" | "open" | "history";
                 /** @description vendor id. */
                 vendorId?: string;
                 /** @description document type. */
@@ -2902,6 +3943,160 @@ export interface operations {
             400: components["responses"]["Error400Response"];
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    createApInvoice: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "vendorId": "AARONCHE0001",
+                 *       "vendorDocumentNumber": "INV-88123",
+                 *       "date": "2026-11-30",
+                 *       "purchasesAmount": "840.00",
+                 *       "batchId": "API"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description payables document type (DOCTYPE); payments are not written here
+                     * @enum {string}
+                     */
+                    type?: "invoice" | "financeCharge" | "miscCharge" | "return" | "creditMemo";
+                    /** @description voucher number (VCHNUMWK); absent takes the next voucher number, as GP does */
+                    voucherNumber?: string;
+                    /** @description the vendor's document number (DOCNUMBR) */
+                    vendorDocumentNumber: string;
+                    /** @description the vendor (VENDORID); must exist */
+                    vendorId: string;
+                    /** @description document date (DOCDATE) */
+                    date: string;
+                    /** @description due date (DUEDATE); from the vendor's payment terms when absent */
+                    dueDate?: string;
+                    /** @description purchases amount (PRCHAMNT) */
+                    purchasesAmount: string;
+                    /** @description tax amount (TAXAMNT) */
+                    taxAmount?: string;
+                    /** @description description (TRXDSCRN) */
+                    description?: string;
+                    /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
+                    batchId: string;
+                    /** @description currency (CURNCYID); the vendor's when absent; must exist */
+                    currencyId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApInvoice"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApInvoice"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             502: components["responses"]["Error502Response"];
@@ -3124,6 +4319,177 @@ export interface operations {
             400: components["responses"]["Error400Response"];
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    createSalesOrder: {
+        parameters: {
+            query?: {
+                /** @description Run every check, GP's included, and roll back, answering what would be created. */
+                validateOnly?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key with the same body replays the first answer. */
+                "Idempotency-Key"?: string;
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "docTypeId": "STDORD",
+                 *       "customerId": "AARONACA0001",
+                 *       "date": "2026-11-30",
+                 *       "batchId": "API",
+                 *       "siteId": "EAST",
+                 *       "lines": [
+                 *         {
+                 *           "itemId": "ACCS-10011-BK",
+                 *           "quantity": "2",
+                 *           "unitPrice": "14.95"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description sales document type (SOPTYPE)
+                     * @enum {string}
+                     */
+                    type?: "quote" | "order" | "invoice" | "return";
+                    /** @description document number (SOPNUMBE); absent takes the next number of the document type id, as GP does */
+                    number?: string;
+                    /** @description document type id (DOCID), set up in GP for the type */
+                    docTypeId: string;
+                    /** @description the customer (CUSTNMBR); must exist */
+                    customerId: string;
+                    /** @description document date (DOCDATE) */
+                    date: string;
+                    /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
+                    batchId: string;
+                    /** @description default site of the lines (LOCNCODE); must exist */
+                    siteId?: string;
+                    /** @description the customer's purchase order number (CSTPONBR) */
+                    customerPONumber?: string;
+                    /** @description tax amount (TAXAMNT) */
+                    taxAmount?: string;
+                    /** @description freight amount (FREIGHT) */
+                    freightAmount?: string;
+                    lines: {
+                        /** @description item number (ITEMNMBR); must exist */
+                        itemId: string;
+                        /** @description line description (ITEMDESC); the item description when absent */
+                        description?: string;
+                        /** @description quantity (QUANTITY) */
+                        quantity: string;
+                        /** @description unit price (UNITPRCE) */
+                        unitPrice: string;
+                        /** @description site (LOCNCODE); the document's site when absent; must exist */
+                        siteId?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description validateOnly=true: every check passed and nothing changed. `data` is what would be created. A live connection answers the record as GP would hold it (gl-entries: its lines). The sandbox (test keys) answers a preview instead, for every object one JSON object: the body as checked, with the ids and numbers GP would give it (canonical payment terms, the next document or voucher number, totals), not the full record. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalesOrder"] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The record as read back from GP. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalesOrder"];
+                    };
+                };
+            };
+            /** @description The body, validateOnly, Idempotency-Key or a routing header is wrong, or GP refused the record (a reference that does not exist, an unbalanced entry): details.issues names each field. A GP refusal sent with an Idempotency-Key is kept and replayed like a 201. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401Response"];
+            /** @description FORBIDDEN: the key lacks the write scope; a test key without validateOnly=true (the sandbox is read-only); the object is read-only, or not on the connection's write whitelist; or the customer's IT has writes turned off on the agent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404Response"];
+            /** @description ALREADY_EXISTS: GP already has a record with this id (kept and replayed under its Idempotency-Key); or IDEMPOTENCY_CONFLICT: the Idempotency-Key is still running (details.reason `in_flight`) or was used with another request in the last 24 hours (`body_mismatch`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             502: components["responses"]["Error502Response"];

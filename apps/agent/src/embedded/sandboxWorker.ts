@@ -4,8 +4,7 @@ import pino from 'pino';
 import { ReadAhead } from '../service/readAhead.ts';
 import { ThreadedReadService } from '../service/threadedReadService.ts';
 import { AgentSession } from '../connection/agentSession.ts';
-import { SqliteWriter } from '../writes/sqliteWriter.ts';
-import { WriteService } from '../writes/writeService.ts';
+import { sandboxWrites } from './sandboxWrites.ts';
 import { AGENT_VERSION } from '../version.ts';
 
 /**
@@ -26,8 +25,7 @@ const port = parentPort;
 const { dir, logLevel, threads } = workerData as SandboxWorkerData;
 const log = pino({ level: logLevel, base: { component: 'sandbox-agent' } });
 const service = new ReadAhead(new ThreadedReadService({ dir, readonly: true, workers: threads ?? 2 }));
-// Read-only: it writes nothing, but checks validate-only writes against its data (docs/decisions.md#writes).
-const writes = new WriteService(new SqliteWriter({ dir, readonly: true }), { allowWrites: false, validateOnlyWhenOff: true });
+const writes = sandboxWrites(dir);
 const session = new AgentSession({ send: (text) => port.postMessage(text) }, service, log, { writes });
 port.on('message', (text: string) => session.receive(text));
 await session.hello({ version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: 'sqlite', allowWrites: false });

@@ -2,14 +2,93 @@ import { errorComponents, HEADERS } from './responses.ts';
 import { objectTags, readParameters, readPaths, resourceSchemas } from './readOperations.ts';
 import { otherPaths, otherSchemas } from './otherOperations.ts';
 import { writeOperations, type WritableObject } from './writeOperations.ts';
+import { writeBodySchema } from '@gp-gateway/protocol';
 
 /**
- * The objects `POST /v1/{object}` creates, each with its body schema from packages/protocol
- * (`writeBodySchema(object)`) and an example body; the document grows a create operation per entry
- * (writeOperations.ts). Empty while the gateway serves no write route: every documented operation
- * must be served (routes.test.ts), and every served route documented.
+ * The objects `POST /v1/{object}` creates (the protocol's WRITABLE_OBJECT_NAMES), each with its body
+ * schema from packages/protocol and an example body; the document grows a create operation per entry
+ * (writeOperations.ts). Each example uses the demo's own ids, so that the sandbox accepts it with
+ * `validateOnly=true` (routes.test.ts sends it).
  */
-export const WRITABLE: readonly WritableObject[] = [];
+export const WRITABLE: readonly WritableObject[] = [
+  {
+    object: 'customers',
+    body: writeBodySchema('customers'),
+    example: { id: 'API0001', name: 'Example Trading Ltd', paymentTermsId: 'NET 30', creditLimit: '5000.00' },
+  },
+  {
+    object: 'customer-addresses',
+    body: writeBodySchema('customer-addresses'),
+    example: {
+      customerId: 'AARONACA0001',
+      code: 'WAREHOUSE',
+      line1: '12 Harbour Road',
+      city: 'Chicago',
+      state: 'IL',
+      postalCode: '60601',
+      country: 'USA',
+    },
+  },
+  {
+    object: 'vendors',
+    body: writeBodySchema('vendors'),
+    example: { id: 'API0001', name: 'Example Supplies Inc', paymentTermsId: 'NET 30' },
+  },
+  {
+    object: 'vendor-addresses',
+    body: writeBodySchema('vendor-addresses'),
+    example: {
+      vendorId: 'AARONCHE0001',
+      code: 'REMIT',
+      line1: '400 Main Street',
+      city: 'Fargo',
+      state: 'ND',
+      postalCode: '58102',
+      country: 'USA',
+    },
+  },
+  {
+    object: 'sales-orders',
+    body: writeBodySchema('sales-orders'),
+    example: {
+      docTypeId: 'STDORD',
+      customerId: 'AARONACA0001',
+      date: '2026-11-30',
+      batchId: 'API',
+      siteId: 'EAST',
+      lines: [{ itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '14.95' }],
+    },
+  },
+  {
+    object: 'ar-invoices',
+    body: writeBodySchema('ar-invoices'),
+    example: {
+      customerId: 'AARONACA0001',
+      date: '2026-11-30',
+      salesAmount: '1200.00',
+      description: 'Consulting, November',
+      batchId: 'API',
+    },
+  },
+  {
+    object: 'ap-invoices',
+    body: writeBodySchema('ap-invoices'),
+    example: { vendorId: 'AARONCHE0001', vendorDocumentNumber: 'INV-88123', date: '2026-11-30', purchasesAmount: '840.00', batchId: 'API' },
+  },
+  {
+    object: 'gl-entries',
+    body: writeBodySchema('gl-entries'),
+    example: {
+      reference: 'Accrual',
+      date: '2026-11-30',
+      batchId: 'API',
+      lines: [
+        { accountNumber: '000-1100-00', debit: '250.00' },
+        { accountNumber: '000-1110-00', credit: '250.00' },
+      ],
+    },
+  },
+];
 
 export const API_VERSION = '1.0.0';
 
@@ -19,7 +98,9 @@ export const API_VERSION = '1.0.0';
  * test fails when the two differ.
  */
 export function buildOpenApiDocument(): Record<string, unknown> {
-  const paths = { ...otherPaths(), ...readPaths(), ...writeOperations(WRITABLE) };
+  const paths: Record<string, unknown> = { ...otherPaths(), ...readPaths() };
+  // `/v1/{object}` is both the list (GET) and the create (POST): one path item with both.
+  for (const [path, item] of Object.entries(writeOperations(WRITABLE))) paths[path] = { ...(paths[path] as object), ...item };
   const errors = errorComponents(paths);
   return {
     openapi: '3.1.0',

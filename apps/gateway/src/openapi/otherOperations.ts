@@ -29,10 +29,23 @@ const JsonRpcResponseSchema = z.object({
   error: JsonRpcErrorSchema.optional(),
 });
 
+/** cluster/readiness.ts's ReadyReport. */
+const ReadySchema = z
+  .object({
+    ready: z.boolean().describe('true when every check is `ok`'),
+    checks: z
+      .record(z.string(), z.string())
+      .describe(
+        'each dependency (`store`, and `redis`, `nats` when configured) `ok` or `unreachable: …`; `shutdown: draining` while the instance stops',
+      ),
+  })
+  .strict();
+
 export function otherSchemas(): Record<string, JsonSchema> {
   return {
     RotatedKey: jsonSchemaOf(RotatedKeySchema),
     Health: jsonSchemaOf(z.object({ ok: z.literal(true) }).strict()),
+    Ready: jsonSchemaOf(ReadySchema),
     JsonRpcRequest: jsonSchemaOf(JsonRpcRequestSchema),
     JsonRpcResponse: jsonSchemaOf(JsonRpcResponseSchema),
   };
@@ -56,6 +69,26 @@ export function otherPaths(): Record<string, unknown> {
         security: [],
         responses: {
           '200': { description: 'Up.', headers: requestIdHeader(), content: { 'application/json': { schema: schemaRef('Health') } } },
+          ...errorResponses([400]),
+        },
+      },
+    },
+    '/ready': {
+      get: {
+        operationId: 'ready',
+        summary: 'Instance readiness',
+        description:
+          'Whether this instance should be sent traffic, for a load balancer: its store, Redis and NATS (those configured) answer ' +
+          'within a second each, and it is not stopping. No key. Says nothing about agents.',
+        tags: ['meta'],
+        security: [],
+        responses: {
+          '200': { description: 'Ready.', headers: requestIdHeader(), content: { 'application/json': { schema: schemaRef('Ready') } } },
+          '503': {
+            description: 'Not ready: a check is not `ok`; the same JSON says which.',
+            headers: requestIdHeader(),
+            content: { 'application/json': { schema: schemaRef('Ready') } },
+          },
           ...errorResponses([400]),
         },
       },

@@ -97,9 +97,11 @@ export function errorComponents(paths: unknown): { schemas: Record<string, JsonS
   const schemas: Record<string, JsonSchema> = {};
   const responses: Record<string, unknown> = {};
   for (const status of ERROR_STATUSES) {
-    if (!text.includes(`"#/components/responses/${errorResponseName(status)}"`)) continue;
+    // An operation may describe a status in its own words (the writes) and still use the shared body.
+    const asResponse = text.includes(`"#/components/responses/${errorResponseName(status)}"`);
+    if (!asResponse && !text.includes(`"#/components/schemas/${errorSchemaName(status)}"`)) continue;
     schemas[errorSchemaName(status)] = errorBodyOfStatus(status);
-    responses[errorResponseName(status)] = errorResponse(status);
+    if (asResponse) responses[errorResponseName(status)] = errorResponse(status);
   }
   return { schemas, responses };
 }

@@ -18,7 +18,13 @@ test('a writable object with its body schema becomes POST /v1/{object} with Idem
   assert.equal(content.schema.additionalProperties, false);
   assert.deepEqual(content.example, { id: 'NEW0001', name: 'New customer' });
   assert.equal(post.responses['201'].content['application/json'].schema.properties.data.$ref, '#/components/schemas/Customer');
-  assert.equal(post.responses['409'].$ref, '#/components/responses/Error409Response');
+  assert.match(post.responses['409'].description, /ALREADY_EXISTS.*IDEMPOTENCY_CONFLICT/s);
+  assert.equal(post.responses['409'].content['application/json'].schema.$ref, '#/components/schemas/Error409');
+  assert.ok(post.responses['201'].headers['Idempotent-Replayed'], 'a replay is marked');
+  assert.ok(post.responses['200'], 'validate-only answers 200');
+  const entries = writeOperations([{ object: 'gl-entries', body, example: {} }]);
+  const created = (entries['/v1/gl-entries']!.post as Record<string, any>).responses['201'].content['application/json'].schema;
+  assert.deepEqual(created.properties.data.items, { $ref: '#/components/schemas/GlEntry' }, 'a journal entry answers its lines');
   assert.throws(() => writeOperations([{ object: 'nothing', body, example: {} }]), /no object named nothing/);
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { AgentSession, ReadService, SqliteExecutor } from '@gp-gateway/agent';
+import { AgentSession, ReadService, sandboxWrites, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
 import { AdminService } from '../admin/adminService.ts';
@@ -72,6 +72,8 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
 
   const executor = new SqliteExecutor({ dir: demoDir });
   const service = new ReadService(executor);
+  // As the sandbox worker: validate-only writes are checked against the demo, nothing is written.
+  const writes = sandboxWrites(demoDir);
   let link: AgentLink | null = null;
   let held: Array<string | Buffer> | null = null;
   // The hello is the first frame, and text: only answers carry a payload, which may be bytes.
@@ -80,12 +82,13 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     { send: (frame) => queueMicrotask(() => (held && link ? held.push(frame) : deliver(frame))) },
     service,
     log,
+    { writes },
   );
   const accept = (hello: string) => {
     link = acceptAgent({ send: (t) => queueMicrotask(() => session.receive(t)), close: () => {} }, hello, SANDBOX_AGENT_KEY, log);
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
   };
-  await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite' });
+  await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite', allowWrites: false });
   while (!(await gateway.router.companies(SANDBOX_AGENT_KEY))) await new Promise((r) => setTimeout(r, 5));
 
   return {
@@ -113,6 +116,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     async close() {
       await gateway.close();
       await executor.close();
+      await writes.close();
       await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -320,8 +320,11 @@ export class RecordWriter {
     held: Held | null,
   ): Promise<WriteAnswer> {
     // A journal entry is the array of its lines; every other record one object (payloadShape checked the rest).
+    // The sandbox's validate-only answers a preview instead, one object for every object (the body as
+    // checked, with the ids and numbers GP would give it: docs/api.md#writes), so either shape is valid there.
     const first = answer.payload.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
-    if ((first === 0x5b) !== (object === 'gl-entries')) {
+    const shapeOk = answer.outcome === 'validated' ? first === 0x5b || first === 0x7b : (first === 0x5b) === (object === 'gl-entries');
+    if (!shapeOk) {
       this.log.warn({ operationId, object, connectionId: route.connection.id }, 'agent answered a write with a record of the wrong shape');
       if (held) await this.store.suspendIdempotencyKey(held.orgId, held.key, operationId, new Date());
       throw new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid data.');
