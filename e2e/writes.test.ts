@@ -114,7 +114,8 @@ async function references() {
   const [customer] = await first('customers', '&inactive=false');
   const [vendor] = await first('vendors');
   const [item] = await first('items');
-  const accounts = await first('accounts', '&active=true');
+  // Journal lines take active posting accounts only (the agent refuses unit and allocation accounts).
+  const accounts = await first('accounts', '&active=true&type=posting');
   return { customer, vendor, item, accounts };
 }
 
@@ -130,15 +131,17 @@ function bodies(refs: Awaited<ReturnType<typeof references>>, tag: string): Reco
       docTypeId: 'STDORD',
       customerId: refs.customer.id,
       date: today,
+      // One batch id per kind of document: the agent refuses a batch id that another kind already uses.
+      batchId: `E2ESO${tag}`,
       lines: [{ itemId: refs.item.id, quantity: '2', unitPrice: '10.00' }],
     },
-    'ar-invoices': { customerId: refs.customer.id, date: today, salesAmount: '100.00', batchId: `E2E${tag}` },
+    'ar-invoices': { customerId: refs.customer.id, date: today, salesAmount: '100.00', batchId: `E2EAR${tag}` },
     'ap-invoices': {
       vendorDocumentNumber: `E2E-${tag}`,
       vendorId: refs.vendor.id,
       date: today,
       purchasesAmount: '50.00',
-      batchId: `E2E${tag}`,
+      batchId: `E2EAP${tag}`,
     },
     'gl-entries': journalEntry(refs, `E2E ${tag}`),
   };
@@ -148,10 +151,11 @@ function journalEntry(refs: Awaited<ReturnType<typeof references>>, reference: s
   return {
     reference,
     date: today,
-    batchId: 'E2E',
+    batchId: 'E2EGL',
     lines: [
-      { accountNumber: refs.accounts[0].accountNumber, debit: '10.00' },
-      { accountNumber: refs.accounts[1].accountNumber, credit: '10.00' },
+      // An account's id is its number as GP shows it (ACTNUMST), which is what a line takes.
+      { accountNumber: refs.accounts[0].id, debit: '10.00' },
+      { accountNumber: refs.accounts[1].id, credit: '10.00' },
     ],
   };
 }
