@@ -6,7 +6,7 @@ import path from 'node:path';
 import { OBJECTS, WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway';
-import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * Writes end to end with real processes (issue 19's "tests that must exist"): the gateway and the
@@ -14,9 +14,6 @@ import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, wai
  * back; validate-only changing nothing; the agent killed after its commit and before its answer
  * (GP_AGENT_FAULT=exit-after-commit); 500 writes with the agent killed and restarted at random, ending
  * with exactly one document per acknowledged write and no other.
- *
- * It needs the agent's side of writes (`gp-agent run --allow-writes`). Until the agent has it, the
- * whole file is skipped with a notice; it is written against the protocol and the API contract only.
  */
 const REQUEST_TIMEOUT_MS = 4000;
 const GATEWAY_ENV = {
@@ -35,12 +32,6 @@ const AGENT_ENV = {
 };
 const CHAOS_WRITES = Number(process.env.E2E_CHAOS_WRITES ?? 500);
 
-const agentWrites = (await runAgentCli(['run', '--help'], {})).stdout.includes('--allow-writes');
-if (!agentWrites) {
-  console.warn('\n*** e2e/writes.test.ts SKIPPED: this agent has no --allow-writes yet (the agent side of issue 19). ***\n');
-}
-const maybe = agentWrites ? test : test.skip;
-
 let root: string;
 let site: string;
 let gateway: Started & { url: string; testKey: string };
@@ -58,7 +49,6 @@ async function agentConnected(): Promise<void> {
 }
 
 before(async () => {
-  if (!agentWrites) return;
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-writes-'));
   site = path.join(root, 'site');
   generateDemo({ dir: site, scale: 1, seed: 19 });
@@ -114,7 +104,8 @@ async function references() {
   const [customer] = await first('customers', '&inactive=false');
   const [vendor] = await first('vendors');
   const [item] = await first('items');
-  const accounts = await first('accounts', '&active=true');
+  // Journal lines take active posting accounts only (the agent refuses unit and allocation accounts).
+  const accounts = await first('accounts', '&active=true&type=posting');
   return { customer, vendor, item, accounts };
 }
 
@@ -130,15 +121,17 @@ function bodies(refs: Awaited<ReturnType<typeof references>>, tag: string): Reco
       docTypeId: 'STDORD',
       customerId: refs.customer.id,
       date: today,
+      // One batch id per kind of document: the agent refuses a batch id that another kind already uses.
+      batchId: `E2ESO${tag}`,
       lines: [{ itemId: refs.item.id, quantity: '2', unitPrice: '10.00' }],
     },
-    'ar-invoices': { customerId: refs.customer.id, date: today, salesAmount: '100.00', batchId: `E2E${tag}` },
+    'ar-invoices': { customerId: refs.customer.id, date: today, salesAmount: '100.00', batchId: `E2EAR${tag}` },
     'ap-invoices': {
       vendorDocumentNumber: `E2E-${tag}`,
       vendorId: refs.vendor.id,
       date: today,
       purchasesAmount: '50.00',
-      batchId: `E2E${tag}`,
+      batchId: `E2EAP${tag}`,
     },
     'gl-entries': journalEntry(refs, `E2E ${tag}`),
   };
@@ -148,10 +141,11 @@ function journalEntry(refs: Awaited<ReturnType<typeof references>>, reference: s
   return {
     reference,
     date: today,
-    batchId: 'E2E',
+    batchId: 'E2EGL',
     lines: [
-      { accountNumber: refs.accounts[0].accountNumber, debit: '10.00' },
-      { accountNumber: refs.accounts[1].accountNumber, credit: '10.00' },
+      // An account's id is its number as GP shows it (ACTNUMST), which is what a line takes.
+      { accountNumber: refs.accounts[0].id, debit: '10.00' },
+      { accountNumber: refs.accounts[1].id, credit: '10.00' },
     ],
   };
 }
@@ -176,7 +170,7 @@ async function unpostedLines(reference: string): Promise<any[]> {
   return lines.filter((l) => l.reference === reference);
 }
 
-maybe("start's test key validates the documented example of every writable object on the sandbox, and may not write", async () => {
+test("start's test key validates the documented example of every writable object on the sandbox, and may not write", async () => {
   const document = (await (await fetch(`${gateway.url}/v1/openapi.json`)).json()) as any;
   const sandbox = (object: string, body: unknown, query: string) =>
     fetch(`${gateway.url}/v1/${object}${query}`, {
@@ -197,7 +191,7 @@ maybe("start's test key validates the documented example of every writable objec
   assert.equal(((await written.json()) as any).error.code, 'FORBIDDEN');
 });
 
-maybe('every writable object is created and reads back as the 201 said; validate-only changes nothing', async () => {
+test('every writable object is created and reads back as the 201 said; validate-only changes nothing', async () => {
   const refs = await references();
   for (const [object, body] of Object.entries(bodies(refs, '1')) as [WritableObjectName, Record<string, unknown>][]) {
     const tried = await post(
@@ -241,49 +235,54 @@ maybe('every writable object is created and reads back as the 201 said; validate
   assert.equal(unbalanced.status, 400);
 });
 
-maybe(
-  'the agent killed after its commit, before its answer: the retry with the same key gets the original answer, one document',
-  async () => {
-    const refs = await references();
-    await agent!.stop('SIGKILL');
-    startAgent({ GP_AGENT_FAULT: 'exit-after-commit' });
-    await agentConnected();
-    const body = journalEntry(refs, 'E2E killed');
-    const pending = post('gl-entries', body, 'e2e-killed');
-    await waitFor(
-      'the faulty agent to exit after its commit',
-      () => (agent!.child.exitCode !== null || agent!.child.signalCode !== null ? true : null),
-      20_000,
-    );
-    startAgent();
-    const first = await pending;
-    assert.ok([201, 504].includes(first.status), first.text);
-    await agentConnected();
-    const retry = await post('gl-entries', body, 'e2e-killed');
-    assert.equal(retry.status, 201, retry.text);
-    if (first.status === 201) assert.equal(retry.text, first.text);
-    assert.equal((await unpostedLines('E2E killed')).length, 2, 'exactly one journal entry (two lines)');
-  },
-);
+test('the agent killed after its commit, before its answer: the retry with the same key gets the original answer, one document', async () => {
+  const refs = await references();
+  await agent!.stop('SIGKILL');
+  startAgent({ GP_AGENT_FAULT: 'exit-after-commit' });
+  await agentConnected();
+  const body = journalEntry(refs, 'E2E killed');
+  const pending = post('gl-entries', body, 'e2e-killed');
+  await waitFor(
+    'the faulty agent to exit after its commit',
+    () => (agent!.child.exitCode !== null || agent!.child.signalCode !== null ? true : null),
+    20_000,
+  );
+  startAgent();
+  const first = await pending;
+  assert.ok([201, 504].includes(first.status), first.text);
+  await agentConnected();
+  const retry = await post('gl-entries', body, 'e2e-killed');
+  assert.equal(retry.status, 201, retry.text);
+  if (first.status === 201) assert.equal(retry.text, first.text);
+  assert.equal((await unpostedLines('E2E killed')).length, 2, 'exactly one journal entry (two lines)');
+});
 
-maybe(`${CHAOS_WRITES} writes with the agent killed and restarted at random: one document per acknowledged write, no other`, async () => {
+test(`${CHAOS_WRITES} writes with the agent killed and restarted at random: one document per acknowledged write, no other`, async () => {
   const refs = await references();
   let stopping = false;
+  let kills = 0;
   const chaos = (async () => {
     while (!stopping) {
-      await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
+      // Each kill lands on a connected agent: on a loaded machine an agent takes seconds to start,
+      // and killing it before it is up would test nothing and leave the writes no agent at all.
+      await agentConnected();
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 500));
       if (stopping) break;
       await agent!.stop('SIGKILL');
+      kills++;
       startAgent();
     }
   })();
   const acknowledged = new Set<string>();
+  const statuses = new Map<string, number>();
   let next = 0;
   const worker = async () => {
     for (let n = next++; n < CHAOS_WRITES; n = next++) {
       const reference = `E2E chaos ${n}`;
       for (let attempt = 0; attempt < 50; attempt++) {
         const r = await post('gl-entries', journalEntry(refs, reference), `e2e-chaos-${n}`).catch(() => null);
+        const seen = r ? `${r.status} ${r.json?.error?.code ?? ''}` : 'no answer';
+        statuses.set(seen, (statuses.get(seen) ?? 0) + 1);
         if (r?.status === 201) {
           acknowledged.add(reference);
           break;
@@ -307,7 +306,9 @@ maybe(`${CHAOS_WRITES} writes with the agent killed and restarted at random: one
   for (const line of lines.filter((l) => String(l.reference).startsWith('E2E chaos '))) {
     entries.set(line.reference, (entries.get(line.reference) ?? 0) + 1);
   }
-  assert.equal(acknowledged.size, CHAOS_WRITES, 'every write was acknowledged in the end');
+  // How many kills fit depends on the machine's speed (an idle one writes the 500 in seconds); at least one must.
+  assert.ok(kills >= 1, `the agent was killed while writing (${kills} times)`);
+  assert.equal(acknowledged.size, CHAOS_WRITES, `every write was acknowledged in the end (answers: ${JSON.stringify([...statuses])})`);
   for (const reference of acknowledged) assert.equal(entries.get(reference), 2, `${reference}: one entry of two lines`);
   assert.deepEqual(
     [...entries.keys()].filter((r) => !acknowledged.has(r)),
