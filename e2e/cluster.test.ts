@@ -286,5 +286,21 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     assert.ok(Date.now() - started < 2_500, `the forwarded request failed ${Date.now() - started} ms after the kill`);
     await waitFor('the agent to be served through the survivor', served(other), 10_000);
     assert.ok(Date.now() - started < 10_000);
+    // The operator CLI reads Redis presence: one agent, on the survivor. The store alone would count
+    // the killed instance's session too until it goes stale, a minute later.
+    const cliEnv = { DATA_DIR: path.join(root, 'instance-1'), DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
+    const status: string = await waitFor(
+      'the CLI to show the agent on the survivor',
+      async () => {
+        const cli = await runGatewayCli(['connection', 'list', '--org', 'Cluster Co'], cliEnv);
+        assert.equal(cli.code, 0, cli.stderr);
+        return /hq[^\n]*connected \(1 agent;/.test(cli.stdout) ? cli.stdout : null;
+      },
+      10_000,
+    );
+    const hqAgents = /\n\S+ +hq .*\n((?: {4}- .*\n)*)/.exec(status)![1]!.trim().split('\n');
+    assert.equal(hqAgents.length, 1, status);
+    const withoutRedis = await runGatewayCli(['connection', 'list', '--org', 'Cluster Co'], { ...cliEnv, REDIS_URL: '' });
+    assert.match(withoutRedis.stdout, /hq[^\n]*connected \(2 agents;/, 'the store alone still counts the killed instance’s session');
   });
 });
