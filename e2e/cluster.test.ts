@@ -6,25 +6,36 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import {
+  findPostgresBinaries,
+  openLocalAdmin,
   provisionOrganisation,
+  ScriptedAgent,
+  sha256Hex,
   skipWithout,
+  startPostgresServer,
   startNats,
   startRedis,
   startTcpBalancer,
   type NatsServer,
+  type PostgresServer,
   type RedisServer,
   type TcpBalancer,
 } from '@gp-gateway/gateway';
-import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * Two gateway processes as one deployment (docs/decisions.md#several-gateway-instances): one
- * redis-server and one nats-server started here, the store shared (one SQLite file in one data
- * folder, standing for PostgreSQL until it lands), an agent process and clients reaching the
- * instances through a TCP balancer. Instances are stopped (SIGTERM: drained) and killed (SIGKILL)
- * under load, as in a deploy and an outage.
+ * PostgreSQL server (the store, DATABASE_URL), one redis-server and one nats-server started here
+ * and shared by every test of the file, each instance with its own data folder (only the demo
+ * lives there), an agent process and clients reaching the instances through a TCP balancer.
+ * Instances are stopped (SIGTERM: drained) and killed (SIGKILL) under load, as in a deploy and an outage.
  */
-const skip = skipWithout('redis-server', 'gateway cluster e2e') || skipWithout('nats-server', 'gateway cluster e2e');
+const postgres = findPostgresBinaries();
+if ('missing' in postgres) console.warn(`\n*** SKIPPED: gateway cluster e2e: ${postgres.missing}. ***\n`);
+const skip =
+  ('missing' in postgres ? postgres.missing : false) ||
+  skipWithout('redis-server', 'gateway cluster e2e') ||
+  skipWithout('nats-server', 'gateway cluster e2e');
 
 const AGENT_ENV = {
   GP_AGENT_HEARTBEAT_INTERVAL_MS: '200',
@@ -39,10 +50,12 @@ const AGENT_ENV = {
 
 type Instance = Started & { url: string; port: number; name: string };
 
-describe('a deployment of two gateway processes on Redis and NATS', { skip }, () => {
+describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', { skip }, () => {
   let root: string;
-  let dataDir: string;
   let site: string;
+  let pg: PostgresServer;
+  let databaseUrl = '';
+  let orgId = '';
   let redis: RedisServer;
   let nats: NatsServer;
   let balancer: TcpBalancer;
@@ -53,8 +66,13 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
   const cursorSecret = randomBytes(32).toString('hex');
   const instances: Instance[] = [];
 
+  let folders = 0;
   const startInstance = async (name: string): Promise<Instance> => {
-    const started = await startGatewayProcess(dataDir, {
+    // Its own data folder, as on its own machine; the demo copied in so that `start` does not make one.
+    const dataDir = path.join(root, `instance-${++folders}`);
+    fs.cpSync(path.join(root, 'demo'), path.join(dataDir, 'demo'), { recursive: true });
+    const gateway = await startGatewayProcess(dataDir, {
+      DATABASE_URL: databaseUrl,
       REDIS_URL: redis.url,
       NATS_URL: nats.url,
       CURSOR_SECRET: cursorSecret,
@@ -65,29 +83,33 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
       AGENT_HEARTBEAT_TIMEOUT_MS: '1000',
       LOG_LEVEL: 'info',
     });
-    const instance = { ...started, name, port: Number(new URL(started.url).port) };
+    const instance = { ...gateway, name, port: Number(new URL(gateway.url).port) };
     instances.push(instance);
     return instance;
   };
-  const get = async (base: string, pathAndQuery: string, connection = connectionId) => {
-    const res = await fetch(`${base}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, 'x-connection-id': connection } });
+  const get = async (base: string, pathAndQuery: string, connection = connectionId, bearer = key) => {
+    const res = await fetch(`${base}${pathAndQuery}`, { headers: { authorization: `Bearer ${bearer}`, 'x-connection-id': connection } });
     return { status: res.status, text: await res.text() };
   };
+  const live = () => instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
   const served = (instance: Instance) => async () => ((await get(instance.url, '/v1/customers?limit=1')).status === 200 ? true : null);
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cluster-e2e-'));
-    dataDir = path.join(root, 'data');
     site = path.join(root, 'site');
     generateDemo({ dir: site, scale: 1 });
-    [redis, nats] = await Promise.all([startRedis(), startNats()]);
+    generateDemo({ dir: path.join(root, 'demo'), scale: 1 });
+    [pg, redis, nats] = await Promise.all([startPostgresServer(), startRedis(), startNats()]);
+    databaseUrl = await pg.createDatabase();
     const a = await startInstance('A');
-    const customer = await provisionOrganisation(dataDir, {
+    const customer = await provisionOrganisation(path.join(root, 'instance-1'), {
       organisation: 'Cluster Co',
       limits: { requestsPerWindow: 100_000, windowSeconds: 1 },
       connections: ['hq'],
+      databaseUrl,
     });
     key = customer.liveKey;
+    orgId = customer.orgId;
     ({ id: connectionId, token } = customer.connections.hq!);
     balancer = await startTcpBalancer([a.port]);
     agent = startAgentProcess(balancer.url, token, site, AGENT_ENV);
@@ -100,7 +122,7 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
     await agent?.stop('SIGKILL');
     for (const instance of instances) await instance.stop('SIGKILL');
     await balancer?.close();
-    await Promise.all([redis?.stop(), nats?.stop()]);
+    await Promise.all([redis?.stop(), nats?.stop(), pg?.stop()]);
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -113,6 +135,86 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
     }
     const ready = await fetch(`${b.url}/ready`);
     assert.deepEqual([ready.status, await ready.json()], [200, { ready: true, checks: { store: 'ok', redis: 'ok', nats: 'ok' } }]);
+  });
+
+  test('a cursor issued by A is accepted by B, and B answers the page A would', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const first = JSON.parse((await get(a.url, '/v1/customers?limit=3')).text) as { nextCursor: string | null };
+    assert.ok(first.nextCursor);
+    const next = `/v1/customers?limit=3&cursor=${encodeURIComponent(first.nextCursor)}`;
+    const [onA, onB] = [await get(a.url, next), await get(b.url, next)];
+    assert.equal(onB.status, 200, onB.text);
+    assert.equal(onB.text, onA.text);
+  });
+
+  test('a rate limit of L across A and B admits exactly L', async () => {
+    const L = 10;
+    const limited = await provisionOrganisation(path.join(root, 'instance-1'), {
+      organisation: 'Limited Co',
+      limits: { requestsPerWindow: L, windowSeconds: 60 },
+      connections: ['branch'],
+      databaseUrl,
+    });
+    const [a, b] = instances as [Instance, Instance];
+    // No agent for this connection: each admitted request is a 503, each refused one a 429.
+    const answers = await Promise.all(
+      Array.from({ length: 3 * L }, (_, i) => get((i % 2 ? b : a).url, '/v1/customers', limited.connections.branch!.id, limited.liveKey)),
+    );
+    const statuses = answers.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s !== 429).length, L, statuses.join(' '));
+    assert.ok(
+      statuses.every((s) => s === 429 || s === 503),
+      statuses.join(' '),
+    );
+  });
+
+  test('a key revoked through the CLI is refused at once by both instances', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const { admin, close } = await openLocalAdmin(path.join(root, 'instance-1'), { databaseUrl });
+    const issued = await admin.issueApiKey({ orgId, name: 'to revoke', mode: 'live', scopes: ['read'] });
+    const keys = await admin.listApiKeys(orgId);
+    await close();
+    const id = keys.find((k) => k.secretHash === sha256Hex(issued.secret))!.id;
+    // Both instances have seen (and memoised) the key before it is revoked.
+    for (const instance of [a, b]) assert.equal((await get(instance.url, '/v1/companies', connectionId, issued.secret)).status, 200);
+    const cli = await runGatewayCli(['key', 'revoke', id], { DATA_DIR: path.join(root, 'instance-1'), DATABASE_URL: databaseUrl });
+    assert.equal(cli.code, 0, cli.stderr);
+    for (const instance of [b, a])
+      assert.equal((await get(instance.url, '/v1/companies', connectionId, issued.secret)).status, 401, instance.name);
+    assert.equal((await get(b.url, '/v1/companies')).status, 200, 'the other key still works');
+  });
+
+  test('an idempotent write retried on the other instance replays the stored answer; the agent saw one write', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const { admin, close } = await openLocalAdmin(path.join(root, 'instance-1'), { databaseUrl });
+    const writer = (await admin.issueApiKey({ orgId, name: 'writer', mode: 'live', scopes: ['read', 'write'] })).secret;
+    const { connection, agentToken } = await admin.createConnection({ orgId, name: 'writes', defaultCompany: 'TWO' });
+    await admin.setWriteWhitelist(orgId, connection.id, ['customers']);
+    await close();
+    const agent = await ScriptedAgent.connect(a.url, agentToken, { allowWrites: true });
+    try {
+      const post = async (instance: Instance) => {
+        const res = await fetch(`${instance.url}/v1/customers`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${writer}`,
+            'x-connection-id': connection.id,
+            'content-type': 'application/json',
+            'idempotency-key': 'cluster-retry-1',
+          },
+          body: JSON.stringify({ id: 'c900', name: 'Across Instances Ltd' }),
+        });
+        return { status: res.status, text: await res.text() };
+      };
+      const first = await post(a);
+      assert.equal(first.status, 201, first.text);
+      const retry = await post(b);
+      assert.deepEqual(retry, first);
+      assert.equal(agent.sent('write').length, 1);
+      assert.equal(agent.journal.written, 1);
+    } finally {
+      agent.drop();
+    }
   });
 
   test('rolling restart of both instances under steady load: no request fails except with a retryable 503', async () => {
@@ -168,10 +270,10 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
   });
 
   test('an instance killed: requests for its agent fail fast with 503, and the agent is served through the other within seconds', async () => {
-    const live = instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
-    const holder = live.find((i) => new RegExp(`"connectionId":"${connectionId}"[^\\n]*"msg":"agent connected"`).test(i.output()));
+    const running = live();
+    const holder = running.find((i) => new RegExp(`"connectionId":"${connectionId}"[^\\n]*"msg":"agent connected"`).test(i.output()));
     assert.ok(holder, 'no instance logged the agent');
-    const other = live.find((i) => i !== holder)!;
+    const other = running.find((i) => i !== holder)!;
     balancer.backends = [other.port];
     // A slow query forwarded to the holder, which dies while it runs: the client is not kept waiting for its deadline.
     const slow = get(other.url, '/v1/customers?limit=5&q=a');
@@ -184,5 +286,21 @@ describe('a deployment of two gateway processes on Redis and NATS', { skip }, ()
     assert.ok(Date.now() - started < 2_500, `the forwarded request failed ${Date.now() - started} ms after the kill`);
     await waitFor('the agent to be served through the survivor', served(other), 10_000);
     assert.ok(Date.now() - started < 10_000);
+    // The operator CLI reads Redis presence: one agent, on the survivor. The store alone would count
+    // the killed instance's session too until it goes stale, a minute later.
+    const cliEnv = { DATA_DIR: path.join(root, 'instance-1'), DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
+    const status: string = await waitFor(
+      'the CLI to show the agent on the survivor',
+      async () => {
+        const cli = await runGatewayCli(['connection', 'list', '--org', 'Cluster Co'], cliEnv);
+        assert.equal(cli.code, 0, cli.stderr);
+        return /hq[^\n]*connected \(1 agent;/.test(cli.stdout) ? cli.stdout : null;
+      },
+      10_000,
+    );
+    const hqAgents = /\n\S+ +hq .*\n((?: {4}- .*\n)*)/.exec(status)![1]!.trim().split('\n');
+    assert.equal(hqAgents.length, 1, status);
+    const withoutRedis = await runGatewayCli(['connection', 'list', '--org', 'Cluster Co'], { ...cliEnv, REDIS_URL: '' });
+    assert.match(withoutRedis.stdout, /hq[^\n]*connected \(2 agents;/, 'the store alone still counts the killed instance’s session');
   });
 });

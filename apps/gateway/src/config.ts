@@ -165,6 +165,13 @@ export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** DATABASE_URL, checked as `start` checks it, for the operator CLI; null when unset. */
+/** REDIS_URL alone, checked as at start: the operator CLI reads agent presence there. */
+export function redisUrlFrom(env: NodeJS.ProcessEnv = process.env): string | null {
+  const parsed = serverUrl('REDIS_URL', ['redis:', 'rediss:'], 'redis://redis:6379').safeParse(env.REDIS_URL || undefined);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  return parsed.data ?? null;
+}
+
 export function databaseUrlFrom(env: NodeJS.ProcessEnv = process.env): string | null {
   const parsed = DatabaseUrlSchema.safeParse(env.DATABASE_URL || undefined);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));

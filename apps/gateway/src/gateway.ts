@@ -210,7 +210,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const app = createApp({
     usage,
     store: options.store,
-    admin: new AdminService(options.store),
+    // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
+    admin: new AdminService(options.store, undefined, redisPresence),
     // Sign-in attempts are counted in this process; several instances will share them on Redis.
     dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection),

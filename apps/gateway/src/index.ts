@@ -14,3 +14,4 @@ export { startRedis, type RedisServer } from './testing/servers/redis.ts';
 export { startNats, type NatsServer } from './testing/servers/nats.ts';
 export { findProgram, skipWithout } from './testing/servers/serverProcess.ts';
 export { startTcpBalancer, type TcpBalancer } from './testing/tcpBalancer.ts';
+export { ScriptedAgent, ScriptedJournal } from './testing/scriptedAgent.ts';

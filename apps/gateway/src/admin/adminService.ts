@@ -18,6 +18,7 @@ import {
   type UserRole,
 } from '../store/store.ts';
 import { checkWriteWhitelist } from '../writes/writableObjects.ts';
+import { withLivePresence, type LiveAgents } from './livePresence.ts';
 
 /**
  * A request an operator can correct: the message says what is wrong in plain words, and `problems`
@@ -89,15 +90,18 @@ export const SIGN_IN_LINK_TTL_MS = 72 * 3600_000;
 export class AdminService {
   private readonly store: Store;
   private readonly actor: Actor;
+  private readonly live: LiveAgents | null;
 
-  constructor(store: Store, actor: Actor = OPERATOR_CLI) {
+  /** `live`: Redis presence, when instances announce their agents there (admin/livePresence.ts). */
+  constructor(store: Store, actor: Actor = OPERATOR_CLI, live: LiveAgents | null = null) {
     this.store = store;
     this.actor = actor;
+    this.live = live;
   }
 
   /** The same operations, with `actor` recorded as who made each change. */
   by(actor: Actor): AdminService {
-    return new AdminService(this.store, actor);
+    return new AdminService(this.store, actor, this.live);
   }
 
   async createOrganisation(name: string): Promise<Organisation> {
@@ -226,8 +230,9 @@ export class AdminService {
   }
 
   /** The organisation's connections (the sandbox first) with what the gateways know of their agents. */
-  listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
-    return this.store.listConnections(orgId);
+  async listConnections(orgId: string): Promise<ConnectionWithPresence[]> {
+    const connections = await this.store.listConnections(orgId);
+    return this.live ? withLivePresence(connections, this.live) : connections;
   }
 
   /** Sets (or with null clears) the company that requests without X-Company go to. */

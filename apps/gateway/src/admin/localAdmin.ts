@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import pino from 'pino';
+import { readPresence } from '../agents/redisPresence.ts';
+import { connectRedis } from '../cluster/redisClient.ts';
 import { dataPaths } from '../dataPaths.ts';
 import { openStore } from '../store/openStore.ts';
 import { AdminService } from './adminService.ts';
@@ -16,7 +19,7 @@ export interface LocalAdmin {
  */
 export async function openLocalAdmin(
   dataDir: string,
-  options: { create?: boolean; databaseUrl?: string | null } = {},
+  options: { create?: boolean; databaseUrl?: string | null; redisUrl?: string | null } = {},
 ): Promise<LocalAdmin> {
   if (!options.databaseUrl && !options.create && !fs.existsSync(dataPaths(dataDir).store)) {
     throw new Error(
@@ -25,5 +28,15 @@ export async function openLocalAdmin(
     );
   }
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl ?? null });
-  return { admin: new AdminService(store), close: () => store.close() };
+  if (!options.redisUrl) return { admin: new AdminService(store), close: () => store.close() };
+  // Agent status from the instances' Redis presence; a Redis that does not answer soon leaves the store's view.
+  const redis = await connectRedis(options.redisUrl, pino({ level: 'silent' }), 1_000);
+  const live = { holders: (connectionId: string) => readPresence(redis, 'gp', connectionId) };
+  return {
+    admin: new AdminService(store, undefined, live),
+    close: async () => {
+      redis.disconnect();
+      await store.close();
+    },
+  };
 }

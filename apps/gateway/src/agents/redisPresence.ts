@@ -61,15 +61,8 @@ export class RedisPresence implements AgentLinkListener {
   }
 
   /** The instances holding agents of the connection now. */
-  async holders(agentKey: string): Promise<PresenceEntry[]> {
-    const fields = await this.options.redis.hgetall(this.key(agentKey));
-    const now = Date.now();
-    const entries: PresenceEntry[] = [];
-    for (const [instanceId, text] of Object.entries(fields)) {
-      const value = JSON.parse(text) as { until: number; agents: PresenceEntry['agents'] };
-      if (value.until > now) entries.push({ instanceId, agents: value.agents });
-    }
-    return entries;
+  holders(agentKey: string): Promise<PresenceEntry[]> {
+    return readPresence(this.options.redis, this.options.keyPrefix, agentKey);
   }
 
   /** Withdraws every announcement of this instance (it is stopping); agents leaving after this are not announced. */
@@ -85,7 +78,7 @@ export class RedisPresence implements AgentLinkListener {
   }
 
   private key(agentKey: string): string {
-    return `${this.options.keyPrefix}:presence:${agentKey}`;
+    return presenceKey(this.options.keyPrefix, agentKey);
   }
 
   private async announce(agentKeys: string[]): Promise<void> {
@@ -114,4 +107,23 @@ export class RedisPresence implements AgentLinkListener {
       this.outage.failed(error);
     }
   }
+}
+
+function presenceKey(keyPrefix: string, agentKey: string): string {
+  return `${keyPrefix}:presence:${agentKey}`;
+}
+
+/**
+ * The instances holding agents of the connection now, as every instance announced them: what a
+ * reader without agents of its own (the operator CLI, another instance's dashboard) asks.
+ */
+export async function readPresence(redis: Redis, keyPrefix: string, agentKey: string): Promise<PresenceEntry[]> {
+  const fields = await redis.hgetall(presenceKey(keyPrefix, agentKey));
+  const now = Date.now();
+  const entries: PresenceEntry[] = [];
+  for (const [instanceId, text] of Object.entries(fields)) {
+    const value = JSON.parse(text) as { until: number; agents: PresenceEntry['agents'] };
+    if (value.until > now) entries.push({ instanceId, agents: value.agents });
+  }
+  return entries;
 }

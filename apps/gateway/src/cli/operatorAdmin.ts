@@ -1,6 +1,6 @@
 import { AdminError, type AdminService } from '../admin/adminService.ts';
 import { openLocalAdmin } from '../admin/localAdmin.ts';
-import { dataDirFrom, databaseUrlFrom } from '../config.ts';
+import { dataDirFrom, databaseUrlFrom, redisUrlFrom } from '../config.ts';
 import type { ConnectionWithPresence, Organisation } from '../store/store.ts';
 
 /**
@@ -12,7 +12,11 @@ export async function runOperatorCommand(
   action: (admin: AdminService) => Promise<string[]>,
   options: { create?: boolean } = {},
 ): Promise<void> {
-  const { admin, close } = await openLocalAdmin(dataDirFrom(process.env), { ...options, databaseUrl: databaseUrlFrom(process.env) });
+  const { admin, close } = await openLocalAdmin(dataDirFrom(process.env), {
+    ...options,
+    databaseUrl: databaseUrlFrom(process.env),
+    redisUrl: redisUrlFrom(process.env),
+  });
   try {
     const lines = await action(admin);
     process.stdout.write(`${lines.join('\n')}\n`);

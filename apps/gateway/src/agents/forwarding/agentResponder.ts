@@ -3,7 +3,15 @@ import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../errors/apiError.ts';
 import type { AgentAnswer, AgentLink } from '../agentLink.ts';
 import type { AgentLinkListener, LocalAgentRouter } from '../agentRouter.ts';
-import { cancelSubject, connectionSubject, decodeMessage, encodeMessage, type ForwardReply, type ForwardRequest } from './forwardWire.ts';
+import {
+  cancelSubject,
+  connectionSubject,
+  decodeMessage,
+  encodeMessage,
+  writersSubject,
+  type ForwardReply,
+  type ForwardRequest,
+} from './forwardWire.ts';
 
 export interface AgentResponderOptions {
   nats: NatsConnection;
@@ -35,6 +43,7 @@ const HEADER_ROOM = 1024;
  */
 export class AgentResponder implements AgentLinkListener {
   private readonly options: AgentResponderOptions;
+  /** By subject: a connection's, and its writers'. */
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly running = new Map<string, AbortController>();
   private readonly cancels: Subscription;
@@ -80,20 +89,31 @@ export class AgentResponder implements AgentLinkListener {
     this.cancels.unsubscribe();
   }
 
-  /** Subscribed exactly while this instance has an agent of the connection that takes new requests. */
+  /**
+   * Subscribed to the connection's subject exactly while this instance has an agent of it that
+   * takes new requests, and to its writers' subject while one of those has writes on.
+   */
   private sync(agentKey: string): void {
     if (this.options.exclude?.has(agentKey)) return;
-    const serving = !this.stopped && this.options.local.hasAvailable(agentKey);
-    const subscription = this.subscriptions.get(agentKey);
-    if (serving && !subscription) {
-      const subject = connectionSubject(this.options.prefix, agentKey);
+    const available = this.stopped ? [] : this.options.local.linksOf(agentKey).filter((l) => l.available);
+    this.subscribe(agentKey, connectionSubject(this.options.prefix, agentKey), available.length > 0);
+    this.subscribe(
+      agentKey,
+      writersSubject(this.options.prefix, agentKey),
+      available.some((l) => l.agent.allowWrites === true),
+    );
+  }
+
+  private subscribe(agentKey: string, subject: string, wanted: boolean): void {
+    const subscription = this.subscriptions.get(subject);
+    if (wanted && !subscription) {
       this.subscriptions.set(
-        agentKey,
+        subject,
         this.options.nats.subscribe(subject, { queue: QUEUE, callback: (_error, msg) => void this.serve(agentKey, msg) }),
       );
-    } else if (!serving && subscription) {
+    } else if (!wanted && subscription) {
       subscription.unsubscribe();
-      this.subscriptions.delete(agentKey);
+      this.subscriptions.delete(subject);
     }
   }
 

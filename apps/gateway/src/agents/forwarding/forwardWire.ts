@@ -44,6 +44,15 @@ export function connectionSubject(prefix: string, agentKey: string): string {
   return `${prefix}.agents.${Buffer.from(agentKey).toString('base64url')}`;
 }
 
+/**
+ * The connection's subject for writes that change something: only instances holding an agent of it
+ * with writes on answer here, so such a write (and the question whether one may be made) never
+ * lands, by the queue group's turn, on an instance whose agents would refuse it.
+ */
+export function writersSubject(prefix: string, agentKey: string): string {
+  return `${connectionSubject(prefix, agentKey)}.writers`;
+}
+
 /** Where one instance takes cancels for the requests it is serving for others. */
 export function cancelSubject(prefix: string, instanceId: string): string {
   return `${prefix}.cancel.${instanceId}`;

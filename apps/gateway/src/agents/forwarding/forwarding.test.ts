@@ -2,12 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from 'nats';
 import { encodeFrame, type Operation } from '@gp-gateway/protocol';
-import type { ApiError } from '../../errors/apiError.ts';
+import { AgentLostError, type ApiError } from '../../errors/apiError.ts';
 import { memoryLog } from '../../testing/memoryLog.ts';
 import { startNats, type NatsServer } from '../../testing/servers/nats.ts';
 import { skipWithout } from '../../testing/servers/serverProcess.ts';
 import { AgentLink } from '../agentLink.ts';
 import { LocalAgentRouter } from '../agentRouter.ts';
+import { ClusterAgentRouter } from '../clusterAgentRouter.ts';
 import { AgentResponder } from './agentResponder.ts';
 import { connectionSubject, decodeMessage, encodeMessage, type ForwardRequest } from './forwardWire.ts';
 import { NatsAgentRouter } from './natsAgentRouter.ts';
@@ -17,19 +18,36 @@ const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filte
 const log = memoryLog().log;
 
 /** An agent link over a fake channel: the test sees each frame the holder sends and answers by hand. */
-function fakeAgent() {
-  const sent: Array<{ type: string; id: string; reason?: string }> = [];
+function fakeAgent(allowWrites?: boolean) {
+  const sent: Array<{ type: string; id: string; reason?: string; op?: Operation }> = [];
   const link = new AgentLink(
     { send: (text) => sent.push(JSON.parse(String(text).split('\n')[0]!)), close: () => {} },
-    { agent: { version: '1', host: 'gp01', platform: 'linux', dialect: 'sqlite' }, companies: [{ id: 'TWO', name: null, number: null }] },
+    {
+      agent: { version: '1', host: 'gp01', platform: 'linux', dialect: 'sqlite', ...(allowWrites === undefined ? {} : { allowWrites }) },
+      companies: [{ id: 'TWO', name: null, number: null }],
+    },
     log,
   );
-  const answer = (payload: string) => {
+  const answer = (payload: string, outcome?: 'created') => {
     const request = sent.find((f) => f.type === 'request')!;
-    link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id: request.id, next: null }, payload)));
+    link.receive(
+      Buffer.from(encodeFrame({ v: 1, type: 'response', id: request.id, next: null, ...(outcome ? { outcome } : {}) }, payload)),
+    );
   };
-  return { link, sent, answer };
+  const requested = async () => {
+    while (!sent.some((f) => f.type === 'request')) await new Promise((r) => setTimeout(r, 5));
+  };
+  return { link, sent, answer, requested };
 }
+
+const write = (validateOnly = false): Operation => ({
+  kind: 'write',
+  object: 'customers',
+  company: 'TWO',
+  operationId: 'op_0123456789abcdef',
+  body: { id: 'A', name: 'A' },
+  validateOnly,
+});
 
 describe('forwarding requests between instances over a real nats-server', { skip }, () => {
   let server: NatsServer;
@@ -145,5 +163,96 @@ describe('forwarding requests between instances over a real nats-server', { skip
     assert.equal(await remote.companies('conn_1'), null);
     await assert.rejects(remote.request('conn_1', op, 5_000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
     await responder.stop();
+  });
+  /** One gateway instance: its own agents, answering for them on NATS. */
+  const instance = async (p: string, id: string) => {
+    const local = new LocalAgentRouter();
+    const nats = await natsClient();
+    const responder = new AgentResponder({ nats, local, instanceId: id, log, prefix: p, keepaliveMs: 100 });
+    local.listen(responder);
+    const remote = new NatsAgentRouter({ nats, prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
+    return { local, nats, responder, remote, cluster: new ClusterAgentRouter(local, remote) };
+  };
+
+  test('a forwarded write’s answer carries the write’s outcome', async () => {
+    const p = prefix();
+    const a = await instance(p, 'A');
+    const agent = fakeAgent(true);
+    a.local.add('conn_1', agent.link);
+    await a.nats.flush();
+    const b = await instance(p, 'B');
+    const pending = b.cluster.request('conn_1', write(), 5_000);
+    await agent.requested();
+    agent.answer('{"id":"A"}', 'created');
+    const answer = await pending;
+    assert.deepEqual([answer.outcome, answer.payload.toString()], ['created', '{"id":"A"}']);
+    await a.responder.stop();
+  });
+
+  test('a holder whose agent drops mid-write, or that dies mid-write, is a dropped AgentLostError at the forwarder', async () => {
+    const p = prefix();
+    const a = await instance(p, 'A');
+    const agent = fakeAgent(true);
+    a.local.add('conn_1', agent.link);
+    await a.nats.flush();
+    const b = await instance(p, 'B');
+    const dropped = b.cluster.request('conn_1', write(), 5_000);
+    await agent.requested();
+    a.local.remove('conn_1', agent.link);
+    agent.link.closed();
+    await assert.rejects(dropped, (e: ApiError) => e instanceof AgentLostError && e.dropped);
+
+    // The holder itself dies with the write sent: silence, and the write may have committed.
+    const second = fakeAgent(true);
+    a.local.add('conn_1', second.link);
+    await a.nats.flush();
+    const silent = b.cluster.request('conn_1', write(), 30_000);
+    await second.requested();
+    await a.nats.close();
+    await assert.rejects(silent, (e: ApiError) => e instanceof AgentLostError && e.dropped);
+    assert.equal(second.sent.filter((f) => f.type === 'request').length, 1, 'never sent again');
+    second.link.closed();
+  });
+
+  test('writes across instances: allowsWrites is true while any instance has a writer, and a changing write goes to it', async () => {
+    const p = prefix();
+    // A holds an agent with writes off, B one with writes on; C holds none.
+    const [a, b, c] = [await instance(p, 'A'), await instance(p, 'B'), await instance(p, 'C')];
+    const [off, on] = [fakeAgent(false), fakeAgent(true)];
+    a.local.add('conn_1', off.link);
+    b.local.add('conn_1', on.link);
+    await Promise.all([a.nats.flush(), b.nats.flush()]);
+    for (let i = 0; i < 10; i++) {
+      assert.equal(await c.cluster.allowsWrites('conn_1'), true, `asked from C, time ${i}`);
+      assert.equal(await a.cluster.allowsWrites('conn_1'), true, `asked from A, time ${i}`);
+    }
+    for (const from of [a, c, a, c, a, c]) void from.cluster.request('conn_1', write(), 5_000).catch(() => {});
+    const deadline = Date.now() + 2_000;
+    while (on.sent.filter((f) => f.type === 'request').length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(on.sent.filter((f) => f.type === 'request').length, 6);
+    assert.equal(off.sent.filter((f) => f.type === 'request').length, 0, 'no write reaches the agent with writes off');
+    // Reads still go to either.
+    b.local.remove('conn_1', on.link);
+    on.link.closed();
+    await b.nats.flush();
+    assert.equal(await c.cluster.allowsWrites('conn_1'), false);
+    await assert.rejects(
+      c.cluster.request('conn_1', write(), 5_000),
+      (e: ApiError) => e.code === 'CONNECTION_OFFLINE' || /writes/.test(e.message),
+    );
+    assert.notEqual(await c.cluster.companies('conn_1'), null);
+    for (const i of [a, b]) await i.responder.stop();
+  });
+
+  test('waitForAgent across instances: true as soon as another instance has the agent, false at the timeout', async () => {
+    const p = prefix();
+    const [a, b] = [await instance(p, 'A'), await instance(p, 'B')];
+    assert.equal(await b.cluster.waitForAgent('conn_1', 300), false);
+    const started = Date.now();
+    const waiting = b.cluster.waitForAgent('conn_1', 1_500);
+    setTimeout(() => a.local.add('conn_1', fakeAgent(true).link), 300);
+    assert.equal(await waiting, true);
+    assert.ok(Date.now() - started < 1_500, `took ${Date.now() - started} ms`);
+    await a.responder.stop();
   });
 });

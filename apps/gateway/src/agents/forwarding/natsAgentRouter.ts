@@ -6,7 +6,7 @@ import { AgentLostError, ApiError } from '../../errors/apiError.ts';
 import { OutageNotice } from '../../limits/outageNotice.ts';
 import type { AgentAnswer } from '../agentLink.ts';
 import type { AgentRouter, Tenant } from '../agentRouter.ts';
-import { connectionSubject, decodeMessage, encodeMessage, type ForwardReply } from './forwardWire.ts';
+import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
 
 export interface NatsAgentRouterOptions {
   nats: NatsConnection;
@@ -59,9 +59,12 @@ export class NatsAgentRouter implements AgentRouter {
     return (await this.holder(agentKey))?.companies ?? null;
   }
 
-  /** Asked of the instance holding the connection's agent, with its companies (one message, cached alike). */
+  /**
+   * Asked on the connection's writers' subject, where only instances with an agent that has writes
+   * on answer (another holder's "no" would not be the deployment's answer); not cached, as writes are few.
+   */
   async allowsWrites(agentKey: string): Promise<boolean> {
-    return (await this.holder(agentKey))?.allowsWrites ?? false;
+    return (await this.ask(writersSubject(this.options.prefix, agentKey)))?.allowsWrites ?? false;
   }
 
   /** Asks every `WAIT_POLL_MS` whether some instance holds an agent of the connection, until `timeoutMs`. */
@@ -80,11 +83,16 @@ export class NatsAgentRouter implements AgentRouter {
   private async holder(agentKey: string): Promise<{ companies: readonly Company[]; allowsWrites: boolean } | null> {
     const cached = this.companiesCache.get(agentKey);
     if (cached && cached.until > Date.now()) return cached;
+    const held = await this.ask(connectionSubject(this.options.prefix, agentKey));
+    if (held) this.companiesCache.set(agentKey, { ...held, until: Date.now() + (this.options.companiesCacheMs ?? 1_000) });
+    return held;
+  }
+
+  /** The companies and writes of the instance that answers on `subject`; null when none does. */
+  private async ask(subject: string): Promise<{ companies: readonly Company[]; allowsWrites: boolean } | null> {
     let msg: Msg;
     try {
-      msg = await this.options.nats.request(connectionSubject(this.options.prefix, agentKey), encodeMessage({ t: 'companies' }), {
-        timeout: COMPANIES_TIMEOUT_MS,
-      });
+      msg = await this.options.nats.request(subject, encodeMessage({ t: 'companies' }), { timeout: COMPANIES_TIMEOUT_MS });
       this.outage.succeeded();
     } catch (error) {
       const code = (error as NatsError).code;
@@ -95,9 +103,7 @@ export class NatsAgentRouter implements AgentRouter {
     const reply = decodeMessage<ForwardReply>(msg.data)?.header;
     if (reply?.t === 'error') throw toApiError(reply);
     if (reply?.t !== 'companies' || !reply.companies) return null;
-    const held = { companies: reply.companies, allowsWrites: reply.allowsWrites === true };
-    this.companiesCache.set(agentKey, { ...held, until: Date.now() + (this.options.companiesCacheMs ?? 1_000) });
-    return held;
+    return { companies: reply.companies, allowsWrites: reply.allowsWrites === true };
   }
 
   request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
@@ -172,7 +178,9 @@ export class NatsAgentRouter implements AgentRouter {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        nats.publish(connectionSubject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
+        // A write that changes something goes only where an agent has writes on (AgentResponder).
+        const subject = op.kind === 'write' && !op.validateOnly ? writersSubject : connectionSubject;
+        nats.publish(subject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
           reply: `${this.inbox}.${id}`,
         });
         this.outage.succeeded();
