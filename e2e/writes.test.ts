@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OBJECTS, WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { OpenApiContract, provisionOrganisation } from '@gp-gateway/gateway';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
@@ -82,9 +82,18 @@ const headers = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
+/** Every answer below is held to the OpenAPI document the gateway serves, so the document cannot drift from the writes. */
+let served: Promise<OpenApiContract> | undefined;
+async function checkDocumented(method: string, pathAndQuery: string, res: Response, body: unknown): Promise<void> {
+  served ??= fetch(`${gateway.url}/v1/openapi.json`).then(async (r) => new OpenApiContract((await r.json()) as Record<string, any>));
+  (await served).check(method, pathAndQuery, { status: res.status, headers: res.headers, body });
+}
+
 async function get(pathAndQuery: string): Promise<{ status: number; json: any }> {
   const res = await fetch(`${gateway.url}${pathAndQuery}`, { headers: headers(), signal: AbortSignal.timeout(20_000) });
-  return { status: res.status, json: await res.json() };
+  const json = await res.json();
+  await checkDocumented('get', pathAndQuery, res, json);
+  return { status: res.status, json };
 }
 
 async function post(object: string, body: unknown, key?: string, query = ''): Promise<{ status: number; text: string; json: any }> {
@@ -95,7 +104,9 @@ async function post(object: string, body: unknown, key?: string, query = ''): Pr
     signal: AbortSignal.timeout(20_000),
   });
   const text = await res.text();
-  return { status: res.status, text, json: JSON.parse(text) };
+  const json = JSON.parse(text);
+  await checkDocumented('post', `/v1/${object}${query}`, res, json);
+  return { status: res.status, text, json };
 }
 
 /** Existing records to refer to, read through the API as an integrator would. */
