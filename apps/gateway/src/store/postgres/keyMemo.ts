@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { frozen } from '../sharedRows.ts';
 import type { Logger } from 'pino';
 import type { KeyWithConnection } from '../store.ts';
 import { clientConfig, type DatabaseOptions } from './database.ts';
@@ -121,15 +122,4 @@ export class KeyMemo {
     this.forget();
     await client?.end();
   }
-}
-
-/** A key and connection as remembered: shared by every request that presents the key. */
-function frozen(found: KeyWithConnection): KeyWithConnection {
-  Object.freeze(found.key.scopes);
-  Object.freeze(found.key);
-  if (found.connection) {
-    Object.freeze(found.connection.writeWhitelist);
-    Object.freeze(found.connection);
-  }
-  return Object.freeze(found);
 }

@@ -1,18 +1,11 @@
-import type { AgentDetails, AgentPresence, AgentSessionInfo, ApiKey, Connection, Organisation, Scope } from '../store.ts';
+export { toOrganisation, type OrganisationRow } from '../sharedRows.ts';
+import type { AgentDetails, AgentPresence, AgentSessionInfo, ApiKey, Connection, Scope } from '../store.ts';
 
 /**
  * The store's rows as PostgreSQL returns them through database.ts (times as ISO strings, jsonb
  * parsed), and how each becomes the Store interface's shape.
  */
 
-export interface OrganisationRow {
-  id: string;
-  name: string;
-  created_at: string;
-  rate_limit_requests: number | null;
-  rate_limit_window_s: number | null;
-  max_in_flight: number | null;
-}
 export interface KeyRow {
   id: string;
   org_id: string;
@@ -61,19 +54,6 @@ export interface KeyWithConnectionRow extends KeyRow {
   c_default_company: string | null;
   c_write_whitelist: string[] | null;
   c_created_at: string | null;
-}
-
-export function toOrganisation(row: OrganisationRow): Organisation {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: row.created_at,
-    limits: {
-      requestsPerWindow: row.rate_limit_requests,
-      windowSeconds: row.rate_limit_window_s,
-      maxInFlightPerConnection: row.max_in_flight,
-    },
-  };
 }
 
 export function toApiKey(row: KeyRow): ApiKey {

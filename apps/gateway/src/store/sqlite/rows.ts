@@ -1,15 +1,8 @@
-import type { AgentDetails, AgentPresence, AgentSessionInfo, ApiKey, Connection, Organisation, Scope } from '../store.ts';
+export { toOrganisation, type OrganisationRow } from '../sharedRows.ts';
+import type { AgentDetails, AgentPresence, AgentSessionInfo, ApiKey, Connection, Scope } from '../store.ts';
 
 /** The store's rows as SQLite returns them, and how each becomes the Store interface's shape. */
 
-export interface OrganisationRow {
-  id: string;
-  name: string;
-  created_at: string;
-  rate_limit_requests: number | null;
-  rate_limit_window_s: number | null;
-  max_in_flight: number | null;
-}
 export interface KeyRow {
   id: string;
   org_id: string;
@@ -70,19 +63,6 @@ export interface SessionRow {
   details: string | null;
   connected_at: string;
   last_seen_at: string;
-}
-
-export function toOrganisation(row: OrganisationRow): Organisation {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: row.created_at,
-    limits: {
-      requestsPerWindow: row.rate_limit_requests,
-      windowSeconds: row.rate_limit_window_s,
-      maxInFlightPerConnection: row.max_in_flight,
-    },
-  };
 }
 
 export function toApiKey(row: KeyRow): ApiKey {

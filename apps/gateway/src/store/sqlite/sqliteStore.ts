@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { frozen } from '../sharedRows.ts';
 import Database from 'better-sqlite3';
 import { SqliteDashboardTables } from './dashboardTables.ts';
 import { SqliteIdempotencyTables } from './idempotencyTables.ts';
@@ -504,15 +505,4 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     this.db.close();
   }
-}
-
-/** A key and connection as remembered: shared by every request that presents the key. */
-function frozen(found: KeyWithConnection): KeyWithConnection {
-  Object.freeze(found.key.scopes);
-  Object.freeze(found.key);
-  if (found.connection) {
-    Object.freeze(found.connection.writeWhitelist);
-    Object.freeze(found.connection);
-  }
-  return Object.freeze(found);
 }

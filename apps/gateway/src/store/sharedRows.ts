@@ -1,0 +1,38 @@
+import type { KeyWithConnection, Organisation } from './store.ts';
+
+/**
+ * What the SQLite and PostgreSQL stores map alike: an organisation's row (same columns in both
+ * schemas) and a remembered key, frozen because every request that presents the key shares it.
+ */
+export interface OrganisationRow {
+  id: string;
+  name: string;
+  created_at: string;
+  rate_limit_requests: number | null;
+  rate_limit_window_s: number | null;
+  max_in_flight: number | null;
+}
+
+export function toOrganisation(row: OrganisationRow): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    limits: {
+      requestsPerWindow: row.rate_limit_requests,
+      windowSeconds: row.rate_limit_window_s,
+      maxInFlightPerConnection: row.max_in_flight,
+    },
+  };
+}
+
+/** A key and connection as remembered: shared by every request that presents the key. */
+export function frozen(found: KeyWithConnection): KeyWithConnection {
+  Object.freeze(found.key.scopes);
+  Object.freeze(found.key);
+  if (found.connection) {
+    Object.freeze(found.connection.writeWhitelist);
+    Object.freeze(found.connection);
+  }
+  return Object.freeze(found);
+}
