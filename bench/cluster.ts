@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type { ClientRequestArgs } from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -55,9 +57,14 @@ function startInstance(name: string, dataDir: string, env: NodeJS.ProcessEnv): P
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
+/** Where a fake agent is, for the progress lines and for finding agents that neither arrive nor fail. */
+type FakeState = 'waiting' | 'connecting' | 'upgrading' | 'open' | 'welcomed';
+
 /** One fake agent: dials `target()`, says hello, idles; on any close dials again after full-jitter backoff. */
 class FakeAgent {
   welcomedAt = 0;
+  state: FakeState = 'waiting';
+  stateSince = Date.now();
   private attempt = 0;
   private stopped = false;
   private ws: WebSocket | null = null;
@@ -66,13 +73,29 @@ class FakeAgent {
     private readonly token: string,
     private readonly target: () => string,
     private readonly onWelcome: (agent: FakeAgent) => void,
+    private readonly onClose: (code: number) => void,
   ) {}
+
+  private enter(state: FakeState): void {
+    this.state = state;
+    this.stateSince = Date.now();
+  }
 
   dial(): void {
     if (this.stopped) return;
-    const ws = new WebSocket(`${this.target().replace(/^http/, 'ws')}/agent`, { headers: { authorization: `Bearer ${this.token}` } });
+    this.enter('connecting');
+    const ws = new WebSocket(`${this.target().replace(/^http/, 'ws')}/agent`, {
+      headers: { authorization: `Bearer ${this.token}` },
+      // Seen here: the TCP connection is up and the upgrade request on its way.
+      createConnection: (options: ClientRequestArgs) => {
+        const socket = net.connect(options as net.NetConnectOpts);
+        socket.once('connect', () => this.enter('upgrading'));
+        return socket;
+      },
+    });
     this.ws = ws;
-    ws.on('open', () =>
+    ws.on('open', () => {
+      this.enter('open');
       ws.send(
         JSON.stringify({
           v: 1,
@@ -80,19 +103,22 @@ class FakeAgent {
           agent: { version: '0.1.0', host: 'bench', platform: 'linux', dialect: 'sqlite' },
           companies: [{ id: 'TWO', name: 'Two', number: 1 }],
         }),
-      ),
-    );
+      );
+    });
     ws.on('message', (data: Buffer) => {
       if (!this.welcomedAt && data.toString().startsWith('{"v":1,"type":"welcome"')) {
         this.welcomedAt = Date.now();
+        this.enter('welcomed');
         this.attempt = 0;
         this.onWelcome(this);
       }
     });
     ws.on('error', () => {});
-    ws.on('close', () => {
+    ws.on('close', (code: number) => {
       this.welcomedAt = 0;
+      this.onClose(code);
       if (this.stopped) return;
+      this.enter('waiting');
       // Full jitter, as the real agent: a uniform wait up to the exponential bound.
       const bound = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt++);
       setTimeout(() => this.dial(), Math.random() * bound);
@@ -103,6 +129,28 @@ class FakeAgent {
     this.stopped = true;
     this.ws?.terminate();
   }
+}
+
+/** The agents by state, with the oldest time one has been in it: "connecting 12 (oldest 95 s)". */
+function describe(agents: readonly FakeAgent[]): string {
+  const now = Date.now();
+  const by = new Map<FakeState, { n: number; oldest: number }>();
+  for (const a of agents) {
+    const s = by.get(a.state) ?? { n: 0, oldest: 0 };
+    s.n += 1;
+    s.oldest = Math.max(s.oldest, now - a.stateSince);
+    by.set(a.state, s);
+  }
+  return [...by].map(([state, { n, oldest }]) => `${state} ${n} (oldest ${(oldest / 1000).toFixed(0)} s)`).join(', ');
+}
+
+/** The kernel's count of connections dropped because a listening socket's accept queue was full (all sockets). */
+function listenOverflows(): number {
+  const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const header = lines.findIndex((l) => l.startsWith('TcpExt:'));
+  const names = lines[header]!.split(/\s+/);
+  const values = lines[header + 1]!.split(/\s+/);
+  return Number(values[names.indexOf('ListenOverflows')] ?? 0);
 }
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cluster-'));
@@ -224,6 +272,7 @@ try {
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     welcomes.set(url, perSecond);
   };
+  const closes = new Map<number, number>();
   const agents = Object.values(many.connections).map((c) => {
     const fake: FakeAgent = new FakeAgent(
       c.token,
@@ -232,17 +281,33 @@ try {
         countWelcome(live[0]!);
         onWelcome();
       },
+      (code) => closes.set(code, (closes.get(code) ?? 0) + 1),
     );
     return fake;
   });
+  /** Waits until every agent is welcomed, with a progress line every 10 s; throws after 180 s saying where the missing ones are. */
+  const waitForAll = async (what: string, started: number) => {
+    const overflowsBefore = listenOverflows();
+    let nextLine = started + 10_000;
+    const progress = () =>
+      `${welcomed} welcomed; agents: ${describe(agents)}; closes by code: ${JSON.stringify(Object.fromEntries(closes))}; ` +
+      `accept queue overflows ${listenOverflows() - overflowsBefore}; load ${os.loadavg()[0]!.toFixed(2)}`;
+    while (welcomed < AGENTS) {
+      if (Date.now() - started > 180_000) throw new Error(`only ${welcomed} of ${AGENTS} agents ${what} in 180 s: ${progress()}`);
+      if (Date.now() >= nextLine) {
+        log(`${((Date.now() - started) / 1000).toFixed(0)} s: ${progress()}`);
+        nextLine += 10_000;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    log(`done: ${progress()}`);
+    closes.clear();
+  };
   cleanup.push(() => agents.forEach((x) => x.stop()));
   const rssBefore = memory(a.child.pid!).rss;
   let started = Date.now();
   for (const fake of agents) fake.dial();
-  while (welcomed < AGENTS) {
-    if (Date.now() - started > 180_000) throw new Error(`only ${welcomed} of ${AGENTS} agents welcomed by A in 180 s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForAll('welcomed by A', started);
   const connectSeconds = (Date.now() - started) / 1000;
   await new Promise((r) => setTimeout(r, 5_000)); // idle: heartbeats and presence refreshes running
   const held = memory(a.child.pid!);
@@ -256,10 +321,7 @@ try {
   live = [b.url];
   started = Date.now();
   a.child.kill('SIGTERM');
-  while (welcomed < AGENTS) {
-    if (Date.now() - started > 180_000) throw new Error(`only ${welcomed} of ${AGENTS} agents back on B in 180 s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForAll('back on B', started);
   const backSeconds = (Date.now() - started) / 1000;
   const busiest = Math.max(...(welcomes.get(b.url)?.values() ?? [0]));
   log(
