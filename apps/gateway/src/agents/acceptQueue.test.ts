@@ -23,7 +23,14 @@ let gateway: RunningGateway;
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-accept-'));
   store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
-  gateway = await startGateway({ store, log: memoryLog().log, cursorSecret: randomBytes(32), port: 0, host: '127.0.0.1' });
+  gateway = await startGateway({
+    store,
+    log: memoryLog().log,
+    cursorSecret: randomBytes(32),
+    port: 0,
+    host: '127.0.0.1',
+    requestTimeoutMs: 5_000,
+  });
 });
 
 after(async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ReadOperation } from '@gp-gateway/protocol';
+import { reconnectHint, type ReadOperation } from '@gp-gateway/protocol';
 import { dialGateway, ReadService, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import WebSocket from 'ws';
@@ -229,15 +229,19 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     assert.equal((await fetch(`${gateways[0]!.url}/health`)).status, 200);
   });
 
-  test('excess agent handshakes are closed with 1013', async () => {
+  test('excess agent handshakes are closed with 1013 and a turn to come back at', async () => {
     const capped = await startInstance('C', { agentHandshakesPerSecond: 1 });
     const org = (await store.listOrganisations()).find((o) => o.name === 'Cluster Ltd')!;
+    const reasons: string[] = [];
     const codes = await Promise.all(
       Array.from({ length: 3 }, async (_, i) => {
         const { agentToken: token } = await admin.createConnection({ orgId: org.id, name: `storm ${i}`, defaultCompany: 'TWO' });
         return new Promise<number>((resolve) => {
           const ws = new WebSocket(`ws://127.0.0.1:${capped.port}/agent`, { headers: { authorization: `Bearer ${token}` } });
-          ws.on('close', (code) => resolve(code));
+          ws.on('close', (code, reason) => {
+            if (code === 1013) reasons.push(reason.toString());
+            resolve(code);
+          });
           ws.on('error', () => {});
           // Admitted sockets owe a hello; they are closed by the test after a moment.
           setTimeout(() => ws.close(1000), 300);
@@ -246,6 +250,9 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     );
     assert.ok(codes.includes(1013), JSON.stringify(codes));
     assert.ok(codes.includes(1000) || codes.includes(1005), JSON.stringify(codes));
+    // One a second, the refused booked at 80 % of it: their turns fall within the next few seconds.
+    const turns = reasons.map((r) => reconnectHint(r).afterMs ?? -1).sort((x, y) => x - y);
+    assert.ok(turns.length > 0 && turns.every((ms) => ms > 0 && ms <= 3_500), JSON.stringify(reasons));
     await capped.close();
     gateways.splice(gateways.indexOf(capped), 1);
   });
