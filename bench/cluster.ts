@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { DEFAULT_TIMINGS, nextReconnect } from '@gp-gateway/agent';
 import { provisionOrganisation, startNats, startPostgresServer, startRedis } from '@gp-gateway/gateway';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { log, memory, ROOT } from './system.ts';
@@ -19,14 +20,13 @@ import { log, memory, ROOT } from './system.ts';
  *  2. the resident memory of one instance holding `agents` (10,000) idle agent sockets: fake agents
  *     in this process, each its own connection, real WebSockets that say hello and answer pings;
  *  3. how long those agents take to be welcomed again by the other instance after the first is
- *     stopped (SIGTERM: drained, sockets closed with 1012), reconnecting with full-jitter backoff,
- *     and the most handshakes that instance welcomed in one clock second against its cap.
+ *     stopped (SIGTERM: drained, sockets closed with 1012), reconnecting as the agent does
+ *     (apps/agent/src/connection/reconnectPolicy.ts), and the most handshakes that instance
+ *     welcomed in one clock second against its cap.
  */
 const AGENTS = Number(process.argv[2] ?? 10_000);
 const HANDSHAKE_CAP = 1_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2_000);
-const BACKOFF_MIN_MS = 1_000;
-const BACKOFF_MAX_MS = 15_000;
 const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/cli/main.ts');
 const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
 
@@ -60,12 +60,18 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 /** Where a fake agent is, for the progress lines and for finding agents that neither arrive nor fail. */
 type FakeState = 'waiting' | 'connecting' | 'upgrading' | 'open' | 'welcomed';
 
-/** One fake agent: dials `target()`, says hello, idles; on any close dials again after full-jitter backoff. */
+/**
+ * One fake agent: dials `target()`, says hello, idles; on any close dials again when the agent's own
+ * policy says (nextReconnect with the agent's default timings: the gateway's hints, full-jitter
+ * backoff) and, like the agent, gives up on a dial whose upgrade is not answered within its connect
+ * timeout.
+ */
 class FakeAgent {
   welcomedAt = 0;
   state: FakeState = 'waiting';
   stateSince = Date.now();
   private attempt = 0;
+  private openedAt = 0;
   private stopped = false;
   private ws: WebSocket | null = null;
 
@@ -86,6 +92,7 @@ class FakeAgent {
     this.enter('connecting');
     const ws = new WebSocket(`${this.target().replace(/^http/, 'ws')}/agent`, {
       headers: { authorization: `Bearer ${this.token}` },
+      handshakeTimeout: DEFAULT_TIMINGS.connectTimeoutMs,
       // Seen here: the TCP connection is up and the upgrade request on its way.
       createConnection: (options: ClientRequestArgs) => {
         const socket = net.connect(options as net.NetConnectOpts);
@@ -95,6 +102,7 @@ class FakeAgent {
     });
     this.ws = ws;
     ws.on('open', () => {
+      this.openedAt = Date.now();
       this.enter('open');
       ws.send(
         JSON.stringify({
@@ -109,19 +117,21 @@ class FakeAgent {
       if (!this.welcomedAt && data.toString().startsWith('{"v":1,"type":"welcome"')) {
         this.welcomedAt = Date.now();
         this.enter('welcomed');
-        this.attempt = 0;
         this.onWelcome(this);
       }
     });
     ws.on('error', () => {});
-    ws.on('close', (code: number) => {
+    ws.on('close', (code: number, reason: Buffer) => {
+      const welcomed = this.welcomedAt !== 0;
       this.welcomedAt = 0;
       this.onClose(code);
       if (this.stopped) return;
       this.enter('waiting');
-      // Full jitter, as the real agent: a uniform wait up to the exponential bound.
-      const bound = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt++);
-      setTimeout(() => this.dial(), Math.random() * bound);
+      const upMs = this.openedAt ? Date.now() - this.openedAt : 0;
+      this.openedAt = 0;
+      const next = nextReconnect(this.attempt, { code, reason: reason.toString(), welcomed, upMs }, DEFAULT_TIMINGS);
+      this.attempt = next.attempt;
+      setTimeout(() => this.dial(), next.delayMs);
     });
   }
 
