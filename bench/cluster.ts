@@ -68,6 +68,8 @@ type FakeState = 'waiting' | 'connecting' | 'upgrading' | 'open' | 'welcomed';
  */
 class FakeAgent {
   welcomedAt = 0;
+  /** When the gateway's answer to the upgrade (101) arrived. */
+  upgradedAt = 0;
   state: FakeState = 'waiting';
   stateSince = Date.now();
   private attempt = 0;
@@ -101,6 +103,7 @@ class FakeAgent {
       },
     });
     this.ws = ws;
+    ws.on('upgrade', () => (this.upgradedAt = Date.now()));
     ws.on('open', () => {
       this.openedAt = Date.now();
       this.enter('open');
@@ -276,8 +279,10 @@ try {
   const onWelcome = () => {
     welcomed++;
   };
-  const countWelcome = (url: string) => {
-    const second = Math.floor(Date.now() / 1000);
+  // Counted in the second the gateway answered the upgrade, which is when its cap admitted the socket
+  // (the welcome comes a hello's round trip later, possibly in the next second).
+  const countWelcome = (url: string, upgradedAt: number) => {
+    const second = Math.floor(upgradedAt / 1000);
     const perSecond = welcomes.get(url) ?? new Map<number, number>();
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     welcomes.set(url, perSecond);
@@ -287,8 +292,8 @@ try {
     const fake: FakeAgent = new FakeAgent(
       c.token,
       () => live[Math.floor(Math.random() * live.length)]!,
-      () => {
-        countWelcome(live[0]!);
+      (agent) => {
+        countWelcome(live[0]!, agent.upgradedAt);
         onWelcome();
       },
       (code) => closes.set(code, (closes.get(code) ?? 0) + 1),
