@@ -255,7 +255,7 @@ export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /**
  * When to reconnect, as the gateway says it at the end of a 1012 or 1013 close reason (a close frame
- * has no headers): "reconnect within N ms" spreads the agents of a stopping instance over a window
+ * has no headers): "(spread over N ms)" spreads the agents of a stopping instance over a window
  * (the gateway sizes it from how many it holds and its handshake cap), "retry after N ms" books a
  * refused agent a later turn, like HTTP's Retry-After.
  */
@@ -266,7 +266,7 @@ export interface ReconnectHint {
 
 export function withReconnectHint(reason: string, hint: ReconnectHint): string {
   if (hint.afterMs !== undefined) return `${reason}; retry after ${Math.round(hint.afterMs)} ms`;
-  if (hint.withinMs !== undefined) return `${reason}; reconnect within ${Math.round(hint.withinMs)} ms`;
+  if (hint.withinMs !== undefined) return `${reason} (spread over ${Math.round(hint.withinMs)} ms)`;
   return reason;
 }
 
@@ -274,7 +274,7 @@ export function withReconnectHint(reason: string, hint: ReconnectHint): string {
 export function reconnectHint(reason: string): ReconnectHint {
   const after = /; retry after (\d{1,9}) ms$/.exec(reason);
   if (after) return { afterMs: Number(after[1]) };
-  const within = /; reconnect within (\d{1,9}) ms$/.exec(reason);
+  const within = / \(spread over (\d{1,9}) ms\)$/.exec(reason);
   if (within) return { withinMs: Number(within[1]) };
   return {};
 }

@@ -52,7 +52,7 @@ export function backoffDelay(
  * When to dial again after a connection ended (docs/decisions.md#reconnecting-after-a-deploy). Shared
  * by the agent and bench:cluster's fake agents, so that the bench measures what agents do.
  *  - 1012 (the gateway restarting, a deploy) after a welcome: not an outage, so the backoff starts
- *    over; the delay is drawn over the window the gateway named ("reconnect within N ms", sized from
+ *    over; the delay is drawn over the window the gateway named ("spread over N ms", sized from
  *    how many agents it held and its handshake cap), or over the smallest bound, so that thousands of
  *    agents reach the remaining instances spread out rather than in one burst.
  *  - 1013 (handshake cap reached) naming a turn ("retry after N ms"): dial then, spread over a second;

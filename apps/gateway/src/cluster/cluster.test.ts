@@ -257,8 +257,8 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     gateways.splice(gateways.indexOf(capped), 1);
   });
 
-  test('drain: a request in flight on the stopping instance is answered, then its agent is sent away with 1012 and comes back through the other', async () => {
-    const spare = await startInstance('D');
+  test('drain: a request in flight on the stopping instance is answered, then its agent is sent away with 1012 and a window to spread over, and comes back through the other', async () => {
+    const spare = await startInstance('D', { agentHandshakesPerSecond: 1_000 });
     const org = (await store.listOrganisations()).find((o) => o.name === 'Cluster Ltd')!;
     const created = await admin.createConnection({ orgId: org.id, name: 'Drained', defaultCompany: 'TWO' });
     const lb = await startTcpBalancer([spare.port]);
@@ -274,7 +274,8 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       const drained = spare.drain(5_000);
       assert.equal((await inFlight).status, 200);
       await drained;
-      await until('the agent heard why', () => agent.reasons().includes('gateway restarting; reconnect'));
+      // One agent, at 800 a second: 2 ms (the agent waits its smallest backoff at least).
+      await until('the agent heard why', () => agent.reasons().includes('gateway restarting; reconnect (spread over 2 ms)'));
       agent.slow.object = null;
       await until('the agent is back, on B', () => holds(b, created.connection.id));
       assert.equal((await get(b.url, '/v1/vendors?limit=2', key, created.connection.id)).status, 200);
