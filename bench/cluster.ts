@@ -338,16 +338,23 @@ try {
   a.child.kill('SIGTERM');
   await waitForAll('back on B', started);
   const backSeconds = (Date.now() - started) / 1000;
-  const busiest = Math.max(...(welcomes.get(b.url)?.values() ?? [0]));
+  const perSecond = welcomes.get(b.url) ?? new Map<number, number>();
+  const busiest = Math.max(0, ...perSecond.values());
+  // Seen from this process, which reads its sockets late when the machine is busy: answers the gateway
+  // sent in two seconds can land in one here. Over five seconds that skew averages out.
+  const busiestFive = Math.max(
+    0,
+    ...[...perSecond.keys()].map((from) => [0, 1, 2, 3, 4].reduce((sum, i) => sum + (perSecond.get(from + i) ?? 0), 0) / 5),
+  );
   log(
-    `all ${AGENTS} agents back on B ${backSeconds.toFixed(1)} s after A was stopped; most welcomed in one second ${busiest} (cap ${HANDSHAKE_CAP})`,
+    `all ${AGENTS} agents back on B ${backSeconds.toFixed(1)} s after A was stopped; most welcomed in one second ${busiest}, a second on average over the busiest five ${busiestFive} (cap ${HANDSHAKE_CAP})`,
   );
 
   const result = {
     machine: { cores: os.cpus().length, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
     routedP50Ms: routed,
     idleAgents: { agents: AGENTS, rssMb: Math.round(held.rss), peakMb: Math.round(held.peak), connectSeconds },
-    reconnect: { seconds: backSeconds, mostHandshakesInOneSecond: busiest, cap: HANDSHAKE_CAP },
+    reconnect: { seconds: backSeconds, mostHandshakesInOneSecond: busiest, mostPerSecondOverFive: busiestFive, cap: HANDSHAKE_CAP },
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
