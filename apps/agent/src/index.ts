@@ -6,4 +6,5 @@ export { ReadService } from './service/readService.ts';
 export { sandboxWrites } from './embedded/sandboxWrites.ts';
 export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
-export { dialGateway, type DialOptions } from './connection/dialGateway.ts';
+export { DEFAULT_TIMINGS, dialGateway, type DialOptions } from './connection/dialGateway.ts';
+export { nextReconnect, type ConnectionEnd } from './connection/reconnectPolicy.ts';

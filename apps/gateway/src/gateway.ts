@@ -129,6 +129,14 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/**
+ * Connections the kernel may complete and hold for the gateway while it is busy (the accept queue;
+ * Linux caps it at net.core.somaxconn, 4096 by default since 5.4). Node's default, 511, is far too
+ * few when an instance stops and its agents dial this one: the kernel silently drops the connections
+ * past it, and each of those agents waits on TCP retransmissions (1 s, doubling, for minutes).
+ */
+const LISTEN_BACKLOG = 65_535;
+
 /** The composition root: store, agent router, limits, HTTP app, agent socket and sandbox agent, wired together. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const limits = { ...DEFAULT_LIMIT_OPTIONS, ...options.limits };
@@ -240,7 +248,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen({ port: options.port, host: options.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
 

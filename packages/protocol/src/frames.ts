@@ -248,6 +248,36 @@ export const CLOSE_PROTOCOL_ERROR = 4400;
 export const CLOSE_TOO_MANY_AGENTS = 4429;
 /** The agent is going away on purpose (drained, stopped); the gateway has nothing to retry. */
 export const CLOSE_AGENT_STOPPING = 1001;
+/** The gateway is restarting (a deploy): reconnect, to any instance (RFC 6455 §7.4.1, "Service Restart"). */
+export const CLOSE_SERVICE_RESTART = 1012;
+/** The gateway has as many agents connecting as its handshake cap allows this second: try again later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
+
+/**
+ * When to reconnect, as the gateway says it at the end of a 1012 or 1013 close reason (a close frame
+ * has no headers): "(spread over N ms)" spreads the agents of a stopping instance over a window
+ * (the gateway sizes it from how many it holds and its handshake cap), "retry after N ms" books a
+ * refused agent a later turn, like HTTP's Retry-After.
+ */
+export interface ReconnectHint {
+  withinMs?: number;
+  afterMs?: number;
+}
+
+export function withReconnectHint(reason: string, hint: ReconnectHint): string {
+  if (hint.afterMs !== undefined) return `${reason}; retry after ${Math.round(hint.afterMs)} ms`;
+  if (hint.withinMs !== undefined) return `${reason} (spread over ${Math.round(hint.withinMs)} ms)`;
+  return reason;
+}
+
+/** The hint at the end of a close reason; {} when there is none (an older gateway, another code). */
+export function reconnectHint(reason: string): ReconnectHint {
+  const after = /; retry after (\d{1,9}) ms$/.exec(reason);
+  if (after) return { afterMs: Number(after[1]) };
+  const within = / \(spread over (\d{1,9}) ms\)$/.exec(reason);
+  if (within) return { withinMs: Number(within[1]) };
+  return {};
+}
 
 /**
  * The largest frame either side sends or accepts: the largest legal page (1,000 rows of the widest

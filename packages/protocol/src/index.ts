@@ -82,8 +82,10 @@ export {
   CancelFrameSchema,
   CLOSE_AGENT_STOPPING,
   CLOSE_PROTOCOL_ERROR,
+  CLOSE_SERVICE_RESTART,
   CLOSE_TOKEN_REJECTED,
   CLOSE_TOO_MANY_AGENTS,
+  CLOSE_TRY_AGAIN_LATER,
   CLOSE_VERSION_UNSUPPORTED,
   DrainingFrameSchema,
   ErrorFrameSchema,
@@ -108,6 +110,8 @@ export {
   decodeFrame,
   encodeFrame,
   operationObject,
+  reconnectHint,
+  withReconnectHint,
 } from './frames.ts';
 export { sendInBatches } from './sendInBatches.ts';
 export type { Corkable } from './sendInBatches.ts';
@@ -126,6 +130,7 @@ export type {
   OutcomeOperation,
   Position,
   ReadOperation,
+  ReconnectHint,
   RequestFrame,
   ResponseFrame,
   StatusFrame,

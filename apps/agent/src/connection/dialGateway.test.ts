@@ -1,13 +1,21 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CLOSE_TOKEN_REJECTED, CLOSE_TOO_MANY_AGENTS, CLOSE_VERSION_UNSUPPORTED, encodeFrame, type Operation } from '@gp-gateway/protocol';
+import {
+  CLOSE_TOKEN_REJECTED,
+  CLOSE_TOO_MANY_AGENTS,
+  CLOSE_TRY_AGAIN_LATER,
+  CLOSE_VERSION_UNSUPPORTED,
+  encodeFrame,
+  withReconnectHint,
+  type Operation,
+} from '@gp-gateway/protocol';
 import { QueryCancelledError } from '../db/executor.ts';
 import type { OperationHandler } from '../service/readService.ts';
-import { backoffDelay, dialGateway, FatalConnectionError } from './dialGateway.ts';
+import { dialGateway, FatalConnectionError, type ConnectionTimings } from './dialGateway.ts';
 
 /**
  * The agent's connection against a scripted gateway on a loopback port: heartbeats, refusal,
@@ -95,28 +103,12 @@ after(async () => {
   await Promise.allSettled(started.map((s) => s.done));
 });
 
-function dial(g: Gateway, service: OperationHandler, timings = fast) {
+function dial(g: Pick<Gateway, 'url'>, service: OperationHandler, timings: Partial<ConnectionTimings> = fast) {
   const stop = new AbortController();
   const done = dialGateway({ gatewayUrl: g.url, token, service, log, dialect: 'sqlite', timings }, { stop: stop.signal });
   started.push({ stop, done });
   return { stop, done };
 }
-
-test('reconnect delays double from the minimum up to the cap, each drawn uniformly below it (full jitter)', () => {
-  const t = { backoffMinMs: 500, backoffMaxMs: 30_000 };
-  assert.deepEqual(
-    [0, 1, 2, 3, 6, 7, 40].map((n) => backoffDelay(n, t, () => 1)),
-    [500, 1000, 2000, 4000, 30_000, 30_000, 30_000],
-  );
-  assert.deepEqual(
-    [0, 3, 6].map((n) => backoffDelay(n, t, () => 0.5)),
-    [250, 2000, 15_000],
-  );
-  assert.deepEqual(
-    [0, 6].map((n) => backoffDelay(n, t, () => 0)),
-    [0, 0],
-  );
-});
 
 test("an incompatible protocol version stops the agent with the gateway's words, without retrying", async () => {
   const g = await gateway();
@@ -235,4 +227,40 @@ test('a request still running when the grace period ends is stopped and answered
   assert.match(answer.message, /it is shutting down/);
   await done;
   await g.close();
+});
+
+test('a gateway that accepts the TCP connection but never answers the upgrade is given up after the connect timeout, and dialled again', async () => {
+  // The kernel completed the connection (an accept queue, a stuck balancer) but nothing answers it.
+  const dials: number[] = [];
+  const silent = net.createServer((socket) => {
+    dials.push(Date.now());
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const g = { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` };
+  const { stop, done } = dial(g, fakeService().service, { ...fast, connectTimeoutMs: 100 });
+  while (dials.length < 3) await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await done;
+  silent.close();
+  // Each dial waited for the timeout before the next: never stuck on one for good, never hammering.
+  assert.ok(dials[2]! - dials[0]! >= 200, JSON.stringify(dials));
+});
+
+test('refused by the handshake cap with a turn named, the agent dials again at that turn, not before', async () => {
+  const g = await gateway();
+  let refused = 0;
+  const helloAt: number[] = [];
+  g.onHello = (ws) => {
+    helloAt.push(Date.now());
+    if (refused++ === 0) return ws.close(CLOSE_TRY_AGAIN_LATER, withReconnectHint('too many agents connecting', { afterMs: 300 }));
+    ws.send(encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn' }));
+  };
+  const { stop, done } = dial(g, fakeService().service);
+  while (helloAt.length < 2) await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await done;
+  await g.close();
+  // Without the turn, the fast timings would have it back within 100 ms.
+  assert.ok(helloAt[1]! - helloAt[0]! >= 300, JSON.stringify(helloAt));
 });

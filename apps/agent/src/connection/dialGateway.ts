@@ -13,11 +13,12 @@ import {
 import type { OperationHandler } from '../service/readService.ts';
 import type { WriteHandler } from '../writes/writeService.ts';
 import { AgentSession } from './agentSession.ts';
+import { nextReconnect, type ConnectionEnd } from './reconnectPolicy.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 
 /** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
 export interface ConnectionTimings {
-  /** Reconnect delays grow from min, doubling, to max; each is then drawn at random below that (full jitter). */
+  /** Reconnect delays grow from min, doubling, to max; each is then drawn at random below that (full jitter; reconnectPolicy.ts). */
   backoffMinMs: number;
   backoffMaxMs: number;
   /** The agent pings the gateway this often (keeps NAT and firewall state alive too) ... */
@@ -71,27 +72,8 @@ export function agentEndpoint(gatewayUrl: string): string {
   return url.toString();
 }
 
-/**
- * The n-th reconnect delay (n from 0): exponential, capped, and "full jitter", drawn uniformly from
- * [0, cap]. When a gateway instance restarts, its thousands of agents reconnect spread evenly over
- * the window instead of crowding its upper half; the handshake cap (1013) pushes the excess later.
- */
-export function backoffDelay(
-  attempt: number,
-  timings: Pick<ConnectionTimings, 'backoffMinMs' | 'backoffMaxMs'>,
-  random = Math.random,
-): number {
-  const cap = Math.min(timings.backoffMaxMs, timings.backoffMinMs * 2 ** Math.min(attempt, 30));
-  return cap * random();
-}
-
-interface Outcome {
+interface Outcome extends ConnectionEnd {
   fatal: boolean;
-  reason: string;
-  /** The gateway welcomed the agent on this connection ... */
-  welcomed: boolean;
-  /** ... and it lasted this long. */
-  upMs: number;
 }
 
 /**
@@ -124,12 +106,10 @@ export async function dialGateway(options: DialOptions, control: DialControl | A
     });
     if (outcome.fatal) throw new FatalConnectionError(outcome.reason);
     if (stop.aborted) return;
-    // A connection that stayed up resets the backoff; one that drops at once (a gateway that
-    // accepts and then fails) keeps growing it, so a flapping gateway is not hammered.
-    if (outcome.welcomed && outcome.upMs >= timings.heartbeatTimeoutMs) attempt = 0;
     offlineSince ??= Date.now();
-    const delay = backoffDelay(attempt, timings);
-    attempt += 1;
+    const next = nextReconnect(attempt, outcome, timings);
+    const delay = next.delayMs;
+    attempt = next.attempt;
     options.log.warn({ reason: outcome.reason, attempt, retryInMs: Math.round(delay) }, 'not connected to the gateway; retrying');
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -192,14 +172,14 @@ function connectOnce(
     );
 
     let settled = false;
-    const finish = (result: Omit<Outcome, 'welcomed' | 'upMs'>) => {
+    const finish = (result: Omit<Outcome, 'welcomed' | 'upMs' | 'code'> & { code?: number }) => {
       if (settled) return;
       settled = true;
       if (heartbeat) clearInterval(heartbeat);
       stop.removeEventListener('abort', onStop);
       force?.removeEventListener('abort', onForce);
       session.closed();
-      resolve({ ...result, welcomed, upMs: openedAt ? Date.now() - openedAt : 0 });
+      resolve({ code: null, ...result, welcomed, upMs: openedAt ? Date.now() - openedAt : 0 });
     };
 
     const onStop = () => {
@@ -268,7 +248,7 @@ function connectOnce(
         finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
       else if (code === CLOSE_TOO_MANY_AGENTS)
         finish({ fatal: true, reason: `the gateway refused another agent on this connection: ${text}` });
-      else finish({ fatal: false, reason: text });
+      else finish({ fatal: false, code, reason: text });
     });
     ws.on('error', (error) => finish({ fatal: false, reason: error.message }));
   });

@@ -3,14 +3,17 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import {
+  CLOSE_SERVICE_RESTART,
   CLOSE_TOKEN_REJECTED,
   CLOSE_TOO_MANY_AGENTS,
+  CLOSE_TRY_AGAIN_LATER,
   decodeFrame,
   encodeFrame,
   MAX_FRAME_BYTES,
   PingFrameSchema,
   PROTOCOL_VERSION,
   sendInBatches,
+  withReconnectHint,
 } from '@gp-gateway/protocol';
 import { bearerToken } from '../auth/bearer.ts';
 import { RefusalThrottle } from '../auth/refusalThrottle.ts';
@@ -62,8 +65,7 @@ export interface AgentSocketServerOptions {
 }
 
 /** WebSocket close codes of RFC 6455 §7.4.1 the gateway sends: it is restarting; it is overloaded, try later. */
-export const CLOSE_SERVICE_RESTART = 1012;
-export const CLOSE_TRY_AGAIN_LATER = 1013;
+export { CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER };
 
 /**
  * Accepts agents on `/agent`. The agent token is checked before the upgrade, so a bad token gets a
@@ -111,10 +113,12 @@ export function attachAgentSocketServer({
         log.warn({ connectionId: connection.id, remote: req.socket.remoteAddress }, 'agent refused: too many sockets waiting to say hello');
         return refuse(socket, 429, 'Too Many Requests');
       }
-      if (cap && !cap.admit()) {
+      const turn = cap?.admit();
+      if (turn && !turn.admitted) {
         // A close code needs a WebSocket: the upgrade completes and the socket is closed at once.
+        const reason = withReconnectHint('too many agents connecting to this gateway', { afterMs: turn.retryAfterMs });
         return wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.close(CLOSE_TRY_AGAIN_LATER, 'too many agents connecting to this gateway; try again later');
+          ws.close(CLOSE_TRY_AGAIN_LATER, reason);
           setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         });
       }
@@ -232,13 +236,15 @@ export function attachAgentSocketServer({
   return {
     async closeAgents(code, reason) {
       const open = [...wss.clients];
+      // Sent away for a restart: spread out, so that the instance they land on admits them as they come.
+      const told = code === CLOSE_SERVICE_RESTART && cap ? withReconnectHint(reason, { withinMs: cap.spreadMs(open.length) }) : reason;
       await Promise.all(
         open.map(
           (ws) =>
             new Promise<void>((resolve) => {
               if (ws.readyState === ws.CLOSED) return resolve();
               ws.once('close', () => resolve());
-              ws.close(code, reason);
+              ws.close(code, told);
               setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
             }),
         ),

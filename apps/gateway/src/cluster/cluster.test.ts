@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ReadOperation } from '@gp-gateway/protocol';
+import { reconnectHint, type ReadOperation } from '@gp-gateway/protocol';
 import { dialGateway, ReadService, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import WebSocket from 'ws';
@@ -229,15 +229,19 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     assert.equal((await fetch(`${gateways[0]!.url}/health`)).status, 200);
   });
 
-  test('excess agent handshakes are closed with 1013', async () => {
+  test('excess agent handshakes are closed with 1013 and a turn to come back at', async () => {
     const capped = await startInstance('C', { agentHandshakesPerSecond: 1 });
     const org = (await store.listOrganisations()).find((o) => o.name === 'Cluster Ltd')!;
+    const reasons: string[] = [];
     const codes = await Promise.all(
       Array.from({ length: 3 }, async (_, i) => {
         const { agentToken: token } = await admin.createConnection({ orgId: org.id, name: `storm ${i}`, defaultCompany: 'TWO' });
         return new Promise<number>((resolve) => {
           const ws = new WebSocket(`ws://127.0.0.1:${capped.port}/agent`, { headers: { authorization: `Bearer ${token}` } });
-          ws.on('close', (code) => resolve(code));
+          ws.on('close', (code, reason) => {
+            if (code === 1013) reasons.push(reason.toString());
+            resolve(code);
+          });
           ws.on('error', () => {});
           // Admitted sockets owe a hello; they are closed by the test after a moment.
           setTimeout(() => ws.close(1000), 300);
@@ -246,12 +250,15 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     );
     assert.ok(codes.includes(1013), JSON.stringify(codes));
     assert.ok(codes.includes(1000) || codes.includes(1005), JSON.stringify(codes));
+    // One a second, the refused booked at 80 % of it: their turns fall within the next few seconds.
+    const turns = reasons.map((r) => reconnectHint(r).afterMs ?? -1).sort((x, y) => x - y);
+    assert.ok(turns.length > 0 && turns.every((ms) => ms > 0 && ms <= 3_500), JSON.stringify(reasons));
     await capped.close();
     gateways.splice(gateways.indexOf(capped), 1);
   });
 
-  test('drain: a request in flight on the stopping instance is answered, then its agent is sent away with 1012 and comes back through the other', async () => {
-    const spare = await startInstance('D');
+  test('drain: a request in flight on the stopping instance is answered, then its agent is sent away with 1012 and a window to spread over, and comes back through the other', async () => {
+    const spare = await startInstance('D', { agentHandshakesPerSecond: 1_000 });
     const org = (await store.listOrganisations()).find((o) => o.name === 'Cluster Ltd')!;
     const created = await admin.createConnection({ orgId: org.id, name: 'Drained', defaultCompany: 'TWO' });
     const lb = await startTcpBalancer([spare.port]);
@@ -267,7 +274,8 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       const drained = spare.drain(5_000);
       assert.equal((await inFlight).status, 200);
       await drained;
-      await until('the agent heard why', () => agent.reasons().includes('gateway restarting; reconnect'));
+      // One agent, at 800 a second: 2 ms (the agent waits its smallest backoff at least).
+      await until('the agent heard why', () => agent.reasons().includes('gateway restarting; reconnect (spread over 2 ms)'));
       agent.slow.object = null;
       await until('the agent is back, on B', () => holds(b, created.connection.id));
       assert.equal((await get(b.url, '/v1/vendors?limit=2', key, created.connection.id)).status, 200);
