@@ -14,6 +14,7 @@ import {
 } from '@gp-gateway/protocol';
 import { bearerToken } from '../auth/bearer.ts';
 import { RefusalThrottle } from '../auth/refusalThrottle.ts';
+import { StoreUnavailableError } from '../errors/apiError.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
@@ -129,6 +130,9 @@ export function attachAgentSocketServer({
       }
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id, connection.agentTokenHash!));
     })().catch((error: unknown) => {
+      // The store is down (the token could not be looked up): the agent retries, with its backoff, as for any refusal.
+      if (error instanceof StoreUnavailableError)
+        return refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(error.retryAfterSeconds) });
       log.error({ err: error }, 'agent upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
     });
