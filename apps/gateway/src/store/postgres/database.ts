@@ -53,7 +53,7 @@ export class Database {
 
   constructor(options: DatabaseOptions) {
     this.pool = new pg.Pool({ ...clientConfig(options), max: options.maxConnections ?? 10 });
-    this.breaker = new StoreBreaker(() => this.pool.query('SELECT 1'), options.log);
+    this.breaker = new StoreBreaker(() => this.pool.query('SELECT 1'), { log: options.log });
     // An idle pooled connection that breaks (the server restarted) is dropped by the pool; without a
     // listener its error would end the process. It also says the server is gone, before any request finds out.
     this.pool.on('error', (error) => {

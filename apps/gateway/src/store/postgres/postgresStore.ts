@@ -490,6 +490,10 @@ export class PostgresStore implements Store {
     return this.memo.listening;
   }
 
+  checkReachable(timeoutMs: number): Promise<void> {
+    return this.db.breaker.check(timeoutMs);
+  }
+
   async close(): Promise<void> {
     await this.memo.close();
     await this.db.close();

@@ -27,10 +27,13 @@ test('connection failures are told from statements PostgreSQL refused', () => {
 test('a connection failure opens the breaker: calls fail at once until a background probe succeeds', async () => {
   let up = false;
   let probes = 0;
-  const breaker = new StoreBreaker(async () => {
-    probes++;
-    if (!up) throw withCode('connect ECONNREFUSED', 'ECONNREFUSED');
-  });
+  const breaker = new StoreBreaker(
+    async () => {
+      probes++;
+      if (!up) throw withCode('connect ECONNREFUSED', 'ECONNREFUSED');
+    },
+    { probeEveryMs: 50 },
+  );
   try {
     await assert.rejects(
       breaker.guard(() => Promise.reject(withCode('duplicate key', '23505'))),
@@ -51,13 +54,38 @@ test('a connection failure opens the breaker: calls fail at once until a backgro
       (e: StoreUnavailableError) => e.status === 503 && e.code === 'SERVICE_UNAVAILABLE' && e.retryAfterSeconds! >= 1,
     );
     assert.equal(ran, false, 'nothing is tried while the store is known down');
-    await new Promise((r) => setTimeout(r, 1_100));
+    await new Promise((r) => setTimeout(r, 200));
     assert.ok(probes >= 2, `${probes} probes`);
     assert.equal(breaker.open, true);
     up = true;
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 150));
     assert.equal(breaker.open, false);
     assert.equal(await breaker.guard(async () => 'served'), 'served');
+  } finally {
+    breaker.stop();
+  }
+});
+
+test('a readiness check without an answer opens the breaker too: a frozen server fails no connection, it just never answers', async () => {
+  let frozen = false;
+  const breaker = new StoreBreaker(() => (frozen ? new Promise(() => {}) : Promise.resolve()), { probeEveryMs: 50, probeTimeoutMs: 50 });
+  try {
+    await breaker.check(100);
+    assert.equal(breaker.open, false);
+    frozen = true;
+    const started = Date.now();
+    await assert.rejects(breaker.check(100), StoreUnavailableError);
+    assert.ok(Date.now() - started < 500, `the check took ${Date.now() - started} ms`);
+    assert.equal(breaker.open, true);
+    await assert.rejects(
+      breaker.guard(async () => 'never run'),
+      StoreUnavailableError,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(breaker.open, true, 'background probes without an answer keep it open');
+    frozen = false;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(breaker.open, false, 'the first probe answered closes it');
   } finally {
     breaker.stop();
   }

@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../../errors/apiError.ts';
 import { OutageNotice } from '../../limits/outageNotice.ts';
 
-/** How often a store known down is tried again in the background. */
+/** How often a store known down is tried again in the background ... */
 const PROBE_EVERY_MS = 500;
+/** ... and how long a probe may take: a server that accepts connections but answers nothing is down too. */
+const PROBE_TIMEOUT_MS = 1_000;
 
 /** Errors of Node's sockets that mean the server cannot be reached, whatever was asked. */
 const SOCKET_ERRORS = new Set([
@@ -24,6 +26,7 @@ const PG_CONNECTION_MESSAGES =
 
 /** Whether `error` says PostgreSQL cannot be reached (rather than that a statement was wrong). */
 export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof NoAnswerError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (SOCKET_ERRORS.has(code) || SHUTDOWN_STATES.has(code) || code.startsWith('08'))) return true;
@@ -41,13 +44,18 @@ export function isConnectionFailure(error: unknown): boolean {
 export class StoreBreaker {
   private readonly probe: () => Promise<unknown>;
   private readonly outage: OutageNotice | null;
+  private readonly probeEveryMs: number;
+  private readonly probeTimeoutMs: number;
   private timer: NodeJS.Timeout | null = null;
   private isOpen = false;
   private stopped = false;
 
-  constructor(probe: () => Promise<unknown>, log?: Logger) {
+  /** `probe` asks the store something trivial; the timings are PROBE_EVERY_MS and PROBE_TIMEOUT_MS unless given (tests). */
+  constructor(probe: () => Promise<unknown>, options: { log?: Logger | undefined; probeEveryMs?: number; probeTimeoutMs?: number } = {}) {
     this.probe = probe;
-    this.outage = log ? new OutageNotice(log, 'API requests are answered 503 SERVICE_UNAVAILABLE', 'PostgreSQL') : null;
+    this.outage = options.log ? new OutageNotice(options.log, 'API requests are answered 503 SERVICE_UNAVAILABLE', 'PostgreSQL') : null;
+    this.probeEveryMs = options.probeEveryMs ?? PROBE_EVERY_MS;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
   }
 
   get open(): boolean {
@@ -64,6 +72,15 @@ export class StoreBreaker {
       this.failed(error);
       throw new StoreUnavailableError();
     }
+  }
+
+  /**
+   * Resolves when a probe answers within `timeoutMs` (`/ready`); rejects with StoreUnavailableError
+   * at once while open, and opens the breaker when the probe fails or gets no answer in time, so that
+   * a frozen server (which fails no connection, it just never answers) is found out too.
+   */
+  async check(timeoutMs: number): Promise<void> {
+    await this.guard(() => within(this.probe(), timeoutMs));
   }
 
   /** A connection of the store failed (a statement's, or an idle one's): the store is down until a probe says otherwise. */
@@ -83,14 +100,32 @@ export class StoreBreaker {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.probe().then(
+      within(this.probe(), this.probeTimeoutMs).then(
         () => {
           this.isOpen = false;
           this.outage?.succeeded();
         },
         () => this.schedule(),
       );
-    }, PROBE_EVERY_MS);
+    }, this.probeEveryMs);
     this.timer.unref();
+  }
+}
+
+/** A probe of the store got no answer in time. */
+class NoAnswerError extends Error {}
+
+/** `work`, or NoAnswerError once `ms` have passed without its answer (the work itself runs on, bounded by the pool's timeouts). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new NoAnswerError(`PostgreSQL gave no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
