@@ -39,7 +39,9 @@ export function isConnectionFailure(error: unknown): boolean {
  * once with StoreUnavailableError (503 SERVICE_UNAVAILABLE with Retry-After) instead of each request
  * waiting for its own connection attempt, and one probe (`SELECT 1`) runs every PROBE_EVERY_MS in the
  * background. The first probe that succeeds closes it: requests are served again without a restart.
- * `/ready` reads the store through the same calls, so it reports the store unreachable meanwhile.
+ * `/ready` checks the store through it (`check`), so it reports the store unreachable meanwhile and
+ * its probe, when it gets no answer, opens the breaker too. One connection failure is enough to open
+ * it: a store that is back is found within PROBE_EVERY_MS, and the 503s meanwhile are retryable.
  */
 export class StoreBreaker {
   private readonly probe: () => Promise<unknown>;
