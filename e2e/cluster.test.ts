@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
@@ -215,6 +216,85 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     } finally {
       agent.drop();
     }
+  });
+
+  /**
+   * One HTTP request from `localAddress`, a loopback address of its own (127.0.0.0/8 is all
+   * loopback): the gateways count refusals and sign-ins per client address, and one address per
+   * test keeps the counts of the others' requests out of its own.
+   */
+  const fromAddress = (
+    localAddress: string,
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers ?? {}, localAddress, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      });
+      req.once('error', reject);
+      req.end(init.body);
+    });
+
+  test('sign-in failures spread over A and B are throttled after exactly the account’s five tries in total', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const page = await fromAddress('127.0.0.4', `${a.url}/dashboard/sign-in`);
+    const cookie = String(page.headers['set-cookie']![0]).split(';')[0]!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const signIn = (instance: Instance) =>
+      fromAddress('127.0.0.4', `${instance.url}/dashboard/sign-in`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'guessed@cluster.example', password: 'not the password', csrf }).toString(),
+      });
+    const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => signIn(i % 2 ? b : a)))).map((r) => r.status);
+    assert.deepEqual(
+      statuses.sort((x, y) => x - y),
+      [401, 401, 401, 401, 401, 429, 429, 429],
+    );
+    const throttled = await signIn(b);
+    assert.ok(Number(throttled.headers['retry-after']) > 0, JSON.stringify(throttled.headers));
+  });
+
+  test('bad API keys and unknown agent tokens from one address across A and B: 429 after exactly the limit in total', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const LIMIT = 30; // auth/refusalThrottle.ts: 30 refusals per address per 10 s
+    const badKeys = await Promise.all(
+      Array.from({ length: LIMIT + 10 }, (_, i) =>
+        fromAddress('127.0.0.2', `${(i % 2 ? b : a).url}/v1/companies`, {
+          headers: { authorization: `Bearer lb_live_${'x'.repeat(32)}`, 'x-connection-id': connectionId },
+        }),
+      ),
+    );
+    const statuses = badKeys.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 401).length, LIMIT, statuses.join(' '));
+    assert.equal(statuses.filter((s) => s === 429).length, 10, statuses.join(' '));
+    assert.ok(badKeys.filter((r) => r.status === 429).every((r) => Number(r.headers['retry-after']) >= 1));
+    // The address's good key is never throttled.
+    const good = await fromAddress('127.0.0.2', `${b.url}/v1/companies`, {
+      headers: { authorization: `Bearer ${key}`, 'x-connection-id': connectionId },
+    });
+    assert.equal(good.status, 200, good.text);
+
+    const upgrades = await Promise.all(
+      Array.from({ length: LIMIT + 10 }, (_, i) =>
+        fromAddress('127.0.0.3', `${(i % 2 ? b : a).url}/agent`, {
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': randomBytes(16).toString('base64'),
+            authorization: 'Bearer not-a-token',
+          },
+        }),
+      ),
+    );
+    const upgradeStatuses = upgrades.map((r) => r.status);
+    assert.equal(upgradeStatuses.filter((s) => s === 401).length, LIMIT, upgradeStatuses.join(' '));
+    assert.equal(upgradeStatuses.filter((s) => s === 429).length, 10, upgradeStatuses.join(' '));
   });
 
   test('rolling restart of both instances under steady load: no request fails except with a retryable 503', async () => {

@@ -5,14 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { findPostgresBinaries, openLocalAdmin, sha256Hex, startPostgresServer, type PostgresServer } from '@gp-gateway/gateway';
-import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
+import { runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * Two gateway processes on one PostgreSQL store (DATABASE_URL), as D14 runs them, on a throwaway
  * server this file starts from Debian's `postgresql` package: both start at once on the empty
  * database, `start` makes the demo organisation and a key through the admin service, each
  * instance serves the sandbox with the other's key, and a key revoked by the operator CLI in a third
- * process is refused by both on their next request. Skipped, saying so, without the package.
+ * process is refused by both on their next request; with the server stopped under them, both answer
+ * 503 SERVICE_UNAVAILABLE at once and serve again when it is back. Skipped, saying so, without the package.
  */
 const binaries = findPostgresBinaries();
 const missing = 'missing' in binaries ? binaries.missing : null;
@@ -66,5 +67,35 @@ describe('the gateway on PostgreSQL', { skip: missing ?? false }, () => {
     assert.equal(cli.code, 0, cli.stderr);
     for (const gateway of [b, a]) assert.equal((await customers(gateway.url, a.testKey)).status, 401, 'refused on its next request');
     assert.equal((await customers(a.url, b.testKey)).status, 200, 'the other key still works');
+  });
+
+  test('PostgreSQL stopped under both: 503 SERVICE_UNAVAILABLE with Retry-After within a second, then served again without a restart', async () => {
+    const key = gateways[1]!.testKey;
+    for (const gateway of gateways) assert.equal((await customers(gateway.url, key)).status, 200);
+    await server.halt();
+    try {
+      for (const gateway of gateways) {
+        for (let i = 0; i < 3; i++) {
+          const started = Date.now();
+          const res = await fetch(`${gateway.url}/v1/customers?limit=2`, { headers: { authorization: `Bearer ${key}` } });
+          const elapsed = Date.now() - started;
+          const body = (await res.json()) as { error?: { code: string } };
+          assert.equal(res.status, 503, JSON.stringify(body));
+          assert.equal(body.error?.code, 'SERVICE_UNAVAILABLE');
+          assert.ok(Number(res.headers.get('retry-after')) >= 1, 'Retry-After says when to retry');
+          assert.ok(elapsed < 1_000, `answered after ${elapsed} ms`);
+        }
+        const ready = await fetch(`${gateway.url}/ready`);
+        assert.equal(ready.status, 503);
+        assert.match(((await ready.json()) as { checks: { store: string } }).checks.store, /unreachable/);
+      }
+    } finally {
+      await server.restart();
+    }
+    for (const gateway of gateways) {
+      await waitFor('the gateway to serve again', async () => ((await customers(gateway.url, key)).status === 200 ? true : null), 10_000);
+      assert.equal((await fetch(`${gateway.url}/ready`)).status, 200);
+    }
+    assert.match(gateways[0]!.output(), /PostgreSQL unreachable/, 'the outage is logged');
   });
 });

@@ -202,16 +202,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         ...(cluster.inFlightLeaseMs ? { leaseMs: cluster.inFlightLeaseMs } : {}),
       })
     : null;
-  const limiter =
-    options.limits?.limiter ??
-    (redis
-      ? new RedisRateLimiter({
-          redis,
-          fallback: new InMemoryTokenBucketLimiter(),
-          keyPrefix: prefix,
-          log: options.log.child({ component: 'limits' }),
-        })
-      : new InMemoryTokenBucketLimiter());
+  // With Redis, the API quotas, the dashboard's sign-in attempts and the refusals of bad
+  // credentials are counted once for all instances: behind a balancer, each instance counting its
+  // own would multiply every limit by the number of instances (a password guesser's included).
+  const shared = redis
+    ? new RedisRateLimiter({
+        redis,
+        // Bounded: refusals and sign-ins are counted per remote address, which strangers choose.
+        fallback: new InMemoryTokenBucketLimiter(undefined, { maxBuckets: 100_000 }),
+        keyPrefix: prefix,
+        log: options.log.child({ component: 'limits' }),
+        meanwhile: 'rate limits, sign-in attempts and refusals are counted in this process',
+      })
+    : null;
+  const limiter = options.limits?.limiter ?? shared ?? new InMemoryTokenBucketLimiter();
   let draining = false;
   const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
   const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
@@ -220,14 +224,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
-    // Sign-in attempts are counted in this process; several instances will share them on Redis.
-    dashboardAuth: new DashboardAuth(options.store, new InMemoryTokenBucketLimiter()),
+    dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
     limiter,
+    ...(shared ? { refusalLimiter: shared } : {}),
     ready: readinessProbe({ store: options.store, redis, nats, draining: () => draining }),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
@@ -242,6 +246,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log: options.log,
     ...(options.agentHeartbeat ? { heartbeat: options.agentHeartbeat } : {}),
     ...(options.agentHandshakesPerSecond ? { handshakesPerSecond: options.agentHandshakesPerSecond } : {}),
+    ...(shared ? { refusalLimiter: shared } : {}),
     ...options.agentAdmission,
   });
   let sandbox: BuiltinAgent | null = null;

@@ -1401,7 +1401,7 @@ export interface components {
         Error503: {
             error: {
                 /** @enum {string} */
-                code: "CONNECTION_OFFLINE" | "ERP_UNAVAILABLE";
+                code: "CONNECTION_OFFLINE" | "ERP_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 requestId?: string;
                 details?: {
@@ -1524,7 +1524,7 @@ export interface components {
                 "application/json": components["schemas"]["Error502"];
             };
         };
-        /** @description CONNECTION_OFFLINE or ERP_UNAVAILABLE: No agent of the connection is connected (CONNECTION_OFFLINE), or it cannot reach GP (ERP_UNAVAILABLE, with Retry-After). */
+        /** @description CONNECTION_OFFLINE or ERP_UNAVAILABLE or SERVICE_UNAVAILABLE: No agent of the connection is connected (CONNECTION_OFFLINE), or it cannot reach GP (ERP_UNAVAILABLE, with Retry-After), or the gateway's own database is down (SERVICE_UNAVAILABLE, with Retry-After; nothing was done). */
         Error503Response: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -1705,6 +1705,7 @@ export interface operations {
             404: components["responses"]["Error404Response"];
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
+            503: components["responses"]["Error503Response"];
         };
     };
     mcp: {

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   UPSTREAM_ERROR: 502,
   CONNECTION_OFFLINE: 503,
   ERP_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const satisfies Record<string, number>;
 

@@ -58,7 +58,13 @@ test('error bodies carry a known code and a message', () => {
   assert.equal(ErrorBodySchema.safeParse({ error: { code: 'NOT_FOUND', message: 'x', requestId: 'r' } }).success, true);
   assert.equal(ErrorBodySchema.safeParse({ error: { code: 'TEAPOT', message: 'x' } }).success, false);
   assert.deepEqual(
-    [ERROR_STATUS.CONNECTION_OFFLINE, ERROR_STATUS.ERP_UNAVAILABLE, ERROR_STATUS.UPSTREAM_TIMEOUT, ERROR_STATUS.RATE_LIMITED],
-    [503, 503, 504, 429],
+    [
+      ERROR_STATUS.CONNECTION_OFFLINE,
+      ERROR_STATUS.ERP_UNAVAILABLE,
+      ERROR_STATUS.SERVICE_UNAVAILABLE,
+      ERROR_STATUS.UPSTREAM_TIMEOUT,
+      ERROR_STATUS.RATE_LIMITED,
+    ],
+    [503, 503, 503, 504, 429],
   );
 });

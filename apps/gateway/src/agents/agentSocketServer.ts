@@ -17,6 +17,8 @@ import {
 } from '@gp-gateway/protocol';
 import { bearerToken } from '../auth/bearer.ts';
 import { RefusalThrottle } from '../auth/refusalThrottle.ts';
+import { StoreUnavailableError } from '../errors/apiError.ts';
+import type { RateLimiter } from '../limits/rateLimiter.ts';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { acceptAgent } from './acceptAgent.ts';
@@ -62,6 +64,8 @@ export interface AgentSocketServerOptions {
   tokenCheckMs?: number;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
   handshakesPerSecond?: number;
+  /** Where unknown tokens' refusals per address are counted (auth/refusalThrottle.ts): shared by the instances when given, else here. */
+  refusalLimiter?: RateLimiter;
 }
 
 /** WebSocket close codes of RFC 6455 §7.4.1 the gateway sends: it is restarting; it is overloaded, try later. */
@@ -83,6 +87,7 @@ export function attachAgentSocketServer({
   maxAgentsPerConnection = DEFAULT_MAX_AGENTS_PER_CONNECTION,
   tokenCheckMs,
   handshakesPerSecond,
+  refusalLimiter,
 }: AgentSocketServerOptions): {
   /** Closes every agent socket with `code` (their agents reconnect, to another instance) and resolves once they are closed. */
   closeAgents(code: number, reason: string): Promise<void>;
@@ -93,7 +98,12 @@ export function attachAgentSocketServer({
   const lastHeard = new WeakMap<WebSocket, number>();
   const connectionOf = new WeakMap<WebSocket, string>();
   const admission = new AgentAdmission(maxAgentsPerConnection);
-  const refusals = new RefusalThrottle({ what: 'agent upgrades with unknown tokens', log });
+  const refusals = new RefusalThrottle({
+    what: 'agent upgrades with unknown tokens',
+    log,
+    bucket: 'agent',
+    ...(refusalLimiter ? { limiter: refusalLimiter } : {}),
+  });
   const tokens = new AgentTokenWatch({ store, log, ...(tokenCheckMs ? { checkMs: tokenCheckMs } : {}) });
   tokens.start();
 
@@ -105,7 +115,7 @@ export function attachAgentSocketServer({
       const connection = isAgentToken(token) ? await store.findConnectionByAgentTokenHash(sha256Hex(token)) : null;
       if (!connection) {
         // Logged by the throttle: the first of each address at once, the rest summed up.
-        const wait = refusals.refused(req.socket.remoteAddress, token ? 'unknown agent token' : 'no agent token');
+        const wait = await refusals.refused(req.socket.remoteAddress, token ? 'unknown agent token' : 'no agent token');
         return wait > 0 ? refuse(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) }) : refuse(socket, 401, 'Unauthorized');
       }
       // Sockets owing a hello are bounded like agents: each holds memory and a timer for up to HELLO_TIMEOUT_MS.
@@ -124,6 +134,9 @@ export function attachAgentSocketServer({
       }
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id, connection.agentTokenHash!));
     })().catch((error: unknown) => {
+      // The store is down (the token could not be looked up): the agent retries, with its backoff, as for any refusal.
+      if (error instanceof StoreUnavailableError)
+        return refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(error.retryAfterSeconds) });
       log.error({ err: error }, 'agent upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
     });

@@ -45,7 +45,7 @@ export function authenticate(store: Store, refusals: RefusalThrottle | null = nu
     const hash = secret && mode ? sha256Hex(secret) : null;
     const found = hash && mode ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode)) : null;
     if (!found || !hash || found.key.revokedAt !== null || !sameDigest(found.key.secretHash, hash)) {
-      const wait = refusals?.refused(req.socket.remoteAddress, secret ? 'invalid key' : 'no key') ?? 0;
+      const wait = (await refusals?.refused(req.socket.remoteAddress, secret ? 'invalid key' : 'no key')) ?? 0;
       if (wait > 0) {
         res.locals.throttled = true;
         throw new ApiError('RATE_LIMITED', `Too many requests with invalid API keys from this address. Retry after ${wait} s.`, null, {

@@ -11,6 +11,17 @@ export interface ApiErrorOptions {
  */
 export const ERP_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * Retry-After of 503 SERVICE_UNAVAILABLE: the gateway's own store is re-probed every half second
+ * while it is down, so a retry after this long meets the store back as soon as it is.
+ */
+export const SERVICE_RETRY_AFTER_SECONDS = 2;
+
+const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = {
+  ERP_UNAVAILABLE: ERP_RETRY_AFTER_SECONDS,
+  SERVICE_UNAVAILABLE: SERVICE_RETRY_AFTER_SECONDS,
+};
+
 /** The one error type route handlers throw; the error middleware turns it into the error envelope (docs/api.md#errors). */
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -21,7 +32,7 @@ export class ApiError extends Error {
     super(message);
     this.code = code;
     this.details = details;
-    this.retryAfterSeconds = options.retryAfterSeconds ?? (code === 'ERP_UNAVAILABLE' ? ERP_RETRY_AFTER_SECONDS : null);
+    this.retryAfterSeconds = options.retryAfterSeconds ?? DEFAULT_RETRY_AFTER[code] ?? null;
   }
 
   get status(): number {
@@ -49,5 +60,19 @@ export class AgentLostError extends ApiError {
   constructor(message: string, dropped: boolean) {
     super('CONNECTION_OFFLINE', message);
     this.dropped = dropped;
+  }
+}
+
+/**
+ * The gateway's own store (PostgreSQL) cannot be reached: answered 503 SERVICE_UNAVAILABLE with
+ * Retry-After at once while it is known down (store/postgres/storeBreaker.ts), never a 500 after a
+ * connection timeout. Nothing was done, so any request may be retried, on this instance or another.
+ */
+export class StoreUnavailableError extends ApiError {
+  constructor() {
+    super(
+      'SERVICE_UNAVAILABLE',
+      `The gateway cannot reach its database just now; nothing was done. Retry after ${SERVICE_RETRY_AFTER_SECONDS} s.`,
+    );
   }
 }

@@ -42,6 +42,11 @@ export interface AppOptions {
   /** Each organisation's limits (docs/api.md#rate-limits). */
   limitsOf: LimitsLookup;
   limiter: RateLimiter;
+  /**
+   * Where the refusals of bad API keys per address are counted (auth/refusalThrottle.ts): the
+   * instances' shared limiter (Redis) when given, else in this process.
+   */
+  refusalLimiter?: RateLimiter;
   /** Largest text of an MCP tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
   mcpResultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
@@ -54,7 +59,12 @@ export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
   const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }) });
-  const refusals = new RefusalThrottle({ what: 'API requests with invalid keys', log });
+  const refusals = new RefusalThrottle({
+    what: 'API requests with invalid keys',
+    log,
+    bucket: 'api',
+    ...(options.refusalLimiter ? { limiter: options.refusalLimiter } : {}),
+  });
   const authenticated = [authenticate(store, refusals), applyLimits({ limitsOf, limiter })];
   const app = express();
   app.disable('x-powered-by');

@@ -11,6 +11,8 @@ export interface RedisRateLimiterOptions {
   log: Logger;
   /** Prefix of the Redis keys; tests give each run its own. */
   keyPrefix?: string;
+  /** What the outage log line says is counted in this process meanwhile. */
+  meanwhile?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(options: RedisRateLimiterOptions) {
     this.options = options;
-    this.outage = new OutageNotice(options.log, 'rate limits are counted in this process');
+    this.outage = new OutageNotice(options.log, options.meanwhile ?? 'rate limits are counted in this process');
   }
 
   async take(bucket: string, policy: RatePolicy): Promise<RateDecision> {

@@ -83,3 +83,12 @@ test('buckets that have filled up again are forgotten', async () => {
   for (let i = 0; i < 100; i++) await limiter.take('busy', DEFAULT_POLICY);
   assert.equal(limiter.size, 1);
 });
+
+test('with maxBuckets, a flood of new keys forgets the fullest half; an emptied bucket stays empty', async () => {
+  const limiter = new InMemoryTokenBucketLimiter(() => 0, { maxBuckets: 100 });
+  const policy = { limit: 3, windowSeconds: 60 };
+  for (let i = 0; i < 3; i++) await limiter.take('guesser', policy);
+  for (let i = 0; i < 1000; i++) await limiter.take(`stranger${i}`, policy);
+  assert.ok(limiter.size <= 100, `${limiter.size} buckets held`);
+  assert.equal((await limiter.take('guesser', policy)).allowed, false, 'the emptied bucket was kept');
+});

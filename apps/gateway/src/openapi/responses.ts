@@ -18,7 +18,9 @@ const WHEN: Readonly<Record<number, string>> = {
   429: "The key's request budget is spent, or the connection's in-flight cap stayed full; wait Retry-After seconds.",
   500: 'A bug, or an agent that failed to answer; quote the request id.',
   502: "The connection's agent answered with data that is not valid.",
-  503: 'No agent of the connection is connected (CONNECTION_OFFLINE), or it cannot reach GP (ERP_UNAVAILABLE, with Retry-After).',
+  503:
+    'No agent of the connection is connected (CONNECTION_OFFLINE), or it cannot reach GP (ERP_UNAVAILABLE, with Retry-After), ' +
+    "or the gateway's own database is down (SERVICE_UNAVAILABLE, with Retry-After; nothing was done).",
   504: "The agent did not answer within the gateway's deadline.",
 };
 
@@ -114,7 +116,10 @@ export function errorResponses(statuses: readonly number[]): Record<string, unkn
   );
 }
 
-/** The errors any route behind authentication and the rate limit can answer (the route's own come on top). */
-export const AUTHENTICATED_ERRORS = [400, 401, 403, 429, 500] as const;
+/**
+ * The errors any route behind authentication and the rate limit can answer (the route's own come on
+ * top); 503 because reading the key needs the gateway's store (SERVICE_UNAVAILABLE while it is down).
+ */
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 429, 500, 503] as const;
 /** The errors of a request that reaches an agent. */
 export const AGENT_ERRORS = [502, 503, 504] as const;

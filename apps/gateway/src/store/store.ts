@@ -412,5 +412,12 @@ export interface Store {
   /** The organisation's most recent entries first. */
   listAudit(orgId: string, limit: number): Promise<AuditEntry[]>;
 
+  /**
+   * Resolves when the store answers within `timeoutMs`, else rejects (`/ready`). A store that can be
+   * down on its own (PostgreSQL) also learns from a check that gets no answer: its requests are then
+   * refused at once (503 SERVICE_UNAVAILABLE) rather than each waiting. The embedded store has none.
+   */
+  checkReachable?(timeoutMs: number): Promise<void>;
+
   close(): Promise<void>;
 }

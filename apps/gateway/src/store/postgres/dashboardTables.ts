@@ -83,7 +83,7 @@ export class PostgresDashboardTables {
   }
 
   async removeUser(orgId: string, id: string): Promise<boolean> {
-    return (await this.db.pool.query('DELETE FROM users WHERE org_id = $1 AND id = $2', [orgId, id])).rowCount! > 0;
+    return (await this.db.query('DELETE FROM users WHERE org_id = $1 AND id = $2', [orgId, id])).rowCount! > 0;
   }
 
   async setUserPassword(id: string, passwordHash: string): Promise<void> {
@@ -94,11 +94,11 @@ export class PostgresDashboardTables {
   }
 
   async recordSignIn(id: string, at: Date): Promise<void> {
-    await this.db.pool.query('UPDATE users SET last_sign_in_at = $1 WHERE id = $2', [at.toISOString(), id]);
+    await this.db.query('UPDATE users SET last_sign_in_at = $1 WHERE id = $2', [at.toISOString(), id]);
   }
 
   async createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void> {
-    await this.db.pool.query('INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+    await this.db.query('INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
       link.tokenHash,
       link.userId,
       link.at.toISOString(),
@@ -121,7 +121,7 @@ export class PostgresDashboardTables {
 
   async createSession(session: { idHash: string; userId: string; at: Date }): Promise<void> {
     const at = session.at.toISOString();
-    await this.db.pool.query('INSERT INTO dashboard_sessions (id_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [
+    await this.db.query('INSERT INTO dashboard_sessions (id_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [
       session.idHash,
       session.userId,
       at,
@@ -138,30 +138,27 @@ export class PostgresDashboardTables {
   }
 
   async touchSession(idHash: string, at: Date): Promise<void> {
-    await this.db.pool.query('UPDATE dashboard_sessions SET last_seen_at = $1 WHERE id_hash = $2', [at.toISOString(), idHash]);
+    await this.db.query('UPDATE dashboard_sessions SET last_seen_at = $1 WHERE id_hash = $2', [at.toISOString(), idHash]);
   }
 
   async deleteSession(idHash: string): Promise<void> {
-    await this.db.pool.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [idHash]);
+    await this.db.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [idHash]);
   }
 
   async deleteSessionsOf(userId: string): Promise<void> {
-    await this.db.pool.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [userId]);
+    await this.db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [userId]);
   }
 
   async recordAudit(entry: NewAuditEntry): Promise<void> {
-    await this.db.pool.query(
-      'INSERT INTO audit_log (org_id, at, actor, action, target, details, address) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        entry.orgId,
-        entry.at,
-        entry.actor,
-        entry.action,
-        entry.target,
-        entry.details === null ? null : JSON.stringify(entry.details),
-        entry.address,
-      ],
-    );
+    await this.db.query('INSERT INTO audit_log (org_id, at, actor, action, target, details, address) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      entry.orgId,
+      entry.at,
+      entry.actor,
+      entry.action,
+      entry.target,
+      entry.details === null ? null : JSON.stringify(entry.details),
+      entry.address,
+    ]);
   }
 
   async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {

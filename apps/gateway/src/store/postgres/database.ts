@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { isConnectionFailure, StoreBreaker } from './storeBreaker.ts';
 
 /**
  * The pool the PostgreSQL store runs on, reading values as the Store interface shapes them: times
@@ -46,19 +47,28 @@ export function migrationClientConfig(options: DatabaseOptions): pg.ClientConfig
 }
 
 export class Database {
-  readonly pool: pg.Pool;
+  /** Only for what the breaker must not stand in front of; statements go through `query`, `rows` and `transaction`. */
+  private readonly pool: pg.Pool;
+  readonly breaker: StoreBreaker;
 
   constructor(options: DatabaseOptions) {
     this.pool = new pg.Pool({ ...clientConfig(options), max: options.maxConnections ?? 10 });
+    this.breaker = new StoreBreaker(() => this.pool.query('SELECT 1'), { log: options.log });
     // An idle pooled connection that breaks (the server restarted) is dropped by the pool; without a
-    // listener its error would end the process.
-    this.pool.on('error', (error) =>
-      options.log?.warn({ err: error }, 'a PostgreSQL connection of the store failed; the pool replaces it'),
-    );
+    // listener its error would end the process. It also says the server is gone, before any request finds out.
+    this.pool.on('error', (error) => {
+      options.log?.warn({ err: error }, 'a PostgreSQL connection of the store failed; the pool replaces it');
+      if (isConnectionFailure(error)) this.breaker.failed(error);
+    });
+  }
+
+  /** One statement on a pooled connection; fails at once (StoreUnavailableError) while the store is known down. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    return this.breaker.guard(() => this.pool.query<R>(sql, params));
   }
 
   async rows<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
-    return (await this.pool.query<R>(sql, params)).rows;
+    return (await this.query<R>(sql, params)).rows;
   }
 
   async row<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R | null> {
@@ -66,26 +76,29 @@ export class Database {
   }
 
   /** Runs `work` in one transaction on one connection, again (up to 3 times) if PostgreSQL aborted it for a deadlock. */
-  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        // A connection that cannot even roll back is not given back to the pool.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        if (attempt >= 3 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-      } finally {
-        client.release(broken);
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.breaker.guard(async () => {
+      for (let attempt = 1; ; attempt++) {
+        const client = await this.pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('BEGIN');
+          const result = await work(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          // A connection that cannot even roll back is not given back to the pool.
+          await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+          if (attempt >= 3 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+        } finally {
+          client.release(broken);
+        }
       }
-    }
+    });
   }
 
   close(): Promise<void> {
+    this.breaker.stop();
     return this.pool.end();
   }
 }

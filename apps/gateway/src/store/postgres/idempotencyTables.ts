@@ -66,7 +66,7 @@ export class PostgresIdempotencyTables {
   }
 
   async complete(orgId: string, key: string, operationId: string, response: StoredResponse): Promise<boolean> {
-    const { rowCount } = await this.db.pool.query(
+    const { rowCount } = await this.db.query(
       `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_type = $5, response_body = $6
        WHERE org_id = $1 AND key = $2 AND operation_id = $3 AND state = 'pending'`,
       [orgId, key, operationId, response.status, response.contentType, response.body],
@@ -75,7 +75,7 @@ export class PostgresIdempotencyTables {
   }
 
   async release(orgId: string, key: string, operationId: string): Promise<void> {
-    await this.db.pool.query("DELETE FROM idempotency_keys WHERE org_id = $1 AND key = $2 AND operation_id = $3 AND state = 'pending'", [
+    await this.db.query("DELETE FROM idempotency_keys WHERE org_id = $1 AND key = $2 AND operation_id = $3 AND state = 'pending'", [
       orgId,
       key,
       operationId,
@@ -83,14 +83,14 @@ export class PostgresIdempotencyTables {
   }
 
   async suspend(orgId: string, key: string, operationId: string, at: Date): Promise<void> {
-    await this.db.pool.query(
+    await this.db.query(
       "UPDATE idempotency_keys SET lease_until = $4 WHERE org_id = $1 AND key = $2 AND operation_id = $3 AND state = 'pending'",
       [orgId, key, operationId, at],
     );
   }
 
   async deleteExpired(at: Date): Promise<number> {
-    const { rowCount } = await this.db.pool.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [at]);
+    const { rowCount } = await this.db.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [at]);
     return rowCount ?? 0;
   }
 }

@@ -148,14 +148,14 @@ export class PostgresStore implements Store {
     if (fields.length) {
       // Column names come from LIMIT_COLUMNS, never from the caller; values are parameters.
       const assignments = fields.map((f, i) => `${LIMIT_COLUMNS[f]} = $${i + 2}`).join(', ');
-      await this.db.pool.query(`UPDATE organisations SET ${assignments} WHERE id = $1`, [id, ...fields.map((f) => limits[f])]);
+      await this.db.query(`UPDATE organisations SET ${assignments} WHERE id = $1`, [id, ...fields.map((f) => limits[f])]);
     }
     return this.findOrganisation(id);
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKey> {
     const record: ApiKey = { ...key, id: newId('key'), createdAt: now(), revokedAt: null, rotatedAt: null, lastUsedAt: null };
-    await this.db.pool.query(
+    await this.db.query(
       'INSERT INTO api_keys (id, org_id, name, prefix, mode, scopes, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
       [record.id, record.orgId, record.name, record.prefix, record.mode, json(record.scopes), record.secretHash, record.createdAt],
     );
@@ -193,7 +193,7 @@ export class PostgresStore implements Store {
 
   async touchApiKey(id: string, at: Date): Promise<void> {
     // last_used_at is left out of the triggers' columns: touching a key tells no instance to forget it.
-    await this.db.pool.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at.toISOString(), id]);
+    await this.db.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at.toISOString(), id]);
   }
 
   async rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null> {
@@ -225,7 +225,7 @@ export class PostgresStore implements Store {
 
   async createConnection(connection: NewConnection): Promise<Connection> {
     const record: Connection = { ...connection, id: newId('conn'), writeWhitelist: [], createdAt: now() };
-    await this.db.pool.query(
+    await this.db.query(
       'INSERT INTO connections (org_id, id, name, agent_token_hash, default_company, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [record.orgId, record.id, record.name, record.agentTokenHash, record.defaultCompany, record.createdAt],
     );
@@ -488,6 +488,10 @@ export class PostgresStore implements Store {
   /** Whether keys are answered from memory now: the listener for key changes is connected. */
   get rememberingKeys(): boolean {
     return this.memo.listening;
+  }
+
+  checkReachable(timeoutMs: number): Promise<void> {
+    return this.db.breaker.check(timeoutMs);
   }
 
   async close(): Promise<void> {

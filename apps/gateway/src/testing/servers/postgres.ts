@@ -20,6 +20,10 @@ export interface PostgresServer {
   createDatabase(): Promise<string>;
   /** Stops the server (fast shutdown: open connections are dropped) and removes its folder. */
   stop(): Promise<void>;
+  /** Stops the server as `stop` does but keeps its folder: an outage, until `restart`. */
+  halt(): Promise<void>;
+  /** Starts it again (after `halt`) on the same port with the same data; resolves once it accepts connections. */
+  restart(): Promise<void>;
 }
 
 const ROOT_DIR = '/usr/lib/postgresql';
@@ -91,7 +95,13 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   }
 }
 
-async function run(owner: Owner, bin: string, dir: string, data: string, sockets: string, port: number): Promise<PostgresServer> {
+interface Postmaster {
+  child: ChildProcess;
+  exited: Promise<void>;
+  log: () => string;
+}
+
+function spawnPostgres(owner: Owner, bin: string, dir: string, data: string, sockets: string, port: number): Postmaster {
   // Durability is not what tests need: fsync off makes CREATE DATABASE and commits fast.
   const server = asOwner(owner, [
     path.join(bin, 'postgres'),
@@ -114,36 +124,49 @@ async function run(owner: Owner, bin: string, dir: string, data: string, sockets
   let log = '';
   child.stderr!.on('data', (d) => (log += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A test run that dies must not leave a server behind.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const stop = async () => {
-    process.removeListener('exit', killOnExit);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    await exited;
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
+  return { child, exited, log: () => log };
+}
 
+const running = (postmaster: Postmaster) => postmaster.child.exitCode === null && postmaster.child.signalCode === null;
+
+/** Resolves once the server accepts connections; rejects, with its log, when it exits or does not within 30 s. */
+async function accepting(postmaster: Postmaster, url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`PostgreSQL exited before accepting connections:\n${log}`);
-    }
+    if (!running(postmaster)) throw new Error(`PostgreSQL exited before accepting connections:\n${postmaster.log()}`);
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
     try {
       await client.connect();
       await client.end();
-      break;
+      return;
     } catch {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(`PostgreSQL did not accept connections within 30 s:\n${log}`);
-      }
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 30 s:\n${postmaster.log()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+}
+
+async function run(owner: Owner, bin: string, dir: string, data: string, sockets: string, port: number): Promise<PostgresServer> {
+  let postmaster = spawnPostgres(owner, bin, dir, data, sockets, port);
+  // A test run that dies must not leave a server behind.
+  const killOnExit = () => postmaster.child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const halt = async () => {
+    if (running(postmaster)) postmaster.child.kill('SIGINT');
+    await postmaster.exited;
+  };
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    await halt();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await accepting(postmaster, url);
+  } catch (error) {
+    await stop();
+    throw error;
   }
 
   return {
@@ -161,5 +184,11 @@ async function run(owner: Owner, bin: string, dir: string, data: string, sockets
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     stop,
+    halt,
+    async restart() {
+      await halt();
+      postmaster = spawnPostgres(owner, bin, dir, data, sockets, port);
+      await accepting(postmaster, url);
+    },
   };
 }
