@@ -1,6 +1,6 @@
 /**
  * GP's numbering setup (docs/decisions.md#writes): the next number of each sales document id
- * (SOP40200), of each receivables document type (RM40401), the next voucher (PM40100) and the next
+ * (SOP40200) and of each sales document type (SOP40300), of each receivables document type (RM40401), the next voucher (PM40100) and the next
  * journal entry (GL40000). Written last, from the documents already generated, so that a document
  * the agent writes takes the number after the highest one of its kind, as in GP.
  */
@@ -31,8 +31,19 @@ const RM_TYPES: [number, string, string][] = [
 /** Prefixes of the demo's own document numbers, for types no generated document has. */
 const RM_PREFIXES: Record<number, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
 
+/** The SOP40300 rows GP ships with: type, name, abbreviation. */
+const SOP_TYPES: [number, string, string][] = [
+  [1, 'Quote', 'QTE'],
+  [2, 'Order', 'ORD'],
+  [3, 'Invoice', 'INV'],
+  [4, 'Return', 'RTN'],
+  [5, 'Back Order', 'BCK'],
+  [6, 'Fulfillment Order', 'FUL'],
+];
+
 export interface NumberingWriters {
   SOP40200: TableWriter;
+  SOP40300: TableWriter;
   RM40401: TableWriter;
   PM40100: TableWriter;
   GL40000: TableWriter;
@@ -199,6 +210,20 @@ export function writeNumbering(db: Database.Database, writers: NumberingWriters)
       SOPNUMBE: nextDocumentNumber(last),
       CREATDDT: day,
       MODIFDT: day,
+    });
+  }
+  // The type's own next number, which a document type id without one of its own takes (taGetSopNumber).
+  const lastOfType = db.prepare(
+    'SELECT max(SOPNUMBE) FROM (SELECT SOPNUMBE FROM SOP10100 WHERE SOPTYPE = ? UNION ALL SELECT SOPNUMBE FROM SOP30200 WHERE SOPTYPE = ?)',
+  );
+  for (const [type, name, abbreviation] of SOP_TYPES) {
+    const last = lastOfType.pluck().get(type, type) as string | null;
+    writers.SOP40300.insert({
+      SOPTYPE: type,
+      DOCTYABR: abbreviation,
+      DOCTYNAM: name,
+      SOPNUMBE: last ? nextDocumentNumber(last) : `${abbreviation}00000001`,
+      SETUPKEY: type,
     });
   }
   const lastDocument = db.prepare(
