@@ -285,7 +285,7 @@ describe('writes on the embedded database', () => {
     assert.notEqual(second.number, order.number, 'numbers never collide');
   });
 
-  test("a document type id without a next number of its own takes its type's, from SOP40300, as taGetSopNumber does", async () => {
+  test("a document type id without a next number of its own takes the invoice id's or its type's (SOP40300), as taGetSopNumber does", async () => {
     const t = fresh();
     try {
       const file = path.join(t.dir, 'TWO.sqlite');
@@ -308,6 +308,24 @@ describe('writes on the embedded database', () => {
         "the document type id's blank number stays blank",
       );
       after.close();
+      // An id set to use the invoice's numbering (USNXTINV) takes the next number of the invoice id it
+      // names, and stores the one after in its own row, as taGetSopNumber does.
+      const setup2 = new Database(file);
+      const invoiceId = setup2.prepare('SELECT DOCID, SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 3 LIMIT 1').get() as Record<string, string>;
+      setup2.prepare("UPDATE SOP40200 SET USNXTINV = 1, USDOCID1 = ? WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").run(invoiceId.DOCID);
+      setup2.close();
+      const third = SalesOrderSchema.parse(JSON.parse((await t.writes.write(op('sales-orders', SALES_ORDER))).payload!));
+      assert.equal(third.number, invoiceId.SOPNUMBE!.trimEnd());
+      const after2 = new Database(file, { readonly: true });
+      assert.equal(
+        String(after2.prepare("SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").pluck().get()).trimEnd(),
+        nextNumber(third.number!),
+      );
+      assert.equal(
+        String(after2.prepare('SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 3 AND DOCID = ?').pluck().get(invoiceId.DOCID)),
+        invoiceId.SOPNUMBE,
+      );
+      after2.close();
     } finally {
       await t.close();
     }

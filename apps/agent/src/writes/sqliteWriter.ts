@@ -374,7 +374,12 @@ export class SqliteWriter {
     let number = body.number === undefined ? null : String(body.number);
     if (number !== null && this.salesNumberTaken(db, type, number))
       throw alreadyExists('sales-orders', `a ${typeName} ${number} already exists`);
-    if (number === null) number = this.takeSalesNumber(db, type, docId, String(docType!.SOPNUMBE).trimEnd(), dry);
+    if (number === null) {
+      // GP's error 3388: neither the id nor the type has a next number.
+      number = this.takeSalesNumber(db, type, docId, dry);
+      if (number === null)
+        throw new AgentError('VALIDATION_ERROR', `GP has no next number set up for the ${typeName} document type id ${docId}`);
+    }
     let subtotal = new Decimal(0);
     const lineRows = lines.map((line, i) => {
       const extended = new Decimal(String(line.quantity)).times(String(line.unitPrice)).toDecimalPlaces(5);
@@ -413,24 +418,29 @@ export class SqliteWriter {
 
   /**
    * The next number of a sales document, as taGetSopNumber takes it: the document type id's own
-   * next number (SOP40200.SOPNUMBE), or, when that is blank, the type's (SOP40300.SOPNUMBE); the
-   * first one no document of the type has, and the one after it stored back where it came from.
-   * Fulfillment orders (6) are numbered as invoices (3), as GP numbers them.
+   * next number (SOP40200.SOPNUMBE); when that is blank and the id uses the invoice's numbering
+   * (USNXTINV), the next number of the invoice id it names (USDOCID1); else the type's (SOP40300).
+   * The first one no document of the type has is taken, and the one after it stored back: in the
+   * type's row when the number came from there, else in the id's own row (so an id that used the
+   * invoice's numbering once has its own from then on, as in GP). Fulfillment orders (6) are
+   * numbered as invoices (3).
    */
-  private takeSalesNumber(db: Db, type: number, docId: string, own: string, dry: boolean): string {
+  private takeSalesNumber(db: Db, type: number, docId: string, dry: boolean): string | null {
     const numbering = type === 6 ? 3 : type;
-    const fromId =
-      numbering === type ? own : String(find(db, 'SOP40200', { SOPTYPE: numbering, DOCID: docId }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd();
-    const fromType = fromId === '' ? String(find(db, 'SOP40300', { SOPTYPE: numbering }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd() : '';
-    let number = fromId || fromType;
-    if (number === '')
-      throw new AgentError('VALIDATION_ERROR', 'GP has no next number set up for this document type id (SOP40200) or type (SOP40300)');
-    while (this.salesNumberTaken(db, numbering, number)) number = nextNumber(number);
-    if (!dry) {
-      const next = padChar(nextNumber(number), 21);
-      if (fromId) db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(next, numbering, padChar(docId, 15));
-      else db.prepare('UPDATE SOP40300 SET SOPNUMBE = ? WHERE SOPTYPE = ?').run(next, numbering);
+    const id = find(db, 'SOP40200', { SOPTYPE: numbering, DOCID: docId }, 'SOPNUMBE, USNXTINV, USDOCID1');
+    let number = String(id?.SOPNUMBE ?? '').trimEnd();
+    if (number === '' && Number(id?.USNXTINV) === 1) {
+      const invoiceId = String(id!.USDOCID1).trimEnd();
+      number = String(find(db, 'SOP40200', { SOPTYPE: 3, DOCID: invoiceId }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd();
     }
+    const fromType = number === '';
+    if (fromType) number = String(find(db, 'SOP40300', { SOPTYPE: numbering }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd();
+    if (number === '') return null;
+    while (this.salesNumberTaken(db, numbering, number)) number = nextNumber(number);
+    if (dry) return number;
+    const next = padChar(nextNumber(number), 21);
+    if (fromType) db.prepare('UPDATE SOP40300 SET SOPNUMBE = ? WHERE SOPTYPE = ?').run(next, numbering);
+    else db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(next, numbering, padChar(docId, 15));
     return number;
   }
 

@@ -141,7 +141,10 @@ export const GL10001 = table({
   hasRowTs: true,
 });
 
-/** Sales document ids per type; SOPNUMBE is the next number of the id (taGetSopNumber). Part of its columns. */
+/**
+ * Sales document ids per type; SOPNUMBE is the next number of the id (taGetSopNumber). An id whose
+ * SOPNUMBE is blank and USNXTINV 1 takes the number of the invoice id USDOCID1 names. Part of its columns.
+ */
 export const SOP40200 = table({
   name: 'SOP40200',
   database: 'company',
@@ -151,6 +154,8 @@ export const SOP40200 = table({
     smallint('SETUPKEY'),
     char('DOCTYABR', 3),
     char('SOPNUMBE', 21),
+    tinyint('USNXTINV'),
+    char('USDOCID1', 15),
     datetime('CREATDDT'),
     datetime('MODIFDT'),
   ],
