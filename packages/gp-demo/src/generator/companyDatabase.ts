@@ -164,7 +164,7 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       const batchRng = rng('batches');
       batches.addRecurring(batchRng);
       batches.write(batchRng, writers.SY00500);
-      writeUnposted(db, writers);
+      writeUnposted(db, writers, company.id);
       writeNumbering(db, writers);
     });
 
