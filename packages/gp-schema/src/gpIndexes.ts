@@ -291,4 +291,23 @@ export const GP_INDEXES: Readonly<Record<string, readonly GpIndex[]>> = {
   RM40401: [pk('PKRM40401', false, ['RMDTYPAL']), ak('AK2RM40401', ['SETUPKEY', 'DEX_ROW_ID'])],
   PM40100: [pk('PKPM40100', false, ['UNIQKEY'])],
   GL40000: [pk('PKGL40000', false, ['UNIQKEY'])],
+  RM10101: [
+    pk('PKRM10101', false, ['USERID', 'PSTGSTUS', 'RMDTYPAL', 'DOCNUMBR', 'SEQNUMBR']),
+    ix('CL5RM10101', ['DOCNUMBR', 'SEQNUMBR'], true),
+    ak('AK5RM10101', ['DOCNUMBR', 'SEQNUMBR', 'DEX_ROW_ID']),
+    ak('AK4RM10101', ['RMDTYPAL', 'DOCNUMBR', 'DISTTYPE', 'SEQNUMBR', 'DEX_ROW_ID']),
+    ak('AK3RM10101', ['TRXSORCE', 'DSTINDX', 'RMDTYPAL', 'DOCNUMBR', 'DEX_ROW_ID']),
+    ak('AK2RM10101', ['USERID', 'PSTGSTUS', 'RMDTYPAL', 'DOCNUMBR', 'DSTINDX', 'DISTTYPE', 'DEX_ROW_ID']),
+  ],
+  PM10100: [
+    pk('PKPM10100', false, ['VCHRNMBR', 'CNTRLTYP', 'APTVCHNM', 'SPCLDIST', 'DSTSQNUM']),
+    ak('AK4PM10100', ['TRXSORCE', 'DSTINDX', 'DEX_ROW_ID']),
+    ak('AK3PM10100', ['USERID', 'PSTGSTUS', 'VCHRNMBR', 'CNTRLTYP', 'DSTINDX', 'DISTTYPE', 'DEX_ROW_ID']),
+    ix('CL5PM10100', ['VCHRNMBR'], true),
+    ak('AK2PM10100', ['VCHRNMBR', 'CNTRLTYP', 'APTVCHNM', 'DISTTYPE', 'DSTINDX', 'DEX_ROW_ID']),
+    ak('AK5PM10100', ['VCHRNMBR', 'DEX_ROW_ID']),
+  ],
+  // Not in gp-indexes.md: TLECO/Tables/dbo.SY01100.sql of the same scripted database.
+  SY01100: [pk('PKSY01100', false, ['SERIES', 'SEQNUMBR'])],
+  SOP40300: [pk('PKSOP40300', false, ['SOPTYPE']), ak('AK2SOP40300', ['SETUPKEY', 'DEX_ROW_ID'])],
 };

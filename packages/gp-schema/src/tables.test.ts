@@ -66,6 +66,10 @@ describe('GP_TABLES catalog', () => {
         'RM40401',
         'PM40100',
         'GL40000',
+        'RM10101',
+        'PM10100',
+        'SY01100',
+        'SOP40300',
       ],
     );
   });
@@ -113,6 +117,10 @@ describe('GP_TABLES catalog', () => {
       'SOP40200',
       'RM40401',
       'PM40100',
+      'RM10101',
+      'PM10100',
+      'SY01100',
+      'SOP40300',
     ]);
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
       assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither list`);

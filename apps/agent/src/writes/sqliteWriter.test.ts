@@ -24,6 +24,7 @@ import { AgentError } from '../service/agentError.ts';
 import { SqliteWriter } from './sqliteWriter.ts';
 import { WRITES_OFF_MESSAGE, WriteService } from './writeService.ts';
 import { JOURNAL_TABLE } from './journal.ts';
+import { nextNumber } from './numbers.ts';
 
 /**
  * Writes on the embedded database, end to end below the session: each writable object written and
@@ -122,6 +123,59 @@ const SALES_ORDER = {
     { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'WAREHOUSE' },
   ],
 };
+
+interface DistributionRow {
+  DISTTYPE: number;
+  SEQ: number;
+  DEBIT: string;
+  CREDIT: string;
+  ACCOUNT: number;
+  [column: string]: unknown;
+}
+
+/** A document's distribution lines in their order, amounts as decimal strings (the stored value is scaled by 10^5). */
+function distributionsOf(db: Database.Database, table: 'RM10101' | 'PM10100', key: string, value: string, seq: string): DistributionRow[] {
+  const rows = db.prepare(`SELECT * FROM ${table} WHERE ${key} = ? ORDER BY ${seq}`).safeIntegers(true).all(value.padEnd(21)) as Record<
+    string,
+    unknown
+  >[];
+  const money = (v: unknown) => {
+    const n = BigInt(v as bigint);
+    return `${n / 100000n}.${String(n % 100000n).padStart(5, '0')}`;
+  };
+  return rows.map((row) => ({
+    ...Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? v.trimEnd() : v]),
+    ),
+    DISTTYPE: Number(row.DISTTYPE),
+    SEQ: Number(row[seq]),
+    DEBIT: money(row.DEBITAMT),
+    CREDIT: money(row.CRDTAMNT),
+    ACCOUNT: Number(row.DSTINDX),
+  }));
+}
+
+function setupAccount(db: Database.Database, series: number, sequence: number): number {
+  const account = db.prepare('SELECT ACTINDX FROM SY01100 WHERE SERIES = ? AND SEQNUMBR = ?').pluck().get(series, sequence) as
+    number | undefined;
+  assert.ok(account, `the demo sets up SY01100 ${series}/${sequence}`);
+  return account;
+}
+
+function assertBalancedOnRealAccounts(db: Database.Database, lines: DistributionRow[]): void {
+  assert.ok(lines.length >= 2);
+  const sum = (side: 'DEBIT' | 'CREDIT') => lines.reduce((total, l) => total + BigInt(l[side].replace('.', '')), 0n);
+  assert.equal(sum('DEBIT'), sum('CREDIT'), 'debits equal credits');
+  for (const line of lines) {
+    const account = db.prepare('SELECT ACTIVE, ACCTTYPE FROM GL00100 WHERE ACTINDX = ?').get(line.ACCOUNT) as
+      { ACTIVE: number; ACCTTYPE: number } | undefined;
+    assert.deepEqual(
+      account,
+      { ACTIVE: 1, ACCTTYPE: 1 },
+      `account ${line.ACCOUNT} of DISTTYPE ${line.DISTTYPE} is an active posting account`,
+    );
+  }
+}
 
 describe('writes on the embedded database', () => {
   let t: ReturnType<typeof fresh>;
@@ -231,6 +285,52 @@ describe('writes on the embedded database', () => {
     assert.notEqual(second.number, order.number, 'numbers never collide');
   });
 
+  test("a document type id without a next number of its own takes the invoice id's or its type's (SOP40300), as taGetSopNumber does", async () => {
+    const t = fresh();
+    try {
+      const file = path.join(t.dir, 'TWO.sqlite');
+      const setup = new Database(file);
+      setup.prepare("UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").run(''.padEnd(21));
+      const typeNumber = String(setup.prepare('SELECT SOPNUMBE FROM SOP40300 WHERE SOPTYPE = 2').pluck().get()).trimEnd();
+      setup.close();
+      const first = SalesOrderSchema.parse(JSON.parse((await t.writes.write(op('sales-orders', SALES_ORDER))).payload!));
+      const second = SalesOrderSchema.parse(JSON.parse((await t.writes.write(op('sales-orders', SALES_ORDER))).payload!));
+      assert.equal(first.number, typeNumber);
+      assert.equal(second.number, nextNumber(typeNumber));
+      const after = new Database(file, { readonly: true });
+      assert.equal(
+        String(after.prepare('SELECT SOPNUMBE FROM SOP40300 WHERE SOPTYPE = 2').pluck().get()).trimEnd(),
+        nextNumber(second.number!),
+      );
+      assert.equal(
+        String(after.prepare("SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").pluck().get()).trim(),
+        '',
+        "the document type id's blank number stays blank",
+      );
+      after.close();
+      // An id set to use the invoice's numbering (USNXTINV) takes the next number of the invoice id it
+      // names, and stores the one after in its own row, as taGetSopNumber does.
+      const setup2 = new Database(file);
+      const invoiceId = setup2.prepare('SELECT DOCID, SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 3 LIMIT 1').get() as Record<string, string>;
+      setup2.prepare("UPDATE SOP40200 SET USNXTINV = 1, USDOCID1 = ? WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").run(invoiceId.DOCID);
+      setup2.close();
+      const third = SalesOrderSchema.parse(JSON.parse((await t.writes.write(op('sales-orders', SALES_ORDER))).payload!));
+      assert.equal(third.number, invoiceId.SOPNUMBE!.trimEnd());
+      const after2 = new Database(file, { readonly: true });
+      assert.equal(
+        String(after2.prepare("SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 2 AND DOCID = 'STDORD         '").pluck().get()).trimEnd(),
+        nextNumber(third.number!),
+      );
+      assert.equal(
+        String(after2.prepare('SELECT SOPNUMBE FROM SOP40200 WHERE SOPTYPE = 3 AND DOCID = ?').pluck().get(invoiceId.DOCID)),
+        invoiceId.SOPNUMBE,
+      );
+      after2.close();
+    } finally {
+      await t.close();
+    }
+  });
+
   test('an AR invoice goes unposted into RM10301 with the next number of its type', async () => {
     const body = {
       customerId: customers[2]!,
@@ -253,6 +353,26 @@ describe('writes on the embedded database', () => {
     assert.deepEqual(await t.list('ar-invoices', { status: 'work', batchId: 'API-RM' }), [JSON.parse(answer.payload!)]);
     const taken = await refusal(t.writes.write(op('ar-invoices', { ...body, documentNumber: invoice.documentNumber })));
     assert.equal(taken.code, 'ALREADY_EXISTS');
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // eConnect's distributions, in its order: SALES and TAXES credited, RECV debited, on the posting setup's accounts.
+      const lines = distributionsOf(db, 'RM10101', 'DOCNUMBR', invoice.documentNumber!, 'SEQNUMBR');
+      assert.deepEqual(
+        lines.map((l) => [l.DISTTYPE, l.SEQ, l.DEBIT, l.CREDIT, l.ACCOUNT]),
+        [
+          [9, 16384, '0.00000', '1000.00000', setupAccount(db, 3, 1100)],
+          [13, 32768, '0.00000', '80.00000', setupAccount(db, 4, 1000)],
+          [3, 49152, '1080.00000', '0.00000', setupAccount(db, 3, 100)],
+        ],
+      );
+      assertBalancedOnRealAccounts(db, lines);
+      assert.ok(lines.every((l) => l.RMDTYPAL === 1 && l.PSTGSTUS === 3 && l.CUSTNMBR === customers[2]));
+      // The next number is GP's own, advanced in RM40401.
+      const next = String(db.prepare('SELECT DOCNUMBR FROM RM40401 WHERE RMDTYPAL = 1').pluck().get()).trimEnd();
+      assert.equal(next, nextNumber(invoice.documentNumber!));
+    } finally {
+      db.close();
+    }
   });
 
   test('an AP invoice goes unposted into PM10000 with the next voucher number', async () => {
@@ -272,6 +392,57 @@ describe('writes on the embedded database', () => {
     assert.deepEqual(await t.list('ap-invoices', { status: 'work', batchId: 'API-PM' }), [JSON.parse(answer.payload!)]);
     const again = await refusal(t.writes.write(op('ap-invoices', body)));
     assert.equal(again.code, 'ALREADY_EXISTS', "a vendor's document number is taken once");
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // PURCH debited, PAY credited: on the vendor's own accounts where it names them, else the posting setup's.
+      const own = db.prepare('SELECT PMAPINDX, PMPRCHIX FROM PM00200 WHERE VENDORID = ?').get(vendors[0]!.padEnd(15)) as Record<
+        string,
+        number
+      >;
+      const lines = distributionsOf(db, 'PM10100', 'VCHRNMBR', invoice.voucherNumber!, 'DSTSQNUM');
+      assert.deepEqual(
+        lines.map((l) => [l.DISTTYPE, l.SEQ, l.DEBIT, l.CREDIT, l.ACCOUNT]),
+        [
+          [6, 16384, '500.50000', '0.00000', own.PMPRCHIX || setupAccount(db, 4, 600)],
+          [2, 32768, '0.00000', '500.50000', own.PMAPINDX || setupAccount(db, 4, 200)],
+        ],
+      );
+      assertBalancedOnRealAccounts(db, lines);
+      assert.ok(lines.every((l) => l.VENDORID === vendors[0] && l.CNTRLTYP === 0));
+      const next = String(db.prepare("SELECT NTVCHNUM FROM PM40100 WHERE UNIQKEY = '1'").pluck().get()).trimEnd();
+      assert.equal(next, nextNumber(invoice.voucherNumber!));
+    } finally {
+      db.close();
+    }
+    // A vendor with accounts of its own and one without both get real accounts; tax goes to the tax account.
+    const db2 = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const [withOwn, without] = ['<>', '='].map((op) =>
+      String(db2.prepare(`SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND PMAPINDX ${op} 0 LIMIT 1`).pluck().get()),
+    );
+    db2.close();
+    for (const vendorId of [withOwn!, without!]) {
+      const answer = await t.writes.write(
+        op('ap-invoices', { ...body, vendorId, vendorDocumentNumber: `TAX-${vendorId}`, purchasesAmount: '0.1', taxAmount: '0.2' }),
+      );
+      const voucher = ApDocumentSchema.parse(JSON.parse(answer.payload!)).voucherNumber!;
+      const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+      try {
+        const lines = distributionsOf(db, 'PM10100', 'VCHRNMBR', voucher, 'DSTSQNUM');
+        assert.deepEqual(
+          lines.map((l) => [l.DISTTYPE, l.DEBIT, l.CREDIT]),
+          [
+            [6, '0.10000', '0.00000'],
+            [10, '0.20000', '0.00000'],
+            [2, '0.00000', '0.30000'],
+          ],
+          'decimal-exact: 0.1 + 0.2 is 0.3',
+        );
+        assert.equal(lines[1]!.ACCOUNT, setupAccount(db, 4, 1000));
+        assertBalancedOnRealAccounts(db, lines);
+      } finally {
+        db.close();
+      }
+    }
   });
 
   test('a journal entry goes unposted into GL10000/GL10001 with GL40000 next entry; its answer is its lines', async () => {
@@ -445,6 +616,22 @@ describe('exactly once: the journal', () => {
         ),
       );
       assert.equal(gl.outcome, 'validated');
+      const ids = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+      const customerId = String(ids.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0').pluck().get());
+      const vendorId = String(ids.prepare('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1').pluck().get());
+      ids.close();
+      const ar = await t.writes.write(
+        op('ar-invoices', { customerId, date: '2026-11-21', salesAmount: '10', taxAmount: '1', batchId: 'V-RM' }, { validateOnly: true }),
+      );
+      assert.equal(ar.outcome, 'validated');
+      const ap = await t.writes.write(
+        op(
+          'ap-invoices',
+          { vendorId, vendorDocumentNumber: 'V-1', date: '2026-11-21', purchasesAmount: '10', batchId: 'V-PM' },
+          { validateOnly: true },
+        ),
+      );
+      assert.equal(ap.outcome, 'validated');
       const refused = await refusal(
         t.writes.write(op('customers', { id: 'X', name: 'x', paymentTermsId: 'nope' }, { validateOnly: true })),
       );

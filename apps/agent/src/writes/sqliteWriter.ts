@@ -17,6 +17,7 @@ import { SqliteDatabases } from '../db/sqliteDatabases.ts';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { renderSelect } from '../sql/render.ts';
 import { AgentError } from '../service/agentError.ts';
+import { payableDistributions, receivableDistributions } from './distributions.ts';
 import { fieldColumns, headerOf, type GpWriteValue } from './fieldColumns.ts';
 import { JOURNAL_TABLE, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
 import { nextNumber } from './numbers.ts';
@@ -374,14 +375,10 @@ export class SqliteWriter {
     if (number !== null && this.salesNumberTaken(db, type, number))
       throw alreadyExists('sales-orders', `a ${typeName} ${number} already exists`);
     if (number === null) {
-      number = String(docType!.SOPNUMBE).trimEnd();
-      while (this.salesNumberTaken(db, type, number)) number = nextNumber(number);
-      if (!dry)
-        db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(
-          padChar(nextNumber(number), 21),
-          type,
-          padChar(docId, 15),
-        );
+      // GP's error 3388: neither the id nor the type has a next number.
+      number = this.takeSalesNumber(db, type, docId, dry);
+      if (number === null)
+        throw new AgentError('VALIDATION_ERROR', `GP has no next number set up for the ${typeName} document type id ${docId}`);
     }
     let subtotal = new Decimal(0);
     const lineRows = lines.map((line, i) => {
@@ -417,6 +414,34 @@ export class SqliteWriter {
     });
     this.addToBatch(db, String(body.batchId), 'sales', total);
     return { id, readBack: () => this.readOne(CATALOGUE['sales-orders'], company, [typeName, number!]) };
+  }
+
+  /**
+   * The next number of a sales document, as taGetSopNumber takes it: the document type id's own
+   * next number (SOP40200.SOPNUMBE); when that is blank and the id uses the invoice's numbering
+   * (USNXTINV), the next number of the invoice id it names (USDOCID1); else the type's (SOP40300).
+   * The first one no document of the type has is taken, and the one after it stored back: in the
+   * type's row when the number came from there, else in the id's own row (so an id that used the
+   * invoice's numbering once has its own from then on, as in GP). Fulfillment orders (6) are
+   * numbered as invoices (3).
+   */
+  private takeSalesNumber(db: Db, type: number, docId: string, dry: boolean): string | null {
+    const numbering = type === 6 ? 3 : type;
+    const id = find(db, 'SOP40200', { SOPTYPE: numbering, DOCID: docId }, 'SOPNUMBE, USNXTINV, USDOCID1');
+    let number = String(id?.SOPNUMBE ?? '').trimEnd();
+    if (number === '' && Number(id?.USNXTINV) === 1) {
+      const invoiceId = String(id!.USDOCID1).trimEnd();
+      number = String(find(db, 'SOP40200', { SOPTYPE: 3, DOCID: invoiceId }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd();
+    }
+    const fromType = number === '';
+    if (fromType) number = String(find(db, 'SOP40300', { SOPTYPE: numbering }, 'SOPNUMBE')?.SOPNUMBE ?? '').trimEnd();
+    if (number === '') return null;
+    while (this.salesNumberTaken(db, numbering, number)) number = nextNumber(number);
+    if (dry) return number;
+    const next = padChar(nextNumber(number), 21);
+    if (fromType) db.prepare('UPDATE SOP40300 SET SOPNUMBE = ? WHERE SOPTYPE = ?').run(next, numbering);
+    else db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(next, numbering, padChar(docId, 15));
+    return number;
   }
 
   private salesNumberTaken(db: Db, type: number, number: string): boolean {
@@ -469,6 +494,29 @@ export class SqliteWriter {
       DOCAMNT: amount.toFixed(5),
       LSTEDTDT: today(),
     });
+    const distributions = receivableDistributions(type, {
+      sales: new Decimal(String(body.salesAmount)),
+      freight: new Decimal(String(body.freightAmount ?? '0')),
+      tax: new Decimal(String(body.taxAmount ?? '0')),
+    });
+    distributions.forEach((line, i) =>
+      insert(db, 'RM10101', {
+        // Unposted, as taRMDistributionInsert leaves a new document's lines: posting status 3, document status 1.
+        PSTGSTUS: 3,
+        DCSTATUS: 1,
+        DOCNUMBR: number!,
+        DISTTYPE: line.type,
+        RMDTYPAL: type,
+        // GP numbers distribution lines 16384 apart, like journal and sales lines.
+        SEQNUMBR: (i + 1) * 16384,
+        CUSTNMBR: String(body.customerId),
+        // The customer names no accounts of its own here (RM00101 keeps none), so the posting setup's.
+        DSTINDX: this.postingAccount(db, line.setup),
+        DEBITAMT: line.debit.toFixed(5),
+        CRDTAMNT: line.credit.toFixed(5),
+        CURNCYID: currency,
+      }),
+    );
     this.addToBatch(db, String(body.batchId), 'receivables', amount);
     return { id, readBack: () => this.readOne(unpostedArInvoices, company, [String(withDefaults.type), number!]) };
   }
@@ -535,6 +583,31 @@ export class SqliteWriter {
       PSTGDATE: String(body.date),
       MODIFDT: today(),
     });
+    // The vendor's own accounts where it names them (PM00200), else the posting setup's.
+    const own = find(db, 'PM00200', { VENDORID: vendorId }, 'PMAPINDX, PMPRCHIX')!;
+    const ownAccount: Record<number, number> = { 2: Number(own.PMAPINDX), 6: Number(own.PMPRCHIX) };
+    const distributions = payableDistributions(type, {
+      purchases: new Decimal(String(body.purchasesAmount)),
+      tax: new Decimal(String(body.taxAmount ?? '0')),
+    });
+    distributions.forEach((line, i) =>
+      insert(db, 'PM10100', {
+        VCHRNMBR: voucher!,
+        // GP numbers distribution lines 16384 apart (taPMDistributionInsert).
+        DSTSQNUM: (i + 1) * 16384,
+        CNTRLTYP: 0,
+        CRDTAMNT: line.credit.toFixed(5),
+        DEBITAMT: line.debit.toFixed(5),
+        DSTINDX: ownAccount[line.type] || this.postingAccount(db, line.setup),
+        DISTTYPE: line.type,
+        VENDORID: vendorId,
+        INTERID: company,
+        CURNCYID: currency,
+        ICCURRID: currency,
+        // eConnect's rate for a document in the functional currency.
+        XCHGRATE: '1',
+      }),
+    );
     this.addToBatch(db, String(body.batchId), 'payables', amount);
     return { id, readBack: () => this.readOne(unpostedApInvoices, company, [String(withDefaults.type), voucher!]) };
   }
@@ -597,6 +670,15 @@ export class SqliteWriter {
     });
     this.addToBatch(db, batch, 'ledger', total);
     return { id: String(entry), readBack: () => this.readLines(unpostedGlEntries, company, { journalEntryNumber: entry }) };
+  }
+
+  /**
+   * The account of a posting setup slot (SY01100), or 0 where none is set up: eConnect then writes
+   * the distribution on account 0 too, and GP asks for an account before it posts.
+   */
+  private postingAccount(db: Db, { series, sequence }: { series: number; sequence: number }): number {
+    const row = find(db, 'SY01100', { SERIES: series, SEQNUMBR: sequence }, 'ACTINDX');
+    return row ? Number(row.ACTINDX) : 0;
   }
 
   /** Counts the document into its batch, creating the batch as eConnect does when it does not exist yet. */

@@ -19,7 +19,7 @@ import { startPhase } from './progress.ts';
 import type { ProgressListener } from './progress.ts';
 import { PURCHASE_ORDERS_PER_SCALE, writePurchaseOrders } from './purchasing.ts';
 import { SALES_DOCUMENTS_PER_SCALE, writeSales } from './sales.ts';
-import { writeCheckbooks, writePaymentTerms, writeSalespeople, writeSites } from './setup.ts';
+import { writeCheckbooks, writePaymentTerms, writePostingAccounts, writeSalespeople, writeSites } from './setup.ts';
 import {
   PAYABLE_EXTRAS_PER_SCALE,
   RECEIVABLE_EXTRAS_PER_SCALE,
@@ -72,6 +72,7 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       writePaymentTerms(rng('payment-terms'), writers.SY03300);
       writeSalespeople(rng('salespeople'), writers.RM00301);
       writeSites(writers.IV40700);
+      writePostingAccounts(chart, writers.SY01100);
       const vendors = writeVendors({
         rng: rng('vendors'),
         count: vendorCount,
@@ -163,7 +164,7 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       const batchRng = rng('batches');
       batches.addRecurring(batchRng);
       batches.write(batchRng, writers.SY00500);
-      writeUnposted(db, writers);
+      writeUnposted(db, writers, company.id);
       writeNumbering(db, writers);
     });
 

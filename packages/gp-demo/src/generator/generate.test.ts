@@ -712,6 +712,44 @@ describe('master data and documents', () => {
     });
   });
 
+  test("unposted receivables and payables carry eConnect's distributions: balanced, the document's amount, on active posting accounts", () => {
+    eachCompanyDb(base, (db) => {
+      assert.ok(count(db, 'SELECT count(*) FROM SY01100') > 0, 'the posting setup is filled');
+      assert.equal(
+        count(
+          db,
+          'SELECT count(*) FROM SY01100 s LEFT JOIN GL00100 a ON a.ACTINDX = s.ACTINDX WHERE a.ACTIVE IS NOT 1 OR a.ACCTTYPE IS NOT 1',
+        ),
+        0,
+        'every posting setup slot names an active posting account',
+      );
+      for (const [documents, distributions, key, distKey] of [
+        ['RM10301', 'RM10101', 'DOCNUMBR', 'DOCNUMBR'],
+        ['PM10000', 'PM10100', 'VCHRNMBR', 'VCHRNMBR'],
+      ] as const) {
+        assert.ok(count(db, `SELECT count(*) FROM ${documents}`) > 0);
+        assert.equal(
+          count(
+            db,
+            `SELECT count(*) FROM ${documents} d WHERE (SELECT count(*) FROM ${distributions} x WHERE x.${distKey} = d.${key}) < 2 ` +
+              `OR d.DOCAMNT <> (SELECT sum(DEBITAMT) FROM ${distributions} x WHERE x.${distKey} = d.${key}) ` +
+              `OR d.DOCAMNT <> (SELECT sum(CRDTAMNT) FROM ${distributions} x WHERE x.${distKey} = d.${key})`,
+          ),
+          0,
+          `${distributions}: debits = credits = the document's amount`,
+        );
+        assert.equal(
+          count(
+            db,
+            `SELECT count(*) FROM ${distributions} x LEFT JOIN GL00100 a ON a.ACTINDX = x.DSTINDX WHERE a.ACTIVE IS NOT 1 OR a.ACCTTYPE IS NOT 1`,
+          ),
+          0,
+          `${distributions}: every line on an active posting account`,
+        );
+      }
+    });
+  });
+
   test("the general ledger's subledger lines name the receivables and payables documents", () => {
     eachCompanyDb(base, (db) => {
       const rm = (type: number) =>

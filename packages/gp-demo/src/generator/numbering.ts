@@ -1,6 +1,6 @@
 /**
  * GP's numbering setup (docs/decisions.md#writes): the next number of each sales document id
- * (SOP40200), of each receivables document type (RM40401), the next voucher (PM40100) and the next
+ * (SOP40200) and of each sales document type (SOP40300), of each receivables document type (RM40401), the next voucher (PM40100) and the next
  * journal entry (GL40000). Written last, from the documents already generated, so that a document
  * the agent writes takes the number after the highest one of its kind, as in GP.
  */
@@ -31,8 +31,19 @@ const RM_TYPES: [number, string, string][] = [
 /** Prefixes of the demo's own document numbers, for types no generated document has. */
 const RM_PREFIXES: Record<number, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
 
+/** The SOP40300 rows GP ships with: type, name, abbreviation. */
+const SOP_TYPES: [number, string, string][] = [
+  [1, 'Quote', 'QTE'],
+  [2, 'Order', 'ORD'],
+  [3, 'Invoice', 'INV'],
+  [4, 'Return', 'RTN'],
+  [5, 'Back Order', 'BCK'],
+  [6, 'Fulfillment Order', 'FUL'],
+];
+
 export interface NumberingWriters {
   SOP40200: TableWriter;
+  SOP40300: TableWriter;
   RM40401: TableWriter;
   PM40100: TableWriter;
   GL40000: TableWriter;
@@ -40,7 +51,9 @@ export interface NumberingWriters {
 
 export interface UnpostedWriters {
   RM10301: TableWriter;
+  RM10101: TableWriter;
   PM10000: TableWriter;
+  PM10100: TableWriter;
   GL10000: TableWriter;
   GL10001: TableWriter;
   SY00500: TableWriter;
@@ -50,13 +63,17 @@ export interface UnpostedWriters {
 const UNPOSTED = 4;
 
 /**
- * A few documents entered but not posted, in the work tables eConnect writes (RM10301, PM10000,
- * GL10000/GL10001), in batches of their own, so that `status=work` and `year=unposted` have rows to
- * list. Numbered after the posted ones, as GP numbers them; written before the numbering setup.
+ * A few documents entered but not posted, in the work tables eConnect writes (RM10301 with its
+ * distributions RM10101, PM10000 with PM10100, GL10000/GL10001), in batches of their own, so that
+ * `status=work` and `year=unposted` have rows to list. Numbered after the posted ones, as GP numbers
+ * them; written before the numbering setup.
  */
-export function writeUnposted(db: Database.Database, writers: UnpostedWriters): void {
+export function writeUnposted(db: Database.Database, writers: UnpostedWriters, interid: string): void {
   const day = dateOnly(DEMO_TIMELINE_END_MS);
   const stamp = rowTimestamp(DEMO_TIMELINE_END_MS);
+  // The posting setup's account of a slot (SY01100), where the customer or vendor names none.
+  const setupAccount = (series: number, sequence: number) =>
+    db.prepare('SELECT ACTINDX FROM SY01100 WHERE SERIES = ? AND SEQNUMBR = ?').pluck().get(series, sequence) as number;
   const customers = db
     .prepare('SELECT CUSTNMBR, CUSTNAME, CURNCYID, PYMTRMID FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR LIMIT ?')
     .all(UNPOSTED) as Record<string, string>[];
@@ -85,10 +102,29 @@ export function writeUnposted(db: Database.Database, writers: UnpostedWriters): 
       LSTEDTDT: day,
       DEX_ROW_TS: stamp,
     });
+    // The distributions eConnect creates with an invoice: sales credited, the receivable debited.
+    [
+      [9, setupAccount(3, 1100), 0n, amount],
+      [3, setupAccount(3, 100), amount, 0n],
+    ].forEach(([type, account, debit, credit], line) =>
+      writers.RM10101.insert({
+        PSTGSTUS: 3,
+        DOCNUMBR: invoice!,
+        DCSTATUS: 1,
+        DISTTYPE: type,
+        RMDTYPAL: 1,
+        SEQNUMBR: (line + 1) * 16384,
+        CUSTNMBR: customer.CUSTNMBR!.trimEnd(),
+        DSTINDX: account,
+        DEBITAMT: debit,
+        CRDTAMNT: credit,
+        CURNCYID: customer.CURNCYID!.trimEnd(),
+      }),
+    );
   });
   const vendors = db
-    .prepare('SELECT VENDORID, CURNCYID, PYMTRMID FROM PM00200 WHERE VENDSTTS = 1 ORDER BY VENDORID LIMIT ?')
-    .all(UNPOSTED) as Record<string, string>[];
+    .prepare('SELECT VENDORID, CURNCYID, PYMTRMID, PMAPINDX, PMPRCHIX FROM PM00200 WHERE VENDSTTS = 1 ORDER BY VENDORID LIMIT ?')
+    .all(UNPOSTED) as (Record<string, string> & { PMAPINDX: number; PMPRCHIX: number })[];
   let voucher = lastOf(db, 'SELECT max(VCHRNMBR) FROM (SELECT VCHRNMBR FROM PM20000 UNION ALL SELECT VCHRNMBR FROM PM30200)');
   vendors.forEach((vendor, i) => {
     voucher = nextDocumentNumber(voucher ?? '00000000000000000');
@@ -113,6 +149,25 @@ export function writeUnposted(db: Database.Database, writers: UnpostedWriters): 
       MODIFDT: day,
       DEX_ROW_TS: stamp,
     });
+    // Purchases debited, the payable credited: on the vendor's own accounts where it names them.
+    [
+      [6, vendor.PMPRCHIX || setupAccount(4, 600), amount, 0n],
+      [2, vendor.PMAPINDX || setupAccount(4, 200), 0n, amount],
+    ].forEach(([type, account, debit, credit], line) =>
+      writers.PM10100.insert({
+        VCHRNMBR: voucher!,
+        DSTSQNUM: (line + 1) * 16384,
+        CRDTAMNT: credit,
+        DEBITAMT: debit,
+        DSTINDX: account,
+        DISTTYPE: type,
+        VENDORID: vendor.VENDORID!.trimEnd(),
+        INTERID: interid,
+        CURNCYID: vendor.CURNCYID!.trimEnd(),
+        ICCURRID: vendor.CURNCYID!.trimEnd(),
+        XCHGRATE: toScaled('1'),
+      }),
+    );
   });
   const accounts = db
     .prepare('SELECT a.ACTINDX FROM GL00100 a WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 ORDER BY a.ACTINDX LIMIT 2')
@@ -199,6 +254,20 @@ export function writeNumbering(db: Database.Database, writers: NumberingWriters)
       SOPNUMBE: nextDocumentNumber(last),
       CREATDDT: day,
       MODIFDT: day,
+    });
+  }
+  // The type's own next number, which a document type id without one of its own takes (taGetSopNumber).
+  const lastOfType = db.prepare(
+    'SELECT max(SOPNUMBE) FROM (SELECT SOPNUMBE FROM SOP10100 WHERE SOPTYPE = ? UNION ALL SELECT SOPNUMBE FROM SOP30200 WHERE SOPTYPE = ?)',
+  );
+  for (const [type, name, abbreviation] of SOP_TYPES) {
+    const last = lastOfType.pluck().get(type, type) as string | null;
+    writers.SOP40300.insert({
+      SOPTYPE: type,
+      DOCTYABR: abbreviation,
+      DOCTYNAM: name,
+      SOPNUMBE: last ? nextDocumentNumber(last) : `${abbreviation}00000001`,
+      SETUPKEY: type,
     });
   }
   const lastDocument = db.prepare(

@@ -170,3 +170,29 @@ export function writeCheckbooks(
     return { id: book.id, currencyId: book.currency, inactive: book.inactive };
   });
 }
+
+/**
+ * GP's posting setup (SY01100): the account each kind of amount of a series posts to when the
+ * customer or vendor names none of its own (docs/decisions.md#writes). The slots the receivables
+ * and payables distributions of a write use; descriptions as GP's Posting Accounts Setup shows them.
+ */
+export function writePostingAccounts(chart: ChartOfAccounts, setup: TableWriter): void {
+  const slots: [series: number, sequence: number, description: string, role: Parameters<ChartOfAccounts['one']>[0]][] = [
+    [3, 100, 'Accounts Receivable', 'receivables'],
+    [3, 300, 'Credit Memos', 'productSales'],
+    [3, 400, 'Debit Memos', 'productSales'],
+    [3, 800, 'Finance Charges', 'serviceSales'],
+    [3, 1100, 'Sales', 'productSales'],
+    [3, 1200, 'Returns', 'productSales'],
+    [3, 1300, 'Service/Repairs', 'serviceSales'],
+    [3, 1400, 'Warranty Expense', 'costOfGoods'],
+    [3, 1500, 'Warranty Sales', 'productSales'],
+    [3, 1800, 'Freight', 'freightIncome'],
+    [4, 200, 'Accounts Payable', 'payables'],
+    [4, 500, 'Finance Charges', 'interestExpense'],
+    [4, 600, 'Purchases', 'purchases'],
+    [4, 1000, 'Taxes', 'salesTax'],
+  ];
+  for (const [series, sequence, description, role] of slots)
+    setup.insert({ SERIES: series, SEQNUMBR: sequence, ACTINDX: chart.one(role).index, PTGACDSC: description });
+}

@@ -14,7 +14,21 @@ import { POP10100, POP10110, POP30100, POP30110 } from './purchasing.ts';
 import { RM00101, RM00102, RM00301, RM20101, RM30101 } from './receivables.ts';
 import { SOP10100, SOP10200, SOP30200, SOP30300 } from './sales.ts';
 import { SY00500, SY01500, SY03300, SY40100, SY40101 } from './system.ts';
-import { GL10000, GL10001, GL40000, PM10000, PM40100, RM00103, RM10301, RM40401, SOP40200 } from './work.ts';
+import {
+  GL10000,
+  GL10001,
+  GL40000,
+  PM10000,
+  PM10100,
+  PM40100,
+  RM00103,
+  RM10101,
+  RM10301,
+  RM40401,
+  SOP40200,
+  SOP40300,
+  SY01100,
+} from './work.ts';
 
 /**
  * Every table, keyed by name. The order is the order each database file creates its tables in (and
@@ -60,6 +74,10 @@ export const GP_TABLES = {
   RM40401,
   PM40100,
   GL40000,
+  RM10101,
+  PM10100,
+  SY01100,
+  SOP40300,
 } satisfies Record<string, GpTable>;
 
 export type GpTableName = keyof typeof GP_TABLES;

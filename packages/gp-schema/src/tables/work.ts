@@ -5,7 +5,7 @@
  * GP's (GP 2015 DDL) in GP's order, but of these wide tables only those the API writes, reads or
  * GP's indexes name; the others take GP's bound defaults (blanks, 0, 1900-01-01).
  */
-import { char, datetime, int, numeric, smallint, table } from '../gpTable.ts';
+import { char, datetime, int, numeric, smallint, table, tinyint } from '../gpTable.ts';
 
 /** The customer's balance and aging summary; eConnect inserts it with every new customer. Part of its columns. */
 export const RM00103 = table({
@@ -141,7 +141,10 @@ export const GL10001 = table({
   hasRowTs: true,
 });
 
-/** Sales document ids per type; SOPNUMBE is the next number of the id (taGetSopNumber). Part of its columns. */
+/**
+ * Sales document ids per type; SOPNUMBE is the next number of the id (taGetSopNumber). An id whose
+ * SOPNUMBE is blank and USNXTINV 1 takes the number of the invoice id USDOCID1 names. Part of its columns.
+ */
 export const SOP40200 = table({
   name: 'SOP40200',
   database: 'company',
@@ -151,6 +154,8 @@ export const SOP40200 = table({
     smallint('SETUPKEY'),
     char('DOCTYABR', 3),
     char('SOPNUMBE', 21),
+    tinyint('USNXTINV'),
+    char('USDOCID1', 15),
     datetime('CREATDDT'),
     datetime('MODIFDT'),
   ],
@@ -183,4 +188,121 @@ export const GL40000 = table({
   columns: [char('UNIQKEY', 1), int('NJRNLENT'), int('RERINDX'), datetime('LSTCLSDT')],
   primaryKey: ['UNIQKEY'],
   hasRowTs: true,
+});
+
+/**
+ * Receivables distributions of unposted documents: the GL lines taRMTransaction writes with each
+ * document (CREATEDIST 1, through taRMDistributionCreate). All of GP 2015's columns.
+ */
+export const RM10101 = table({
+  name: 'RM10101',
+  database: 'company',
+  columns: [
+    char('TRXSORCE', 13),
+    tinyint('POSTED'),
+    datetime('POSTEDDT'),
+    smallint('PSTGSTUS'),
+    tinyint('CHANGED'),
+    char('DOCNUMBR', 21),
+    smallint('DCSTATUS'),
+    smallint('DISTTYPE'),
+    smallint('RMDTYPAL'),
+    int('SEQNUMBR'),
+    char('CUSTNMBR', 15),
+    int('DSTINDX'),
+    numeric('DEBITAMT'),
+    numeric('CRDTAMNT'),
+    char('PROJCTID', 15),
+    char('USERID', 15),
+    smallint('CATEGUSD'),
+    char('CURNCYID', 15),
+    smallint('CURRNIDX'),
+    numeric('ORCRDAMT'),
+    numeric('ORDBTAMT'),
+    char('DistRef', 31),
+  ],
+  primaryKey: ['USERID', 'PSTGSTUS', 'RMDTYPAL', 'DOCNUMBR', 'SEQNUMBR'],
+  hasRowTs: false,
+});
+
+/**
+ * Payables distributions of unposted vouchers: the GL lines taPMTransactionInsert writes with each
+ * document (CREATEDIST 1, through taPMDistributionCreate). All of GP 2015's columns; XCHGRATE and
+ * DENXRATE are numeric(19,7) in GP, declared with the vocabulary's numeric(19,5) (the API never
+ * writes a rate other than GP's default).
+ */
+export const PM10100 = table({
+  name: 'PM10100',
+  database: 'company',
+  columns: [
+    char('VCHRNMBR', 21),
+    int('DSTSQNUM'),
+    smallint('CNTRLTYP'),
+    numeric('CRDTAMNT'),
+    numeric('DEBITAMT'),
+    int('DSTINDX'),
+    smallint('DISTTYPE'),
+    tinyint('CHANGED'),
+    char('USERID', 15),
+    smallint('PSTGSTUS'),
+    char('VENDORID', 15),
+    char('TRXSORCE', 13),
+    datetime('PSTGDATE'),
+    char('INTERID', 5),
+    char('CURNCYID', 15),
+    smallint('CURRNIDX'),
+    numeric('ORCRDAMT'),
+    numeric('ORDBTAMT'),
+    char('APTVCHNM', 21),
+    smallint('APTODCTY'),
+    smallint('SPCLDIST'),
+    char('DistRef', 31),
+    char('RATETPID', 15),
+    char('EXGTBLID', 15),
+    numeric('XCHGRATE'),
+    datetime('EXCHDATE'),
+    datetime('TIME1'),
+    smallint('RTCLCMTD'),
+    smallint('DECPLACS'),
+    datetime('EXPNDATE'),
+    char('ICCURRID', 15),
+    smallint('ICCURRIX'),
+    numeric('DENXRATE'),
+    smallint('MCTRXSTT'),
+    char('CorrespondingUnit', 5),
+  ],
+  primaryKey: ['VCHRNMBR', 'CNTRLTYP', 'APTVCHNM', 'SPCLDIST', 'DSTSQNUM'],
+  hasRowTs: false,
+});
+
+/**
+ * Posting accounts setup: the account GP posts each kind of amount of a series to (SERIES 3 sales,
+ * 4 purchasing; SEQNUMBR names the kind, e.g. 100 Accounts Receivable, 1100 Sales, 200 Accounts
+ * Payable, 600 Purchases), used when the customer or vendor names no account of its own.
+ */
+export const SY01100 = table({
+  name: 'SY01100',
+  database: 'company',
+  columns: [smallint('SERIES'), int('SEQNUMBR'), int('ACTINDX'), char('PTGACDSC', 31)],
+  primaryKey: ['SERIES', 'SEQNUMBR'],
+  hasRowTs: false,
+});
+
+/**
+ * Sales document setup per type: SOPNUMBE is the type's next number, which taGetSopNumber takes
+ * when the document id's own SOP40200.SOPNUMBE is blank.
+ */
+export const SOP40300 = table({
+  name: 'SOP40300',
+  database: 'company',
+  columns: [
+    smallint('SOPTYPE'),
+    char('DOCTYABR', 3),
+    char('DOCTYNAM', 21),
+    char('SOPNUMBE', 21),
+    smallint('DOCUFORM'),
+    smallint('SETUPKEY'),
+  ],
+  primaryKey: ['SOPTYPE'],
+  hasRowTs: false,
 });

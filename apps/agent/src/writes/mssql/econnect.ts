@@ -53,6 +53,7 @@ const PARAMETER_TYPES: Record<string, string> = {
   DOCID: 'char(15)',
   ACTNUMST: 'char(75)',
   FREIGHT: 'numeric(19,5)',
+  CHRGAMNT: 'numeric(19,5)',
 };
 
 /** eConnect's parameter names where they differ from the column the field is read from. */
@@ -357,7 +358,9 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
           calls.call(
             'taPMTransactionInsert',
             table('PM10000'),
-            { ...values, DOCTYPE: type, DOCAMNT: amount.toFixed(5) },
+            // CHRGAMNT, the amount left to pay, must be DOCAMNT less what was paid with the document
+            // (nothing, here): taPMTransactionInsert refuses anything else (error 399), and its default is 0.
+            { ...values, DOCTYPE: type, DOCAMNT: amount.toFixed(5), CHRGAMNT: amount.toFixed(5) },
             { ...lengthsOf(object, unpostedApInvoices), VCHRNMBR: 17 },
           );
           return calls.batch();

@@ -24,6 +24,7 @@ SELECT RTRIM(CAST(@O_vCNTRLNUM AS varchar(21))) AS [number], 0 AS [state];
 -- @p6 smallint = 1
 -- @p7 char(17) = "00000000000800043"
 -- @p8 numeric(19,5) = "500.50000"
+-- @p9 numeric(19,5) = "500.50000"
 SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
@@ -32,7 +33,7 @@ BEGIN
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taPMTransactionInsert] @I_vDOCNUMBR = @p1, @I_vVENDORID = @p2, @I_vDOCDATE = @p3, @I_vPRCHAMNT = @p4, @I_vBACHNUMB = @p5, @I_vDOCTYPE = @p6, @I_vVCHNUMWK = @p7, @I_vDOCAMNT = @p8, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taPMTransactionInsert] @I_vDOCNUMBR = @p1, @I_vVENDORID = @p2, @I_vDOCDATE = @p3, @I_vPRCHAMNT = @p4, @I_vBACHNUMB = @p5, @I_vDOCTYPE = @p6, @I_vVCHNUMWK = @p7, @I_vDOCAMNT = @p8, @I_vCHRGAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
