@@ -7,3 +7,6 @@ export { sandboxWrites } from './embedded/sandboxWrites.ts';
 export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
 export { dialGateway, type DialOptions } from './connection/dialGateway.ts';
+// The write bench's floor (bench/writeFloorServer.ts) runs the agent's writes in-process.
+export { SqliteWriter } from './writes/sqliteWriter.ts';
+export { WriteService } from './writes/writeService.ts';
