@@ -18,7 +18,7 @@ import {
 import { walk } from './walk.ts';
 import { DEEP_PAGE_TARGET, deepPagesTable, measureDeepPages, type DeepPage } from './deepPages.ts';
 import { loadInTurns, sequential, TURN_SECONDS } from './turns.ts';
-import { measureWrites, writesTable, writeTargets, type WriteResults } from './writes.ts';
+import { measureWrites, writesCpuLines, writesTable, writeTargets, type WriteResults } from './writes.ts';
 
 /**
  * `pnpm bench`: the gateway and an agent as separate processes over loopback, side by side with the
@@ -269,9 +269,7 @@ function printTable(
     `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
   );
   if (writes) {
-    const cpu = Object.entries(writes.cpuMsPerWrite)
-      .map(([object, c]) => `${object} gateway ${c.gateway.toFixed(2)}, agent ${c.agent.toFixed(2)}`)
-      .join('; ');
+    const cpu = writesCpuLines(writes);
     lines.push(
       '',
       `Writes (a fresh copy of the scale-${writes.scale} demo per side, a new Idempotency-Key per write through the gateway):`,
@@ -280,7 +278,7 @@ function printTable(
       '|---|---:|---:|---:|',
       ...writesTable(writes),
       '',
-      `- CPU per write at 16 connections (ms): ${cpu}`,
+      ...cpu,
     );
   }
   lines.push(

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { DATA, log, SCHEMA_VERSION, startGatewayAndAgent, startProcess, type BenchRequest, type Load } from './system.ts';
+import { cpuMs, DATA, log, SCHEMA_VERSION, startGatewayAndAgent, startProcess, type BenchRequest, type Load } from './system.ts';
 import { loadInTurns, sequential, TURN_SECONDS, type Latency, type Target } from './turns.ts';
 
 /**
@@ -23,8 +23,15 @@ import { loadInTurns, sequential, TURN_SECONDS, type Latency, type Target } from
  */
 export const WRITE_SCALE = Number(process.env.BENCH_WRITE_SCALE ?? 20);
 const writesDemoDir = path.join(DATA, `writes-scale-${WRITE_SCALE}-schema-${SCHEMA_VERSION}`);
-const OBJECTS = ['sales-orders', 'gl-entries'] as const;
-type Measured = (typeof OBJECTS)[number];
+export const WRITE_OBJECTS = ['sales-orders', 'gl-entries'] as const;
+const OBJECTS = WRITE_OBJECTS;
+export type Measured = (typeof OBJECTS)[number];
+
+export interface CpuMs {
+  gateway: number;
+  agent: number;
+  floor: number;
+}
 
 /** What one object's writes measured, each side. */
 export interface WriteFigures {
@@ -39,8 +46,8 @@ export interface WriteResults {
   scale: number;
   secondsPerScenario: number;
   figures: WriteFigures[];
-  /** CPU per write at concurrency 16, in ms, per process of the gateway side. */
-  cpuMsPerWrite: Record<Measured, { gateway: number; agent: number }>;
+  /** CPU per write in ms, per process (the gateway and the agent of one side, the floor of the other), at 16 connections and at 1. */
+  cpuMsPerWrite: Record<Measured, { c16: CpuMs; c1: CpuMs }>;
   /**
    * Per side and object: the writes answered 201 and the documents its database holds afterwards
    * (a few more than answered: autocannon ends a turn with writes in flight, uncounted).
@@ -48,7 +55,7 @@ export interface WriteResults {
   counted: Record<'gateway' | 'floor', Record<Measured, { acknowledged: number; documents: number }>>;
 }
 
-function ensureWritesDatabase(): void {
+export function ensureWritesDatabase(): void {
   if (fs.existsSync(path.join(writesDemoDir, 'DYNAMICS.sqlite'))) return;
   for (const stale of fs.existsSync(DATA) ? fs.readdirSync(DATA) : []) {
     if (stale.startsWith(`writes-scale-${WRITE_SCALE}-schema-`)) fs.rmSync(path.join(DATA, stale), { recursive: true, force: true });
@@ -58,14 +65,14 @@ function ensureWritesDatabase(): void {
 }
 
 /** A fresh copy of the writes database in a temporary folder. */
-function freshCopy(label: string): string {
+export function freshCopy(label: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-writes-${label}-`));
   for (const file of fs.readdirSync(writesDemoDir)) fs.copyFileSync(path.join(writesDemoDir, file), path.join(dir, file));
   return dir;
 }
 
 /** Real ids of the demo to refer to, as an integrator would take them from GP. */
-function references(dir: string) {
+export function references(dir: string) {
   const db = new Database(path.join(dir, 'TWO.sqlite'), { readonly: true });
   try {
     const column = (sql: string) => db.prepare(sql).pluck().all() as string[];
@@ -90,7 +97,7 @@ function references(dir: string) {
   }
 }
 
-type Refs = ReturnType<typeof references>;
+export type Refs = ReturnType<typeof references>;
 const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)]!;
 const cents = (n: number) => (n / 100).toFixed(2);
 const today = new Date().toISOString().slice(0, 10);
@@ -132,7 +139,7 @@ function journalEntry(refs: Refs): Record<string, unknown> {
 }
 
 /** The next write of `object` as a request; through the gateway, with a new Idempotency-Key each. */
-function writes(object: Measured, refs: Refs, viaGateway: boolean): () => BenchRequest {
+export function writes(object: Measured, refs: Refs, viaGateway: boolean): () => BenchRequest {
   const body = object === 'sales-orders' ? salesOrder : journalEntry;
   return () => ({
     path: `/v1/${object}`,
@@ -180,27 +187,27 @@ export async function measureWrites(seconds: number): Promise<WriteResults> {
 
     const figures: WriteFigures[] = [];
     const cpuMsPerWrite = {} as WriteResults['cpuMsPerWrite'];
+    // Each process serves one side only, so its CPU over a scenario divided by its side's writes is
+    // its CPU per write (the other side's turns leave it idle but for heartbeats).
+    const cpuNow = () => ({ ...system.cpu(), floor: cpuMs(floor.child.pid!) });
+    const perWrite = (before: CpuMs, after: CpuMs, gateway: number, floorWrites: number): CpuMs => ({
+      gateway: (after.gateway - before.gateway) / gateway,
+      agent: (after.agent - before.agent) / gateway,
+      floor: (after.floor - before.floor) / floorWrites,
+    });
     for (const object of OBJECTS) {
       log(`writes: ${object}, 16 connections, ${seconds} s each in turns of ${TURN_SECONDS} s`);
-      const cpu = { gateway: 0, agent: 0, writes: 0 };
-      const [g16, f16] = await loadInTurns(
-        [target(object, 'gateway'), target(object, 'floor')],
-        16,
-        async (run) => {
-          const before = system.cpu();
-          const result = await run();
-          const after = system.cpu();
-          cpu.gateway += after.gateway - before.gateway;
-          cpu.agent += after.agent - before.agent;
-          cpu.writes += result.requests;
-          return result;
-        },
-        seconds,
-      );
+      const start16 = cpuNow();
+      const [g16, f16] = await loadInTurns([target(object, 'gateway'), target(object, 'floor')], 16, (run) => run(), seconds);
+      const end16 = cpuNow();
       if (g16.errors || f16.errors) throw new Error(`${object} at 16 connections: ${g16.errors} gateway and ${f16.errors} floor errors`);
-      cpuMsPerWrite[object] = { gateway: cpu.gateway / cpu.writes, agent: cpu.agent / cpu.writes };
       log(`writes: ${object}, concurrency 1, ${seconds} s, the sides taking turns write by write`);
       const [g1, f1] = await sequential([target(object, 'gateway'), target(object, 'floor')] as const, seconds);
+      const end1 = cpuNow();
+      cpuMsPerWrite[object] = {
+        c16: perWrite(start16, end16, g16.requests, f16.requests),
+        c1: perWrite(end16, end1, g1.requests, f1.requests),
+      };
       figures.push({ object, c16: { gateway: g16, floor: f16 }, c1: { gateway: g1, floor: f1 } });
       acknowledged.gateway[object] += g16.requests + g1.requests;
       acknowledged.floor[object] += f16.requests + f1.requests;
@@ -245,6 +252,21 @@ export function writesTable(results: WriteResults): string[] {
     row(`${name} p99, 16 connections`, 'ms', c16.gateway.p99, c16.floor.p99);
   }
   return lines;
+}
+
+/** Where each write's CPU went, per process, as list items. */
+export function writesCpuLines(results: WriteResults): string[] {
+  return Object.entries(results.cpuMsPerWrite).flatMap(([object, { c16, c1 }]) =>
+    (
+      [
+        ['16 connections', c16],
+        ['concurrency 1', c1],
+      ] as const
+    ).map(
+      ([at, c]) =>
+        `- CPU per ${object} write at ${at} (ms): gateway ${c.gateway.toFixed(2)} + agent ${c.agent.toFixed(2)} = ${(c.gateway + c.agent).toFixed(2)}; floor ${c.floor.toFixed(2)}`,
+    ),
+  );
 }
 
 /** Issue 19's write targets, each checked against this run. */

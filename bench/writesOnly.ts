@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './system.ts';
-import { measureWrites, writesTable, writeTargets } from './writes.ts';
+import { measureWrites, writesCpuLines, writesTable, writeTargets } from './writes.ts';
 
 /**
  * `pnpm bench:writes`: only the writes of `pnpm bench` (bench/writes.ts), for working on the write
@@ -15,5 +15,6 @@ fs.writeFileSync(
   `${JSON.stringify({ ranAt: new Date().toISOString(), ...results, targets }, null, 2)}\n`,
 );
 console.log(['| measure | gateway + agent | floor | ratio |', '|---|---:|---:|---:|', ...writesTable(results)].join('\n'));
+console.log(`\n${writesCpuLines(results).join('\n')}`);
 console.log(`\n${targets.map(({ name, met, value }) => `- ${met ? 'met' : 'NOT MET'}: ${name} (${value})`).join('\n')}`);
 process.exit(0);
