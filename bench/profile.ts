@@ -2,18 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase, load, log, ROOT, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
 import { walk } from './walk.ts';
+import { ensureWritesDatabase, freshCopy, references, WRITE_OBJECTS, writes, type Measured } from './writes.ts';
 
 /**
- * `pnpm bench:profile <list|get|export> [seconds]`: where the time goes. Starts the gateway and an
- * agent as `pnpm bench` does, but under `node --cpu-prof`, drives one scenario for `seconds`
+ * `pnpm bench:profile <list|get|export|sales-orders|gl-entries> [seconds]`: where the time goes.
+ * Starts the gateway and an agent as `pnpm bench` does (for writes, with writes on and a fresh copy
+ * of the writes database), but under `node --cpu-prof`, drives one scenario for `seconds`
  * (default 10), stops both (each thread writes its profile on exit) and prints each process's CPU
  * per request or page and, per thread, the functions that used the most of it. The profiles stay
  * in bench/.profiles/<time>/ for Chrome DevTools or speedscope.
  */
 const [scenario = '', secondsArg] = process.argv.slice(2);
 const SECONDS = Number(secondsArg ?? 10);
-if (!['list', 'get', 'export'].includes(scenario) || !(SECONDS > 0)) {
-  console.error('usage: pnpm bench:profile <list|get|export> [seconds]');
+const WRITES: readonly string[] = WRITE_OBJECTS;
+if (!['list', 'get', 'export', ...WRITES].includes(scenario) || !(SECONDS > 0)) {
+  console.error(`usage: pnpm bench:profile <list|get|export|${WRITES.join('|')}> [seconds]`);
   process.exit(1);
 }
 
@@ -56,10 +59,19 @@ function hottest(file: string, count: number): { busyMs: number; rows: string[] 
 }
 
 async function main() {
-  ensureDatabase();
+  const writing = WRITES.includes(scenario) ? (scenario as Measured) : null;
+  // Writes go to a fresh copy of the writes database (bench/writes.ts), at 16 connections as in `pnpm bench`.
+  let writesDir: string | null = null;
+  if (writing) {
+    ensureWritesDatabase();
+    writesDir = freshCopy('profile');
+  } else ensureDatabase();
   const dir = path.join(ROOT, 'bench', '.profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   fs.mkdirSync(dir, { recursive: true });
-  const system = await startGatewayAndAgent(['--cpu-prof', '--cpu-prof-dir', dir]);
+  const system = await startGatewayAndAgent(
+    ['--cpu-prof', '--cpu-prof-dir', dir],
+    writesDir ? { dir: writesDir, writes: WRITE_OBJECTS } : {},
+  );
   const pids = { gateway: system.gateway.child.pid!, agent: system.agent.pid! };
   const before = system.cpu();
   log(`profiling ${scenario} for ${SECONDS} s`);
@@ -79,6 +91,9 @@ async function main() {
         return performance.now() < until;
       },
     );
+  } else if (writing) {
+    unit = 'write';
+    units = (await load(system.url, system.auth, writes(writing, references(writesDir!), true), 16, SECONDS)).requests;
   } else {
     const ids = sampleCustomerIds();
     let i = 0;
@@ -90,6 +105,7 @@ async function main() {
   const used = { gateway: after.gateway - before.gateway, agent: after.agent - before.agent };
   // SIGINT: both processes exit cleanly, which is when --cpu-prof writes the profiles.
   await system.stop('SIGINT');
+  if (writesDir) fs.rmSync(writesDir, { recursive: true, force: true });
 
   console.log(`${scenario}: ${units} ${unit}s in ${SECONDS} s`);
   for (const side of ['gateway', 'agent'] as const) console.log(`  ${side} CPU per ${unit}: ${(used[side] / units).toFixed(3)} ms`);

@@ -8,7 +8,6 @@ import {
   load,
   log,
   memory,
-  type Load,
   resetPeakMemory,
   ROOT,
   sampleCustomerIds,
@@ -18,87 +17,19 @@ import {
 } from './system.ts';
 import { walk } from './walk.ts';
 import { DEEP_PAGE_TARGET, deepPagesTable, measureDeepPages, type DeepPage } from './deepPages.ts';
+import { loadInTurns, sequential, TURN_SECONDS } from './turns.ts';
+import { measureWrites, writesCpuLines, writesTable, writeTargets, type WriteResults } from './writes.ts';
 
 /**
  * `pnpm bench`: the gateway and an agent as separate processes over loopback, side by side with the
  * floor (bench/floorServer.ts: the same reads served in-process by a bare node:http server), on a
  * large embedded database. Prints one table with each figure's ratio to the floor and writes it to
  * bench/results/latest.json. BENCH_SCALE (default 200: 1M GL lines, 100k customers per company)
- * and BENCH_SECONDS (default 8 per load scenario) size it.
+ * and BENCH_SECONDS (default 8 per load scenario) size it. Writes (bench/writes.ts) follow the reads;
+ * BENCH_WRITES=0 skips them.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = 16;
-
-interface Target {
-  base: string;
-  headers: Record<string, string>;
-  path: () => string;
-}
-
-/** Throughput is measured in turns of this many seconds: see loadInTurns. */
-const TURN_SECONDS = 2;
-
-/**
- * Throughput of each target at `connections`, `seconds` each, measured in turns of TURN_SECONDS that
- * alternate A B B A A B…: this shared 2-core machine's speed drifts by more than the comparison over
- * a minute, so back-to-back runs of one side and then the other measure the drift as much as the
- * sides. Requests and errors are summed over the turns; p50 and p99 are the medians of the turns'.
- * `busy` is called around each of the first target's turns (the CPU it reads is summed).
- */
-async function loadInTurns(
-  targets: readonly [Target, Target],
-  connections: number,
-  busy: (work: () => Promise<Load>) => Promise<Load>,
-  seconds = SECONDS,
-): Promise<[Load, Load]> {
-  const turns: Load[][] = [[], []];
-  const count = Math.max(1, Math.round(seconds / TURN_SECONDS));
-  for (let turn = 0; turn < count; turn++) {
-    const order = turn % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) {
-      const { base, headers, path } = targets[i]!;
-      const run = () => load(base, headers, path, connections, seconds / count);
-      turns[i]!.push(await (i === 0 ? busy(run) : run()));
-    }
-  }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return turns.map((runs) => {
-    const requests = runs.reduce((sum, r) => sum + r.requests, 0);
-    return {
-      rps: requests / seconds,
-      requests,
-      p50: median(runs.map((r) => r.p50)),
-      p99: median(runs.map((r) => r.p99)),
-      errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    };
-  }) as [Load, Load];
-}
-
-/**
- * Latency at concurrency 1 with sub-millisecond resolution (autocannon's histogram counts whole
- * milliseconds): one request after another for `seconds`, timed with performance.now(). The targets
- * take turns, request by request, so that each sees the same machine: on a shared 2-core machine,
- * back-to-back runs of a few seconds differ by more than what is being compared.
- */
-type Latency = { p50: number; p99: number };
-
-async function sequential<T extends readonly Target[]>(targets: T, seconds = SECONDS): Promise<{ [K in keyof T]: Latency }> {
-  const times: number[][] = targets.map(() => []);
-  const until = performance.now() + seconds * 1000;
-  while (performance.now() < until) {
-    for (const [i, target] of targets.entries()) {
-      const started = performance.now();
-      const res = await fetch(`${target.base}${target.path()}`, { headers: target.headers });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${res.status} from ${target.base}`);
-      times[i]!.push(performance.now() - started);
-    }
-  }
-  return times.map((t) => {
-    t.sort((x, y) => x - y);
-    return { p50: t[Math.floor(t.length / 2)]!, p99: t[Math.floor(t.length * 0.99)]! };
-  }) as { [K in keyof T]: Latency };
-}
 
 async function main() {
   ensureDatabase();
@@ -158,6 +89,7 @@ async function main() {
     ],
     CONCURRENCY,
     (run) => withCpu('list', run, (r) => r.requests),
+    SECONDS,
   );
   record('list customers (limit 100) throughput', 'req/s', 'higher', listG.rps, listF.rps);
   record('list customers p99', 'ms', 'lower', listG.p99, listF.p99);
@@ -168,20 +100,27 @@ async function main() {
     ],
     CONCURRENCY,
     (run) => withCpu('get', run, (r) => r.requests),
+    SECONDS,
   );
   record('get customer throughput', 'req/s', 'higher', getG.rps, getF.rps);
   record('get customer p99', 'ms', 'lower', getG.p99, getF.p99);
 
   log('latency at concurrency 1');
-  const [list1G, list1F] = await sequential([
-    { base: gw, headers: auth, path: () => '/v1/customers?limit=100' },
-    { base: fl, headers: {}, path: () => '/v1/customers?limit=100' },
-  ] as const);
+  const [list1G, list1F] = await sequential(
+    [
+      { base: gw, headers: auth, path: () => '/v1/customers?limit=100' },
+      { base: fl, headers: {}, path: () => '/v1/customers?limit=100' },
+    ] as const,
+    SECONDS,
+  );
   record('list p50 at concurrency 1', 'ms', 'lower', list1G.p50, list1F.p50);
-  const [get1G, get1F] = await sequential([
-    { base: gw, headers: auth, path: () => `/v1/customers/${anyCustomer()}` },
-    { base: fl, headers: {}, path: () => `/v1/customers/${anyCustomer()}` },
-  ] as const);
+  const [get1G, get1F] = await sequential(
+    [
+      { base: gw, headers: auth, path: () => `/v1/customers/${anyCustomer()}` },
+      { base: fl, headers: {}, path: () => `/v1/customers/${anyCustomer()}` },
+    ] as const,
+    SECONDS,
+  );
   record('get p50 at concurrency 1', 'ms', 'lower', get1G.p50, get1F.p50);
 
   log(`export of ${glLines.toLocaleString('en')} GL lines at limit 1000, twice on each side: the first warms up`);
@@ -232,12 +171,15 @@ async function main() {
   record('export GL lines (limit 1000)', 'rows/s', 'higher', exportG.rowsPerSecond, exportF.rowsPerSecond);
 
   log(`first page vs a page ${deep.toLocaleString('en')} rows deep (limit 100, concurrency 1)`);
-  const [firstG, deepG, firstF, deepF] = await sequential([
-    { base: gw, headers: auth, path: () => '/v1/gl-entries?limit=100' },
-    { base: gw, headers: auth, path: () => `/v1/gl-entries?limit=100&cursor=${encodeURIComponent(exportG.deepCursor!)}` },
-    { base: fl, headers: {}, path: () => '/v1/gl-entries?limit=100' },
-    { base: fl, headers: {}, path: () => `/v1/gl-entries?limit=100&after=${exportF.deepCursor}` },
-  ] as const);
+  const [firstG, deepG, firstF, deepF] = await sequential(
+    [
+      { base: gw, headers: auth, path: () => '/v1/gl-entries?limit=100' },
+      { base: gw, headers: auth, path: () => `/v1/gl-entries?limit=100&cursor=${encodeURIComponent(exportG.deepCursor!)}` },
+      { base: fl, headers: {}, path: () => '/v1/gl-entries?limit=100' },
+      { base: fl, headers: {}, path: () => `/v1/gl-entries?limit=100&after=${exportF.deepCursor}` },
+    ] as const,
+    SECONDS,
+  );
   record('first page p50', 'ms', 'lower', firstG.p50, firstF.p50);
   record('deep page p50', 'ms', 'lower', deepG.p50, deepF.p50);
 
@@ -283,26 +225,31 @@ async function main() {
       ),
     },
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'bench', 'results', 'latest.json'),
-    `${JSON.stringify({ ...result, targets: targetsOf(result.rows, result.derived, result.deepPages) }, null, 2)}\n`,
-  );
-  printTable(result);
-  console.log(`\n${deepPagesTable(deepPages)}`);
-
   await system.stop();
   floor.child.kill('SIGTERM');
+
+  // Writes last, on processes and database copies of their own (bench/writes.ts), once the read
+  // system has stopped. BENCH_WRITES=0 skips them.
+  const writes = process.env.BENCH_WRITES === '0' ? null : await measureWrites(SECONDS);
+  const targets = [...targetsOf(result.rows, result.derived, result.deepPages), ...(writes ? writeTargets(writes) : [])];
+  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ ...result, writes, targets }, null, 2)}\n`);
+  printTable(result, writes, targets);
+  console.log(`\n${deepPagesTable(deepPages)}`);
 }
 
-function printTable(result: {
-  rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>;
-  derived: Record<string, unknown>;
-  machine: unknown;
-  scale: number;
-  glLines: number;
-  deepPages: readonly DeepPage[];
-}) {
+function printTable(
+  result: {
+    rows: Record<string, { gateway: number; floor: number; unit: string; better: string }>;
+    derived: Record<string, unknown>;
+    machine: unknown;
+    scale: number;
+    glLines: number;
+    deepPages: readonly DeepPage[];
+  },
+  writes: WriteResults | null,
+  targets: ReadonlyArray<{ name: string; met: boolean; value: string }>,
+) {
   const lines = ['| measure | gateway + agent | floor | ratio |', '|---|---:|---:|---:|'];
   for (const [name, r] of Object.entries(result.rows)) {
     const digits = r.unit === 'ms' ? 2 : 0;
@@ -320,9 +267,24 @@ function printTable(result: {
     `- agent RSS during the export (every 10th page): first page ${d.agentRssDuringExportMB.first?.toFixed(0)} MB, at most ${d.agentRssDuringExportMB.peakFirstTenth.toFixed(0)} MB in the first tenth of the pages, at most ${d.agentRssDuringExportMB.peakAfterFirstTenth.toFixed(0)} MB after it, last ${d.agentRssDuringExportMB.last?.toFixed(0)} MB; agent peak ${d.agentPeakRssMB.toFixed(0)} MB`,
     `- CPU per request at ${CONCURRENCY} connections (ms): list gateway ${d.cpuMsPer.list.gateway.toFixed(3)}, agent ${d.cpuMsPer.list.agent.toFixed(3)}; get gateway ${d.cpuMsPer.get.gateway.toFixed(3)}, agent ${d.cpuMsPer.get.agent.toFixed(3)}; per 1000-row export page: gateway ${d.cpuMsPer['export page'].gateway.toFixed(2)}, agent ${d.cpuMsPer['export page'].agent.toFixed(2)}`,
     `- machine: ${JSON.stringify(result.machine)}, scale ${result.scale}`,
+  );
+  if (writes) {
+    const cpu = writesCpuLines(writes);
+    lines.push(
+      '',
+      `Writes (a fresh copy of the scale-${writes.scale} demo per side, a new Idempotency-Key per write through the gateway):`,
+      '',
+      '| measure | gateway + agent | floor | ratio |',
+      '|---|---:|---:|---:|',
+      ...writesTable(writes),
+      '',
+      ...cpu,
+    );
+  }
+  lines.push(
     '',
-    'Targets (issue 8):',
-    ...targetsOf(result.rows, d, result.deepPages).map(({ name, met, value }) => `- ${met ? 'met' : 'NOT MET'}: ${name} (${value})`),
+    'Targets (issues 8 and 19):',
+    ...targets.map(({ name, met, value }) => `- ${met ? 'met' : 'NOT MET'}: ${name} (${value})`),
   );
   console.log(lines.join('\n'));
 }

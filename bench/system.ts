@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths, demoSchemaVersion } from '@gp-gateway/gp-demo';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { openLocalAdmin, provisionOrganisation } from '@gp-gateway/gateway';
 
 /**
  * The system under measurement, shared by `pnpm bench` and `pnpm bench:profile`: the cached large
@@ -66,11 +66,19 @@ export interface Load {
   errors: number;
 }
 
-/** `connections` keep-alive connections asking for `paths()` in turn against `url` for `seconds`. */
+/** A request other than a GET: its own method, body and headers (added to the target's). */
+export interface BenchRequest {
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** `connections` keep-alive connections sending `paths()` (a GET path, or a request) in turn to `url` for `seconds`. */
 export async function load(
   url: string,
   headers: Record<string, string>,
-  paths: () => string,
+  paths: () => string | BenchRequest,
   connections: number,
   seconds: number,
 ): Promise<Load> {
@@ -79,7 +87,14 @@ export async function load(
     connections,
     duration: seconds,
     headers,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths() }) }],
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const next = paths();
+          return typeof next === 'string' ? { ...req, path: next } : { ...req, ...next, headers: { ...req.headers, ...next.headers } };
+        },
+      },
+    ],
   } as any);
   return {
     rps: result.requests.average,
@@ -162,20 +177,39 @@ export interface GatewayAndAgent {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+export interface SystemOptions {
+  /** The demo folder the agent serves (default: the read bench's cached database, demoDir). */
+  dir?: string;
+  /**
+   * Writes turned on end to end: the key gets the `write` scope, these objects go on the
+   * connection's write whitelist, and the agent runs with --allow-writes (on `dir`, which it changes).
+   */
+  writes?: readonly string[];
+}
+
 /**
  * A gateway with one organisation (limits out of the way: the bench measures speed, not quotas),
  * a live read key and a connection, and an agent on the demo database dialled in to it. `nodeArgs`
  * go to both processes (e.g. --cpu-prof). Resolves once a read goes through.
  */
-export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<GatewayAndAgent> {
+export async function startGatewayAndAgent(nodeArgs: string[] = [], options: SystemOptions = {}): Promise<GatewayAndAgent> {
   const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   const customer = await provisionOrganisation(gatewayDir, {
     organisation: 'Bench',
     limits: { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 1000 },
     connections: ['bench'],
+    scopes: options.writes ? ['read', 'write'] : ['read'],
   });
   const key = customer.liveKey;
   const { token, id: connectionId } = customer.connections.bench!;
+  if (options.writes) {
+    const { admin, close } = await openLocalAdmin(gatewayDir, { create: false, databaseUrl: null });
+    try {
+      await admin.setWriteWhitelist(customer.orgId, connectionId, [...options.writes]);
+    } finally {
+      await close();
+    }
+  }
 
   const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
   const url = `http://127.0.0.1:${gateway.port}`;
@@ -193,7 +227,8 @@ export async function startGatewayAndAgent(nodeArgs: string[] = []): Promise<Gat
       '--token',
       token,
       '--sqlite-dir',
-      demoDir,
+      options.dir ?? demoDir,
+      ...(options.writes ? ['--allow-writes'] : []),
     ],
     {
       cwd: ROOT,

@@ -3,6 +3,9 @@ export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
 export { ReadService } from './service/readService.ts';
+// The write bench's floor (bench/writeFloorServer.ts) runs the agent's writes in-process.
+export { SqliteWriter } from './writes/sqliteWriter.ts';
+export { WriteService } from './writes/writeService.ts';
 export { sandboxWrites } from './embedded/sandboxWrites.ts';
 export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
