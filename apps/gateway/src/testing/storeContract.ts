@@ -187,6 +187,21 @@ export function storeContract(subject: StoreUnderTest): void {
 
     const readOther = () => gateway.findApiKeyWithConnection(other.secretHash, null);
     assert.equal((await readOther())?.key.revokedAt, null);
+    // A write request's Idempotency-Key records, written through this store between two reads of its
+    // key, must not make the store miss what changes after them.
+    const at = new Date();
+    const claim = { orgId: org.id, key: 'k-remembered', fingerprint: 'f', operationId: 'op_1', at };
+    await gateway.claimIdempotencyKey({
+      ...claim,
+      leaseUntil: new Date(at.getTime() + 1000),
+      expiresAt: new Date(at.getTime() + 86_400_000),
+    });
+    assert.equal((await readOther())?.key.revokedAt, null, 'read again after an idempotency record');
+    await gateway.completeIdempotencyKey(org.id, 'k-remembered', 'op_1', {
+      status: 201,
+      contentType: 'application/json',
+      body: Buffer.from('{}'),
+    });
     await gateway.revokeApiKey(other.id, new Date('2026-03-01T00:00:00Z'));
     assert.equal((await readOther())?.key.revokedAt, '2026-03-01T00:00:00.000Z', 'a key revoked through this store: at once');
     const rotated = await operator.rotateApiKey({
