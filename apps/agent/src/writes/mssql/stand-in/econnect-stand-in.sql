@@ -579,6 +579,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
     @I_vBACHNUMB char(15) = NULL,
     @I_vCURNCYID char(15) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
+    @I_vCHRGAMNT numeric(19, 5) = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -599,7 +600,8 @@ BEGIN
         (@call, N'I_vTRXDSCRN', @I_vTRXDSCRN),
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
-        (@call, N'I_vDOCAMNT', @I_vDOCAMNT);
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
+        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     INSERT INTO [dbo].[PM10000] (
