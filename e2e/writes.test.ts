@@ -132,7 +132,7 @@ function bodies(refs: Awaited<ReturnType<typeof references>>, tag: string): Reco
       docTypeId: 'STDORD',
       customerId: refs.customer.id,
       date: today,
-      // One batch id per kind of document: the agent refuses a batch id that another kind already uses.
+      // One batch id per kind of document, so each kind's documents are counted in a batch of their own.
       batchId: `E2ESO${tag}`,
       lines: [{ itemId: refs.item.id, quantity: '2', unitPrice: '10.00' }],
     },

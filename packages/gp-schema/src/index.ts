@@ -5,6 +5,7 @@ export { GP_INDEXES, type GpIndex } from './gpIndexes.ts';
 export { DEX_ROW_ID, DEX_ROW_TS } from './gpTable.ts';
 export { isGpCompanyId, parseCompaniesOption } from './companyIds.ts';
 export { GP_TABLES, gpTablesOf, type GpTableName } from './tables/index.ts';
+export { MC40200 } from './tables/system.ts';
 export {
   isRowIdKey,
   sqliteCreateIndexes,

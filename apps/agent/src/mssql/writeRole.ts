@@ -10,8 +10,9 @@ import { JOURNAL_TABLE, MSSQL_JOURNAL_DDL } from '../writes/journal.ts';
  * journal (created here) with SELECT and INSERT, SELECT on GP's numbering and work tables a write
  * checks and reads back, and UPDATE on RM40401, whose next receivables number the agent advances
  * itself (GP has no procedure for it); in DYNAMICS, SELECT on taErrorCode, which turns GP's error
- * codes into words. The procedures are owned by dbo, so the tables they write need no grant of
- * their own (ownership chaining). DYNGRP is never used.
+ * codes into words, and on MC40200, the currencies a write's currency id is checked against. The
+ * procedures are owned by dbo, so the tables they write need no grant of their own (ownership
+ * chaining). DYNGRP is never used.
  */
 export const WRITE_ROLE = 'gp_gateway_write';
 const q = (name: string) => mssqlDialect.quote(name);
@@ -53,6 +54,8 @@ export function writeRoleScript({ login, companies }: WriteRoleOptions): string 
     `IF USER_ID(${literal(login)}) IS NULL CREATE USER ${q(login)} FOR LOGIN ${q(login)}`,
     `IF DATABASE_PRINCIPAL_ID(N'${WRITE_ROLE}') IS NULL CREATE ROLE ${q(WRITE_ROLE)}`,
     `GRANT SELECT ON [dbo].[taErrorCode] TO ${q(WRITE_ROLE)}`,
+    // The currency list: a write's currency id is checked against it before writing (writes/references).
+    `GRANT SELECT ON [dbo].[MC40200] TO ${q(WRITE_ROLE)}`,
     `ALTER ROLE ${q(WRITE_ROLE)} ADD MEMBER ${q(login)}`,
   ];
   for (const company of companies) {

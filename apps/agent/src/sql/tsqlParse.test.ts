@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OBJECTS, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
+import { OBJECTS, WRITABLE_OBJECT_NAMES, type FilterSpec, type ObjectSpec } from '@gp-gateway/protocol';
+import { batchesOf } from '@gp-gateway/gp-demo/mssql';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import type { ResourceDef } from '../catalogue/types.ts';
@@ -13,10 +14,15 @@ import { PreparedResource } from '../catalogue/compile.ts';
 import { mssqlDialect } from './mssqlDialect.ts';
 import { renderSelect } from './render.ts';
 import type { ColumnRef, SelectQuery } from './model.ts';
+import { goldenBody } from '../writes/mssql/goldenBodies.ts';
+import { recordedCallsSql, STAND_IN_SCRIPT } from '../writes/mssql/stand-in/standIn.ts';
+import { checksOf } from '../writes/references/describe.ts';
+import { referenceBatch } from '../writes/references/mssql.ts';
 
 /**
- * Every statement shape the compiler can produce for SQL Server, parsed by a real T-SQL grammar
- * (sqlfluff's tsql dialect, Debian package `sqlfluff`; .ci/run installs it).
+ * Every statement shape the compiler can produce for SQL Server, the writes' reference checks, and
+ * the stand-in eConnect script, parsed by a real T-SQL grammar (sqlfluff's tsql dialect, Debian
+ * package `sqlfluff`; .ci/run installs it), in one sqlfluff run per core.
  */
 const sqlfluff = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' });
 const available = sqlfluff.status === 0;
@@ -137,6 +143,21 @@ test('every T-SQL statement the compiler produces parses as T-SQL', { skip: !ava
         files.set(file, sql);
       });
     }
+    // The writes' reference checks (writes/references/mssql.ts), as they run: parameters declared by sp_executesql.
+    for (const object of WRITABLE_OBJECT_NAMES) {
+      const batch = referenceBatch('TWO', checksOf(object, goldenBody(object)));
+      const declare = `DECLARE ${batch.params.map((p) => `@${p.name} ${p.type}`).join(', ')};\n`;
+      const file = path.join(dirs[files.size % dirs.length]!, `references-${object}.sql`);
+      fs.writeFileSync(file, `${declare}${batch.sql}\n`);
+      files.set(file, `${object} reference checks`);
+    }
+    // The stand-in eConnect script of the gated SQL Server write suite, one file per batch (sqlfluff is
+    // much faster on small files than on one large one).
+    batchesOf(fs.readFileSync(STAND_IN_SCRIPT, 'utf8')).forEach((batch, i) => {
+      const file = path.join(dirs[files.size % dirs.length]!, `stand-in-${i}.sql`);
+      fs.writeFileSync(file, `${batch}\n`);
+      files.set(file, `stand-in batch ${i}: ${batch.slice(0, 80)}`);
+    });
     // One statement that must not parse proves the check can fail.
     const broken = path.join(dirs[0]!, 'zz-broken.sql');
     fs.writeFileSync(broken, 'SELECT TOP (@p0) FROM [TWO].[dbo].[RM00101] AS [t] WHERE\n');

@@ -512,9 +512,9 @@ describe('writes on the embedded database', () => {
         }),
       ),
     );
+    // API-ORDERS is a sales batch: a journal entry's batch of that id is another batch (GP keys SY00500 by source and id).
     assert.deepEqual((gl.details as { issues: unknown[] }).issues, [
       { path: 'lines.0.accountNumber', message: 'no account with this number' },
-      { path: 'batchId', message: 'the batch belongs to another kind of document (Sales Entry); use another batch id' },
     ]);
     const terms = await refusal(
       t.writes.write(op('customers', { id: 'NEWONE', name: 'x', paymentTermsId: 'Net 999', currencyId: 'Z-XX$' })),
@@ -524,6 +524,43 @@ describe('writes on the embedded database', () => {
       { path: 'currencyId', message: 'no currency with this id' },
     ]);
     assert.equal(fingerprint(t.dir), before);
+  });
+
+  test("a batch is GP's batch of this kind of document: the same id of another kind is another batch; one being posted is refused", async () => {
+    const body = {
+      reference: 'same batch id',
+      date: '2026-11-22',
+      batchId: 'SHARED-ID',
+      lines: [
+        { accountNumber: accounts[0]!, debit: '5.00' },
+        { accountNumber: accounts[1]!, credit: '5.00' },
+      ],
+    };
+    await t.writes.write(op('sales-orders', { ...SALES_ORDER, batchId: 'SHARED-ID' }));
+    await t.writes.write(op('gl-entries', body));
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'));
+    try {
+      const batches = () =>
+        db
+          .prepare(
+            "SELECT rtrim(BCHSOURC) AS source, SERIES AS series, NUMOFTRX AS count FROM SY00500 WHERE BACHNUMB = 'SHARED-ID      ' ORDER BY 1",
+          )
+          .all();
+      assert.deepEqual(batches(), [
+        { source: 'GL_Normal', series: 2, count: 1 },
+        { source: 'Sales Entry', series: 3, count: 1 },
+      ]);
+      // GP marks a batch being posted; a document cannot join it then.
+      db.prepare("UPDATE SY00500 SET MKDTOPST = 1 WHERE BACHNUMB = 'SHARED-ID      ' AND BCHSOURC = 'GL_Normal      '").run();
+    } finally {
+      db.close();
+    }
+    const posting = await refusal(t.writes.write(op('gl-entries', body)));
+    assert.deepEqual((posting.details as { issues: unknown[] }).issues, [
+      { path: 'batchId', message: 'the batch is being posted or is marked to post; use another batch id' },
+    ]);
+    // The sales batch of the same id is not being posted: orders still go into it.
+    assert.equal((await t.writes.write(op('sales-orders', { ...SALES_ORDER, batchId: 'SHARED-ID' }))).outcome, 'created');
   });
 
   test('a record whose id exists is refused with ALREADY_EXISTS, never updated', async () => {

@@ -21,7 +21,8 @@ import { payableDistributions, receivableDistributions } from './distributions.t
 import { fieldColumns, headerOf, type GpWriteValue } from './fieldColumns.ts';
 import { JOURNAL_TABLE, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
 import { nextNumber } from './numbers.ts';
-import { WriteRefusal, type Issue } from './refusals.ts';
+import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts';
+import { checkReferencesSqlite } from './references/sqlite.ts';
 
 /**
  * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
@@ -107,15 +108,6 @@ function find(db: Db, tableName: GpTableName, where: Record<string, GpWriteValue
 }
 
 const exists = (db: Db, table: GpTableName, where: Record<string, GpWriteValue>) => find(db, table, where) !== undefined;
-
-/** GP's batch sources per document kind, and their series (gp-schema.md §0). */
-const BATCHES = {
-  sales: { source: 'Sales Entry', series: 3 },
-  receivables: { source: 'RM_Sales', series: 3 },
-  payables: { source: 'PM_Trxent', series: 4 },
-  ledger: { source: 'GL_Normal', series: 2 },
-} as const;
-type BatchKind = keyof typeof BATCHES;
 
 export class SqliteWriter {
   private readonly databases: SqliteDatabases;
@@ -264,7 +256,8 @@ export class SqliteWriter {
   }
 
   private writeRows(db: Db, company: string, request: WriteRequest, options: { dryRun?: boolean } = {}): Written {
-    const checks = new Checks(db);
+    // Every reference is checked before any row is written (references/describe.ts).
+    const checks = checkReferencesSqlite(db, request.object, request.body);
     const dry = options.dryRun === true;
     const body = request.body;
     switch (request.object) {
@@ -291,14 +284,11 @@ export class SqliteWriter {
     return { id, readBack: () => JSON.stringify(record) };
   }
 
-  private customer(db: Db, company: string, input: WriteBody, checks: Checks, dry: boolean): Written {
+  private customer(db: Db, company: string, input: WriteBody, checks: Resolved, dry: boolean): Written {
     const id = String(input.id);
     const body = { ...input };
-    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.paymentTerms('paymentTermsId', input.paymentTermsId);
-    if (input.salespersonId !== undefined)
-      body.salespersonId = checks.canonical('salespersonId', input.salespersonId, 'RM00301', 'SLPRSNID', 'no salesperson with this id');
-    checks.currency('currencyId', body.currencyId);
-    checks.done();
+    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.spelling('paymentTermsId');
+    if (input.salespersonId !== undefined) body.salespersonId = checks.spelling('salespersonId');
     if (exists(db, 'RM00101', { CUSTNMBR: id })) throw alreadyExists('customers', `a customer ${id} already exists`);
     if (dry) return this.preview('customers', id, body);
     const { creditLimit, ...rest } = body;
@@ -313,12 +303,10 @@ export class SqliteWriter {
     return { id, readBack: () => this.readOne(CATALOGUE.customers, company, [id]) };
   }
 
-  private vendor(db: Db, company: string, input: WriteBody, checks: Checks, dry: boolean): Written {
+  private vendor(db: Db, company: string, input: WriteBody, checks: Resolved, dry: boolean): Written {
     const id = String(input.id);
     const body = { ...input };
-    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.paymentTerms('paymentTermsId', input.paymentTermsId);
-    checks.currency('currencyId', body.currencyId);
-    checks.done();
+    if (input.paymentTermsId !== undefined) body.paymentTermsId = checks.spelling('paymentTermsId');
     if (exists(db, 'PM00200', { VENDORID: id })) throw alreadyExists('vendors', `a vendor ${id} already exists`);
     const withDefaults = { status: 'active', ...body };
     if (dry) return this.preview('vendors', id, withDefaults);
@@ -329,7 +317,7 @@ export class SqliteWriter {
     return { id, readBack: () => this.readOne(CATALOGUE.vendors, company, [id]) };
   }
 
-  private address(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean, of: 'customer' | 'vendor'): Written {
+  private address(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean, of: 'customer' | 'vendor'): Written {
     const object = of === 'customer' ? 'customer-addresses' : 'vendor-addresses';
     const [parent, table, key, field] =
       of === 'customer'
@@ -337,8 +325,6 @@ export class SqliteWriter {
         : (['PM00200', 'PM00300', 'VENDORID', 'vendorId'] as const);
     const owner = String(body[field]);
     const code = String(body.code);
-    checks.reference(field, owner, parent, key, `no ${of} with this id`);
-    checks.done();
     if (exists(db, table, { [key]: owner, ADRSCODE: code }))
       throw alreadyExists(object, `the ${of} ${owner} already has an address ${code}`);
     if (dry) return this.preview(object, `${owner}:${code}`, body);
@@ -347,30 +333,14 @@ export class SqliteWriter {
     return { id: `${owner}:${code}`, readBack: () => this.readOne(CATALOGUE[object], company, [owner, code]) };
   }
 
-  private salesOrder(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+  private salesOrder(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean): Written {
     const typeName = String(body.type ?? 'order');
     const type = codeOf(SALES_DOCUMENT_TYPES, typeName)!;
     const docId = String(body.docTypeId);
-    const customer = checks.reference(
-      'customerId',
-      body.customerId,
-      'RM00101',
-      'CUSTNMBR',
-      'no customer with this id',
-      'CUSTNAME, CURNCYID, INACTIVE',
-    );
-    if (customer && Number(customer.INACTIVE) === 1) checks.issue('customerId', 'the customer is inactive');
-    const docType = checks.reference('docTypeId', docId, 'SOP40200', 'DOCID', `no ${typeName} document type id with this id`, 'SOPNUMBE', {
-      SOPTYPE: type,
-    });
-    checks.site('siteId', body.siteId);
+    const customer = checks.row('customerId');
+    const docType = checks.row('docTypeId');
     const lines = body.lines!;
-    const items = lines.map((line, i) => {
-      checks.site(`lines.${i}.siteId`, line.siteId);
-      return checks.reference(`lines.${i}.itemId`, line.itemId, 'IV00101', 'ITEMNMBR', 'no item with this id', 'ITEMDESC');
-    });
-    checks.batch('batchId', String(body.batchId), 'sales');
-    checks.done();
+    const items = lines.map((_, i) => checks.row(`lines.${i}.itemId`));
     let number = body.number === undefined ? null : String(body.number);
     if (number !== null && this.salesNumberTaken(db, type, number))
       throw alreadyExists('sales-orders', `a ${typeName} ${number} already exists`);
@@ -448,21 +418,10 @@ export class SqliteWriter {
     return exists(db, 'SOP10100', { SOPTYPE: type, SOPNUMBE: number }) || exists(db, 'SOP30200', { SOPTYPE: type, SOPNUMBE: number });
   }
 
-  private receivable(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+  private receivable(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean): Written {
     const withDefaults: WriteBody = { type: 'invoice', ...body };
     const type = codeOf(AR_DOCUMENT_TYPES, String(withDefaults.type))!;
-    const customer = checks.reference(
-      'customerId',
-      body.customerId,
-      'RM00101',
-      'CUSTNMBR',
-      'no customer with this id',
-      'CUSTNAME, CURNCYID, PYMTRMID, INACTIVE',
-    );
-    if (customer && Number(customer.INACTIVE) === 1) checks.issue('customerId', 'the customer is inactive');
-    checks.currency('currencyId', body.currencyId);
-    checks.batch('batchId', String(body.batchId), 'receivables');
-    checks.done();
+    const customer = checks.row('customerId');
     const setup = find(db, 'RM40401', { RMDTYPAL: type }, 'DOCNUMBR');
     let number = body.documentNumber === undefined ? null : String(body.documentNumber);
     if (number !== null && this.receivableTaken(db, type, number))
@@ -530,21 +489,10 @@ export class SqliteWriter {
     );
   }
 
-  private payable(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+  private payable(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean): Written {
     const withDefaults: WriteBody = { type: 'invoice', ...body };
     const type = codeOf(AP_DOCUMENT_TYPES, String(withDefaults.type))!;
-    const vendor = checks.reference(
-      'vendorId',
-      body.vendorId,
-      'PM00200',
-      'VENDORID',
-      'no vendor with this id',
-      'CURNCYID, PYMTRMID, VENDSTTS',
-    );
-    if (vendor && Number(vendor.VENDSTTS) === 2) checks.issue('vendorId', 'the vendor is inactive');
-    checks.currency('currencyId', body.currencyId);
-    checks.batch('batchId', String(body.batchId), 'payables');
-    checks.done();
+    const vendor = checks.row('vendorId');
     const vendorId = String(body.vendorId);
     const documentNumber = String(body.vendorDocumentNumber);
     if (
@@ -620,11 +568,12 @@ export class SqliteWriter {
     );
   }
 
-  private journalEntry(db: Db, company: string, body: WriteBody, checks: Checks, dry: boolean): Written {
+  private journalEntry(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean): Written {
     const lines = body.lines!;
-    const accounts = lines.map((line, i) => checks.account(`lines.${i}.accountNumber`, String(line.accountNumber)));
-    checks.batch('batchId', String(body.batchId), 'ledger');
-    checks.done();
+    const accounts = lines.map((_, i) => {
+      const account = checks.row(`lines.${i}.accountNumber`)!;
+      return { index: Number(account.ACTINDX), type: Number(account.ACCTTYPE) };
+    });
     const setup = find(db, 'GL40000', { UNIQKEY: '1' }, 'NJRNLENT');
     if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no general ledger setup (GL40000)');
     let entry = Number(setup.NJRNLENT);
@@ -718,109 +667,4 @@ function replay(known: JournalRow, operationId: string): WriteDone {
 
 function alreadyExists(object: string, message: string): AgentError {
   return new AgentError('ALREADY_EXISTS', message, null, { object });
-}
-
-/** The reference checks of one write: every broken reference is collected, then all are refused at once. */
-class Checks {
-  private readonly db: Db;
-  private readonly issues: Issue[] = [];
-
-  constructor(db: Db) {
-    this.db = db;
-  }
-
-  issue(path: string, message: string): void {
-    this.issues.push({ path, message });
-  }
-
-  /**
-   * GP's own spelling of the key `value` names (ids are upper-cased on the way in, but GP keeps
-   * setup ids such as payment terms in mixed case, and compares case-insensitively), or the value
-   * itself when it names nothing (an issue was recorded) or is absent.
-   */
-  canonical(path: string, value: unknown, table: GpTableName, column: string, message: string): string | undefined {
-    if (value === undefined) return undefined;
-    const row = this.reference(path, value, table, column, message, `rtrim("${column}") AS "key"`);
-    return row ? String(row.key) : String(value);
-  }
-
-  /** The row `value` names in `table`, or undefined (and an issue) when there is none; absent values pass. */
-  reference(
-    path: string,
-    value: unknown,
-    table: GpTableName,
-    column: string,
-    message: string,
-    select = '1',
-    also: Record<string, GpWriteValue> = {},
-  ): Record<string, unknown> | undefined {
-    if (value === undefined) return undefined;
-    const row = find(this.db, table, { ...also, [column]: String(value) }, select);
-    if (!row) this.issue(path, message);
-    return row;
-  }
-
-  paymentTerms(path: string, value: unknown): string | undefined {
-    return this.canonical(path, value, 'SY03300', 'PYMTRMID', 'no payment terms with this id');
-  }
-
-  site(path: string, value: unknown): void {
-    this.reference(path, value, 'IV40700', 'LOCNCODE', 'no site with this id');
-  }
-
-  /**
-   * The embedded database has no currency table (DYNAMICS..MC40200 on GP): a currency is known
-   * when a customer, vendor or checkbook of the company uses it.
-   */
-  currency(path: string, value: unknown): void {
-    if (value === undefined) return;
-    const id = padChar(String(value), 15);
-    const known = this.db
-      .prepare(
-        'SELECT 1 FROM RM00101 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM PM00200 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM CM00100 WHERE CURNCYID = ? LIMIT 1',
-      )
-      .get(id, id, id);
-    if (!known) this.issue(path, 'no currency with this id');
-  }
-
-  /** An account by its number: it must exist, be active, and take postings (GL00100.ACCTTYPE 1). */
-  account(path: string, number: string): { index: number; type: number } | undefined {
-    const row = this.db
-      .prepare(
-        'SELECT a.ACTINDX AS ACTINDX, a.ACTIVE AS ACTIVE, a.ACCTTYPE AS ACCTTYPE FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE n.ACTNUMST = ?',
-      )
-      .get(padChar(number, 129)) as { ACTINDX: number; ACTIVE: number; ACCTTYPE: number } | undefined;
-    if (!row) {
-      this.issue(path, 'no account with this number');
-      return undefined;
-    }
-    if (row.ACTIVE !== 1) this.issue(path, 'the account is inactive');
-    else if (row.ACCTTYPE !== 1) this.issue(path, 'the account takes no postings (a unit or allocation account)');
-    return { index: row.ACTINDX, type: row.ACCTTYPE };
-  }
-
-  /** A batch exists for this kind of document and is not being posted, or does not exist yet (it is created). */
-  batch(path: string, batch: string, kind: BatchKind): void {
-    const { source, series } = BATCHES[kind];
-    const rows = this.db.prepare('SELECT BCHSOURC, SERIES, BCHSTTUS, MKDTOPST FROM SY00500 WHERE BACHNUMB = ?').all(padChar(batch, 15)) as {
-      BCHSOURC: string;
-      SERIES: number;
-      BCHSTTUS: number;
-      MKDTOPST: number;
-    }[];
-    const own = rows.find((row) => row.BCHSOURC.trimEnd() === source);
-    if (!own) {
-      if (rows.length)
-        this.issue(path, `the batch belongs to another kind of document (${rows[0]!.BCHSOURC.trimEnd()}); use another batch id`);
-      return;
-    }
-    if (own.SERIES !== series) this.issue(path, 'the batch is of another series');
-    else if (own.BCHSTTUS !== 0 || own.MKDTOPST !== 0)
-      this.issue(path, 'the batch is being posted or is marked to post; use another batch id');
-  }
-
-  /** Refuses the write when any check failed, naming each. */
-  done(): void {
-    if (this.issues.length) throw new WriteRefusal(this.issues);
-  }
 }

@@ -3,7 +3,7 @@
  * with a named one, the agent's GP_SYSTEM_DATABASE), and in each company database the
  * fiscal calendar (SY40101 years, SY40100 periods), payment terms (SY03300) and batches (SY00500).
  */
-import { char, datetime, int, numeric, smallint, table, tinyint } from '../gpTable.ts';
+import { char, datetime, int, numeric, smallint, table, tinyint, type GpTable } from '../gpTable.ts';
 import { addressLines } from './columns.ts';
 
 export const SY01500 = table({
@@ -152,3 +152,16 @@ export const SY00500 = table({
   primaryKey: ['BCHSOURC', 'BACHNUMB'],
   hasRowTs: false,
 });
+
+/**
+ * The currency list, in the system database (gp-schema.md "Lookup joins"). Not in GP_TABLES: the
+ * demo does not store it (the embedded writer has a stand-in rule for currencies); the writer reads
+ * it on SQL Server to check a body's currency id before writing. Only the columns the agent names.
+ */
+export const MC40200: GpTable = {
+  name: 'MC40200',
+  database: 'system',
+  columns: [char('CURNCYID', 15), smallint('CURRNIDX'), char('CRNCYDSC', 31), char('ISOCURRC', 3), smallint('DECPLCUR')],
+  primaryKey: ['CURNCYID'],
+  hasRowTs: true,
+};

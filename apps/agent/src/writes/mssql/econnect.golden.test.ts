@@ -6,8 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkWriteBody, WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
+import { WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { econnectWrite, type TsqlBatch } from './econnect.ts';
+import { goldenBody } from './goldenBodies.ts';
+import { checksOf } from '../references/describe.ts';
+import { referenceBatch } from '../references/mssql.ts';
 
 /**
  * The eConnect T-SQL of every writable object (econnect.ts): golden files under golden/ that a
@@ -16,79 +19,6 @@ import { econnectWrite, type TsqlBatch } from './econnect.ts';
  */
 const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden');
 const OPERATION = 'golden-operation-0001';
-
-/** One body per object, with every optional field the object has, through the protocol's own checks. */
-const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
-  customers: {
-    id: 'apitest0001',
-    name: "O'Brien & Sons",
-    shortName: 'OBRIEN',
-    classId: 'USA-ILMO-T1',
-    paymentTermsId: 'Net 30',
-    salespersonId: 'GREG E.',
-    currencyId: 'Z-US$',
-    creditLimit: '2500.00',
-    phone: '31255501230000',
-    inactive: false,
-    hold: true,
-  },
-  'customer-addresses': {
-    customerId: 'AARONFIT0001',
-    code: 'SHIP2',
-    line1: '1 Test Way',
-    city: 'Chicago',
-    state: 'IL',
-    postalCode: '60601',
-    phone: '3125550100',
-  },
-  vendors: { id: 'apivend', name: 'API Vendor', paymentTermsId: 'Net 30', ten99Type: 'miscellaneous', taxId: '12-3456789' },
-  'vendor-addresses': {
-    vendorId: 'ACETRAVE0001',
-    code: 'REMIT',
-    contactPerson: 'Pat',
-    line1: 'PO Box 1',
-    city: 'Fargo',
-    postalCode: '58102',
-  },
-  'sales-orders': {
-    docTypeId: 'STDORD',
-    customerId: 'AARONFIT0001',
-    date: '2026-11-20',
-    batchId: 'API-ORDERS',
-    siteId: 'WAREHOUSE',
-    customerPONumber: 'PO-77',
-    freightAmount: '12.50',
-    lines: [
-      { itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '19.99' },
-      { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'NORTH' },
-    ],
-  },
-  'ar-invoices': {
-    customerId: 'AARONFIT0001',
-    date: '2026-11-21',
-    salesAmount: '1000.00',
-    taxAmount: '80',
-    batchId: 'API-RM',
-    description: 'Consulting',
-  },
-  'ap-invoices': {
-    vendorId: 'ACETRAVE0001',
-    vendorDocumentNumber: 'V-INV-9',
-    date: '2026-11-21',
-    purchasesAmount: '500.5',
-    batchId: 'API-PM',
-  },
-  'gl-entries': {
-    reference: 'API accrual',
-    date: '2026-11-22',
-    batchId: 'API-GL',
-    sourceDocument: 'GJ',
-    lines: [
-      { accountNumber: '000-1100-00', debit: '100.00', lineDescription: 'one' },
-      { accountNumber: '000-4100-00', credit: '100.00' },
-    ],
-  },
-};
 
 /** The number the golden main batches are rendered with, as the number step would have answered. */
 const TAKEN: Record<WritableObjectName, string | null> = {
@@ -103,15 +33,15 @@ const TAKEN: Record<WritableObjectName, string | null> = {
 };
 
 function batchesOf(object: WritableObjectName): { name: string; batch: TsqlBatch }[] {
-  const checked = checkWriteBody(object, BODIES[object]);
-  assert.ok(checked.ok, JSON.stringify(checked));
-  const write = econnectWrite(object, checked.body, OPERATION, 'TWO');
+  const write = econnectWrite(object, goldenBody(object), OPERATION, 'TWO');
   return [...(write.numbers ? [{ name: 'numbers', batch: write.numbers }] : []), { name: 'main', batch: write.main(TAKEN[object]) }];
 }
 
 function render(object: WritableObjectName): string {
   const out = [`-- ${object}: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.`];
-  for (const { name, batch } of batchesOf(object)) {
+  // The reference checks run first (writes/references/mssql.ts); sql/tsqlParse.test.ts parses them.
+  const references = { name: 'references', batch: referenceBatch('TWO', checksOf(object, goldenBody(object))) };
+  for (const { name, batch } of [references, ...batchesOf(object)]) {
     out.push('', `-- ${name}`);
     for (const p of batch.params) out.push(`-- @${p.name} ${p.type} = ${JSON.stringify(p.value)}`);
     out.push(batch.sql);

@@ -12,41 +12,16 @@ import { renderSelect } from '../../sql/render.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { JOURNAL_TABLE } from '../journal.ts';
 import type { Writer } from '../writeService.ts';
-import { econnectWrite, type TsqlBatch, type TsqlParam } from './econnect.ts';
+import { bindParams } from './bindParams.ts';
+import { econnectWrite, type TsqlBatch } from './econnect.ts';
+import { checkReferencesMssql } from '../references/mssql.ts';
 
 type Done = { outcome: WriteOutcome; answer: string | null };
 type Request = { object: WritableObjectName; company: string; operationId: string; body: WriteBody; validateOnly: boolean };
 type Runner = { request(): sql.Request };
 
-/** A T-SQL type name as the driver binds it. */
-function driverType(type: string): sql.ISqlType | (() => sql.ISqlType) {
-  const char = /^(var)?char\((\d+)\)$/.exec(type);
-  if (char) return char[1] ? sql.VarChar(Number(char[2])) : sql.Char(Number(char[2]));
-  switch (type) {
-    case 'numeric(19,5)':
-      return sql.Numeric(19, 5);
-    case 'datetime':
-      return sql.DateTime;
-    case 'smallint':
-      return sql.SmallInt;
-    case 'tinyint':
-      return sql.TinyInt;
-    default:
-      return sql.Int;
-  }
-}
-
-function bindEconnect(request: sql.Request, params: readonly TsqlParam[]): sql.Request {
-  for (const p of params) {
-    // Dates are date-only: midnight, in the server's terms (tedious reads Dates as UTC).
-    const value = p.type === 'datetime' && typeof p.value === 'string' ? new Date(`${p.value.slice(0, 10)}T00:00:00Z`) : p.value;
-    request.input(p.name, driverType(p.type), value);
-  }
-  return request;
-}
-
 async function run(on: Runner, batch: TsqlBatch): Promise<Record<string, unknown>[]> {
-  const result = await bindEconnect(on.request(), batch.params).query(batch.sql);
+  const result = await bindParams(on.request(), batch.params).query(batch.sql);
   return (result.recordsets as unknown as Record<string, unknown>[][]).at(-1) ?? [];
 }
 
@@ -60,7 +35,8 @@ async function select(on: Runner, query: CompiledQuery): Promise<unknown[][]> {
 
 /**
  * Writes on SQL Server through GP's eConnect procedures (econnect.ts; docs/decisions.md#writes-on-the-agent).
- * An id or number that exists is refused first (409); the document's number is taken in its own
+ * Broken references are refused first (400, each named in details.issues, as on the embedded
+ * database), then an id or number that exists (409); the document's number is taken in its own
  * transaction (validate-only: inside the write's, and rolled back with it); then, in one transaction,
  * the calls, the record read back through the catalogue, and the journal row; COMMIT. GP's own
  * refusals come back as its error codes, with their words from DYNAMICS..taErrorCode.
@@ -109,6 +85,8 @@ export class MssqlWriter implements Writer {
     const company = await this.company(pool, request.company);
     const known = await this.journal(pool, company, request.operationId);
     if (known) return replay(known, request.operationId);
+    // Every reference checked against GP before a number is taken or a procedure called (references/describe.ts).
+    await checkReferencesMssql(() => pool.request(), company, request.object, request.body);
     await this.refuseExisting(pool, company, request);
     const plan = econnectWrite(request.object, request.body, request.operationId, company);
     let number: string | null = null;

@@ -1,5 +1,12 @@
 -- ap-invoices: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(15) = "ACETRAVE0001"
+-- @p1 varchar(15) = "API-PM"
+-- @p2 varchar(15) = "PM_Trxent"
+SELECT TOP (1) [t].[CURNCYID] AS [CURNCYID], [t].[PYMTRMID] AS [PYMTRMID], [t].[VENDSTTS] AS [VENDSTTS] FROM [TWO].[dbo].[PM00200] AS [t] WHERE [t].[VENDORID] = @p0;
+SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p1 AND [t].[BCHSOURC] = @p2;
+
 -- numbers
 SET XACT_ABORT ON;
 DECLARE @O_vCNTRLNUM varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;

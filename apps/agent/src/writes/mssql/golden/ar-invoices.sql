@@ -1,5 +1,12 @@
 -- ar-invoices: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(15) = "AARONFIT0001"
+-- @p1 varchar(15) = "API-RM"
+-- @p2 varchar(15) = "RM_Sales"
+SELECT TOP (1) [t].[CUSTNAME] AS [CUSTNAME], [t].[CURNCYID] AS [CURNCYID], [t].[PYMTRMID] AS [PYMTRMID], [t].[INACTIVE] AS [INACTIVE] FROM [TWO].[dbo].[RM00101] AS [t] WHERE [t].[CUSTNMBR] = @p0;
+SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p1 AND [t].[BCHSOURC] = @p2;
+
 -- numbers
 -- @p0 smallint = 1
 SET XACT_ABORT ON;

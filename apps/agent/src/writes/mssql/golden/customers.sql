@@ -1,5 +1,13 @@
 -- customers: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(21) = "NET 30"
+-- @p1 varchar(15) = "GREG E."
+-- @p2 varchar(15) = "Z-US$"
+SELECT TOP (1) RTRIM([t].[PYMTRMID]) AS [key] FROM [TWO].[dbo].[SY03300] AS [t] WHERE [t].[PYMTRMID] = @p0;
+SELECT TOP (1) RTRIM([t].[SLPRSNID]) AS [key] FROM [TWO].[dbo].[RM00301] AS [t] WHERE [t].[SLPRSNID] = @p1;
+SELECT TOP (1) 1 AS [found] FROM [DYNAMICS].[dbo].[MC40200] AS [t] WHERE [t].[CURNCYID] = @p2;
+
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
 -- @p1 char(15) = "APITEST0001"

@@ -1,5 +1,14 @@
 -- gl-entries: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(129) = "000-1100-00"
+-- @p1 varchar(129) = "000-4100-00"
+-- @p2 varchar(15) = "API-GL"
+-- @p3 varchar(15) = "GL_Normal"
+SELECT TOP (1) [t].[ACTINDX] AS [ACTINDX], [j].[ACCTTYPE] AS [ACCTTYPE], [j].[ACTIVE] AS [ACTIVE] FROM [TWO].[dbo].[GL00105] AS [t] JOIN [TWO].[dbo].[GL00100] AS [j] ON [j].[ACTINDX] = [t].[ACTINDX] WHERE [t].[ACTNUMST] = @p0;
+SELECT TOP (1) [t].[ACTINDX] AS [ACTINDX], [j].[ACCTTYPE] AS [ACCTTYPE], [j].[ACTIVE] AS [ACTIVE] FROM [TWO].[dbo].[GL00105] AS [t] JOIN [TWO].[dbo].[GL00100] AS [j] ON [j].[ACTINDX] = [t].[ACTINDX] WHERE [t].[ACTNUMST] = @p1;
+SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p2 AND [t].[BCHSOURC] = @p3;
+
 -- numbers
 SET XACT_ABORT ON;
 DECLARE @O_vJournalEntryNumber char(13) = '', @O_iErrorState int = 0, @rc int = 0;

@@ -1,5 +1,23 @@
 -- sales-orders: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(15) = "AARONFIT0001"
+-- @p1 varchar(15) = "STDORD"
+-- @p2 smallint = 2
+-- @p3 varchar(11) = "WAREHOUSE"
+-- @p4 varchar(31) = "ACCS-10011-BK"
+-- @p5 varchar(11) = "NORTH"
+-- @p6 varchar(31) = "ACCS-10012"
+-- @p7 varchar(15) = "API-ORDERS"
+-- @p8 varchar(15) = "Sales Entry"
+SELECT TOP (1) [t].[CUSTNAME] AS [CUSTNAME], [t].[CURNCYID] AS [CURNCYID], [t].[PYMTRMID] AS [PYMTRMID], [t].[INACTIVE] AS [INACTIVE] FROM [TWO].[dbo].[RM00101] AS [t] WHERE [t].[CUSTNMBR] = @p0;
+SELECT TOP (1) [t].[SOPNUMBE] AS [SOPNUMBE] FROM [TWO].[dbo].[SOP40200] AS [t] WHERE [t].[DOCID] = @p1 AND [t].[SOPTYPE] = @p2;
+SELECT TOP (1) 1 AS [found] FROM [TWO].[dbo].[IV40700] AS [t] WHERE [t].[LOCNCODE] = @p3;
+SELECT TOP (1) [t].[ITEMDESC] AS [ITEMDESC] FROM [TWO].[dbo].[IV00101] AS [t] WHERE [t].[ITEMNMBR] = @p4;
+SELECT TOP (1) 1 AS [found] FROM [TWO].[dbo].[IV40700] AS [t] WHERE [t].[LOCNCODE] = @p5;
+SELECT TOP (1) [t].[ITEMDESC] AS [ITEMDESC] FROM [TWO].[dbo].[IV00101] AS [t] WHERE [t].[ITEMNMBR] = @p6;
+SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p7 AND [t].[BCHSOURC] = @p8;
+
 -- numbers
 -- @p0 tinyint = 2
 -- @p1 char(15) = "STDORD"

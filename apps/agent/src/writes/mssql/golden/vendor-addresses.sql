@@ -1,5 +1,9 @@
 -- vendor-addresses: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(15) = "ACETRAVE0001"
+SELECT TOP (1) 1 AS [found] FROM [TWO].[dbo].[PM00200] AS [t] WHERE [t].[VENDORID] = @p0;
+
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
 -- @p1 char(15) = "ACETRAVE0001"

@@ -1,5 +1,9 @@
 -- vendors: the eConnect calls of one write (writes/mssql/econnect.ts); parameters bound as typed below.
 
+-- references
+-- @p0 varchar(21) = "NET 30"
+SELECT TOP (1) RTRIM([t].[PYMTRMID]) AS [key] FROM [TWO].[dbo].[SY03300] AS [t] WHERE [t].[PYMTRMID] = @p0;
+
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
 -- @p1 smallint = 1

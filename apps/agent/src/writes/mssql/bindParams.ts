@@ -1,0 +1,30 @@
+import sql from 'mssql';
+import type { TsqlParam } from './econnect.ts';
+
+/** A T-SQL type name as the driver binds it. */
+function driverType(type: string): sql.ISqlType | (() => sql.ISqlType) {
+  const char = /^(var)?char\((\d+)\)$/.exec(type);
+  if (char) return char[1] ? sql.VarChar(Number(char[2])) : sql.Char(Number(char[2]));
+  switch (type) {
+    case 'numeric(19,5)':
+      return sql.Numeric(19, 5);
+    case 'datetime':
+      return sql.DateTime;
+    case 'smallint':
+      return sql.SmallInt;
+    case 'tinyint':
+      return sql.TinyInt;
+    default:
+      return sql.Int;
+  }
+}
+
+/** Binds a batch's parameters, each with the T-SQL type it declares. */
+export function bindParams(request: sql.Request, params: readonly TsqlParam[]): sql.Request {
+  for (const p of params) {
+    // Dates are date-only: midnight, in the server's terms (tedious reads Dates as UTC).
+    const value = p.type === 'datetime' && typeof p.value === 'string' ? new Date(`${p.value.slice(0, 10)}T00:00:00Z`) : p.value;
+    request.input(p.name, driverType(p.type), value);
+  }
+  return request;
+}

@@ -1,0 +1,740 @@
+-- =====================================================================================================
+-- STAND-IN FOR GP's eCONNECT PROCEDURES. THIS IS NOT eCONNECT. FOR THROWAWAY TEST DATABASES ONLY.
+-- =====================================================================================================
+-- What it is (docs/decisions.md#writes-on-the-agent): procedures with the names and the parameters the
+-- agent's SQL Server writer calls (writes/mssql/econnect.ts), so that the gated suite
+-- (e2e/mssqlWrites.test.ts) can run every write against a SQL Server loaded with the demo. Each one
+-- records its call in GPGW_STANDIN_CALLS and the parameters it was given in GPGW_STANDIN_PARAMETERS
+-- and inserts the rows GP would insert for the document (gp-schema.md §16), enough for the writer's
+-- read-back through the read catalogue. It validates almost nothing: GP's own checks, defaults,
+-- distributions, posting setup and the hundreds of other eConnect parameters are not here.
+-- One marked input is refused, as eConnect refuses: a customer named STANDIN-REFUSE (error 90001,
+-- and 90002 in the error string), whose codes are described in the stand-in DYNAMICS..taErrorCode.
+-- Run it in a company database (USE [TWO] first); it also creates DYNAMICS..taErrorCode and
+-- DYNAMICS..MC40200 when they are missing. It must never be run against a real GP database.
+-- =====================================================================================================
+
+IF OBJECT_ID(N'[dbo].[GPGW_STANDIN_CALLS]', N'U') IS NULL
+CREATE TABLE [dbo].[GPGW_STANDIN_CALLS] (
+    [CALL_ID] int IDENTITY (1, 1) NOT NULL PRIMARY KEY,
+    [PROCEDURE_NAME] sysname NOT NULL
+);
+GO
+
+-- One row per parameter of a call, its value as typed; NULL (every parameter's default here) means not given.
+IF OBJECT_ID(N'[dbo].[GPGW_STANDIN_PARAMETERS]', N'U') IS NULL
+CREATE TABLE [dbo].[GPGW_STANDIN_PARAMETERS] (
+    [CALL_ID] int NOT NULL,
+    [PARAMETER_NAME] sysname NOT NULL,
+    [PARAMETER_VALUE] sql_variant NULL,
+    PRIMARY KEY ([CALL_ID], [PARAMETER_NAME])
+);
+GO
+
+-- GP's error descriptions live in DYNAMICS..taErrorCode; the stand-in's codes are its own.
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[taErrorCode]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[taErrorCode] (
+    [ErrorCode] int NOT NULL PRIMARY KEY,
+    [ErrorDesc] varchar(255) NOT NULL
+);
+GO
+
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] BETWEEN 90000 AND 90099;
+INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
+(90001, 'STAND-IN: the customer name asks to be refused'),
+(90002, 'STAND-IN: a second code for the same refusal'),
+(90010, 'STAND-IN: the document type id has no numbering'),
+(90011, 'STAND-IN: payables has no next voucher number'),
+(90012, 'STAND-IN: the general ledger has no next journal entry'),
+(90020, 'STAND-IN: no account with this number');
+GO
+
+-- The currency list: the demo has none, so the currencies its customers, vendors and checkbooks use.
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[MC40200]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[MC40200] (
+    [CURNCYID] char(15) NOT NULL PRIMARY KEY,
+    [CURRNIDX] smallint NOT NULL DEFAULT (0),
+    [CRNCYDSC] char(31) NOT NULL DEFAULT (''),
+    [ISOCURRC] char(3) NOT NULL DEFAULT (''),
+    [DECPLCUR] smallint NOT NULL DEFAULT (3)
+);
+GO
+
+INSERT INTO [DYNAMICS].[dbo].[MC40200] ([CURNCYID])
+SELECT DISTINCT u.[CURNCYID]
+FROM (
+    SELECT [CURNCYID] FROM [dbo].[RM00101]
+    UNION
+    SELECT [CURNCYID] FROM [dbo].[PM00200]
+    UNION
+    SELECT [CURNCYID] FROM [dbo].[CM00100]
+) AS u
+WHERE u.[CURNCYID] <> '' AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] AS m WHERE m.[CURNCYID] = u.[CURNCYID]);
+GO
+
+-- GP's next number: the trailing digits incremented, their width kept (as writes/numbers.ts).
+CREATE OR ALTER FUNCTION [dbo].[gpgw_standin_NextNumber] (@number varchar(21))
+RETURNS varchar(21)
+AS
+BEGIN
+    DECLARE @trimmed varchar(21) = RTRIM(@number);
+    DECLARE @digits int = PATINDEX('%[^0-9]%', REVERSE(@trimmed) + 'x') - 1;
+    IF @digits = 0 RETURN @trimmed + '1';
+    DECLARE @next varchar(21) = CAST(CAST(RIGHT(@trimmed, @digits) AS bigint) + 1 AS varchar(21));
+    RETURN LEFT(@trimmed, LEN(@trimmed) - @digits)
+        + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;
+END;
+GO
+
+-- Counts a document into its batch, creating the batch when it does not exist (as eConnect does).
+CREATE OR ALTER PROCEDURE [dbo].[gpgw_standin_AddToBatch]
+    @source char(15), @batch char(15), @series smallint, @amount numeric(19, 5)
+AS
+BEGIN
+    SET NOCOUNT ON;
+    UPDATE [dbo].[SY00500]
+    SET [NUMOFTRX] = [NUMOFTRX] + 1, [BCHTOTAL] = [BCHTOTAL] + @amount, [MODIFDT] = CONVERT(date, GETDATE())
+    WHERE [BCHSOURC] = @source AND [BACHNUMB] = @batch;
+    IF @@ROWCOUNT = 0
+        INSERT INTO [dbo].[SY00500] (
+            [BCHSOURC], [BACHNUMB], [SERIES], [NUMOFTRX], [BCHTOTAL], [BACHDATE], [CREATDDT], [MODIFDT], [ORIGIN]
+        )
+        VALUES (
+            @source, @batch, @series, 1, @amount,
+            CONVERT(date, GETDATE()), CONVERT(date, GETDATE()), CONVERT(date, GETDATE()), 1
+        );
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taUpdateCreateCustomerRcd]
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vCUSTNAME char(64) = NULL,
+    @I_vSTMTNAME char(64) = NULL,
+    @I_vSHRTNAME char(15) = NULL,
+    @I_vCUSTCLAS char(15) = NULL,
+    @I_vCNTCPRSN char(60) = NULL,
+    @I_vADRSCODE char(15) = NULL,
+    @I_vPYMTRMID char(20) = NULL,
+    @I_vSLPRSNID char(15) = NULL,
+    @I_vSALSTERR char(15) = NULL,
+    @I_vCURNCYID char(15) = NULL,
+    @I_vPHNUMBR1 char(21) = NULL,
+    @I_vTAXSCHID char(15) = NULL,
+    @I_vINACTIVE tinyint = NULL,
+    @I_vHOLD tinyint = NULL,
+    @I_vCRLMTTYP smallint = NULL,
+    @I_vCRLMTAMT numeric(19, 5) = NULL,
+    @I_vUpdateIfExists tinyint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taUpdateCreateCustomerRcd');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vCUSTNAME', @I_vCUSTNAME),
+        (@call, N'I_vSTMTNAME', @I_vSTMTNAME),
+        (@call, N'I_vSHRTNAME', @I_vSHRTNAME),
+        (@call, N'I_vCUSTCLAS', @I_vCUSTCLAS),
+        (@call, N'I_vCNTCPRSN', @I_vCNTCPRSN),
+        (@call, N'I_vADRSCODE', @I_vADRSCODE),
+        (@call, N'I_vPYMTRMID', @I_vPYMTRMID),
+        (@call, N'I_vSLPRSNID', @I_vSLPRSNID),
+        (@call, N'I_vSALSTERR', @I_vSALSTERR),
+        (@call, N'I_vCURNCYID', @I_vCURNCYID),
+        (@call, N'I_vPHNUMBR1', @I_vPHNUMBR1),
+        (@call, N'I_vTAXSCHID', @I_vTAXSCHID),
+        (@call, N'I_vINACTIVE', @I_vINACTIVE),
+        (@call, N'I_vHOLD', @I_vHOLD),
+        (@call, N'I_vCRLMTTYP', @I_vCRLMTTYP),
+        (@call, N'I_vCRLMTAMT', @I_vCRLMTAMT),
+        (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    -- The one marked input the stand-in refuses, as eConnect refuses: an error state and codes.
+    IF RTRIM(@I_vCUSTNAME) = 'STANDIN-REFUSE'
+    BEGIN
+        SET @O_iErrorState = 90001;
+        SET @oErrString = '90001 90002';
+        RETURN 0;
+    END;
+    INSERT INTO [dbo].[RM00101] (
+        [CUSTNMBR], [CUSTNAME], [STMTNAME], [SHRTNAME], [CUSTCLAS], [CNTCPRSN], [ADRSCODE], [PYMTRMID], [SLPRSNID],
+        [SALSTERR], [CURNCYID], [PHONE1], [TAXSCHID], [INACTIVE], [HOLD], [CRLMTTYP], [CRLMTAMT], [CREATDDT], [MODIFDT]
+    )
+    VALUES (
+        @I_vCUSTNMBR, @I_vCUSTNAME, COALESCE(@I_vSTMTNAME, ''), COALESCE(@I_vSHRTNAME, ''), COALESCE(@I_vCUSTCLAS, ''),
+        COALESCE(@I_vCNTCPRSN, ''), COALESCE(@I_vADRSCODE, ''), COALESCE(@I_vPYMTRMID, ''), COALESCE(@I_vSLPRSNID, ''),
+        COALESCE(@I_vSALSTERR, ''), COALESCE(@I_vCURNCYID, ''), COALESCE(@I_vPHNUMBR1, ''), COALESCE(@I_vTAXSCHID, ''),
+        COALESCE(@I_vINACTIVE, 0), COALESCE(@I_vHOLD, 0), COALESCE(@I_vCRLMTTYP, 0), COALESCE(@I_vCRLMTAMT, 0),
+        CONVERT(date, GETDATE()), CONVERT(date, GETDATE())
+    );
+    INSERT INTO [dbo].[RM00103] ([CUSTNMBR]) VALUES (@I_vCUSTNMBR);
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taCreateCustomerAddress]
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vADRSCODE char(15) = NULL,
+    @I_vCNTCPRSN char(60) = NULL,
+    @I_vADDRESS1 char(60) = NULL,
+    @I_vADDRESS2 char(60) = NULL,
+    @I_vADDRESS3 char(60) = NULL,
+    @I_vCITY char(35) = NULL,
+    @I_vSTATE char(29) = NULL,
+    @I_vZIPCODE char(10) = NULL,
+    @I_vCOUNTRY char(60) = NULL,
+    @I_vPHNUMBR1 char(21) = NULL,
+    @I_vSHIPMTHD char(15) = NULL,
+    @I_vTAXSCHID char(15) = NULL,
+    @I_vUpdateIfExists tinyint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taCreateCustomerAddress');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vADRSCODE', @I_vADRSCODE),
+        (@call, N'I_vCNTCPRSN', @I_vCNTCPRSN),
+        (@call, N'I_vADDRESS1', @I_vADDRESS1),
+        (@call, N'I_vADDRESS2', @I_vADDRESS2),
+        (@call, N'I_vADDRESS3', @I_vADDRESS3),
+        (@call, N'I_vCITY', @I_vCITY),
+        (@call, N'I_vSTATE', @I_vSTATE),
+        (@call, N'I_vZIPCODE', @I_vZIPCODE),
+        (@call, N'I_vCOUNTRY', @I_vCOUNTRY),
+        (@call, N'I_vPHNUMBR1', @I_vPHNUMBR1),
+        (@call, N'I_vSHIPMTHD', @I_vSHIPMTHD),
+        (@call, N'I_vTAXSCHID', @I_vTAXSCHID),
+        (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    INSERT INTO [dbo].[RM00102] (
+        [CUSTNMBR], [ADRSCODE], [CNTCPRSN], [ADDRESS1], [ADDRESS2], [ADDRESS3], [CITY], [STATE], [ZIP], [COUNTRY],
+        [PHONE1], [SHIPMTHD], [TAXSCHID], [CREATDDT], [MODIFDT]
+    )
+    VALUES (
+        @I_vCUSTNMBR, @I_vADRSCODE, COALESCE(@I_vCNTCPRSN, ''), COALESCE(@I_vADDRESS1, ''), COALESCE(@I_vADDRESS2, ''),
+        COALESCE(@I_vADDRESS3, ''), COALESCE(@I_vCITY, ''), COALESCE(@I_vSTATE, ''), COALESCE(@I_vZIPCODE, ''),
+        COALESCE(@I_vCOUNTRY, ''), COALESCE(@I_vPHNUMBR1, ''), COALESCE(@I_vSHIPMTHD, ''), COALESCE(@I_vTAXSCHID, ''),
+        CONVERT(date, GETDATE()), CONVERT(date, GETDATE())
+    );
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taUpdateCreateVendorRcd]
+    @I_vVENDORID char(15) = NULL,
+    @I_vVENDNAME char(64) = NULL,
+    @I_vVNDCHKNM char(64) = NULL,
+    @I_vVENDSHNM char(15) = NULL,
+    @I_vVNDCLSID char(10) = NULL,
+    @I_vVADDCDPR char(15) = NULL,
+    @I_vPYMTRMID char(20) = NULL,
+    @I_vCURNCYID char(15) = NULL,
+    @I_vTXIDNMBR char(11) = NULL,
+    @I_vTEN99TYPE smallint = NULL,
+    @I_vPHNUMBR1 char(21) = NULL,
+    @I_vVENDSTTS smallint = NULL,
+    @I_vHOLD tinyint = NULL,
+    @I_vUpdateIfExists tinyint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taUpdateCreateVendorRcd');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vVENDORID', @I_vVENDORID),
+        (@call, N'I_vVENDNAME', @I_vVENDNAME),
+        (@call, N'I_vVNDCHKNM', @I_vVNDCHKNM),
+        (@call, N'I_vVENDSHNM', @I_vVENDSHNM),
+        (@call, N'I_vVNDCLSID', @I_vVNDCLSID),
+        (@call, N'I_vVADDCDPR', @I_vVADDCDPR),
+        (@call, N'I_vPYMTRMID', @I_vPYMTRMID),
+        (@call, N'I_vCURNCYID', @I_vCURNCYID),
+        (@call, N'I_vTXIDNMBR', @I_vTXIDNMBR),
+        (@call, N'I_vTEN99TYPE', @I_vTEN99TYPE),
+        (@call, N'I_vPHNUMBR1', @I_vPHNUMBR1),
+        (@call, N'I_vVENDSTTS', @I_vVENDSTTS),
+        (@call, N'I_vHOLD', @I_vHOLD),
+        (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    INSERT INTO [dbo].[PM00200] (
+        [VENDORID], [VENDNAME], [VNDCHKNM], [VENDSHNM], [VNDCLSID], [VADDCDPR], [PYMTRMID], [CURNCYID], [TXIDNMBR],
+        [TEN99TYPE], [PHNUMBR1], [VENDSTTS], [HOLD], [CREATDDT], [MODIFDT]
+    )
+    VALUES (
+        @I_vVENDORID, @I_vVENDNAME, COALESCE(@I_vVNDCHKNM, ''), COALESCE(@I_vVENDSHNM, ''), COALESCE(@I_vVNDCLSID, ''),
+        COALESCE(@I_vVADDCDPR, ''), COALESCE(@I_vPYMTRMID, ''), COALESCE(@I_vCURNCYID, ''), COALESCE(@I_vTXIDNMBR, ''),
+        COALESCE(@I_vTEN99TYPE, 1), COALESCE(@I_vPHNUMBR1, ''), COALESCE(@I_vVENDSTTS, 1), COALESCE(@I_vHOLD, 0),
+        CONVERT(date, GETDATE()), CONVERT(date, GETDATE())
+    );
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taCreateVendorAddress]
+    @I_vVENDORID char(15) = NULL,
+    @I_vADRSCODE char(15) = NULL,
+    @I_vVNDCNTCT char(60) = NULL,
+    @I_vADDRESS1 char(60) = NULL,
+    @I_vADDRESS2 char(60) = NULL,
+    @I_vADDRESS3 char(60) = NULL,
+    @I_vCITY char(35) = NULL,
+    @I_vSTATE char(29) = NULL,
+    @I_vZIPCODE char(10) = NULL,
+    @I_vCOUNTRY char(60) = NULL,
+    @I_vPHNUMBR1 char(21) = NULL,
+    @I_vUpdateIfExists tinyint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taCreateVendorAddress');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vVENDORID', @I_vVENDORID),
+        (@call, N'I_vADRSCODE', @I_vADRSCODE),
+        (@call, N'I_vVNDCNTCT', @I_vVNDCNTCT),
+        (@call, N'I_vADDRESS1', @I_vADDRESS1),
+        (@call, N'I_vADDRESS2', @I_vADDRESS2),
+        (@call, N'I_vADDRESS3', @I_vADDRESS3),
+        (@call, N'I_vCITY', @I_vCITY),
+        (@call, N'I_vSTATE', @I_vSTATE),
+        (@call, N'I_vZIPCODE', @I_vZIPCODE),
+        (@call, N'I_vCOUNTRY', @I_vCOUNTRY),
+        (@call, N'I_vPHNUMBR1', @I_vPHNUMBR1),
+        (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    INSERT INTO [dbo].[PM00300] (
+        [VENDORID], [ADRSCODE], [VNDCNTCT], [ADDRESS1], [ADDRESS2], [ADDRESS3], [CITY], [STATE], [ZIPCODE], [COUNTRY],
+        [PHNUMBR1]
+    )
+    VALUES (
+        @I_vVENDORID, @I_vADRSCODE, COALESCE(@I_vVNDCNTCT, ''), COALESCE(@I_vADDRESS1, ''), COALESCE(@I_vADDRESS2, ''),
+        COALESCE(@I_vADDRESS3, ''), COALESCE(@I_vCITY, ''), COALESCE(@I_vSTATE, ''), COALESCE(@I_vZIPCODE, ''),
+        COALESCE(@I_vCOUNTRY, ''), COALESCE(@I_vPHNUMBR1, '')
+    );
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taGetSopNumber]
+    @I_tSOPTYPE tinyint = NULL,
+    @I_cDOCID char(15) = NULL,
+    @I_tInc_Dec tinyint = NULL,
+    @O_vSopNumber char(21) = NULL OUTPUT,
+    @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @number varchar(21);
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGetSopNumber');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_tSOPTYPE', @I_tSOPTYPE),
+        (@call, N'I_cDOCID', @I_cDOCID),
+        (@call, N'I_tInc_Dec', @I_tInc_Dec);
+    SET @O_iErrorState = 0;
+    SELECT @number = RTRIM([SOPNUMBE])
+    FROM [dbo].[SOP40200] WITH (UPDLOCK, HOLDLOCK)
+    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
+    IF @number IS NULL
+    BEGIN
+        SET @O_iErrorState = 90010;
+        RETURN 0;
+    END;
+    WHILE EXISTS (SELECT 1 FROM [dbo].[SOP10100] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
+        OR EXISTS (SELECT 1 FROM [dbo].[SOP30200] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
+        SET @number = [dbo].[gpgw_standin_NextNumber](@number);
+    UPDATE [dbo].[SOP40200]
+    SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number)
+    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
+    SET @O_vSopNumber = @number;
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taSopLineIvcInsert]
+    @I_vSOPTYPE smallint = NULL,
+    @I_vSOPNUMBE char(21) = NULL,
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vDOCDATE datetime = NULL,
+    @I_vLOCNCODE char(10) = NULL,
+    @I_vITEMNMBR char(30) = NULL,
+    @I_vITEMDESC char(100) = NULL,
+    @I_vQUANTITY numeric(19, 5) = NULL,
+    @I_vUNITPRCE numeric(19, 5) = NULL,
+    @I_vXTNDPRCE numeric(19, 5) = NULL,
+    @I_vDOCID char(15) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopLineIvcInsert');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vSOPTYPE', @I_vSOPTYPE),
+        (@call, N'I_vSOPNUMBE', @I_vSOPNUMBE),
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vDOCDATE', @I_vDOCDATE),
+        (@call, N'I_vLOCNCODE', @I_vLOCNCODE),
+        (@call, N'I_vITEMNMBR', @I_vITEMNMBR),
+        (@call, N'I_vITEMDESC', @I_vITEMDESC),
+        (@call, N'I_vQUANTITY', @I_vQUANTITY),
+        (@call, N'I_vUNITPRCE', @I_vUNITPRCE),
+        (@call, N'I_vXTNDPRCE', @I_vXTNDPRCE),
+        (@call, N'I_vDOCID', @I_vDOCID);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    -- GP numbers lines 16384 apart; the item's description when the line has none.
+    INSERT INTO [dbo].[SOP10200] (
+        [SOPTYPE], [SOPNUMBE], [LNITMSEQ], [CMPNTSEQ], [ITEMNMBR], [ITEMDESC], [QUANTITY], [UNITPRCE], [XTNDPRCE],
+        [LOCNCODE]
+    )
+    SELECT
+        @I_vSOPTYPE, @I_vSOPNUMBE,
+        COALESCE((
+            SELECT MAX(l.[LNITMSEQ]) FROM [dbo].[SOP10200] AS l
+            WHERE l.[SOPTYPE] = @I_vSOPTYPE AND l.[SOPNUMBE] = @I_vSOPNUMBE
+        ), 0) + 16384,
+        0, @I_vITEMNMBR,
+        COALESCE(@I_vITEMDESC, (SELECT i.[ITEMDESC] FROM [dbo].[IV00101] AS i WHERE i.[ITEMNMBR] = @I_vITEMNMBR), ''),
+        @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, '');
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taSopHdrIvcInsert]
+    @I_vSOPTYPE smallint = NULL,
+    @I_vSOPNUMBE char(21) = NULL,
+    @I_vDOCID char(15) = NULL,
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vDOCDATE datetime = NULL,
+    @I_vBACHNUMB char(15) = NULL,
+    @I_vLOCNCODE char(10) = NULL,
+    @I_vCSTPONBR char(20) = NULL,
+    @I_vTAXAMNT numeric(19, 5) = NULL,
+    @I_vFREIGHT numeric(19, 5) = NULL,
+    @I_vSUBTOTAL numeric(19, 5) = NULL,
+    @I_vDOCAMNT numeric(19, 5) = NULL,
+    @I_vUpdateExisting tinyint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @subtotal numeric(19, 5);
+    DECLARE @total numeric(19, 5);
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopHdrIvcInsert');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vSOPTYPE', @I_vSOPTYPE),
+        (@call, N'I_vSOPNUMBE', @I_vSOPNUMBE),
+        (@call, N'I_vDOCID', @I_vDOCID),
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vDOCDATE', @I_vDOCDATE),
+        (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
+        (@call, N'I_vLOCNCODE', @I_vLOCNCODE),
+        (@call, N'I_vCSTPONBR', @I_vCSTPONBR),
+        (@call, N'I_vTAXAMNT', @I_vTAXAMNT),
+        (@call, N'I_vFREIGHT', @I_vFREIGHT),
+        (@call, N'I_vSUBTOTAL', @I_vSUBTOTAL),
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
+        (@call, N'I_vUpdateExisting', @I_vUpdateExisting);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    -- The header sums the lines inserted before it, as taSopHdrIvcInsert does.
+    SELECT @subtotal = COALESCE(SUM([XTNDPRCE]), 0)
+    FROM [dbo].[SOP10200]
+    WHERE [SOPTYPE] = @I_vSOPTYPE AND [SOPNUMBE] = @I_vSOPNUMBE;
+    SET @total = @subtotal + COALESCE(@I_vTAXAMNT, 0) + COALESCE(@I_vFREIGHT, 0);
+    INSERT INTO [dbo].[SOP10100] (
+        [SOPTYPE], [SOPNUMBE], [DOCID], [DOCDATE], [LOCNCODE], [BCHSOURC], [BACHNUMB], [CUSTNMBR], [CUSTNAME],
+        [CSTPONBR], [SUBTOTAL], [FRTAMNT], [TAXAMNT], [DOCAMNT], [CURNCYID], [CREATDDT], [MODIFDT]
+    )
+    SELECT
+        @I_vSOPTYPE, @I_vSOPNUMBE, @I_vDOCID, @I_vDOCDATE, COALESCE(@I_vLOCNCODE, ''), 'Sales Entry', @I_vBACHNUMB,
+        @I_vCUSTNMBR, c.[CUSTNAME], COALESCE(@I_vCSTPONBR, ''), @subtotal, COALESCE(@I_vFREIGHT, 0),
+        COALESCE(@I_vTAXAMNT, 0), @total, c.[CURNCYID], CONVERT(date, GETDATE()), CONVERT(date, GETDATE())
+    FROM [dbo].[RM00101] AS c
+    WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
+    EXEC [dbo].[gpgw_standin_AddToBatch] 'Sales Entry', @I_vBACHNUMB, 3, @total;
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
+    @I_vRMDTYPAL smallint = NULL,
+    @I_vDOCNUMBR char(20) = NULL,
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vDOCDATE datetime = NULL,
+    @I_vDUEDATE datetime = NULL,
+    @I_vSLSAMNT numeric(19, 5) = NULL,
+    @I_vTAXAMNT numeric(19, 5) = NULL,
+    @I_vFRTAMNT numeric(19, 5) = NULL,
+    @I_vDOCDESCR char(30) = NULL,
+    @I_vBACHNUMB char(15) = NULL,
+    @I_vCURNCYID char(15) = NULL,
+    @I_vDOCAMNT numeric(19, 5) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taRMTransaction');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vRMDTYPAL', @I_vRMDTYPAL),
+        (@call, N'I_vDOCNUMBR', @I_vDOCNUMBR),
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vDOCDATE', @I_vDOCDATE),
+        (@call, N'I_vDUEDATE', @I_vDUEDATE),
+        (@call, N'I_vSLSAMNT', @I_vSLSAMNT),
+        (@call, N'I_vTAXAMNT', @I_vTAXAMNT),
+        (@call, N'I_vFRTAMNT', @I_vFRTAMNT),
+        (@call, N'I_vDOCDESCR', @I_vDOCDESCR),
+        (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
+        (@call, N'I_vCURNCYID', @I_vCURNCYID),
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    -- The work table numbers types its own way (1→1, 3→2, … 8→7), and keys on the first 17 characters.
+    INSERT INTO [dbo].[RM10301] (
+        [DOCTYPE], [RMDTYPAL], [RMDNUMWK], [DOCNUMBR], [DOCDESCR], [DOCDATE], [BACHNUMB], [BCHSOURC], [CUSTNMBR],
+        [CUSTNAME], [SLSAMNT], [FRTAMNT], [TAXAMNT], [DOCAMNT], [PYMTRMID], [DUEDATE], [CURNCYID], [LSTEDTDT]
+    )
+    SELECT
+        CASE WHEN @I_vRMDTYPAL = 1 THEN 1 ELSE @I_vRMDTYPAL - 1 END, @I_vRMDTYPAL, LEFT(@I_vDOCNUMBR, 17),
+        @I_vDOCNUMBR, COALESCE(@I_vDOCDESCR, ''), @I_vDOCDATE, @I_vBACHNUMB, 'RM_Sales', @I_vCUSTNMBR, c.[CUSTNAME],
+        @I_vSLSAMNT, COALESCE(@I_vFRTAMNT, 0), COALESCE(@I_vTAXAMNT, 0), @I_vDOCAMNT, c.[PYMTRMID],
+        COALESCE(@I_vDUEDATE, '19000101'), COALESCE(@I_vCURNCYID, c.[CURNCYID]), CONVERT(date, GETDATE())
+    FROM [dbo].[RM00101] AS c
+    WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
+    EXEC [dbo].[gpgw_standin_AddToBatch] 'RM_Sales', @I_vBACHNUMB, 3, @I_vDOCAMNT;
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taGetPMNextVoucherNumber]
+    @O_vCNTRLNUM char(21) = NULL OUTPUT,
+    @I_sCNTRLTYP smallint = NULL,
+    @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @voucher varchar(21);
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGetPMNextVoucherNumber');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_sCNTRLTYP', @I_sCNTRLTYP);
+    SET @O_iErrorState = 0;
+    SELECT @voucher = RTRIM([NTVCHNUM]) FROM [dbo].[PM40100] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    IF @voucher IS NULL
+    BEGIN
+        SET @O_iErrorState = 90011;
+        RETURN 0;
+    END;
+    WHILE EXISTS (SELECT 1 FROM [dbo].[PM10000] WHERE [VCHNUMWK] = @voucher)
+        OR EXISTS (SELECT 1 FROM [dbo].[PM20000] WHERE [VCHRNMBR] = @voucher)
+        OR EXISTS (SELECT 1 FROM [dbo].[PM30200] WHERE [VCHRNMBR] = @voucher)
+        SET @voucher = [dbo].[gpgw_standin_NextNumber](@voucher);
+    UPDATE [dbo].[PM40100] SET [NTVCHNUM] = [dbo].[gpgw_standin_NextNumber](@voucher) WHERE [UNIQKEY] = '1';
+    SET @O_vCNTRLNUM = @voucher;
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
+    @I_vDOCTYPE smallint = NULL,
+    @I_vVCHNUMWK char(17) = NULL,
+    @I_vDOCNUMBR char(20) = NULL,
+    @I_vVENDORID char(15) = NULL,
+    @I_vDOCDATE datetime = NULL,
+    @I_vDUEDATE datetime = NULL,
+    @I_vPRCHAMNT numeric(19, 5) = NULL,
+    @I_vTAXAMNT numeric(19, 5) = NULL,
+    @I_vTRXDSCRN char(30) = NULL,
+    @I_vBACHNUMB char(15) = NULL,
+    @I_vCURNCYID char(15) = NULL,
+    @I_vDOCAMNT numeric(19, 5) = NULL,
+    @I_vCHRGAMNT numeric(19, 5) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taPMTransactionInsert');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vDOCTYPE', @I_vDOCTYPE),
+        (@call, N'I_vVCHNUMWK', @I_vVCHNUMWK),
+        (@call, N'I_vDOCNUMBR', @I_vDOCNUMBR),
+        (@call, N'I_vVENDORID', @I_vVENDORID),
+        (@call, N'I_vDOCDATE', @I_vDOCDATE),
+        (@call, N'I_vDUEDATE', @I_vDUEDATE),
+        (@call, N'I_vPRCHAMNT', @I_vPRCHAMNT),
+        (@call, N'I_vTAXAMNT', @I_vTAXAMNT),
+        (@call, N'I_vTRXDSCRN', @I_vTRXDSCRN),
+        (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
+        (@call, N'I_vCURNCYID', @I_vCURNCYID),
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
+        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    INSERT INTO [dbo].[PM10000] (
+        [BACHNUMB], [BCHSOURC], [VCHNUMWK], [VENDORID], [DOCNUMBR], [DOCTYPE], [SOURCDOC], [DOCAMNT], [DOCDATE],
+        [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [CURTRXAM], [VCHRNMBR], [MODIFDT]
+    )
+    SELECT
+        @I_vBACHNUMB, 'PM_Trxent', @I_vVCHNUMWK, @I_vVENDORID, @I_vDOCNUMBR, @I_vDOCTYPE, 'PMTRX', @I_vDOCAMNT,
+        @I_vDOCDATE, @I_vDOCDATE, v.[PYMTRMID], COALESCE(@I_vDUEDATE, '19000101'), @I_vPRCHAMNT,
+        COALESCE(@I_vCURNCYID, v.[CURNCYID]), COALESCE(@I_vTRXDSCRN, ''), COALESCE(@I_vTAXAMNT, 0), @I_vDOCAMNT,
+        @I_vVCHNUMWK, CONVERT(date, GETDATE())
+    FROM [dbo].[PM00200] AS v
+    WHERE v.[VENDORID] = @I_vVENDORID;
+    EXEC [dbo].[gpgw_standin_AddToBatch] 'PM_Trxent', @I_vBACHNUMB, 4, @I_vDOCAMNT;
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taGetNextJournalEntry]
+    @I_vInc_Dec tinyint = NULL,
+    @O_vJournalEntryNumber char(13) = NULL OUTPUT,
+    @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @entry int;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGetNextJournalEntry');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vInc_Dec', @I_vInc_Dec);
+    SET @O_iErrorState = 0;
+    SELECT @entry = [NJRNLENT] FROM [dbo].[GL40000] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    IF @entry IS NULL
+    BEGIN
+        SET @O_iErrorState = 90012;
+        RETURN 0;
+    END;
+    WHILE EXISTS (SELECT 1 FROM [dbo].[GL10000] WHERE [JRNENTRY] = @entry)
+        OR EXISTS (SELECT 1 FROM [dbo].[GL20000] WHERE [JRNENTRY] = @entry)
+        OR EXISTS (SELECT 1 FROM [dbo].[GL30000] WHERE [JRNENTRY] = @entry)
+        SET @entry = @entry + 1;
+    UPDATE [dbo].[GL40000] SET [NJRNLENT] = @entry + 1 WHERE [UNIQKEY] = '1';
+    SET @O_vJournalEntryNumber = CAST(@entry AS varchar(13));
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taGLTransactionLineInsert]
+    @I_vBACHNUMB char(15) = NULL,
+    @I_vJRNENTRY int = NULL,
+    @I_vACTNUMST char(75) = NULL,
+    @I_vDEBITAMT numeric(19, 5) = NULL,
+    @I_vCRDTAMNT numeric(19, 5) = NULL,
+    @I_vDSCRIPTN char(30) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @account int;
+    DECLARE @type smallint;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGLTransactionLineInsert');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
+        (@call, N'I_vJRNENTRY', @I_vJRNENTRY),
+        (@call, N'I_vACTNUMST', @I_vACTNUMST),
+        (@call, N'I_vDEBITAMT', @I_vDEBITAMT),
+        (@call, N'I_vCRDTAMNT', @I_vCRDTAMNT),
+        (@call, N'I_vDSCRIPTN', @I_vDSCRIPTN);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    -- eConnect finds the account's index from its number.
+    SELECT @account = n.[ACTINDX], @type = a.[ACCTTYPE]
+    FROM [dbo].[GL00105] AS n
+    INNER JOIN [dbo].[GL00100] AS a ON a.[ACTINDX] = n.[ACTINDX]
+    WHERE n.[ACTNUMST] = @I_vACTNUMST;
+    IF @account IS NULL
+    BEGIN
+        SET @O_iErrorState = 90020;
+        SET @oErrString = '90020';
+        RETURN 0;
+    END;
+    INSERT INTO [dbo].[GL10001] (
+        [BACHNUMB], [JRNENTRY], [SQNCLINE], [ACTINDX], [DSCRIPTN], [ACCTTYPE], [DEBITAMT], [CRDTAMNT], [ORDBTAMT],
+        [ORCRDAMT]
+    )
+    SELECT
+        @I_vBACHNUMB, @I_vJRNENTRY,
+        COALESCE((SELECT MAX(l.[SQNCLINE]) FROM [dbo].[GL10001] AS l WHERE l.[JRNENTRY] = @I_vJRNENTRY), 0) + 16384,
+        @account, COALESCE(@I_vDSCRIPTN, ''), @type, COALESCE(@I_vDEBITAMT, 0), COALESCE(@I_vCRDTAMNT, 0),
+        COALESCE(@I_vDEBITAMT, 0), COALESCE(@I_vCRDTAMNT, 0);
+    RETURN 0;
+END;
+GO
+
+CREATE OR ALTER PROCEDURE [dbo].[taGLTransactionHeaderInsert]
+    @I_vBACHNUMB char(15) = NULL,
+    @I_vJRNENTRY int = NULL,
+    @I_vREFRENCE char(30) = NULL,
+    @I_vTRXDATE datetime = NULL,
+    @I_vSOURCDOC char(11) = NULL,
+    @I_vTRXTYPE smallint = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @total numeric(19, 5);
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGLTransactionHeaderInsert');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
+        (@call, N'I_vJRNENTRY', @I_vJRNENTRY),
+        (@call, N'I_vREFRENCE', @I_vREFRENCE),
+        (@call, N'I_vTRXDATE', @I_vTRXDATE),
+        (@call, N'I_vSOURCDOC', @I_vSOURCDOC),
+        (@call, N'I_vTRXTYPE', @I_vTRXTYPE);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    SELECT @total = COALESCE(SUM([DEBITAMT]), 0) FROM [dbo].[GL10001] WHERE [JRNENTRY] = @I_vJRNENTRY;
+    INSERT INTO [dbo].[GL10000] (
+        [BACHNUMB], [BCHSOURC], [JRNENTRY], [SOURCDOC], [REFRENCE], [TRXDATE], [LSTDTEDT], [TRXTYPE], [SERIES],
+        [OPENYEAR], [DOCDATE], [Ledger_ID]
+    )
+    VALUES (
+        @I_vBACHNUMB, 'GL_Normal', @I_vJRNENTRY, COALESCE(@I_vSOURCDOC, 'GJ'), COALESCE(@I_vREFRENCE, ''), @I_vTRXDATE,
+        CONVERT(date, GETDATE()), COALESCE(@I_vTRXTYPE, 0), 2, YEAR(@I_vTRXDATE), @I_vTRXDATE, 1
+    );
+    EXEC [dbo].[gpgw_standin_AddToBatch] 'GL_Normal', @I_vBACHNUMB, 2, @total;
+    RETURN 0;
+END;
+GO

@@ -1,0 +1,360 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sql from 'mssql';
+import { checkWriteBody, type WritableObjectName, type WriteBody } from '@gp-gateway/protocol';
+import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
+import { batchesOf, loadDemoIntoSqlServer } from '@gp-gateway/gp-demo/mssql';
+import { MssqlExecutor } from '../apps/agent/src/db/mssqlExecutor.ts';
+import { AgentError } from '../apps/agent/src/service/agentError.ts';
+import { payloadText, ReadService } from '../apps/agent/src/service/readService.ts';
+import { MSSQL_JOURNAL_DDL, JOURNAL_TABLE } from '../apps/agent/src/writes/journal.ts';
+import { econnectWrite } from '../apps/agent/src/writes/mssql/econnect.ts';
+import { MssqlWriter } from '../apps/agent/src/writes/mssql/mssqlWriter.ts';
+import {
+  plannedCalls,
+  recordedCallsSql,
+  STAND_IN_REFUSAL,
+  STAND_IN_SCRIPT,
+  type Call,
+} from '../apps/agent/src/writes/mssql/stand-in/standIn.ts';
+
+/**
+ * Every write on SQL Server through MssqlWriter, when MSSQL_URL names a throwaway server (the suite
+ * drops and recreates DYNAMICS, TWO and NWIND, like e2e/mssql.test.ts). GP's eConnect procedures are
+ * not available there, so they are a STAND-IN (apps/agent/src/writes/mssql/stand-in/): procedures
+ * with the signatures the writer calls, which record each call and insert the rows GP would insert.
+ * What this proves is the writer's side: the batches run on a real server, the calls go in the
+ * right order with the right parameters, the journal and the read-back, validate-only, replays, a
+ * GP refusal turned into details.gp, broken references refused before any call. It does not prove
+ * that GP's real eConnect accepts them (docs/decisions.md#writes-on-the-agent).
+ */
+const MSSQL_URL = process.env.MSSQL_URL;
+if (!MSSQL_URL) {
+  console.warn(
+    '\n*** SKIPPED: SQL Server write suite (stand-in eConnect). Set MSSQL_URL (e.g. "Server=localhost,1433;User Id=sa;Password=…;Encrypt=false") to run it. ***\n',
+  );
+}
+
+const COMPANY = 'TWO';
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** A field as read back equals what was sent: amounts by value ("80" is "80.00"; the amounts here are exact in a double), the rest as text. */
+const sameValue = (read: unknown, sent: string) =>
+  DECIMAL.test(sent) && DECIMAL.test(String(read)) ? Number(sent) === Number(read) : String(read) === sent;
+let ids = 0;
+const opId = () => `mssql-write-${process.pid}-${Date.now()}-${ids++}`;
+
+describe('writes on SQL Server through the stand-in eConnect procedures', { skip: !MSSQL_URL && 'MSSQL_URL is not set' }, () => {
+  let dir: string;
+  let pool: sql.ConnectionPool;
+  let writer: MssqlWriter;
+  let executor: MssqlExecutor;
+  let reads: ReadService;
+  const refs = { customers: [] as string[], vendors: [] as string[], items: [] as string[], accounts: [] as string[] };
+
+  before(async () => {
+    try {
+      const probe = await new sql.ConnectionPool(MSSQL_URL!).connect();
+      await probe.close();
+    } catch (error) {
+      assert.fail(
+        `MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`,
+      );
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mssql-writes-'));
+    const demo = path.join(dir, 'demo');
+    generateDemo({ dir: demo, scale: 1 });
+    await loadDemoIntoSqlServer(MSSQL_URL!, demo);
+    const local = new Database(demoDatabasePaths(demo).companyDatabases[COMPANY]!, { readonly: true });
+    const column = (query: string) => local.prepare(query).pluck().all() as string[];
+    refs.customers = column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR LIMIT 3');
+    refs.vendors = column('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 ORDER BY VENDORID LIMIT 2');
+    refs.items = column('SELECT rtrim(ITEMNMBR) FROM IV00101 ORDER BY ITEMNMBR LIMIT 2');
+    refs.accounts = column(
+      'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 ORDER BY n.ACTINDX LIMIT 3',
+    );
+    local.close();
+    // One connection, so that `USE [TWO]` applies to the script's batches (procedures are created in the current database).
+    const config = (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(MSSQL_URL!);
+    pool = await new sql.ConnectionPool({ ...config, pool: { min: 1, max: 1 } }).connect();
+    await pool.request().batch(`USE [${COMPANY}]`);
+    for (const batch of batchesOf(fs.readFileSync(STAND_IN_SCRIPT, 'utf8'))) await pool.request().batch(batch);
+    await pool.request().batch(MSSQL_JOURNAL_DDL);
+    writer = new MssqlWriter(MSSQL_URL!);
+    executor = new MssqlExecutor(MSSQL_URL!);
+    reads = new ReadService(executor);
+  });
+
+  after(async () => {
+    await writer?.close();
+    await executor?.close();
+    await pool?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A body as the protocol checks it (the gateway and the agent both run these checks before a writer sees it). */
+  const checked = (object: WritableObjectName, body: Record<string, unknown>): WriteBody => {
+    const result = checkWriteBody(object, body);
+    assert.ok(result.ok, JSON.stringify(result));
+    return result.body;
+  };
+
+  const write = (object: WritableObjectName, body: WriteBody, options: { operationId?: string; validateOnly?: boolean } = {}) =>
+    writer.write({
+      object,
+      company: COMPANY,
+      operationId: options.operationId ?? opId(),
+      body,
+      validateOnly: options.validateOnly ?? false,
+    });
+
+  async function refusal(promise: Promise<unknown>): Promise<AgentError> {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof AgentError) return error;
+      throw error;
+    }
+    assert.fail('the write was not refused');
+  }
+
+  /** The calls the stand-in recorded after call `since`. */
+  async function callsSince(since: number): Promise<Call[]> {
+    const rows = (await pool.request().query(recordedCallsSql(COMPANY))).recordset as {
+      call: number;
+      procedure: string;
+      name: string | null;
+      value: string | null;
+    }[];
+    const calls = new Map<number, Call>();
+    for (const row of rows.filter((r) => r.call > since)) {
+      const call = calls.get(row.call) ?? { procedure: row.procedure, parameters: {} };
+      if (row.name !== null) call.parameters[row.name] = row.value ?? '';
+      calls.set(row.call, call);
+    }
+    return [...calls.values()];
+  }
+
+  const lastCall = async () =>
+    Number(
+      (await pool.request().query(`SELECT COALESCE(MAX([CALL_ID]), 0) AS [id] FROM [${COMPANY}].[dbo].[GPGW_STANDIN_CALLS]`)).recordset[0]
+        .id,
+    );
+
+  /** Every table a write can change, summarised: equal before and after, nothing changed. */
+  async function fingerprint(): Promise<string> {
+    const tables = [
+      'RM00101',
+      'RM00102',
+      'RM00103',
+      'PM00200',
+      'PM00300',
+      'SOP10100',
+      'SOP10200',
+      'RM10301',
+      'PM10000',
+      'GL10000',
+      'GL10001',
+    ].concat(['SY00500', 'SOP40200', 'RM40401', 'PM40100', 'GL40000', 'GPGW_STANDIN_CALLS', 'GPGW_STANDIN_PARAMETERS', JOURNAL_TABLE]);
+    const parts = await Promise.all(
+      tables.map(async (table) => {
+        const result = await pool
+          .request()
+          .query(`SELECT COUNT_BIG(*) AS [n], CHECKSUM_AGG(BINARY_CHECKSUM(*)) AS [sum] FROM [${COMPANY}].[dbo].[${table}]`);
+        return `${table}:${String(result.recordset[0].n)}:${String(result.recordset[0].sum)}`;
+      }),
+    );
+    return parts.join(' ');
+  }
+
+  async function journalRow(operationId: string) {
+    const result = await pool
+      .request()
+      .input('op', sql.VarChar(64), operationId)
+      .query(`SELECT [OBJECT_NAME], [CREATED_ID], [STATE], [ANSWER] FROM [${COMPANY}].[dbo].[${JOURNAL_TABLE}] WHERE [OPERATION_ID] = @op`);
+    return result.recordset[0] as { OBJECT_NAME: string; CREATED_ID: string; STATE: string; ANSWER: string } | undefined;
+  }
+
+  async function get(object: string, id: string): Promise<unknown> {
+    return JSON.parse(payloadText((await reads.handle({ kind: 'get', object: object as never, company: COMPANY, id })).payload));
+  }
+
+  /** Bodies of every writable object, against the loaded demo. */
+  const bodies = (): Record<WritableObjectName, Record<string, unknown>> => ({
+    customers: {
+      id: 'MSSQLAPI0001',
+      name: 'SQL Server API customer',
+      paymentTermsId: 'Net 30',
+      currencyId: 'Z-US$',
+      creditLimit: '2500.00',
+    },
+    'customer-addresses': { customerId: refs.customers[0], code: 'MSSQL-SHIP', line1: '1 Test Way', city: 'Chicago', postalCode: '60601' },
+    vendors: { id: 'MSSQLVEND', name: 'SQL Server API vendor', paymentTermsId: 'Net 30' },
+    'vendor-addresses': { vendorId: refs.vendors[0], code: 'MSSQL-REMIT', line1: 'PO Box 1', city: 'Fargo' },
+    'sales-orders': {
+      docTypeId: 'STDORD',
+      customerId: refs.customers[0],
+      date: '2026-11-20',
+      batchId: 'MSSQL-ORDERS',
+      siteId: 'WAREHOUSE',
+      freightAmount: '12.50',
+      lines: [
+        { itemId: refs.items[0], quantity: '2', unitPrice: '19.99' },
+        { itemId: refs.items[1], quantity: '1.5', unitPrice: '100', description: 'Special' },
+      ],
+    },
+    'ar-invoices': { customerId: refs.customers[1], date: '2026-11-21', salesAmount: '1000.00', taxAmount: '80', batchId: 'MSSQL-RM' },
+    'ap-invoices': {
+      vendorId: refs.vendors[1],
+      vendorDocumentNumber: 'MSSQL-INV-1',
+      date: '2026-11-21',
+      purchasesAmount: '500.5',
+      batchId: 'MSSQL-PM',
+    },
+    'gl-entries': {
+      reference: 'SQL Server accrual',
+      date: '2026-11-22',
+      batchId: 'MSSQL-GL',
+      lines: [
+        { accountNumber: refs.accounts[0], debit: '100.00', lineDescription: 'one' },
+        { accountNumber: refs.accounts[1], credit: '100.00' },
+      ],
+    },
+  });
+
+  /** The number a created document took, from its answer (null for records with ids of their own). */
+  function numberOf(object: WritableObjectName, answer: unknown): string | null {
+    const record = answer as Record<string, unknown>;
+    if (object === 'sales-orders') return String(record.number);
+    if (object === 'ar-invoices') return String(record.documentNumber);
+    if (object === 'ap-invoices') return String(record.voucherNumber);
+    if (object === 'gl-entries') return String((answer as { journalEntryNumber: number }[])[0]!.journalEntryNumber);
+    return null;
+  }
+
+  /** How each created record reads back through the read path, after the write committed. */
+  async function readBack(object: WritableObjectName, body: WriteBody, answer: unknown): Promise<unknown> {
+    const number = numberOf(object, answer);
+    switch (object) {
+      case 'customers':
+      case 'vendors':
+        return get(object, String(body.id));
+      case 'customer-addresses':
+        return get(object, `${String(body.customerId)}:${String(body.code)}`);
+      case 'vendor-addresses':
+        return get(object, `${String(body.vendorId)}:${String(body.code)}`);
+      case 'sales-orders':
+        return get(object, `order:${number}`);
+      case 'ar-invoices':
+      case 'ap-invoices':
+        return get(object, `invoice:${number}`);
+      case 'gl-entries': {
+        const page = await reads.handle({
+          kind: 'list',
+          object: 'gl-entries',
+          company: COMPANY,
+          filters: { year: 'unposted', journalEntryNumber: Number(number) },
+          limit: 1000,
+          after: null,
+        });
+        return JSON.parse(payloadText(page.payload));
+      }
+    }
+  }
+
+  for (const object of Object.keys(bodies()) as WritableObjectName[]) {
+    test(`${object}: validate-only changes nothing; then created through the calls in order, journalled, read back; the same operation id replays`, async () => {
+      const body = checked(object, bodies()[object]);
+      const before = await fingerprint();
+      const validated = await write(object, body, { validateOnly: true });
+      assert.equal(validated.outcome, 'validated');
+      assert.equal(await fingerprint(), before, 'validate-only left the database as it was (numbers, calls, journal included)');
+
+      const since = await lastCall();
+      const operationId = opId();
+      const created = await write(object, body, { operationId });
+      assert.equal(created.outcome, 'created');
+      const answer = JSON.parse(created.answer!) as unknown;
+
+      // The calls: the number step first (its own transaction), then the procedures, lines before headers.
+      const plan = econnectWrite(object, body, operationId, COMPANY);
+      const number = numberOf(object, answer);
+      const expected = [...(plan.numbers ? plannedCalls(plan.numbers) : []), ...plannedCalls(plan.main(number))];
+      assert.deepEqual(await callsSince(since), expected);
+
+      const journal = await journalRow(operationId);
+      assert.equal(journal?.STATE, 'committed');
+      assert.equal(journal?.OBJECT_NAME, object);
+      assert.equal(journal?.ANSWER, created.answer);
+      assert.deepEqual(await readBack(object, body, answer), answer, 'a later GET answers what the write answered');
+      // What was sent reads back (the fields a record has under the same names).
+      const record = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown>;
+      for (const [field, value] of Object.entries(body))
+        if (field !== 'lines' && field in record && typeof value === 'string' && !/Id$|^id$/.test(field))
+          assert.ok(sameValue(record[field], value), `${object}.${field}: sent ${value}, read back ${String(record[field])}`);
+
+      const settled = await fingerprint();
+      const again = await write(object, { ...body }, { operationId });
+      assert.deepEqual(again, { outcome: 'replayed', answer: created.answer });
+      assert.equal(await fingerprint(), settled, 'a replay writes nothing and calls nothing');
+    });
+  }
+
+  test('a refusal from GP (the stand-in refuses a marked customer) comes back as details.gp, and nothing is left', async () => {
+    const before = await fingerprint();
+    const refused = await refusal(write('customers', checked('customers', { id: 'MSSQLREFUSE', name: STAND_IN_REFUSAL.customerName })));
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.deepEqual((refused.details as { gp: unknown }).gp, STAND_IN_REFUSAL.gp);
+    assert.equal(await fingerprint(), before, 'the call, the customer and the journal row were rolled back together');
+  });
+
+  test('broken references are refused before any procedure is called, each named in details.issues', async () => {
+    const before = await fingerprint();
+    const order = bodies()['sales-orders'] as { lines: Record<string, unknown>[] };
+    const broken = await refusal(
+      write(
+        'sales-orders',
+        checked('sales-orders', {
+          ...order,
+          customerId: 'NOSUCHCUSTOMER',
+          siteId: 'NOWHERE',
+          lines: [order.lines[0], { ...order.lines[1], itemId: 'NO-SUCH-ITEM' }],
+        }),
+      ),
+    );
+    assert.equal(broken.code, 'VALIDATION_ERROR');
+    assert.deepEqual((broken.details as { issues: unknown[] }).issues, [
+      { path: 'customerId', message: 'no customer with this id' },
+      { path: 'siteId', message: 'no site with this id' },
+      { path: 'lines.1.itemId', message: 'no item with this id' },
+    ]);
+    const gl = await refusal(
+      write(
+        'gl-entries',
+        checked('gl-entries', {
+          reference: 'x',
+          date: '2026-11-22',
+          batchId: 'MSSQL-ORDERS',
+          lines: [
+            { accountNumber: '999-9999-99', debit: '1' },
+            { accountNumber: refs.accounts[0], credit: '1' },
+          ],
+        }),
+      ),
+    );
+    assert.deepEqual((gl.details as { issues: unknown[] }).issues, [
+      { path: 'lines.0.accountNumber', message: 'no account with this number' },
+    ]);
+    const currency = await refusal(
+      write('customers', checked('customers', { id: 'MSSQLNEW', name: 'x', paymentTermsId: 'Net 999', currencyId: 'Z-XX$' })),
+    );
+    assert.deepEqual((currency.details as { issues: unknown[] }).issues, [
+      { path: 'paymentTermsId', message: 'no payment terms with this id' },
+      { path: 'currencyId', message: 'no currency with this id' },
+    ]);
+    assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
+  });
+});
