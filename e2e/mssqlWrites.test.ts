@@ -206,7 +206,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
         { itemId: refs.items[1], quantity: '1.5', unitPrice: '100', description: 'Special' },
       ],
     },
-    'ar-invoices': { customerId: refs.customers[1], date: '2026-11-21', salesAmount: '1000.00', taxAmount: '80', batchId: 'MSSQL-RM' },
+    'ar-invoices': { customerId: refs.customers[1], date: '2026-11-21', salesAmount: '1000.00', freightAmount: '80', batchId: 'MSSQL-RM' },
     'ap-invoices': {
       vendorId: refs.vendors[1],
       vendorDocumentNumber: 'MSSQL-INV-1',

@@ -3619,8 +3619,6 @@ export interface operations {
                     dueDate?: string;
                     /** @description sales amount (SLSAMNT) */
                     salesAmount: string;
-                    /** @description tax amount (TAXAMNT) */
-                    taxAmount?: string;
                     /** @description freight amount (FRTAMNT) */
                     freightAmount?: string;
                     /** @description description (DOCDESCR) */
@@ -3997,8 +3995,6 @@ export interface operations {
                     dueDate?: string;
                     /** @description purchases amount (PRCHAMNT) */
                     purchasesAmount: string;
-                    /** @description tax amount (TAXAMNT) */
-                    taxAmount?: string;
                     /** @description description (TRXDSCRN) */
                     description?: string;
                     /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
@@ -4382,8 +4378,6 @@ export interface operations {
                     siteId?: string;
                     /** @description the customer's purchase order number (CSTPONBR) */
                     customerPONumber?: string;
-                    /** @description tax amount (TAXAMNT) */
-                    taxAmount?: string;
                     /** @description freight amount (FREIGHT) */
                     freightAmount?: string;
                     lines: {

@@ -31,6 +31,24 @@ test('every problem of a body is reported with its path: unknown fields, lengths
   assert.match(issues.find((i) => i.path === 'creditLimit')!.message, /5 after it/);
 });
 
+test('a tax amount is refused with the reason, since GP takes one only with tax detail lines', () => {
+  for (const [object, body] of [
+    ['ar-invoices', { customerId: 'C', date: '2026-03-01', salesAmount: '100', batchId: 'API' }],
+    ['ap-invoices', { vendorId: 'V', vendorDocumentNumber: 'D1', date: '2026-03-01', purchasesAmount: '100', batchId: 'API' }],
+    [
+      'sales-orders',
+      { docTypeId: 'STDORD', customerId: 'C', date: '2026-03-01', batchId: 'API', lines: [{ itemId: 'I', quantity: '1', unitPrice: '1' }] },
+    ],
+  ] as const) {
+    assert.equal(checkWriteBody(object, body).ok, true, object);
+    const check = checkWriteBody(object, { ...body, taxAmount: '8', color: 'red' });
+    assert.equal(check.ok, false);
+    const issues = check.ok ? [] : check.issues;
+    assert.match(issues.find((i) => i.path === 'taxAmount')!.message, /tax detail lines/, object);
+    assert.match(issues.find((i) => i.path === 'body')!.message, /^unknown field: color$/, 'other unknown fields are still named');
+  }
+});
+
 test('money is a non-negative decimal string, never a JSON number', () => {
   assert.equal(checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: 100 }).ok, false);
   assert.equal(checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: '-1.00' }).ok, false);

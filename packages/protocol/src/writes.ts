@@ -157,7 +157,6 @@ const salesOrders: FieldsOf<typeof SalesOrderSchema> = {
   batchId,
   siteId: id(10, 'default site of the lines (LOCNCODE); must exist'),
   customerPONumber: text(20, "the customer's purchase order number (CSTPONBR)"),
-  taxAmount: amount('tax amount (TAXAMNT)'),
   freightAmount: amount('freight amount (FREIGHT)'),
 };
 
@@ -182,7 +181,6 @@ const arInvoices: FieldsOf<typeof ArDocumentSchema> = {
   date: date('document date (DOCDATE)', true),
   dueDate: date("due date (DUEDATE); from the customer's payment terms when absent"),
   salesAmount: amount('sales amount (SLSAMNT)', true),
-  taxAmount: amount('tax amount (TAXAMNT)'),
   freightAmount: amount('freight amount (FRTAMNT)'),
   description: text(30, 'description (DOCDESCR)'),
   batchId,
@@ -203,7 +201,6 @@ const apInvoices: FieldsOf<typeof ApDocumentSchema> = {
   date: date('document date (DOCDATE)', true),
   dueDate: date("due date (DUEDATE); from the vendor's payment terms when absent"),
   purchasesAmount: amount('purchases amount (PRCHAMNT)', true),
-  taxAmount: amount('tax amount (TAXAMNT)'),
   description: text(30, 'description (TRXDSCRN)'),
   batchId,
   currencyId: id(15, "currency (CURNCYID); the vendor's when absent; must exist"),
@@ -333,6 +330,17 @@ export function writeBodySchema(object: WritableObjectName): z.ZodType {
   return bodySchemas.get(object)!;
 }
 
+/**
+ * Resource fields no body may set, with the reason a caller is told. GP's eConnect refuses a
+ * document's tax amount unless tax detail lines with a tax detail id add up to it
+ * (taSopHdrIvcInsert 82/799, taRMTransaction 712, taPMTransactionInsert 313; docs/decisions.md,
+ * Writes): v1 writes documents without tax, and GP adds it when the document is completed there.
+ */
+const NOT_WRITTEN: Readonly<Record<string, string>> = {
+  taxAmount:
+    'taxAmount is not written: GP accepts a tax amount only with tax detail lines, which v1 writes do not take; the document is written without tax and its tax is added in GP',
+};
+
 /** A write body after validation: ids upper-cased, every field as the schema gives it. */
 export type WriteBody = Record<string, unknown> & { lines?: Record<string, unknown>[] };
 
@@ -344,11 +352,16 @@ export function checkWriteBody(object: WritableObjectName, input: unknown): Writ
   if (!parsed.success) {
     return {
       ok: false,
-      issues: parsed.error.issues.map((issue) => ({
-        path: issue.path.length ? issue.path.join('.') : 'body',
-        message:
-          issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` : issue.message,
-      })),
+      issues: parsed.error.issues.flatMap((issue) => {
+        const path = issue.path.length ? issue.path.join('.') : 'body';
+        if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message }];
+        const known = issue.keys.filter((key) => key in NOT_WRITTEN);
+        const unknown = issue.keys.filter((key) => !(key in NOT_WRITTEN));
+        return [
+          ...known.map((key) => ({ path: issue.path.length ? `${path}.${key}` : key, message: NOT_WRITTEN[key]! })),
+          ...(unknown.length ? [{ path, message: `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}` }] : []),
+        ];
+      }),
     };
   }
   const body = parsed.data as WriteBody;

@@ -336,7 +336,7 @@ describe('writes on the embedded database', () => {
       customerId: customers[2]!,
       date: '2026-11-21',
       salesAmount: '1000.00',
-      taxAmount: '80',
+      freightAmount: '80',
       batchId: 'API-RM',
       description: 'Consulting',
     };
@@ -355,13 +355,13 @@ describe('writes on the embedded database', () => {
     assert.equal(taken.code, 'ALREADY_EXISTS');
     const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
     try {
-      // eConnect's distributions, in its order: SALES and TAXES credited, RECV debited, on the posting setup's accounts.
+      // eConnect's distributions, in its order: SALES and FREIGHT credited, RECV debited, on the posting setup's accounts.
       const lines = distributionsOf(db, 'RM10101', 'DOCNUMBR', invoice.documentNumber!, 'SEQNUMBR');
       assert.deepEqual(
         lines.map((l) => [l.DISTTYPE, l.SEQ, l.DEBIT, l.CREDIT, l.ACCOUNT]),
         [
           [9, 16384, '0.00000', '1000.00000', setupAccount(db, 3, 1100)],
-          [13, 32768, '0.00000', '80.00000', setupAccount(db, 4, 1000)],
+          [11, 32768, '0.00000', '80.00000', setupAccount(db, 3, 1800)],
           [3, 49152, '1080.00000', '0.00000', setupAccount(db, 3, 100)],
         ],
       );
@@ -414,7 +414,7 @@ describe('writes on the embedded database', () => {
     } finally {
       db.close();
     }
-    // A vendor with accounts of its own and one without both get real accounts; tax goes to the tax account.
+    // A vendor with accounts of its own and one without both get real accounts.
     const db2 = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
     const [withOwn, without] = ['<>', '='].map((op) =>
       String(db2.prepare(`SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND PMAPINDX ${op} 0 LIMIT 1`).pluck().get()),
@@ -422,22 +422,23 @@ describe('writes on the embedded database', () => {
     db2.close();
     for (const vendorId of [withOwn!, without!]) {
       const answer = await t.writes.write(
-        op('ap-invoices', { ...body, vendorId, vendorDocumentNumber: `TAX-${vendorId}`, purchasesAmount: '0.1', taxAmount: '0.2' }),
+        op('ap-invoices', { ...body, vendorId, vendorDocumentNumber: `OWN-${vendorId}`, purchasesAmount: '0.3' }),
       );
       const voucher = ApDocumentSchema.parse(JSON.parse(answer.payload!)).voucherNumber!;
       const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
       try {
+        const own = db.prepare('SELECT PMAPINDX, PMPRCHIX FROM PM00200 WHERE VENDORID = ?').get(vendorId.padEnd(15)) as Record<
+          string,
+          number
+        >;
         const lines = distributionsOf(db, 'PM10100', 'VCHRNMBR', voucher, 'DSTSQNUM');
         assert.deepEqual(
-          lines.map((l) => [l.DISTTYPE, l.DEBIT, l.CREDIT]),
+          lines.map((l) => [l.DISTTYPE, l.DEBIT, l.CREDIT, l.ACCOUNT]),
           [
-            [6, '0.10000', '0.00000'],
-            [10, '0.20000', '0.00000'],
-            [2, '0.00000', '0.30000'],
+            [6, '0.30000', '0.00000', own.PMPRCHIX || setupAccount(db, 4, 600)],
+            [2, '0.00000', '0.30000', own.PMAPINDX || setupAccount(db, 4, 200)],
           ],
-          'decimal-exact: 0.1 + 0.2 is 0.3',
         );
-        assert.equal(lines[1]!.ACCOUNT, setupAccount(db, 4, 1000));
         assertBalancedOnRealAccounts(db, lines);
       } finally {
         db.close();
@@ -658,7 +659,11 @@ describe('exactly once: the journal', () => {
       const vendorId = String(ids.prepare('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1').pluck().get());
       ids.close();
       const ar = await t.writes.write(
-        op('ar-invoices', { customerId, date: '2026-11-21', salesAmount: '10', taxAmount: '1', batchId: 'V-RM' }, { validateOnly: true }),
+        op(
+          'ar-invoices',
+          { customerId, date: '2026-11-21', salesAmount: '10', freightAmount: '1', batchId: 'V-RM' },
+          { validateOnly: true },
+        ),
       );
       assert.equal(ar.outcome, 'validated');
       const ap = await t.writes.write(

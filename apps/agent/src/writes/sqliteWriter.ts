@@ -64,6 +64,9 @@ interface Written {
 type Db = Database.Database;
 
 /** Local date, as eConnect's `convert(varchar(12), getdate())` sets CREATDDT and MODIFDT. */
+/** v1 writes carry no tax (GP takes a tax amount only with tax detail lines: the protocol's NOT_WRITTEN). */
+const NO_TAX = new Decimal(0);
+
 function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -368,7 +371,7 @@ export class SqliteWriter {
         LOCNCODE: String(line.siteId ?? body.siteId ?? ''),
       };
     });
-    const total = subtotal.plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+    const total = subtotal.plus(String(body.freightAmount ?? '0'));
     const id = `${typeName}:${number}`;
     if (dry)
       return this.preview('sales-orders', id, { ...body, type: typeName, number, subtotal: subtotal.toFixed(5), total: total.toFixed(5) });
@@ -432,7 +435,7 @@ export class SqliteWriter {
       while (this.receivableTaken(db, type, number)) number = nextNumber(number);
       if (!dry) db.prepare('UPDATE RM40401 SET DOCNUMBR = ? WHERE RMDTYPAL = ?').run(padChar(nextNumber(number), 21), type);
     }
-    const amount = new Decimal(String(body.salesAmount)).plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+    const amount = new Decimal(String(body.salesAmount)).plus(String(body.freightAmount ?? '0'));
     const id = `${String(withDefaults.type)}:${number}`;
     const currency = String(body.currencyId ?? String(customer!.CURNCYID).trimEnd());
     if (dry)
@@ -456,7 +459,7 @@ export class SqliteWriter {
     const distributions = receivableDistributions(type, {
       sales: new Decimal(String(body.salesAmount)),
       freight: new Decimal(String(body.freightAmount ?? '0')),
-      tax: new Decimal(String(body.taxAmount ?? '0')),
+      tax: NO_TAX,
     });
     distributions.forEach((line, i) =>
       insert(db, 'RM10101', {
@@ -510,7 +513,7 @@ export class SqliteWriter {
       while (this.voucherTaken(db, voucher)) voucher = nextNumber(voucher);
       if (!dry) db.prepare("UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
     }
-    const amount = new Decimal(String(body.purchasesAmount)).plus(String(body.taxAmount ?? '0'));
+    const amount = new Decimal(String(body.purchasesAmount));
     const id = `${String(withDefaults.type)}:${voucher}`;
     const currency = String(body.currencyId ?? String(vendor!.CURNCYID).trimEnd());
     if (dry)
@@ -536,7 +539,7 @@ export class SqliteWriter {
     const ownAccount: Record<number, number> = { 2: Number(own.PMAPINDX), 6: Number(own.PMPRCHIX) };
     const distributions = payableDistributions(type, {
       purchases: new Decimal(String(body.purchasesAmount)),
-      tax: new Decimal(String(body.taxAmount ?? '0')),
+      tax: NO_TAX,
     });
     distributions.forEach((line, i) =>
       insert(db, 'PM10100', {

@@ -279,7 +279,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
               { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
             );
           }
-          const total = subtotal.plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+          const total = subtotal.plus(String(body.freightAmount ?? '0'));
           const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
           // eConnect names the header's freight FREIGHT (the column is FRTAMNT).
           const { FRTAMNT, ...rest } = header;
@@ -322,7 +322,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         main: (taken) => {
           const number = taken ?? String(body.documentNumber);
           const calls = new Calls(operationId, database);
-          const amount = new Decimal(String(body.salesAmount)).plus(String(body.taxAmount ?? '0')).plus(String(body.freightAmount ?? '0'));
+          const amount = new Decimal(String(body.salesAmount)).plus(String(body.freightAmount ?? '0'));
           const values = fieldColumns(unpostedArInvoices, { ...body, type: typeName, documentNumber: number });
           calls.call(
             'taRMTransaction',
@@ -353,7 +353,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         main: (taken) => {
           const voucher = taken ?? String(body.voucherNumber);
           const calls = new Calls(operationId, database);
-          const amount = new Decimal(String(body.purchasesAmount)).plus(String(body.taxAmount ?? '0'));
+          const amount = new Decimal(String(body.purchasesAmount));
           const values = fieldColumns(unpostedApInvoices, { ...body, type: typeName, voucherNumber: voucher });
           calls.call(
             'taPMTransactionInsert',

@@ -53,7 +53,7 @@ export const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     customerId: 'AARONFIT0001',
     date: '2026-11-21',
     salesAmount: '1000.00',
-    taxAmount: '80',
+    freightAmount: '80',
     batchId: 'API-RM',
     description: 'Consulting',
   },

@@ -39,7 +39,7 @@ BEGIN
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taRMTransaction] @I_vCUSTNMBR = @p1, @I_vDOCDATE = @p2, @I_vSLSAMNT = @p3, @I_vTAXAMNT = @p4, @I_vDOCDESCR = @p5, @I_vBACHNUMB = @p6, @I_vRMDTYPAL = @p7, @I_vDOCNUMBR = @p8, @I_vDOCAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taRMTransaction] @I_vCUSTNMBR = @p1, @I_vDOCDATE = @p2, @I_vSLSAMNT = @p3, @I_vFRTAMNT = @p4, @I_vDOCDESCR = @p5, @I_vBACHNUMB = @p6, @I_vRMDTYPAL = @p7, @I_vDOCNUMBR = @p8, @I_vDOCAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   ROLLBACK TRANSACTION;
