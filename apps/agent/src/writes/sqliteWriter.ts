@@ -23,6 +23,7 @@ import { JOURNAL_TABLE, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts
 import { nextNumber } from './numbers.ts';
 import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts';
 import { checkReferencesSqlite } from './references/sqlite.ts';
+import { preparedOnce } from './preparedStatements.ts';
 
 /**
  * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
@@ -99,7 +100,7 @@ function insert(db: Db, tableName: GpTableName, row: Record<string, GpWriteValue
   const table = tableOf(tableName);
   const columns = Object.keys(row);
   const sql = `INSERT INTO "${tableName}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-  db.prepare(sql).run(...columns.map((c) => encode(table, c, row[c]!)));
+  preparedOnce(db, sql).run(...columns.map((c) => encode(table, c, row[c]!)));
 }
 
 /** The first row matching every column (values encoded as stored), or undefined. */
@@ -107,7 +108,7 @@ function find(db: Db, tableName: GpTableName, where: Record<string, GpWriteValue
   const table = tableOf(tableName);
   const columns = Object.keys(where);
   const sql = `SELECT ${select} FROM "${tableName}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')} LIMIT 1`;
-  return db.prepare(sql).get(...columns.map((c) => encode(table, c, where[c]!))) as Record<string, unknown> | undefined;
+  return preparedOnce(db, sql).get(...columns.map((c) => encode(table, c, where[c]!))) as Record<string, unknown> | undefined;
 }
 
 const exists = (db: Db, table: GpTableName, where: Record<string, GpWriteValue>) => find(db, table, where) !== undefined;
@@ -127,20 +128,22 @@ export class SqliteWriter {
   /** The companies SY01500 lists, upper-cased: a company id is never used unchecked. */
   private checkCompany(company: string): string {
     const id = company.toUpperCase();
-    const row = this.databases.database('DYNAMICS').prepare('SELECT 1 FROM SY01500 WHERE INTERID = ?').get(padChar(id, 5));
+    const row = preparedOnce(this.databases.database('DYNAMICS'), 'SELECT 1 FROM SY01500 WHERE INTERID = ?').get(padChar(id, 5));
     if (!row) throw new AgentError('VALIDATION_ERROR', 'unknown company');
     return id;
   }
 
   private journalOf(db: Db, operationId: string): JournalRow | null {
-    // Inside the write's transaction: a validate-only write, rolled back, leaves not even the table behind.
-    if (!this.readonly) db.exec(SQLITE_JOURNAL_DDL);
-    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(JOURNAL_TABLE);
-    if (!table) return null;
-    const row = db
-      .prepare(`SELECT STATE, OBJECT_NAME, CREATED_ID, ANSWER FROM ${JOURNAL_TABLE} WHERE OPERATION_ID = ?`)
-      .get(operationId) as
-      { STATE: JournalRow['state']; OBJECT_NAME: string; CREATED_ID: string | null; ANSWER: string | null } | undefined;
+    // Created inside the write's transaction: a validate-only write, rolled back, leaves not even the
+    // table behind. Looked for first: parsing the DDL on every write cost more than the look-up.
+    const exists = () => preparedOnce(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(JOURNAL_TABLE);
+    if (!exists()) {
+      if (this.readonly) return null;
+      db.exec(SQLITE_JOURNAL_DDL);
+    }
+    const row = preparedOnce(db, `SELECT STATE, OBJECT_NAME, CREATED_ID, ANSWER FROM ${JOURNAL_TABLE} WHERE OPERATION_ID = ?`).get(
+      operationId,
+    ) as { STATE: JournalRow['state']; OBJECT_NAME: string; CREATED_ID: string | null; ANSWER: string | null } | undefined;
     return row ? { state: row.STATE, object: row.OBJECT_NAME, createdId: row.CREATED_ID, answer: row.ANSWER } : null;
   }
 
@@ -176,7 +179,8 @@ export class SqliteWriter {
           const written = this.writeRows(db, company, request);
           const answer = written.readBack();
           if (request.validateOnly) return { result: { outcome: 'validated', answer } satisfies WriteDone, commit: false };
-          db.prepare(
+          preparedOnce(
+            db,
             `INSERT INTO ${JOURNAL_TABLE} (OPERATION_ID, OBJECT_NAME, CREATED_ID, STATE, ANSWER, RECORDED_AT) VALUES (?, ?, ?, 'committed', ?, ?)`,
           ).run(request.operationId, request.object, written.id, answer, new Date().toISOString());
           return { result: { outcome: 'created', answer } satisfies WriteDone, commit: true };
@@ -202,7 +206,8 @@ export class SqliteWriter {
     return this.transaction(db, () => {
       const known = this.journalOf(db, operationId);
       if (known) return { result: settled(known), commit: false };
-      db.prepare(
+      preparedOnce(
+        db,
         `INSERT INTO ${JOURNAL_TABLE} (OPERATION_ID, OBJECT_NAME, CREATED_ID, STATE, ANSWER, RECORDED_AT) VALUES (?, '', NULL, 'abandoned', NULL, ?)`,
       ).run(operationId, new Date().toISOString());
       return { result: { outcome: 'not_executed', answer: null } satisfies WriteDone, commit: true };
@@ -412,8 +417,8 @@ export class SqliteWriter {
     while (this.salesNumberTaken(db, numbering, number)) number = nextNumber(number);
     if (dry) return number;
     const next = padChar(nextNumber(number), 21);
-    if (fromType) db.prepare('UPDATE SOP40300 SET SOPNUMBE = ? WHERE SOPTYPE = ?').run(next, numbering);
-    else db.prepare('UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(next, numbering, padChar(docId, 15));
+    if (fromType) preparedOnce(db, 'UPDATE SOP40300 SET SOPNUMBE = ? WHERE SOPTYPE = ?').run(next, numbering);
+    else preparedOnce(db, 'UPDATE SOP40200 SET SOPNUMBE = ? WHERE SOPTYPE = ? AND DOCID = ?').run(next, numbering, padChar(docId, 15));
     return number;
   }
 
@@ -433,7 +438,7 @@ export class SqliteWriter {
       if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no numbering set up for this document type (RM40401)');
       number = String(setup.DOCNUMBR).trimEnd();
       while (this.receivableTaken(db, type, number)) number = nextNumber(number);
-      if (!dry) db.prepare('UPDATE RM40401 SET DOCNUMBR = ? WHERE RMDTYPAL = ?').run(padChar(nextNumber(number), 21), type);
+      if (!dry) preparedOnce(db, 'UPDATE RM40401 SET DOCNUMBR = ? WHERE RMDTYPAL = ?').run(padChar(nextNumber(number), 21), type);
     }
     const amount = new Decimal(String(body.salesAmount)).plus(String(body.freightAmount ?? '0'));
     const id = `${String(withDefaults.type)}:${number}`;
@@ -511,7 +516,7 @@ export class SqliteWriter {
       if (!setup) throw new AgentError('VALIDATION_ERROR', 'GP has no payables setup (PM40100)');
       voucher = String(setup.NTVCHNUM).trimEnd();
       while (this.voucherTaken(db, voucher)) voucher = nextNumber(voucher);
-      if (!dry) db.prepare("UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
+      if (!dry) preparedOnce(db, "UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
     }
     const amount = new Decimal(String(body.purchasesAmount));
     const id = `${String(withDefaults.type)}:${voucher}`;
@@ -588,7 +593,7 @@ export class SqliteWriter {
       entry++;
     const total = lines.reduce((sum, line) => sum.plus(String(line.debit ?? '0')), new Decimal(0));
     if (dry) return this.preview('gl-entries', String(entry), { ...body, journalEntryNumber: entry });
-    db.prepare("UPDATE GL40000 SET NJRNLENT = ? WHERE UNIQKEY = '1'").run(entry + 1);
+    preparedOnce(db, "UPDATE GL40000 SET NJRNLENT = ? WHERE UNIQKEY = '1'").run(entry + 1);
     const batch = String(body.batchId);
     // Lines before the header, as eConnect inserts them.
     lines.forEach((line, i) => {
@@ -636,9 +641,10 @@ export class SqliteWriter {
   /** Counts the document into its batch, creating the batch as eConnect does when it does not exist yet. */
   private addToBatch(db: Db, batch: string, kind: BatchKind, amount: Decimal): void {
     const { source, series } = BATCHES[kind];
-    const updated = db
-      .prepare('UPDATE SY00500 SET NUMOFTRX = NUMOFTRX + 1, BCHTOTAL = BCHTOTAL + ?, MODIFDT = ? WHERE BCHSOURC = ? AND BACHNUMB = ?')
-      .run(toScaled(amount.toFixed(5)), gpDate(today()), padChar(source, 15), padChar(batch, 15));
+    const updated = preparedOnce(
+      db,
+      'UPDATE SY00500 SET NUMOFTRX = NUMOFTRX + 1, BCHTOTAL = BCHTOTAL + ?, MODIFDT = ? WHERE BCHSOURC = ? AND BACHNUMB = ?',
+    ).run(toScaled(amount.toFixed(5)), gpDate(today()), padChar(source, 15), padChar(batch, 15));
     if (updated.changes === 0)
       insert(db, 'SY00500', {
         BCHSOURC: source,

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { padChar } from '@gp-gateway/gp-schema';
 import type { WritableObjectName, WriteBody } from '@gp-gateway/protocol';
 import { checksOf, settle, type Check, type Resolved } from './describe.ts';
+import { preparedOnce } from '../preparedStatements.ts';
 
 /**
  * The reference checks (describe.ts) on the embedded database: one query per reference, on the
@@ -34,7 +35,8 @@ function lookUp(db: Database.Database, check: Check): Record<string, unknown> | 
     `SELECT ${select.length ? select.join(', ') : '1 AS "found"'} FROM "${table.name}" AS t` +
     (join ? ` JOIN "${join.table.name}" AS j ON j."${join.on}" = t."${join.on}"` : '') +
     ` WHERE ${where.map((column) => `t."${column}" = ?`).join(' AND ')} LIMIT 1`;
-  return db.prepare(sql).get(...where.map((column) => encode(check, column, check.where[column]))) as Record<string, unknown> | undefined;
+  return preparedOnce(db, sql).get(...where.map((column) => encode(check, column, check.where[column]))) as
+    Record<string, unknown> | undefined;
 }
 
 /**
@@ -43,9 +45,8 @@ function lookUp(db: Database.Database, check: Check): Record<string, unknown> | 
  */
 function knownCurrency(db: Database.Database, check: Check): Record<string, unknown> | undefined {
   const id = padChar(String(check.where.CURNCYID), 15);
-  return db
-    .prepare(
-      'SELECT 1 AS "found" FROM RM00101 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM PM00200 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM CM00100 WHERE CURNCYID = ? LIMIT 1',
-    )
-    .get(id, id, id) as Record<string, unknown> | undefined;
+  return preparedOnce(
+    db,
+    'SELECT 1 AS "found" FROM RM00101 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM PM00200 WHERE CURNCYID = ? UNION ALL SELECT 1 FROM CM00100 WHERE CURNCYID = ? LIMIT 1',
+  ).get(id, id, id) as Record<string, unknown> | undefined;
 }
