@@ -3,15 +3,13 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import sql from 'mssql';
-import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
-import { loadDemoIntoSqlServer } from '@gp-gateway/gp-demo/mssql';
+import { demoDatabasePaths } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway';
 import { ROOT, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { describeReadContract } from './support/readContract.ts';
+import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
 
 /**
  * The read contract against a real SQL Server, when MSSQL_URL names one (a throwaway server: the
@@ -36,18 +34,9 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
   const db: Record<string, Database.Database> = {};
 
   before(async () => {
-    try {
-      const probe = await new sql.ConnectionPool(MSSQL_URL!).connect();
-      await probe.close();
-    } catch (error) {
-      assert.fail(
-        `MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`,
-      );
-    }
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mssql-'));
-    const demo = path.join(dir, 'demo');
-    generateDemo({ dir: demo, scale: 1 });
-    await loadDemoIntoSqlServer(MSSQL_URL!, demo);
+    const loaded = await loadDemoIntoReachableSqlServer(MSSQL_URL!, 'e2e-mssql-');
+    dir = loaded.dir;
+    const demo = loaded.demo;
     const paths = demoDatabasePaths(demo);
     db.DYNAMICS = new Database(paths.systemDatabase, { readonly: true });
     db.TWO = new Database(paths.companyDatabases.TWO!, { readonly: true });

@@ -1,13 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import sql from 'mssql';
 import { checkWriteBody, type WritableObjectName, type WriteBody } from '@gp-gateway/protocol';
-import { demoDatabasePaths, generateDemo } from '@gp-gateway/gp-demo';
-import { batchesOf, loadDemoIntoSqlServer } from '@gp-gateway/gp-demo/mssql';
+import { demoDatabasePaths } from '@gp-gateway/gp-demo';
+import { batchesOf } from '@gp-gateway/gp-demo/mssql';
 import { MssqlExecutor } from '../apps/agent/src/db/mssqlExecutor.ts';
 import { AgentError } from '../apps/agent/src/service/agentError.ts';
 import { payloadText, ReadService } from '../apps/agent/src/service/readService.ts';
@@ -21,6 +19,7 @@ import {
   STAND_IN_SCRIPT,
   type Call,
 } from '../apps/agent/src/writes/mssql/stand-in/standIn.ts';
+import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
 
 /**
  * Every write on SQL Server through MssqlWriter, when MSSQL_URL names a throwaway server (the suite
@@ -56,18 +55,9 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
   const refs = { customers: [] as string[], vendors: [] as string[], items: [] as string[], accounts: [] as string[] };
 
   before(async () => {
-    try {
-      const probe = await new sql.ConnectionPool(MSSQL_URL!).connect();
-      await probe.close();
-    } catch (error) {
-      assert.fail(
-        `MSSQL_URL is set but SQL Server cannot be reached: ${(error as Error).message}. Start one with: docker compose -f deploy/mssql/docker-compose.yml up -d`,
-      );
-    }
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-mssql-writes-'));
-    const demo = path.join(dir, 'demo');
-    generateDemo({ dir: demo, scale: 1 });
-    await loadDemoIntoSqlServer(MSSQL_URL!, demo);
+    const loaded = await loadDemoIntoReachableSqlServer(MSSQL_URL!, 'e2e-mssql-writes-');
+    dir = loaded.dir;
+    const demo = loaded.demo;
     const local = new Database(demoDatabasePaths(demo).companyDatabases[COMPANY]!, { readonly: true });
     const column = (query: string) => local.prepare(query).pluck().all() as string[];
     refs.customers = column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR LIMIT 3');
