@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { Store } from '../store/store.ts';
+import { within } from './within.ts';
 
 /** What `/ready` reports: each dependency `ok` or why not. */
 export interface ReadyReport {
@@ -45,18 +46,10 @@ export function readinessProbe(options: ReadinessOptions): () => Promise<ReadyRe
 }
 
 async function outcome(check: Promise<unknown>): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check,
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-      }),
-    ]);
+    await within(check, CHECK_TIMEOUT_MS);
     return 'ok';
   } catch (error) {
     return `unreachable: ${(error as Error).message}`;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { redactUrl } from './redactUrl.ts';
+import { within } from './within.ts';
 
 /** Longest a Redis command may take before the caller falls back to this process's own counting. */
 const COMMAND_TIMEOUT_MS = 500;
@@ -23,10 +24,7 @@ export async function connectRedis(url: string, log: Logger, readyWithinMs = 5_0
   // ioredis emits every failed reconnect as an error; the limiters log the outage once instead.
   redis.on('error', () => {});
   try {
-    await Promise.race([
-      redis.connect(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${readyWithinMs} ms`)), readyWithinMs).unref()),
-    ]);
+    await within(redis.connect(), readyWithinMs);
   } catch (error) {
     log.warn({ err: (error as Error).message, redis: redactUrl(url) }, 'Redis unreachable at start; carrying on and retrying');
   }

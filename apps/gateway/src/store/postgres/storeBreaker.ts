@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../../errors/apiError.ts';
+import { NoAnswerError, within } from '../../cluster/within.ts';
 import { OutageNotice } from '../../limits/outageNotice.ts';
 
 /** How often a store known down is tried again in the background ... */
@@ -82,7 +83,7 @@ export class StoreBreaker {
    * a frozen server (which fails no connection, it just never answers) is found out too.
    */
   async check(timeoutMs: number): Promise<void> {
-    await this.guard(() => within(this.probe(), timeoutMs));
+    await this.guard(() => within(this.probe(), timeoutMs, 'PostgreSQL'));
   }
 
   /** A connection of the store failed (a statement's, or an idle one's): the store is down until a probe says otherwise. */
@@ -102,7 +103,7 @@ export class StoreBreaker {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      within(this.probe(), this.probeTimeoutMs).then(
+      within(this.probe(), this.probeTimeoutMs, 'PostgreSQL').then(
         () => {
           this.isOpen = false;
           this.outage?.succeeded();
@@ -111,23 +112,5 @@ export class StoreBreaker {
       );
     }, this.probeEveryMs);
     this.timer.unref();
-  }
-}
-
-/** A probe of the store got no answer in time. */
-class NoAnswerError extends Error {}
-
-/** `work`, or NoAnswerError once `ms` have passed without its answer (the work itself runs on, bounded by the pool's timeouts). */
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new NoAnswerError(`PostgreSQL gave no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
