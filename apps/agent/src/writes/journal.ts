@@ -1,3 +1,6 @@
+import type { WriteOutcome } from '@gp-gateway/protocol';
+import { AgentError } from '../service/agentError.ts';
+
 /**
  * The write journal (docs/decisions.md#the-write-journal): one row per operation id, in each company
  * database, written in the same transaction as the document it records, so that the two commit or
@@ -36,3 +39,20 @@ export const MSSQL_JOURNAL_DDL =
   "[STATE] varchar(12) NOT NULL CONSTRAINT [CK_GPGW_WRITE_JOURNAL_STATE] CHECK ([STATE] IN ('committed', 'abandoned')), " +
   '[ANSWER] nvarchar(max) NULL, ' +
   '[RECORDED_AT] datetime2(3) NOT NULL CONSTRAINT [DF_GPGW_WRITE_JOURNAL_AT] DEFAULT (sysutcdatetime()))';
+
+/**
+ * A second request for an operation the journal knows: the answer it committed with, replayed; or,
+ * when its outcome was settled as not executed before it ran, a refusal, since it can never run now.
+ */
+export function replayFromJournal(
+  known: { state: string; answer: string | null },
+  operationId: string,
+): { outcome: WriteOutcome; answer: string | null } {
+  if (known.state === 'committed') return { outcome: 'replayed', answer: known.answer };
+  throw new AgentError(
+    'IDEMPOTENCY_CONFLICT',
+    `operation ${operationId} was settled as not executed (its outcome was asked before it ran); it can never run now`,
+    null,
+    { operationId, outcome: 'not_executed' },
+  );
+}

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
-import { GP_TABLES, gpDate, padChar, toScaled, type GpTable, type GpTableName } from '@gp-gateway/gp-schema';
+import { gpDate, padChar, toScaled } from '@gp-gateway/gp-schema';
 import {
   AP_DOCUMENT_TYPES,
   AR_DOCUMENT_TYPES,
@@ -19,11 +19,12 @@ import { renderSelect } from '../sql/render.ts';
 import { AgentError } from '../service/agentError.ts';
 import { payableDistributions, receivableDistributions } from './distributions.ts';
 import { fieldColumns, headerOf, type GpWriteValue } from './fieldColumns.ts';
-import { JOURNAL_TABLE, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
+import { JOURNAL_TABLE, replayFromJournal, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
 import { nextNumber } from './numbers.ts';
 import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts';
 import { checkReferencesSqlite } from './references/sqlite.ts';
 import { preparedOnce } from './preparedStatements.ts';
+import { exists, find, insert } from './sqliteRows.ts';
 
 /**
  * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
@@ -64,54 +65,15 @@ interface Written {
 
 type Db = Database.Database;
 
-/** Local date, as eConnect's `convert(varchar(12), getdate())` sets CREATDDT and MODIFDT. */
 /** v1 writes carry no tax (GP takes a tax amount only with tax detail lines: the protocol's NOT_WRITTEN). */
 const NO_TAX = new Decimal(0);
 
+/** Local date, as eConnect's `convert(varchar(12), getdate())` sets CREATDDT and MODIFDT. */
 function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
-
-function tableOf(name: string): GpTable {
-  const table = (GP_TABLES as Readonly<Record<string, GpTable | undefined>>)[name];
-  if (!table) throw new Error(`not a GP table: ${name}`);
-  return table;
-}
-
-/** A value in the SQLite encoding of its column (sqliteSchema.ts): char padded, numeric scaled, dates as text. */
-function encode(table: GpTable, column: string, value: GpWriteValue): unknown {
-  const def = table.columns.find((c) => c.name === column);
-  if (!def) throw new Error(`${table.name} has no column ${column}`);
-  switch (def.type) {
-    case 'char':
-      return padChar(String(value), def.length!);
-    case 'numeric':
-      return toScaled(String(value));
-    case 'datetime':
-      return gpDate(String(value).slice(0, 10));
-    default:
-      return Number(value);
-  }
-}
-
-function insert(db: Db, tableName: GpTableName, row: Record<string, GpWriteValue>): void {
-  const table = tableOf(tableName);
-  const columns = Object.keys(row);
-  const sql = `INSERT INTO "${tableName}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-  preparedOnce(db, sql).run(...columns.map((c) => encode(table, c, row[c]!)));
-}
-
-/** The first row matching every column (values encoded as stored), or undefined. */
-function find(db: Db, tableName: GpTableName, where: Record<string, GpWriteValue>, select = '1'): Record<string, unknown> | undefined {
-  const table = tableOf(tableName);
-  const columns = Object.keys(where);
-  const sql = `SELECT ${select} FROM "${tableName}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')} LIMIT 1`;
-  return preparedOnce(db, sql).get(...columns.map((c) => encode(table, c, where[c]!))) as Record<string, unknown> | undefined;
-}
-
-const exists = (db: Db, table: GpTableName, where: Record<string, GpWriteValue>) => find(db, table, where) !== undefined;
 
 export class SqliteWriter {
   private readonly databases: SqliteDatabases;
@@ -175,7 +137,7 @@ export class SqliteWriter {
       ? this.checkOnly(db, company, request)
       : this.transaction(db, () => {
           const known = this.journalOf(db, request.operationId);
-          if (known) return { result: replay(known, request.operationId), commit: false };
+          if (known) return { result: replayFromJournal(known, request.operationId), commit: false };
           const written = this.writeRows(db, company, request);
           const answer = written.readBack();
           if (request.validateOnly) return { result: { outcome: 'validated', answer } satisfies WriteDone, commit: false };
@@ -662,16 +624,6 @@ export class SqliteWriter {
   close(): void {
     this.databases.close();
   }
-}
-
-function replay(known: JournalRow, operationId: string): WriteDone {
-  if (known.state === 'committed') return { outcome: 'replayed', answer: known.answer };
-  throw new AgentError(
-    'IDEMPOTENCY_CONFLICT',
-    `operation ${operationId} was settled as not executed (its outcome was asked before it ran); it can never run now`,
-    null,
-    { operationId, outcome: 'not_executed' },
-  );
 }
 
 function alreadyExists(object: string, message: string): AgentError {

@@ -10,7 +10,7 @@ import type { CompiledQuery } from '../../sql/model.ts';
 import { mssqlDialect } from '../../sql/mssqlDialect.ts';
 import { renderSelect } from '../../sql/render.ts';
 import { AgentError } from '../../service/agentError.ts';
-import { JOURNAL_TABLE } from '../journal.ts';
+import { JOURNAL_TABLE, replayFromJournal } from '../journal.ts';
 import type { Writer } from '../writeService.ts';
 import { bindParams } from './bindParams.ts';
 import { econnectWrite, type TsqlBatch } from './econnect.ts';
@@ -84,7 +84,7 @@ export class MssqlWriter implements Writer {
     const pool = await this.connected();
     const company = await this.company(pool, request.company);
     const known = await this.journal(pool, company, request.operationId);
-    if (known) return replay(known, request.operationId);
+    if (known) return replayFromJournal(known, request.operationId);
     // Every reference checked against GP before a number is taken or a procedure called (references/describe.ts).
     await checkReferencesMssql(() => pool.request(), company, request.object, request.body);
     await this.refuseExisting(pool, company, request);
@@ -100,7 +100,7 @@ export class MssqlWriter implements Writer {
       const [status] = await run(tx, plan.main(number));
       if (status?.stopped === 'journal') {
         open = false;
-        return replay((await this.journal(pool, company, request.operationId))!, request.operationId);
+        return replayFromJournal((await this.journal(pool, company, request.operationId))!, request.operationId);
       }
       if (status?.stopped === 'gp') {
         open = false;
@@ -254,14 +254,4 @@ export class MssqlWriter implements Writer {
   async close(): Promise<void> {
     await this.pool.close().catch(() => {});
   }
-}
-
-function replay(known: { state: string; answer: string | null }, operationId: string): Done {
-  if (known.state === 'committed') return { outcome: 'replayed', answer: known.answer };
-  throw new AgentError(
-    'IDEMPOTENCY_CONFLICT',
-    `operation ${operationId} was settled as not executed (its outcome was asked before it ran); it can never run now`,
-    null,
-    { operationId, outcome: 'not_executed' },
-  );
 }

@@ -2,7 +2,9 @@ import type Database from 'better-sqlite3';
 import { padChar } from '@gp-gateway/gp-schema';
 import type { WritableObjectName, WriteBody } from '@gp-gateway/protocol';
 import { checksOf, settle, type Check, type Resolved } from './describe.ts';
+import type { GpWriteValue } from '../fieldColumns.ts';
 import { preparedOnce } from '../preparedStatements.ts';
+import { storedValue } from '../sqliteRows.ts';
 
 /**
  * The reference checks (describe.ts) on the embedded database: one query per reference, on the
@@ -16,11 +18,13 @@ export function checkReferencesSqlite(db: Database.Database, object: WritableObj
   );
 }
 
-/** A key value as the embedded database stores it (gp-schema sqliteValues): char padded to its length, integers as numbers. */
+/** A key value as the embedded database stores it (the writer's encoding, sqliteRows.ts). */
 function encode(check: Check, column: string, value: unknown): unknown {
   const tables = [check.lookup.table, ...(check.lookup.join ? [check.lookup.join.table] : [])];
-  const def = tables.flatMap((t) => t.columns).find((c) => c.name === column)!;
-  return def.type === 'char' ? padChar(String(value), def.length!) : Number(value);
+  return storedValue(
+    tables.flatMap((t) => t.columns).find((c) => c.name === column)!,
+    value as GpWriteValue,
+  );
 }
 
 function lookUp(db: Database.Database, check: Check): Record<string, unknown> | undefined {
