@@ -12,3 +12,8 @@ export class WriteRefusal extends AgentError {
     super('VALIDATION_ERROR', message, null, { issues });
   }
 }
+
+/** A create whose id or number GP already holds: 409, never an update. */
+export function alreadyExists(object: string, message: string): AgentError {
+  return new AgentError('ALREADY_EXISTS', message, null, { object });
+}

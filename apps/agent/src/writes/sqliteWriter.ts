@@ -25,6 +25,7 @@ import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts
 import { checkReferencesSqlite } from './references/sqlite.ts';
 import { preparedOnce } from './preparedStatements.ts';
 import { exists, find, insert } from './sqliteRows.ts';
+import { alreadyExists } from './refusals.ts';
 
 /**
  * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
@@ -624,8 +625,4 @@ export class SqliteWriter {
   close(): void {
     this.databases.close();
   }
-}
-
-function alreadyExists(object: string, message: string): AgentError {
-  return new AgentError('ALREADY_EXISTS', message, null, { object });
 }

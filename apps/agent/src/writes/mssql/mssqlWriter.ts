@@ -11,6 +11,7 @@ import { mssqlDialect } from '../../sql/mssqlDialect.ts';
 import { renderSelect } from '../../sql/render.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { JOURNAL_TABLE, replayFromJournal } from '../journal.ts';
+import { alreadyExists } from '../refusals.ts';
 import type { Writer } from '../writeService.ts';
 import { bindParams } from './bindParams.ts';
 import { econnectWrite, type TsqlBatch } from './econnect.ts';
@@ -194,7 +195,7 @@ export class MssqlWriter implements Writer {
         sql: `SELECT TOP (1) 1 FROM [${company}].[dbo].[${table}] WHERE ${columns.map((c, i) => `[${c}] = @p${i}`).join(' AND ')}`,
         params: columns.map((c) => ({ value: where[c]!, type: { kind: 'varchar', length: 64 } })),
       });
-      if (rows.length) throw new AgentError('ALREADY_EXISTS', message, null, { object: request.object });
+      if (rows.length) throw alreadyExists(request.object, message);
     }
   }
 
