@@ -4,6 +4,7 @@ import { Database, migrationClientConfig, type DatabaseOptions } from './databas
 import { PostgresDashboardTables } from './dashboardTables.ts';
 import { KeyMemo } from './keyMemo.ts';
 import { migrate } from './migrations.ts';
+import { presenceOf } from '../sharedRows.ts';
 import { PostgresIdempotencyTables } from './idempotencyTables.ts';
 import { PostgresUsageTables } from './usageTables.ts';
 import {
@@ -12,7 +13,6 @@ import {
   toApiKey,
   toConnection,
   toOrganisation,
-  toPresence,
   toSessionInfo,
   type ConnectionRow,
   type KeyRow,
@@ -278,11 +278,11 @@ export class PostgresStore implements Store {
       [rows.map((r) => r.id), liveSince],
     );
     return rows.map((row) => {
-      const live = sessions.filter((s) => s.connection_id === row.id);
+      const agents = sessions.filter((s) => s.connection_id === row.id).map(toSessionInfo);
       return {
         ...toConnection(row),
-        presence: toPresence(row, live),
-        agents: live.map(toSessionInfo),
+        presence: presenceOf(row, agents),
+        agents,
         lastAgentDetails: row.last_agent_details,
       };
     });

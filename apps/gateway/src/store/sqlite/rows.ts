@@ -1,5 +1,5 @@
 export { toOrganisation, type OrganisationRow } from '../sharedRows.ts';
-import type { AgentDetails, AgentPresence, AgentSessionInfo, ApiKey, Connection, Scope } from '../store.ts';
+import type { AgentDetails, AgentSessionInfo, ApiKey, Connection, Scope } from '../store.ts';
 
 /** The store's rows as SQLite returns them, and how each becomes the Store interface's shape. */
 
@@ -102,18 +102,5 @@ export function toSessionInfo(row: SessionRow): AgentSessionInfo {
     details: row.details ? (JSON.parse(row.details) as AgentDetails) : null,
     connectedAt: row.connected_at,
     lastSeenAt: row.last_seen_at,
-  };
-}
-
-/** Live sessions (newest first) plus what the connection row remembers from earlier ones. */
-export function toPresence(row: ConnectionRow, live: SessionRow[]): AgentPresence {
-  const newest = live[0];
-  const seen = [row.last_agent_seen_at, ...live.map((s) => s.last_seen_at)].filter((t): t is string => t !== null).sort();
-  return {
-    connectedAgents: live.length,
-    lastSeenAt: seen.at(-1) ?? null,
-    agentVersion: newest?.agent_version ?? row.last_agent_version,
-    agentHost: newest?.agent_host ?? row.last_agent_host,
-    companies: [...new Set(live.flatMap((s) => JSON.parse(s.companies) as string[]))],
   };
 }

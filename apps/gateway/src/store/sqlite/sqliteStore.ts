@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { frozen } from '../sharedRows.ts';
+import { frozen, presenceOf } from '../sharedRows.ts';
 import Database from 'better-sqlite3';
 import { SqliteDashboardTables } from './dashboardTables.ts';
 import { SqliteIdempotencyTables } from './idempotencyTables.ts';
@@ -9,7 +9,6 @@ import {
   toApiKey,
   toConnection,
   toOrganisation,
-  toPresence,
   toSessionInfo,
   type ConnectionRow,
   type KeyRow,
@@ -328,11 +327,11 @@ export class SqliteStore implements Store {
       'SELECT * FROM agent_sessions WHERE connection_id = ? AND last_seen_at >= ? ORDER BY connected_at DESC, rowid DESC',
     );
     return rows.map((row) => {
-      const live = sessions.all(row.id, liveSince) as SessionRow[];
+      const agents = (sessions.all(row.id, liveSince) as SessionRow[]).map(toSessionInfo);
       return {
         ...toConnection(row),
-        presence: toPresence(row, live),
-        agents: live.map(toSessionInfo),
+        presence: presenceOf(row, agents),
+        agents,
         lastAgentDetails: row.last_agent_details ? (JSON.parse(row.last_agent_details) as AgentDetails) : null,
       };
     });
