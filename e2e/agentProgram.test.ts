@@ -73,12 +73,24 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test('both programs are built with a SHA-256 file beside each; the Windows one is a 64-bit console PE holding the application blob, unsigned', (t) => {
-  for (const file of [LINUX, WINDOWS]) {
-    const [sum, name] = fs.readFileSync(`${file}.sha256`, 'utf8').trim().split(/\s+/);
-    assert.equal(name, path.basename(file));
-    assert.equal(sum, crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
-  }
+test('both programs are listed in SHA256SUMS; the Windows one is a 64-bit console PE holding the application blob, unsigned', (t) => {
+  const listed = fs
+    .readFileSync(path.join(DIST, 'SHA256SUMS'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(/\s+/));
+  assert.deepEqual(
+    listed.map(([, name]) => name),
+    [path.basename(LINUX), path.basename(WINDOWS)],
+  );
+  for (const [sum, name] of listed)
+    assert.equal(
+      sum,
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(DIST, name!)))
+        .digest('hex'),
+    );
   const exe = fs.readFileSync(WINDOWS);
   const facts = peFacts(exe);
   assert.equal(facts.machine, 'x64');
@@ -90,6 +102,16 @@ test('both programs are built with a SHA-256 file beside each; the Windows one i
     `gp-agent-win-x64.exe ${(exe.length / 1e6).toFixed(1)} MB, ${SEA_RESOURCE} ${(blob! / 1e6).toFixed(2)} MB; ` +
       `gp-agent-linux-x64 ${(fs.statSync(LINUX).size / 1e6).toFixed(1)} MB`,
   );
+});
+
+test('a second build of the same commit gives the same bytes (nothing of the build folder or the time goes in)', () => {
+  const again = path.join(tmp, 'again');
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/agent/build/main.ts'), '--out', again], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(build.status, 0, `the second build failed:\n${build.stdout}${build.stderr}`);
+  assert.equal(fs.readFileSync(path.join(again, 'SHA256SUMS'), 'utf8'), fs.readFileSync(path.join(DIST, 'SHA256SUMS'), 'utf8'));
 });
 
 test('--version reports the version and the commit it was built from', () => {

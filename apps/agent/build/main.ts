@@ -2,8 +2,10 @@
  * `pnpm build:agent`: the agent as one program per platform, in dist/ (docs/decisions.md#the-agent-as-one-program).
  * 1. esbuild bundles the CLI, its worker threads and its dependencies (mssql/tedious included) into one
  *    script; better-sqlite3 is replaced by Node's built-in node:sqlite (nodeSqliteDatabase.ts).
- * 2. The pinned Node 22 runtime makes the single-executable-application blob from it.
- * 3. postject injects the blob into a copy of each platform's runtime; a SHA-256 file goes beside each.
+ * 2. The pinned Node 22 runtimes are fetched (or taken from the cache) and checked against their
+ *    pinned SHA-512 (runtimes.ts); the Linux one makes the single-executable-application blob.
+ * 3. postject injects the blob into a copy of each platform's runtime; SHA256SUMS lists both programs.
+ * Built twice from one commit, the programs are the same bytes (the blob names no temporary folder).
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -12,10 +14,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleAgent } from './bundle.ts';
-import { makeBlob, makeProgram, runtimeVersions, TARGETS } from './sea.ts';
+import { extractRuntime, fetchRuntimeTarball, NODE_VERSION, runtimeCacheDir } from './runtimes.ts';
+import { makeBlob, makeProgram, TARGETS } from './sea.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const DIST = path.join(ROOT, 'dist');
+
+/** Where the programs go: dist/, or the folder after `--out` (how the e2e test builds a second time to compare). */
+function outputDir(args: string[]): string {
+  const at = args.indexOf('--out');
+  if (at === -1) return path.join(ROOT, 'dist');
+  const dir = args[at + 1];
+  if (!dir) throw new Error('--out needs a folder');
+  return path.resolve(dir);
+}
 
 /** The commit built, marked when the working tree has changes: what `--version` and the hello frame report. */
 function commitOf(): string {
@@ -28,31 +39,35 @@ function commitOf(): string {
   }
 }
 
-/** `<sha256>  <name>`, the form `sha256sum -c` and PowerShell users (Get-FileHash) can compare. */
-function writeChecksum(file: string): string {
-  const sum = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  fs.writeFileSync(`${file}.sha256`, `${sum}  ${path.basename(file)}\n`);
-  return sum;
+function sha256Of(file: string): string {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
 async function main(): Promise<void> {
-  const versions = new Set(Object.values(runtimeVersions()));
-  if (versions.size !== 1)
-    throw new Error(`the pinned runtimes differ (${JSON.stringify(runtimeVersions())}): pin one Node version for all`);
+  const DIST = outputDir(process.argv.slice(2));
+  const cache = runtimeCacheDir();
+  const tarballs = TARGETS.map((target) => fetchRuntimeTarball(target.runtime, cache, (line) => console.log(line)));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gp-agent-build-'));
   try {
+    const runtimes = await Promise.all(TARGETS.map((target, i) => extractRuntime(target.runtime, tarballs[i]!, work)));
     const commit = commitOf();
     const script = await bundleAgent({ commit, outDir: work });
-    const blob = makeBlob(script, work);
+    const blob = makeBlob(script, work, runtimes[0]!);
     fs.mkdirSync(DIST, { recursive: true });
-    for (const target of TARGETS) {
+    // `<sha256>  <name>` lines, which `sha256sum -c SHA256SUMS` checks and Get-FileHash users compare.
+    const sums: string[] = [];
+    for (const [i, target] of TARGETS.entries()) {
       const output = path.join(DIST, target.name);
-      await makeProgram(target, blob, output);
-      const sum = writeChecksum(output);
+      await makeProgram(target, runtimes[i]!, blob, output);
+      const sum = sha256Of(output);
+      sums.push(`${sum}  ${target.name}\n`);
       const mb = (fs.statSync(output).size / 1e6).toFixed(1);
       console.log(`${path.relative(ROOT, output)}  ${mb} MB  sha256 ${sum}`);
     }
-    console.log(`agent ${commit}, Node ${[...versions][0]}, script ${(fs.statSync(script).size / 1e6).toFixed(2)} MB`);
+    fs.writeFileSync(path.join(DIST, 'SHA256SUMS'), sums.join(''));
+    console.log(
+      `agent ${commit}, Node ${NODE_VERSION}, script ${(fs.statSync(script).size / 1e6).toFixed(2)} MB; checksums in ${path.relative(ROOT, DIST) || '.'}/SHA256SUMS`,
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
