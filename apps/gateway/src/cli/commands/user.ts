@@ -6,25 +6,58 @@ import { describeOrganisation, organisationNamed, runOperatorCommand } from '../
 
 /** Where people reach the dashboard, for the links the commands print. */
 function gatewayUrlOption(): Option {
-  return new Option('--gateway-url <url>', 'the address people open the dashboard at').env('GATEWAY_URL').default('http://localhost:3000');
+  return new Option('--gateway-url <url>', 'the address people open the dashboard at (default: this machine, on PORT or 3000)').env(
+    'GATEWAY_URL',
+  );
 }
 
-function signInUrl(gatewayUrl: string, token: string): string {
-  return `${gatewayUrl.replace(/\/+$/, '')}/dashboard/welcome?token=${token}`;
+/**
+ * The sign-in link and, when nobody said where the gateway is, a line saying which address it names
+ * and how to give the real one: `localhost` opens only on the gateway's own machine.
+ */
+export function signInLink(
+  token: string,
+  gatewayUrl: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { url: string; notes: string[] } {
+  const given = gatewayUrl?.trim();
+  const base = given || `http://localhost:${env.PORT?.trim() || 3000}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(base);
+  } catch {
+    throw new Error(
+      `--gateway-url (or GATEWAY_URL) must be the address people open the dashboard at, e.g. https://gateway.example.com, not "${base}"`,
+    );
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error(`--gateway-url (or GATEWAY_URL) must start with https:// or http://, not "${base}"`);
+  const url = `${base.replace(/\/+$/, '')}/dashboard/welcome?token=${token}`;
+  const notes = given
+    ? []
+    : [
+        `The link names ${base}, which opens only on this machine. If they sign in from elsewhere, make the link again with the gateway's public address: --gateway-url https://gateway.example.com (or set GATEWAY_URL).`,
+      ];
+  return { url, notes };
 }
 
 export async function createUser(
   admin: AdminService,
-  request: { org: string; email: string; role: string; gatewayUrl: string },
+  request: { org: string; email: string; role: string; gatewayUrl?: string },
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<string[]> {
   const org = await organisationNamed(admin, request.org);
+  // Checked before the user exists, so a wrong address leaves nothing half-made.
+  signInLink('', request.gatewayUrl, env);
   const { user, signInToken, expiresAt } = await admin.inviteUser({ orgId: org.id, email: request.email, role: request.role });
+  const link = signInLink(signInToken, request.gatewayUrl, env);
   return [
     `Created ${user.role} ${user.email} for ${describeOrganisation(org)}.`,
     ...secretBlock(
       `Give them this sign-in link; it works once, until ${formatTime(expiresAt.toISOString())}, and lets them choose a password:`,
-      signInUrl(request.gatewayUrl, signInToken),
+      link.url,
     ),
+    ...link.notes,
   ];
 }
 
@@ -44,7 +77,12 @@ export async function listUsers(admin: AdminService, idOrName: string): Promise<
   ];
 }
 
-export async function newSignInLink(admin: AdminService, request: { org: string; email: string; gatewayUrl: string }): Promise<string[]> {
+export async function newSignInLink(
+  admin: AdminService,
+  request: { org: string; email: string; gatewayUrl?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
+  signInLink('', request.gatewayUrl, env);
   const org = await organisationNamed(admin, request.org);
   const user = (await admin.listUsers(org.id)).find((u) => u.email === request.email.trim().toLowerCase());
   if (!user)
@@ -52,10 +90,14 @@ export async function newSignInLink(admin: AdminService, request: { org: string;
       `${describeOrganisation(org)} has no dashboard user ${request.email}. See them with: gp-gateway user list --org ${org.id}`,
     );
   const { signInToken, expiresAt } = await admin.newSignInLink(org.id, user.id);
-  return secretBlock(
-    `A new sign-in link for ${user.email}; it works once, until ${formatTime(expiresAt.toISOString())}, and sets a new password:`,
-    signInUrl(request.gatewayUrl, signInToken),
-  );
+  const link = signInLink(signInToken, request.gatewayUrl, env);
+  return [
+    ...secretBlock(
+      `A new sign-in link for ${user.email}; it works once, until ${formatTime(expiresAt.toISOString())}, and sets a new password:`,
+      link.url,
+    ),
+    ...link.notes,
+  ];
 }
 
 export function registerUserCommand(program: Command): void {
@@ -84,7 +126,7 @@ export function registerUserCommand(program: Command): void {
     )
     .addOption(gatewayUrlOption())
     .addHelpText('after', '\nExample:\n  gp-gateway user create --org "Acme Ltd" --email ops@acme.example --role admin\n')
-    .action((request: { org: string; email: string; role: string; gatewayUrl: string }) =>
+    .action((request: { org: string; email: string; role: string; gatewayUrl?: string }) =>
       runOperatorCommand((admin) => createUser(admin, request)),
     );
 
@@ -102,7 +144,7 @@ export function registerUserCommand(program: Command): void {
     .addOption(gatewayUrlOption())
     .description('Make a new one-time sign-in link for a user who lost theirs or their password.')
     .addHelpText('after', '\nExample:\n  gp-gateway user link ops@acme.example --org "Acme Ltd"\n')
-    .action((email: string, options: { org: string; gatewayUrl: string }) =>
+    .action((email: string, options: { org: string; gatewayUrl?: string }) =>
       runOperatorCommand((admin) => newSignInLink(admin, { org: options.org, email, gatewayUrl: options.gatewayUrl })),
     );
 }
