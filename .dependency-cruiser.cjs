@@ -87,10 +87,10 @@ module.exports = {
     },
     {
       name: 'store-implementations-behind-the-interface',
-      comment: 'Only the composition (openStore) and tests pick a store implementation; everything else sees Store.',
+      comment: 'Only the composition (openStore) and tests pick a store engine or reach its SQL; everything else sees Store.',
       severity: 'error',
       from: { path: '^(apps|e2e|bench)/', pathNot: [`${gateway}store/`, '\\.test\\.ts$', `${gateway}testing/`] },
-      to: { path: `${gateway}store/(sqlite|postgres)/` },
+      to: { path: `${gateway}store/(engines|sql)/` },
     },
     {
       name: 'harnesses-through-package-entries',

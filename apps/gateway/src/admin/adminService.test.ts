@@ -5,7 +5,7 @@ import { tempStore } from '../testing/tempStore.ts';
 import { AdminError } from './adminService.ts';
 
 /** The service every front end calls: what it stores, what it refuses, and what it hands back once. */
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 test('a key is issued with its secret once; the store keeps its hash and prefix, never the secret', async () => {

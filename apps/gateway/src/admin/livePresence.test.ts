@@ -10,7 +10,7 @@ import { AdminService } from './adminService.ts';
  * that cannot be read leaves the store's view.
  */
 test('connection status counts the agents Redis names, and falls back to the store when Redis fails', async () => {
-  const { store, admin, dispose } = tempStore();
+  const { store, admin, dispose } = await tempStore();
   try {
     const org = await admin.createOrganisation('Presence Co');
     const { connection } = await admin.createConnection({ orgId: org.id, name: 'hq', defaultCompany: 'TWO' });

@@ -6,7 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import { openSqliteStore } from '../store/openStore.ts';
+import type { Store } from '../store/store.ts';
 import { memoryLog } from '../testing/memoryLog.ts';
 
 /**
@@ -17,12 +18,12 @@ import { memoryLog } from '../testing/memoryLog.ts';
  * that way (docs/performance.md, "Cluster").
  */
 let dir: string;
-let store: SqliteStore;
+let store: Store;
 let gateway: RunningGateway;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-accept-'));
-  store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  store = await openSqliteStore(path.join(dir, 'gateway.sqlite'));
   gateway = await startGateway({
     store,
     log: memoryLog().log,

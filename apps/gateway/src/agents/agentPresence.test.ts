@@ -7,7 +7,7 @@ import { AgentLink } from './agentLink.ts';
 import { LocalAgentRouter } from './agentRouter.ts';
 
 /** What a gateway writes about its agents, for the operator CLI in another process to read. */
-const { store, dispose } = tempStore();
+const { store, dispose } = await tempStore();
 after(dispose);
 
 const log = pino({ level: 'silent' });

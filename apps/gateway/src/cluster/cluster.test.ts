@@ -10,7 +10,8 @@ import { generateDemo } from '@gp-gateway/gp-demo';
 import WebSocket from 'ws';
 import { AdminService } from '../admin/adminService.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import { openSqliteStore } from '../store/openStore.ts';
+import type { Store } from '../store/store.ts';
 import { memoryLog } from '../testing/memoryLog.ts';
 import { startNats, type NatsServer } from '../testing/servers/nats.ts';
 import { startRedis, type RedisServer } from '../testing/servers/redis.ts';
@@ -37,7 +38,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
   let dir: string;
   let redis: RedisServer;
   let nats: NatsServer;
-  let store: SqliteStore;
+  let store: Store;
   let admin: AdminService;
   let executor: SqliteExecutor;
   let balancer: TcpBalancer;
@@ -124,7 +125,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     generateDemo({ dir: path.join(dir, 'demo'), scale: 1 });
     executor = new SqliteExecutor({ dir: path.join(dir, 'demo') });
     [redis, nats] = await Promise.all([startRedis(), startNats()]);
-    store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+    store = await openSqliteStore(path.join(dir, 'gateway.sqlite'));
     admin = new AdminService(store);
     const org = await admin.createOrganisation('Cluster Ltd');
     await admin.setLimits(org.id, { requestsPerWindow: 100_000, windowSeconds: 1 });

@@ -13,7 +13,7 @@ const skip = skipWithout('redis-server', 'readiness with Redis and NATS') || ski
 
 test('ready while the store, Redis and NATS answer; not ready, saying which, when one does not or when draining', { skip }, async () => {
   const [redisServer, natsServer] = await Promise.all([startRedis(), startNats()]);
-  const { store, dispose } = tempStore();
+  const { store, dispose } = await tempStore();
   const redis = await connectRedis(redisServer.url, memoryLog().log);
   const nats = await connect({ servers: natsServer.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   let draining = false;

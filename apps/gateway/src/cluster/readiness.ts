@@ -29,9 +29,8 @@ export interface ReadinessOptions {
 export function readinessProbe(options: ReadinessOptions): () => Promise<ReadyReport> {
   return async () => {
     const { store } = options;
-    // A store with its own check (PostgreSQL) learns from it: a probe without an answer makes it refuse requests at once.
-    const storeCheck = store.checkReachable ? store.checkReachable(CHECK_TIMEOUT_MS) : store.findOrganisation('org_readiness_probe');
-    const checks: Array<[string, Promise<unknown>]> = [['store', storeCheck]];
+    // The PostgreSQL store learns from its check: a probe without an answer makes it refuse requests at once.
+    const checks: Array<[string, Promise<unknown>]> = [['store', store.checkReachable(CHECK_TIMEOUT_MS)]];
     if (options.redis) checks.push(['redis', options.redis.ping()]);
     if (options.nats) {
       const nats = options.nats;

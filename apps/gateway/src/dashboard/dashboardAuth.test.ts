@@ -6,7 +6,7 @@ import { InMemoryTokenBucketLimiter } from '../limits/tokenBucketLimiter.ts';
 import { tempStore } from '../testing/tempStore.ts';
 import { csrfTokenOf, DashboardAuth, SESSION_IDLE_MS } from './dashboardAuth.ts';
 
-const { store, admin, file, dispose } = tempStore();
+const { store, admin, file, dispose } = await tempStore();
 after(dispose);
 
 async function userWithPassword(email: string, password: string) {

@@ -65,7 +65,7 @@ export class AgentLostError extends ApiError {
 
 /**
  * The gateway's own store (PostgreSQL) cannot be reached: answered 503 SERVICE_UNAVAILABLE with
- * Retry-After at once while it is known down (store/postgres/storeBreaker.ts), never a 500 after a
+ * Retry-After at once while it is known down (store/engines/storeBreaker.ts), never a 500 after a
  * connection timeout. Nothing was done, so any request may be retried, on this instance or another.
  */
 export class StoreUnavailableError extends ApiError {

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import { openSqliteStore } from '../store/openStore.ts';
+import type { Store } from '../store/store.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { cachedLimitsLookup } from './limitsLookup.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'limits-test-'));
-const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+const store = await openSqliteStore(path.join(dir, 'gateway.sqlite'));
 after(async () => {
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { AgentSession, ReadService, sandboxWrites, SqliteExecutor } from '@gp-ga
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
 import { AdminService } from '../admin/adminService.ts';
-import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import { openSqliteStore } from '../store/openStore.ts';
+import type { Store } from '../store/store.ts';
 import type { KeyMode } from '../auth/secrets.ts';
 import { acceptAgent } from '../agents/acceptAgent.ts';
 import type { AgentLink } from '../agents/agentLink.ts';
@@ -18,7 +19,7 @@ import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
 export interface InProcessGateway {
   dir: string;
   demoDir: string;
-  store: SqliteStore;
+  store: Store;
   admin: AdminService;
   gateway: RunningGateway;
   /** Every log line the gateway wrote, for assertions about what logs may contain. */
@@ -57,7 +58,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     },
   });
   const log = pino({ level: 'debug' }, sink);
-  const store = new SqliteStore(path.join(dir, 'gateway.sqlite'));
+  const store = await openSqliteStore(path.join(dir, 'gateway.sqlite'));
   const admin = new AdminService(store);
   const gateway = await startGateway({
     store,

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AdminService } from '../admin/adminService.ts';
-import { SqliteStore } from '../store/sqlite/sqliteStore.ts';
+import { openSqliteStore } from '../store/openStore.ts';
+import type { Store } from '../store/store.ts';
 
 /** A store (and the admin service on it) in a fresh temporary folder, removed again by `dispose`. */
-export function tempStore(): { store: SqliteStore; admin: AdminService; file: string; dispose(): Promise<void> } {
+export async function tempStore(): Promise<{ store: Store; admin: AdminService; file: string; dispose(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-store-'));
   const file = path.join(dir, 'gateway.sqlite');
-  const store = new SqliteStore(file);
+  const store = await openSqliteStore(file);
   return {
     store,
     admin: new AdminService(store),

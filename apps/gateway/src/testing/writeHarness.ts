@@ -32,7 +32,7 @@ export interface WriteHarness {
  * agent's writes exist, and for faults a real agent cannot be made to show on cue.
  */
 export async function startWriteHarness(options: { requestTimeoutMs?: number } = {}): Promise<WriteHarness> {
-  const { store, admin, dispose } = tempStore();
+  const { store, admin, dispose } = await tempStore();
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -5,7 +5,7 @@ import { USAGE_LOG_KEPT, type RequestRecord } from '../store/store.ts';
 import { tempStore } from '../testing/tempStore.ts';
 import { UsageRecorder } from './usageRecorder.ts';
 
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 const request = (orgId: string, i: number, status: number, keyId = 'key_a', at = '2026-11-24T10:00:00.000Z'): RequestRecord => ({

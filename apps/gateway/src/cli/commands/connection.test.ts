@@ -12,7 +12,7 @@ import {
   setWriteWhitelist,
 } from './connection.ts';
 
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 test('connection create prints the agent token once, alone on its line, and stores only its hash', async () => {

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../auth/secrets.ts';
 import { tempStore } from '../../testing/tempStore.ts';
 import { createKey, listKeys, parseScopes, revokeKey } from './key.ts';
 
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 test('key create prints the secret once, alone on its line, and stores only its hash', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { tempStore } from '../../testing/tempStore.ts';
 import { createOrganisation, listOrganisations, setOrganisationLimits } from './org.ts';
 
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 test('org create names the new organisation and its id, and says what to do next', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { tempStore } from '../../testing/tempStore.ts';
 import { createUser, newSignInLink } from './user.ts';
 
-const { store, admin, dispose } = tempStore();
+const { store, admin, dispose } = await tempStore();
 after(dispose);
 
 const LINK = /^(\S+)\/dashboard\/welcome\?token=\S+$/;

@@ -1,22 +1,22 @@
 import pg from 'pg';
-import { frozen } from '../sharedRows.ts';
 import type { Logger } from 'pino';
-import type { KeyWithConnection } from '../store.ts';
-import { clientConfig, type DatabaseOptions } from './database.ts';
+import type { KeyWithConnection } from '../roles/keys.ts';
+import type { KeyMemory } from '../sql/engine.ts';
+import { frozen } from '../sql/rows.ts';
+import { clientConfig, type PostgresOptions } from './postgresClient.ts';
 
-/** The channel the migrations' triggers notify on when a key or a connection changes (0001_…sql). */
+/** The channel the migrations' triggers notify on when a key or a connection changes (sql/migrations.ts). */
 export const KEYS_CHANGED_CHANNEL = 'gateway_keys_changed';
 
-/** Keys remembered at most; more, and memory starts over (as in the SQLite store). */
+/** Keys remembered at most; more, and memory starts over (as on SQLite). */
 const MAX_KEYS_REMEMBERED = 10_000;
 
 /** How long the listener waits before connecting again after losing its connection. */
 const RECONNECT_MS = 1_000;
 
 /**
- * Keys found with their connection, remembered while PostgreSQL has said nothing changed: every
- * request reads its key, and answering a key seen before from memory saves the request a round trip
- * to the database. Every gateway instance sharing the database must forget at once when a key is
+ * The PostgreSQL store's key memory (KeyMemory). Every gateway instance sharing the database must
+ * forget at once when a key is
  * revoked or rotated, or a connection changes, anywhere (by another instance, or the operator CLI):
  * a dedicated connection LISTENs on KEYS_CHANGED_CHANNEL, which the tables' triggers notify at every
  * commit that changes them, and each notification empties the memo.
@@ -25,16 +25,16 @@ const RECONNECT_MS = 1_000;
  * missed then), and a read that was in flight when a notification came is not remembered (it may
  * have read the row before the change): `generation` counts what was heard.
  */
-export class KeyMemo {
+export class PostgresKeyMemory implements KeyMemory {
   private readonly found = new Map<string, KeyWithConnection>();
   private generation = 0;
   private listener: pg.Client | null = null;
   private reconnect: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly options: DatabaseOptions;
+  private readonly options: PostgresOptions;
   private readonly log: Logger | undefined;
 
-  constructor(options: DatabaseOptions) {
+  constructor(options: PostgresOptions) {
     this.options = options;
     this.log = options.log;
   }

@@ -2,11 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import pg from 'pg';
-import { storeContract } from '../../testing/storeContract.ts';
-import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '../../testing/servers/postgres.ts';
-import { KEYS_CHANGED_CHANNEL } from './keyMemo.ts';
-import { knownMigrations, MIGRATIONS_TABLE } from './migrations.ts';
-import { PostgresStore } from './postgresStore.ts';
+import { storeContract } from '../testing/storeContract.ts';
+import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '../testing/servers/postgres.ts';
+import { postgresEngine } from './engines/postgres.ts';
+import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
+import { openPostgresStore } from './openStore.ts';
+import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { storeOn } from './sql/sqlStore.ts';
 
 /**
  * The store contract and what only PostgreSQL has (migrations run by instances starting at once,
@@ -24,7 +26,7 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
   });
   after(() => server?.stop());
 
-  const open = (connectionString: string) => PostgresStore.open({ connectionString });
+  const open = (connectionString: string) => openPostgresStore({ connectionString });
   const hash = (c: string) => c.repeat(64);
 
   describe('the store contract', () => {
@@ -64,13 +66,13 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`);
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`);
       assert.deepEqual(
         rows.map((r) => r.name),
-        knownMigrations(),
+        Object.keys(storeMigrations('postgres')),
       );
       // A database migrated by a newer gateway is refused rather than misread.
-      await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (name, run_on) VALUES ('9999_from_the_future', now())`);
+      await client.query(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES ('9999_from_the_future', '2027-01-01')`);
       await assert.rejects(open(url), /migrated by a newer gateway \(it has 9999_from_the_future; this gateway knows up to \d{4}_\w+\)/);
     } finally {
       await client.end();
@@ -116,7 +118,11 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
 
   test('a change made with plain SQL (not through a store) is heard too; while the listener is down, keys are read every time', async () => {
     const url = await server.createDatabase();
-    const store = await open(url);
+    await (await open(url)).close();
+    // The engine itself, to see whether its key memory listens.
+    const engine = await postgresEngine({ connectionString: url });
+    const store = storeOn(engine);
+    const listening = () => (engine.keys as PostgresKeyMemory).listening;
     const sql = new pg.Client({ connectionString: url });
     await sql.connect();
     try {
@@ -143,14 +149,14 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
       await sql.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
       await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${KEYS_CHANGED_CHANNEL}`]);
       const down = Date.now() + 2_000;
-      while (store.rememberingKeys && Date.now() < down) await new Promise((r) => setTimeout(r, 5));
-      assert.equal(store.rememberingKeys, false);
+      while (listening() && Date.now() < down) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(listening(), false);
       assert.equal(await read(), null);
       await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
       assert.notEqual(await read(), null, 'read from the database at once, no notification needed');
       const back = Date.now() + 5_000;
-      while (!store.rememberingKeys && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(store.rememberingKeys, true, 'the listener reconnects');
+      while (!listening() && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(listening(), true, 'the listener reconnects');
     } finally {
       await sql.end();
       await store.close();

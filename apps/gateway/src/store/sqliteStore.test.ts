@@ -4,14 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from './migrations.ts';
-import { SqliteStore } from './sqliteStore.ts';
-import { storeContract } from '../../testing/storeContract.ts';
+import { storeContract } from '../testing/storeContract.ts';
+import { openSqliteStore } from './openStore.ts';
+import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 let files = 0;
-const freshStore = () => new SqliteStore(path.join(dir, `s${files++}.sqlite`));
+const freshStore = () => openSqliteStore(path.join(dir, `s${files++}.sqlite`));
 
 /** The schema the first released gateway wrote, verbatim: stores in the field look like this. */
 const FIRST_RELEASE_SCHEMA = `
@@ -45,7 +45,7 @@ test('a store written by the first release opens, keeps its data and gains the n
   old.close();
 
   for (let opening = 1; opening <= 2; opening++) {
-    const store = new SqliteStore(file);
+    const store = await openSqliteStore(file);
     const key = (await store.findApiKeyWithConnection(hash('a'), null))?.key ?? null;
     assert.deepEqual(
       key,
@@ -79,7 +79,7 @@ test('a store written by the first release opens, keeps its data and gains the n
     );
     await store.close();
   }
-  const store = new SqliteStore(file);
+  const store = await openSqliteStore(file);
   const rotated = await store.rotateApiKey({
     orgId: 'org_1',
     id: 'key_1',
@@ -92,23 +92,34 @@ test('a store written by the first release opens, keeps its data and gains the n
   await store.close();
 });
 
-test('a store records its schema step, and one written by a newer gateway is refused rather than misread', async () => {
+test('a store records its migrations, and one migrated by a newer gateway is refused rather than misread', async () => {
   const file = path.join(dir, 'versioned.sqlite');
-  await new SqliteStore(file).close();
+  await (await openSqliteStore(file)).close();
   const db = new Database(file);
-  assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  assert.deepEqual(db.prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`).pluck().all(), Object.keys(storeMigrations('sqlite')));
+  db.prepare(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES ('9999_from_the_future', '2027-01-01')`).run();
   db.close();
-  assert.throws(() => new SqliteStore(file), /written by a newer gateway \(schema \d+; this gateway knows up to \d+\)/);
+  await assert.rejects(
+    openSqliteStore(file),
+    /migrated by a newer gateway \(it has 9999_from_the_future; this gateway knows up to \d{4}_\w+\)/,
+  );
+});
+
+test('a gateway and the operator CLI opening a new store at once migrate it once, and both open', async () => {
+  const file = path.join(dir, 'together.sqlite');
+  const stores = await Promise.all([openSqliteStore(file), openSqliteStore(file), openSqliteStore(file)]);
+  const org = await stores[0]!.createOrganisation('Together');
+  assert.deepEqual(await stores[2]!.findOrganisation(org.id), org);
+  await Promise.all(stores.map((s) => s.close()));
 });
 
 describe('the store contract on SQLite', () => {
   storeContract({
-    fresh: async () => freshStore(),
+    fresh: freshStore,
     async twoOnOneDatabase() {
       // What `gp-gateway key revoke` does while the gateway runs: another connection to the same file.
       const file = path.join(dir, `s${files++}.sqlite`);
-      return [new SqliteStore(file), new SqliteStore(file)];
+      return [await openSqliteStore(file), await openSqliteStore(file)];
     },
     changeHeardWithinMs: 0,
   });

@@ -1,0 +1,35 @@
+/** Requests of one key on one UTC day with one status class (`2xx`, `4xx`, `5xx`, …). */
+export interface DailyUsage {
+  orgId: string;
+  keyId: string;
+  day: string;
+  statusClass: string;
+  requests: number;
+}
+
+/** One request as the dashboard lists it: never its query, headers or body. */
+export interface RequestRecord {
+  orgId: string;
+  at: string;
+  keyId: string;
+  keyPrefix: string;
+  method: string;
+  /** The object asked for (`customers`), `mcp`, or `api-keys`. */
+  object: string;
+  status: number;
+  ms: number;
+  requestId: string;
+}
+
+/** Requests kept in each organisation's request log. */
+export const USAGE_LOG_KEPT = 10_000;
+
+/** Requests counted per key, day and status class, and each organisation's most recent requests. */
+export interface UsageStore {
+  /** Adds a batch of counts and appends requests to the log, keeping each organisation's last USAGE_LOG_KEPT. */
+  recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void>;
+  /** The organisation's counts from `sinceDay` (YYYY-MM-DD) on. */
+  listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]>;
+  /** The organisation's most recent requests first, optionally of one key and one status class. */
+  listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]>;
+}

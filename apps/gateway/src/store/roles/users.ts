@@ -1,0 +1,79 @@
+/** What a dashboard user may do: admins manage keys, connections and users; viewers only look. */
+export type UserRole = 'admin' | 'viewer';
+export const USER_ROLES: readonly UserRole[] = ['admin', 'viewer'];
+
+/** A person who signs in to the dashboard of one organisation. */
+export interface User {
+  id: string;
+  orgId: string;
+  /** Lower-cased; unique across the gateway, since people sign in by email alone. */
+  email: string;
+  role: UserRole;
+  /** False until the user has set a password through a sign-in link. */
+  hasPassword: boolean;
+  createdAt: string;
+  lastSignInAt: string | null;
+}
+
+export interface NewUser {
+  orgId: string;
+  email: string;
+  role: UserRole;
+}
+
+/** A dashboard session (its id is a secret the browser holds; the store keeps its sha256). */
+export interface DashboardSession {
+  user: User;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+/** Who changed what in an organisation, and from where: the dashboard's audit log. */
+export interface AuditEntry {
+  id: number;
+  orgId: string;
+  at: string;
+  /** The user's email, or `operator CLI`. */
+  actor: string;
+  /** e.g. `key.created`, `key.revoked`, `connection.whitelist.set`. */
+  action: string;
+  /** What was acted on, e.g. a key id and name. */
+  target: string;
+  details: Record<string, unknown> | null;
+  /** The client address of the change; null from the CLI. */
+  address: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** The dashboard's people: users, their sign-in links and sessions, and the audit log. */
+export interface UsersStore {
+  /** Null when a user already has that email (in any organisation). */
+  createUser(user: NewUser): Promise<User | null>;
+  findUser(id: string): Promise<User | null>;
+  /** With the password's hash, for signing in; null when no user has that email. */
+  findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null>;
+  listUsers(orgId: string): Promise<User[]>;
+  /** Null when the organisation has no such user. */
+  setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null>;
+  /** Removes the user with their sessions and links; false when the organisation has no such user. */
+  removeUser(orgId: string, id: string): Promise<boolean>;
+  /** Sets the password and ends every session of the user (a changed password signs out everywhere). */
+  setUserPassword(id: string, passwordHash: string): Promise<void>;
+  recordSignIn(id: string, at: Date): Promise<void>;
+
+  /** A one-time link for the user to set a password (first sign-in, invitation). */
+  createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void>;
+  /** Spends the link if it is unused and unexpired, in one step; its user, or null. */
+  useSignInLink(tokenHash: string, at: Date): Promise<User | null>;
+
+  createDashboardSession(session: { idHash: string; userId: string; at: Date }): Promise<void>;
+  findDashboardSession(idHash: string): Promise<DashboardSession | null>;
+  touchDashboardSession(idHash: string, at: Date): Promise<void>;
+  deleteDashboardSession(idHash: string): Promise<void>;
+  deleteDashboardSessionsOf(userId: string): Promise<void>;
+
+  recordAudit(entry: NewAuditEntry): Promise<void>;
+  /** The organisation's most recent entries first. */
+  listAudit(orgId: string, limit: number): Promise<AuditEntry[]>;
+}

@@ -1,0 +1,146 @@
+import type { Generated } from 'kysely';
+import type { UserRole } from '../roles/users.ts';
+
+/**
+ * The store's tables as both engines hold them (sql/migrations.ts creates them). Values are what the
+ * store writes and reads: times are ISO-8601 UTC strings (SQLite keeps them as text; PostgreSQL as
+ * timestamptz, read back as ISO strings by engines/postgres.ts), so they compare as the instants they
+ * name; JSON columns are written as JSON text and read back parsed (PostgreSQL's jsonb) or as text
+ * (SQLite), which sql/rows.ts's `parsedJson` takes either way.
+ */
+type Time = string;
+type Json = string | unknown;
+
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  created_at: Time;
+  rate_limit_requests: number | null;
+  rate_limit_window_s: number | null;
+  max_in_flight: number | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  mode: 'live' | 'test';
+  scopes: Json;
+  secret_hash: string;
+  created_at: Time;
+  revoked_at: Time | null;
+  rotated_at: Time | null;
+  last_used_at: Time | null;
+}
+
+export interface ConnectionsTable {
+  org_id: string;
+  id: string;
+  name: string;
+  agent_token_hash: string | null;
+  default_company: string | null;
+  write_whitelist: Generated<Json>;
+  created_at: Time;
+  last_agent_seen_at: Time | null;
+  last_agent_version: string | null;
+  last_agent_host: string | null;
+  last_agent_details: Json | null;
+}
+
+export interface AgentSessionsTable {
+  id: string;
+  connection_id: string;
+  gateway_id: string;
+  agent_version: string;
+  agent_host: string;
+  companies: Json;
+  details: Json | null;
+  connected_at: Time;
+  last_seen_at: Time;
+}
+
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: UserRole;
+  password_hash: string | null;
+  created_at: Time;
+  last_sign_in_at: Time | null;
+}
+
+export interface SignInLinksTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Time;
+  expires_at: Time;
+  used_at: Time | null;
+}
+
+export interface DashboardSessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: Time;
+  last_seen_at: Time;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  org_id: string;
+  at: Time;
+  actor: string;
+  action: string;
+  target: string;
+  details: Json | null;
+  address: string | null;
+}
+
+export interface UsageDailyTable {
+  org_id: string;
+  key_id: string;
+  day: string;
+  status_class: string;
+  requests: number;
+}
+
+export interface RequestLogTable {
+  id: Generated<number>;
+  org_id: string;
+  at: Time;
+  key_id: string;
+  key_prefix: string;
+  method: string;
+  object: string;
+  status: number;
+  ms: number;
+  request_id: string;
+}
+
+export interface IdempotencyKeysTable {
+  org_id: string;
+  key: string;
+  fingerprint: string;
+  operation_id: string;
+  state: 'pending' | 'completed';
+  lease_until: Time;
+  response_status: number | null;
+  response_type: string | null;
+  response_body: Buffer | null;
+  created_at: Time;
+  expires_at: Time;
+}
+
+export interface StoreSchema {
+  organisations: OrganisationsTable;
+  api_keys: ApiKeysTable;
+  connections: ConnectionsTable;
+  agent_sessions: AgentSessionsTable;
+  users: UsersTable;
+  sign_in_links: SignInLinksTable;
+  dashboard_sessions: DashboardSessionsTable;
+  audit_log: AuditLogTable;
+  usage_daily: UsageDailyTable;
+  request_log: RequestLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { AuditEntry, DashboardSession, NewAuditEntry, NewUser, User, UserRole, UsersStore } from '../roles/users.ts';
+import type { StoreEngine } from './engine.ts';
+import { jsonText, parsedJson, toUser } from './rows.ts';
+
+/** The dashboard's people on either engine (UsersStore): users, sign-in links, sessions and the audit log. */
+export class UsersTables implements UsersStore {
+  private readonly engine: StoreEngine;
+
+  constructor(engine: StoreEngine) {
+    this.engine = engine;
+  }
+
+  private get db() {
+    return this.engine.db;
+  }
+
+  async createUser(user: NewUser): Promise<User | null> {
+    const row = await this.db
+      .insertInto('users')
+      .values({
+        id: `user_${randomBytes(12).toString('base64url')}`,
+        org_id: user.orgId,
+        email: user.email.toLowerCase(),
+        role: user.role,
+        created_at: new Date().toISOString(),
+      })
+      .onConflict((conflict) => conflict.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async findUser(id: string): Promise<User | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at')
+      .orderBy(sql.ref(this.engine.insertionOrder))
+      .execute();
+    return rows.map(toUser);
+  }
+
+  async setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null> {
+    const row = await this.db
+      .updateTable('users')
+      .set({ role })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async removeUser(orgId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async setUserPassword(id: string, passwordHash: string): Promise<void> {
+    await this.engine.transaction(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+      await trx.deleteFrom('dashboard_sessions').where('user_id', '=', id).execute();
+    });
+  }
+
+  async recordSignIn(id: string, at: Date): Promise<void> {
+    await this.db.updateTable('users').set({ last_sign_in_at: at.toISOString() }).where('id', '=', id).execute();
+  }
+
+  async createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void> {
+    await this.db
+      .insertInto('sign_in_links')
+      .values({
+        token_hash: link.tokenHash,
+        user_id: link.userId,
+        created_at: link.at.toISOString(),
+        expires_at: link.expiresAt.toISOString(),
+      })
+      .execute();
+  }
+
+  /**
+   * One statement: of several requests spending the same link at once, one updates the row; the
+   * others find `used_at` set (PostgreSQL re-checks the condition after the first commits; SQLite
+   * runs one writer at a time).
+   */
+  async useSignInLink(tokenHash: string, at: Date): Promise<User | null> {
+    const now = at.toISOString();
+    const used = await this.db
+      .updateTable('sign_in_links')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return used ? this.findUser(used.user_id) : null;
+  }
+
+  async createDashboardSession(session: { idHash: string; userId: string; at: Date }): Promise<void> {
+    const at = session.at.toISOString();
+    await this.db
+      .insertInto('dashboard_sessions')
+      .values({ id_hash: session.idHash, user_id: session.userId, created_at: at, last_seen_at: at })
+      .execute();
+  }
+
+  async findDashboardSession(idHash: string): Promise<DashboardSession | null> {
+    const row = await this.db
+      .selectFrom('dashboard_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select(['s.created_at as session_created_at', 's.last_seen_at as session_last_seen_at'])
+      .where('s.id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row ? { user: toUser(row), createdAt: row.session_created_at, lastSeenAt: row.session_last_seen_at } : null;
+  }
+
+  async touchDashboardSession(idHash: string, at: Date): Promise<void> {
+    await this.db.updateTable('dashboard_sessions').set({ last_seen_at: at.toISOString() }).where('id_hash', '=', idHash).execute();
+  }
+
+  async deleteDashboardSession(idHash: string): Promise<void> {
+    await this.db.deleteFrom('dashboard_sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  async deleteDashboardSessionsOf(userId: string): Promise<void> {
+    await this.db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+  }
+
+  async recordAudit(entry: NewAuditEntry): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        org_id: entry.orgId,
+        at: entry.at,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target,
+        details: entry.details === null ? null : jsonText(entry.details),
+        address: entry.address,
+      })
+      .execute();
+  }
+
+  async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {
+    const rows = await this.db.selectFrom('audit_log').selectAll().where('org_id', '=', orgId).orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      orgId: row.org_id,
+      at: row.at,
+      actor: row.actor,
+      action: row.action,
+      target: row.target,
+      details: row.details === null ? null : parsedJson<Record<string, unknown>>(row.details),
+      address: row.address,
+    }));
+  }
+}
