@@ -15,7 +15,7 @@ import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
  * The read contract against a real SQL Server, when MSSQL_URL names one (a throwaway server: the
  * test drops and recreates DYNAMICS, TWO and NWIND). The demo is generated, loaded into SQL Server,
  * and served by `gp-agent run --mssql`; expected rows come from the generated SQLite files.
- * See README "SQL Server" for a container to run it against.
+ * See docs/operations.md, "SQL Server", for a container to run it against.
  */
 const MSSQL_URL = process.env.MSSQL_URL;
 if (!MSSQL_URL) {

@@ -219,7 +219,7 @@ function databaseFix(database: DatabaseConfig, SYSTEM_DATABASE: string, error: u
   if (/certificate|self.signed|TLS|SSL/i.test(message))
     return (
       "this machine does not trust SQL Server's certificate: give SQL Server a certificate from a trusted CA, or trust its certificate here " +
-      'with NODE_EXTRA_CA_CERTS=<PEM file> in the service\'s environment (README, "SQL Server"); "TrustServerCertificate=true" in ' +
+      'with NODE_EXTRA_CA_CERTS=<PEM file> in the service\'s environment (docs/operations.md, "SQL Server"); "TrustServerCertificate=true" in ' +
       'GP_MSSQL_CONNECTION accepts any certificate, so only on a network you trust'
     );
   return "check GP_MSSQL_CONNECTION; the message above is SQL Server's own";

@@ -28,7 +28,7 @@ export interface SqliteWorkerPoolOptions {
    * (a scan that matches nothing) is stopped this way.
    */
   cancelGraceMs?: number;
-  /** Test-only slowness, see GP_AGENT_TEST_DELAY_MS in the README. Never set in production. */
+  /** Test-only slowness, see GP_AGENT_TEST_DELAY_MS in docs/operations.md. Never set in production. */
   testDelayMs?: number;
   /**
    * A module each thread loads for the tasks given to `run`: its `createThreadTasks` export

@@ -48,7 +48,7 @@ export async function runStart(): Promise<void> {
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
-      `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README, Writes)\n` +
+      `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +
       `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
   );
   // A deploy's SIGTERM (or Ctrl+C) drains: requests in flight finish, agents are sent to another

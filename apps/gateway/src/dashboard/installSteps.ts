@@ -1,7 +1,7 @@
 /**
  * How to install an agent for a new connection, as the dashboard shows it with the gateway's
- * address filled in: the commands of the README's "Running the agent in production", for the one-file
- * agent program (installSteps.test.ts holds them to the README, so the two cannot drift apart). The
+ * address filled in: the commands of docs/operations.md's "Running the agent in production", for the one-file
+ * agent program (installSteps.test.ts holds them to that guide, so the two cannot drift apart). The
  * token is not put into a command line: the person saves it in a file that install reads.
  */
 export interface InstallSteps {

@@ -34,7 +34,7 @@ function runningProgram(): string {
   if (!sea.isSea())
     throw new Error(
       'install copies the single-file program it runs as (gp-agent-linux-x64 or gp-agent-win-x64.exe, from `pnpm build:agent`); ' +
-        'run from a checkout, install the service by hand from deploy/ (README, "Running the agent in production")',
+        'run from a checkout, install the service by hand from deploy/ (docs/operations.md, "Running the agent in production")',
     );
   return process.execPath;
 }
@@ -48,7 +48,7 @@ function checkAdministrator(p: Platform, flags: ServiceFlags): void {
     throw new Error('run it from an elevated prompt (Run as administrator)');
 }
 
-/** WinSW, looked for beside the program under the names the README gives. */
+/** WinSW, looked for beside the program under the names docs/operations.md gives. */
 function findWinsw(program: string, given: string | undefined): string | undefined {
   if (given) return path.resolve(given);
   const dir = path.dirname(program);

@@ -37,7 +37,7 @@ export const WINDOWS_DEFAULTS = {
 
 /** systemd unit of the agent. */
 export function systemdUnit(layout: LinuxLayout): string {
-  return `# systemd unit of the GP gateway agent, written by \`gp-agent install\` (see the README, "Running
+  return `# systemd unit of the GP gateway agent, written by \`gp-agent install\` (see docs/operations.md, "Running
 # the agent in production"). \`gp-agent uninstall\` removes it.
 [Unit]
 Description=GP gateway agent (answers the cloud gateway's reads from Dynamics GP; outbound HTTPS only)
@@ -90,7 +90,7 @@ const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt
 export function winswXml(layout: WindowsLayout): string {
   return `<!--
   Windows service of the GP gateway agent, written by \`gp-agent install\` for WinSW v2
-  (gp-agent-service.exe beside gp-agent.exe); see the README, "Running the agent in production".
+  (gp-agent-service.exe beside gp-agent.exe); see docs/operations.md, "Running the agent in production".
 
   Stopping the service sends Ctrl+C: the agent drains (new requests go to another agent of the
   connection, requests in flight get GP_AGENT_DRAIN_GRACE_MS, 30 s) and exits; stoptimeout leaves

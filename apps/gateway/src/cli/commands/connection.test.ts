@@ -28,7 +28,7 @@ test('connection create prints the agent token once, alone on its line, and stor
     token,
     '',
     "On the customer's server, with the token above in a file (agent.token), as administrator:",
-    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (docs/operations.md: Running the agent in production)",
     `API clients of "Acme Ltd" (${org.id}) then send: X-Connection-Id: ${connection.id}`,
   ]);
   await assert.rejects(createConnection(admin, { org: org.id, name: 'Bad', defaultCompany: 'TOOLONG' }), {

@@ -72,7 +72,7 @@ export async function createConnection(admin: AdminService, request: NewConnecti
       (defaultCompany ? `, default company ${defaultCompany}.` : ', without a default company (requests must send X-Company).'),
     ...secretBlock('Its agent token is shown this once; only its hash is kept. Give it to whoever installs the agent:', token),
     "On the customer's server, with the token above in a file (agent.token), as administrator:",
-    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (README: Running the agent in production)",
+    "  gp-agent install --gateway <this gateway's URL> --token-file agent.token   (docs/operations.md: Running the agent in production)",
     `API clients of ${describeOrganisation(org)} then send: X-Connection-Id: ${connection.id}`,
   ];
 }
