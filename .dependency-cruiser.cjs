@@ -94,10 +94,19 @@ module.exports = {
     },
     {
       name: 'harnesses-through-package-entries',
-      comment: 'e2e tests and the bench reach the gateway through its package entry (src/index.ts), not its insides.',
+      comment:
+        'e2e tests and the bench reach the gateway through its package entries (src/index.ts, and src/testing/index.ts ' +
+        'for the harnesses that need its insides), not its insides.',
       severity: 'error',
       from: { path: '^(e2e|bench)/' },
-      to: { path: `${gateway}`, pathNot: `${gateway}index\\.ts$` },
+      to: { path: `${gateway}`, pathNot: `${gateway}(testing/)?index\\.ts$` },
+    },
+    {
+      name: 'no-harnesses-in-production',
+      comment: "Test harnesses (packages/testing, the gateway's testing/) serve tests and the bench; production code never imports them.",
+      severity: 'error',
+      from: { path: '^(apps|packages)/', pathNot: ['\\.test\\.ts$', '^packages/testing/', `${gateway}testing/`] },
+      to: { path: ['^packages/testing/', `${gateway}testing/`] },
     },
   ],
   options: {

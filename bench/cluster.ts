@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { DEFAULT_TIMINGS, nextReconnect } from '@gp-gateway/agent';
-import { provisionOrganisation, startNats, startPostgresServer, startRedis } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
+import { startNats, startPostgresServer, startRedis } from '@gp-gateway/testing';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { log, memory, ROOT } from './system.ts';
 

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths, demoSchemaVersion } from '@gp-gateway/gp-demo';
-import { openLocalAdmin, provisionOrganisation } from '@gp-gateway/gateway';
+import { openLocalAdmin } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 
 /**
  * The system under measurement, shared by `pnpm bench` and `pnpm bench:profile`: the cached large

@@ -7,7 +7,8 @@ import net from 'node:net';
 import Database from 'better-sqlite3';
 import { DEMO_COMPANIES, generateDemo } from '@gp-gateway/gp-demo';
 import { diagnose } from '../apps/agent/src/cli/commands/diagnose.ts';
-import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
+import { newAgentToken } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { runAgentCli, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
 import { ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { CLOSE_TOKEN_REJECTED, CLOSE_TOO_MANY_AGENTS } from '@gp-gateway/protocol';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { rogueAgent, type RogueAgent } from './support/rogueAgent.ts';
 

@@ -6,12 +6,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
+import { openLocalAdmin, sha256Hex } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import {
   findPostgresBinaries,
-  openLocalAdmin,
-  provisionOrganisation,
   ScriptedAgent,
-  sha256Hex,
   skipWithout,
   startPostgresServer,
   startNats,
@@ -21,7 +20,7 @@ import {
   type PostgresServer,
   type RedisServer,
   type TcpBalancer,
-} from '@gp-gateway/gateway';
+} from '@gp-gateway/testing';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { findProgram, loadConfig, skipWithout } from '@gp-gateway/gateway';
+import { loadConfig } from '@gp-gateway/gateway';
+import { findProgram, skipWithout } from '@gp-gateway/testing';
 import { ROOT } from './support/processes.ts';
 
 /**

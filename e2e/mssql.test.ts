@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import sql from 'mssql';
 import { demoDatabasePaths } from '@gp-gateway/gp-demo';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { ROOT, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { describeReadContract } from './support/readContract.ts';
 import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { findPostgresBinaries, openLocalAdmin, sha256Hex, startPostgresServer, type PostgresServer } from '@gp-gateway/gateway';
+import { openLocalAdmin, sha256Hex } from '@gp-gateway/gateway';
+import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
 import { runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ErrorBodySchema, MAX_FRAME_BYTES } from '@gp-gateway/protocol';
-import { provisionOrganisation } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { rogueAgent, startUnfinishedFrame, type RogueAgent, type RogueOptions } from './support/rogueAgent.ts';
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CustomerSchema, GlEntrySchema, listEnvelopeSchema } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { newAgentToken, provisionOrganisation } from '@gp-gateway/gateway';
+import { newAgentToken } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { OBJECTS, WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { OpenApiContract, provisionOrganisation } from '@gp-gateway/gateway';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
+import { OpenApiContract } from '@gp-gateway/testing';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
 import { GatewayClient } from '@gp-gateway/client';
-import { OpenApiContract } from '@gp-gateway/gateway';
+import { OpenApiContract } from '@gp-gateway/testing';
 import { listEnvelopeSchema, OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
 
 /**

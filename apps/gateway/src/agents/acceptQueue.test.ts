@@ -8,7 +8,7 @@ import path from 'node:path';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { openSqliteStore } from '../store/openStore.ts';
 import type { Store } from '../store/store.ts';
-import { memoryLog } from '../testing/memoryLog.ts';
+import { memoryLog } from '@gp-gateway/testing';
 
 /**
  * When an instance stops, its thousands of agents dial the others at once. Connections the kernel

@@ -12,11 +12,16 @@ import { AdminService } from '../admin/adminService.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { openSqliteStore } from '../store/openStore.ts';
 import type { Store } from '../store/store.ts';
-import { memoryLog } from '../testing/memoryLog.ts';
-import { startNats, type NatsServer } from '../testing/servers/nats.ts';
-import { startRedis, type RedisServer } from '../testing/servers/redis.ts';
-import { skipWithout } from '../testing/servers/serverProcess.ts';
-import { startTcpBalancer, type TcpBalancer } from '../testing/tcpBalancer.ts';
+import {
+  memoryLog,
+  startNats,
+  type NatsServer,
+  startRedis,
+  type RedisServer,
+  skipWithout,
+  startTcpBalancer,
+  type TcpBalancer,
+} from '@gp-gateway/testing';
 
 const skip = skipWithout('redis-server', 'several gateway instances') || skipWithout('nats-server', 'several gateway instances');
 

@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'nats';
-import { memoryLog } from '../testing/memoryLog.ts';
-import { startNats } from '../testing/servers/nats.ts';
-import { startRedis } from '../testing/servers/redis.ts';
-import { skipWithout } from '../testing/servers/serverProcess.ts';
+import { memoryLog, startNats, startRedis, skipWithout } from '@gp-gateway/testing';
 import { tempStore } from '../testing/tempStore.ts';
 import { readinessProbe } from './readiness.ts';
 import { connectRedis } from './redisClient.ts';

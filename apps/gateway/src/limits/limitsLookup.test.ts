@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../store/openStore.ts';
-import type { Store } from '../store/store.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { cachedLimitsLookup } from './limitsLookup.ts';
 

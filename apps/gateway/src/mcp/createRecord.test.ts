@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WRITABLE_OBJECT_NAMES, writeBodySchema } from '@gp-gateway/protocol';
-import type { ScriptedAgent } from '../testing/scriptedAgent.ts';
+import type { ScriptedAgent } from '@gp-gateway/testing';
 import { startWriteHarness, type WriteHarness } from '../testing/writeHarness.ts';
 
 /**

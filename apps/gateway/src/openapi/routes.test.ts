@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startInProcessGateway, type InProcessGateway } from '../testing/inProcessGateway.ts';
-import { OpenApiContract } from '../testing/openApiContract.ts';
+import { OpenApiContract } from '@gp-gateway/testing';
 import { buildOpenApiDocument } from './document.ts';
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import pg from 'pg';
 import { storeContract } from '../testing/storeContract.ts';
-import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '../testing/servers/postgres.ts';
+import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
 import { postgresEngine } from './engines/postgres.ts';
 import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
 import { openPostgresStore } from './openStore.ts';

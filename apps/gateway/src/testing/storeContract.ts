@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { AGENT_PRESENCE_STALE_MS, USAGE_LOG_KEPT, type RequestRecord, type Store } from '../store/store.ts';
 
 /**
- * What every Store implementation must do, run against each (sqlite/sqliteStore.test.ts,
- * postgres/postgresStore.test.ts) inside the caller's describe block.
+ * What the store must do on each engine, run by store/sqliteStore.test.ts and
+ * store/postgresStore.test.ts inside the caller's describe block.
  */
 export interface StoreUnderTest {
   /** A store on a new, empty database. */

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import type { Scope } from '../store/store.ts';
-import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from './scriptedAgent.ts';
+import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
 
 export interface WriteHarness {
@@ -28,7 +28,7 @@ export interface WriteHarness {
 
 /**
  * A gateway in process over real HTTP, with a real store, and scripted agents over real WebSockets
- * (testing/scriptedAgent.ts): what the gateway's write path is tested against until the real
+ * (packages/testing/src/scriptedAgent.ts): what the gateway's write path is tested against until the real
  * agent's writes exist, and for faults a real agent cannot be made to show on cue.
  */
 export async function startWriteHarness(options: { requestTimeoutMs?: number } = {}): Promise<WriteHarness> {

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
-import { answerCorrectly, settleFromJournal } from '../../testing/scriptedAgent.ts';
+import { answerCorrectly, settleFromJournal } from '@gp-gateway/testing';
 import { startWriteHarness, type WriteHarness } from '../../testing/writeHarness.ts';
 
 /**

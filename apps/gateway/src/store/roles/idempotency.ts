@@ -41,7 +41,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * Idempotency keys (docs/api.md#idempotency), per organisation: which write a key names (its operation
  * id, which the agent's journal knows it by, and the fingerprint that makes "the same request",
- * writes/fingerprint.ts, compared and never interpreted here) and, once known, its answer. A record is
+ * writes/idempotencyKey.ts, compared and never interpreted here) and, once known, its answer. A record is
  * `pending` while a request holds it until its lease ends, or after one gave up without knowing the
  * write's outcome (lease in the past: the next request with the key and body settles it through the
  * outcome operation); `completed` once its answer is stored. Every method is one atomic step even

@@ -1,0 +1,3 @@
+// The gateway's test harnesses that need its insides, for the e2e tests and the bench
+// (`@gp-gateway/gateway/testing`); never imported by the gateway's production code.
+export { provisionOrganisation, type Provisioned } from './provision.ts';

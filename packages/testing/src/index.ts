@@ -1,0 +1,9 @@
+// Test harnesses shared by the gateway's tests, the e2e tests and the bench.
+export * from './memoryLog.ts';
+export * from './openApiContract.ts';
+export * from './scriptedAgent.ts';
+export * from './servers/nats.ts';
+export * from './servers/postgres.ts';
+export * from './servers/redis.ts';
+export * from './servers/serverProcess.ts';
+export * from './tcpBalancer.ts';
