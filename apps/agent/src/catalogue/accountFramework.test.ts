@@ -8,10 +8,13 @@ import type { FilterValues, Position } from '@gp-gateway/protocol';
 import { gpTablesFor } from '@gp-gateway/gp-schema';
 import { demoAccountFramework, generateDemo } from '@gp-gateway/gp-demo';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
+import { readAccountFramework } from '../service/accountFramework.ts';
 import { AgentError } from '../service/agentError.ts';
 import { payloadText, ReadService } from '../service/readService.ts';
+import { mssqlDialectFor } from '../sql/mssqlDialect.ts';
+import { renderSelect } from '../sql/render.ts';
 import { sqliteDialect } from '../sql/sqliteDialect.ts';
-import { readAccountFramework } from './accountFramework.ts';
+import { ACCOUNT_FRAMEWORK_QUERIES } from './accountFramework.ts';
 import { PreparedResource } from './compile.ts';
 import { CATALOGUE } from './index.ts';
 
@@ -148,4 +151,16 @@ test('a framework the system database contradicts fails the accounts only, with 
   } finally {
     system.close();
   }
+});
+
+test('the framework is read with two fixed, parameterised statements, from the named system database on SQL Server', () => {
+  const { size, segments } = ACCOUNT_FRAMEWORK_QUERIES;
+  assert.deepEqual(renderSelect(size, mssqlDialectFor('GPSYS')), {
+    sql: 'SELECT TOP (@p0) [t].[MXNUMSEG] FROM [GPSYS].[dbo].[SY003001] AS [t] ORDER BY [t].[MXLACNUM]',
+    params: [{ value: 2, type: { kind: 'int' } }],
+  });
+  assert.deepEqual(renderSelect(segments, mssqlDialectFor('GPSYS')), {
+    sql: 'SELECT TOP (@p0) [t].[SGMTNUMB], [t].[SGMNTLTH] FROM [GPSYS].[dbo].[SY00302] AS [t] ORDER BY [t].[SGMTNUMB]',
+    params: [{ value: 11, type: { kind: 'int' } }],
+  });
 });

@@ -4,10 +4,14 @@
  * ACTNUMBR_n columns (glGetAccountSegmentColumns, qdGetAccountNumberString), and SY00302, one row
  * per segment with its length, from which taUpdateCreateAccountRcd lists the columns it inserts.
  */
-import { AccountFrameworkError, checkedAccountFramework, GP_TABLES, type AccountFramework } from '@gp-gateway/gp-schema';
-import type { Executor } from '../db/executor.ts';
+import {
+  AccountFrameworkError,
+  checkedAccountFramework,
+  GP_TABLES,
+  MAX_ACCOUNT_SEGMENTS,
+  type AccountFramework,
+} from '@gp-gateway/gp-schema';
 import type { ColumnRef, SelectQuery } from '../sql/model.ts';
-import { renderSelect } from '../sql/render.ts';
 import { sqlTypeOf, type PreparedResource } from './compile.ts';
 
 /** The system tables the framework is read from: the read role grants them, diagnose checks them. */
@@ -34,22 +38,28 @@ function select(table: string, columns: readonly string[], orderBy: string, limi
   };
 }
 
+/** The statements the framework is read with: SY003001's one row, then SY00302's segments in order. */
+export const ACCOUNT_FRAMEWORK_QUERIES = {
+  size: select('SY003001', ['MXNUMSEG'], 'MXLACNUM', 2),
+  segments: select('SY00302', ['SGMTNUMB', 'SGMNTLTH'], 'SGMTNUMB', MAX_ACCOUNT_SEGMENTS + 1),
+};
+
 /**
- * The framework as the system database records it. Rejects with AccountFrameworkError when the two
- * tables disagree or describe no framework GP could have, and with the executor's errors when
- * they cannot be read.
+ * The framework from the rows of ACCOUNT_FRAMEWORK_QUERIES. Throws AccountFrameworkError when the two
+ * tables disagree or describe no framework GP could have; `systemDatabase` names where, for the message.
  */
-export async function readAccountFramework(executor: Executor): Promise<AccountFramework> {
-  const read = (query: SelectQuery) => executor.query(null, renderSelect(query, executor.dialect));
-  const sizes = await read(select('SY003001', ['MXNUMSEG'], 'MXLACNUM', 2));
+export function accountFrameworkOf(
+  sizes: readonly unknown[][],
+  segmentRows: readonly unknown[][],
+  systemDatabase: string,
+): AccountFramework {
   if (sizes.length !== 1)
-    throw new AccountFrameworkError(`${executor.systemDatabase}..SY003001 has ${sizes.length === 0 ? 'no row' : 'more than one row'}`);
+    throw new AccountFrameworkError(`${systemDatabase}..SY003001 has ${sizes.length === 0 ? 'no row' : 'more than one row'}`);
   const segments = Number(sizes[0]![0]);
-  const rows = await read(select('SY00302', ['SGMTNUMB', 'SGMNTLTH'], 'SGMTNUMB', 11));
-  const numbers = rows.map((row) => Number(row[0]));
+  const numbers = segmentRows.map((row) => Number(row[0]));
   if (numbers.length !== segments || numbers.some((number, i) => number !== i + 1))
     throw new AccountFrameworkError(
-      `${executor.systemDatabase}..SY003001 says ${segments} segments, but SY00302 has segments ${numbers.join(', ') || 'none'}`,
+      `${systemDatabase}..SY003001 says ${segments} segments, but SY00302 has segments ${numbers.join(', ') || 'none'}`,
     );
-  return checkedAccountFramework({ segmentLengths: rows.map((row) => Number(row[1])) });
+  return checkedAccountFramework({ segmentLengths: segmentRows.map((row) => Number(row[1])) });
 }

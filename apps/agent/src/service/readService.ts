@@ -14,7 +14,7 @@ import {
   type AgentHealth,
 } from '@gp-gateway/protocol';
 import { AccountFrameworkError, gpTablesFor } from '@gp-gateway/gp-schema';
-import { ACCOUNT_FRAMEWORK_TABLES, readAccountFramework, readsAccountSegments } from '../catalogue/accountFramework.ts';
+import { ACCOUNT_FRAMEWORK_TABLES, readsAccountSegments } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { keyValue, PreparedResource } from '../catalogue/compile.ts';
@@ -22,6 +22,7 @@ import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '..
 import type { CompiledQuery } from '../sql/model.ts';
 import { renderSelect } from '../sql/render.ts';
 import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
+import { readAccountFramework } from './accountFramework.ts';
 import { AgentError } from './agentError.ts';
 
 export interface ReadResult {
