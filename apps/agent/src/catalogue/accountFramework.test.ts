@@ -78,7 +78,7 @@ const sameAccounts = (walked: readonly Account[], expected: readonly string[], m
 
 for (const segments of [3, 5]) {
   describe(`a ${segments}-segment chart of accounts`, () => {
-    const { executor, accounts, walk, service } = demo(segments);
+    const { dir, executor, accounts, walk, service } = demo(segments);
 
     test('the framework is read from the system database', async () => {
       assert.deepEqual(await readAccountFramework(executor), demoAccountFramework(segments));
@@ -91,6 +91,30 @@ for (const segments of [3, 5]) {
         sameAccounts(await walk({ categoryId: 36 }, limit), accounts('WHERE a.ACCATNUM = 36'), `category, limit ${limit}`);
       }
       assert.ok(accounts('WHERE a.ACCATNUM = 36').length > 3, 'the category spans several pages');
+    });
+
+    test("the type and category keys read GP's index in its order, first and deep pages: no sort", () => {
+      const resource = new PreparedResource(CATALOGUE.accounts, sqliteDialect, gpTablesFor(demoAccountFramework(segments)));
+      const db = new Database(path.join(dir, 'TWO.sqlite'), { readonly: true });
+      try {
+        for (const [filters, index] of [
+          [{ type: 'posting' }, 'AK4GL00100'],
+          [{ categoryId: 36 }, 'AK5GL00100'],
+        ] as Array<[FilterValues, string]>) {
+          const [first] = resource.listQueries('TWO', filters, 10, null);
+          const position: Position = [first!.key, 0, ...first!.walk.map(() => 'X')];
+          for (const { query } of [first!, ...resource.listQueries('TWO', filters, 10, position)]) {
+            const { sql, params } = renderSelect(query, sqliteDialect);
+            const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => p.value)) as Array<{ detail: string }>).map(
+              (step) => step.detail,
+            );
+            assert.ok(plan[0]!.startsWith(`SEARCH t USING INDEX ${index} (`), `${index}: ${plan.join(' / ')}`);
+            assert.ok(!plan.some((step) => step.includes('TEMP B-TREE')), `${index}: ${plan.join(' / ')}`);
+          }
+        }
+      } finally {
+        db.close();
+      }
     });
 
     test('an account is found by its number, and a list by numbers', async () => {
