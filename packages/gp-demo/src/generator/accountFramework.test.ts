@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { demoFrameworkOf } from '../mssql/loadDemo.ts';
 import { demoAccountFramework, generateDemo } from './generate.ts';
 
 /**
@@ -64,6 +65,8 @@ test('a 5-segment demo: every segment used, and accounts that differ in the fift
   try {
     assert.deepEqual(result.counts.DYNAMICS, { SY01500: 2, SY003001: 1, SY00302: 5 });
     assert.deepEqual(system.prepare('SELECT MXNUMSEG FROM SY003001').pluck().all(), [5]);
+    // What the SQL Server loader builds its schema from.
+    assert.deepEqual(demoFrameworkOf(result.systemDatabase), demoAccountFramework(5));
     assert.deepEqual(segmentColumns(company, 'GL00100'), ['ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4', 'ACTNUMBR_5']);
     const numbers = company.prepare("SELECT rtrim(ACTNUMST) FROM GL00105 WHERE ACTNUMST LIKE '100-6100-%' ORDER BY ACTNUMST").pluck().all();
     assert.deepEqual(numbers, ['100-6100-00-00-01', '100-6100-00-00-02']);
