@@ -1,8 +1,8 @@
 /**
  * The chart of accounts (GL00100 + GL00105), in the install's account framework (one ACTNUMBR_n
  * column per segment). In a framework of three or four segments, account numbers use three:
- * department-main-division (000-1100-00), the layout of GP's Fabrikam sample, with a fourth column
- * left blank. In one of five or more they use every segment, the last a location, and each
+ * department-main-division (000-1100-00), the layout of GP's Fabrikam sample (with four segments the
+ * fourth column is blank). In one of five or more they use every segment, the last a location, and each
  * department's account exists at two locations (100-6100-00-00-01 and …-02): accounts then differ in
  * their last segment only, as they do in multi-location charts. Roles name the accounts the
  * journal-entry templates post to.
