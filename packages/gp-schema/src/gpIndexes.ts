@@ -6,6 +6,8 @@
  * (docs/decisions.md#keyset-paging-on-gps-own-indexes). GP tables are heaps unless an index here is
  * clustered; their primary keys are nonclustered indexes on business keys.
  */
+import { accountSegmentNames, DEFAULT_ACCOUNT_FRAMEWORK } from './accountFramework.ts';
+
 export interface GpIndex {
   name: string;
   columns: readonly string[];
@@ -24,8 +26,31 @@ const ix = (name: string, columns: string[], clustered = false): GpIndex => ({
   primaryKey: false,
 });
 
+/**
+ * GP's indexes of the account tables in a framework of `segments` segments: those on account numbers
+ * end in every segment column (GP 2015's TLECO has 4: AK4GL00100 is ACCTTYPE, ACTNUMBR_1 … ACTNUMBR_4).
+ */
+export function accountIndexes(segments: number): { GL00100: GpIndex[]; GL00105: GpIndex[] } {
+  const number = accountSegmentNames(segments);
+  return {
+    GL00100: [
+      pk('PKGL00100', false, ['ACTINDX']),
+      ak('AK5GL00100', ['ACCATNUM', 'MNACSGMT', ...number]),
+      ak('AK4GL00100', ['ACCTTYPE', ...number]),
+      ak('AK2GL00100', ['ACTALIAS', 'ACTINDX']),
+      ak('AK3GL00100', ['ACTDESCR', ...number]),
+      ak('AK6GL00100', number),
+      ak('AK7GL00100', ['MNACSGMT', ...number]),
+    ],
+    GL00105: [pk('PKGL00105', false, ['ACTINDX']), ak('AK2GL00105', number), ak('AK3GL00105', ['ACTNUMST'])],
+  };
+}
+
 export const GP_INDEXES: Readonly<Record<string, readonly GpIndex[]>> = {
   SY01500: [pk('PKSY01500', true, ['CMPANYID']), ak('AK2SY01500', ['CMPNYNAM']), ak('AK3SY01500', ['INTERID'])],
+  // The account framework (DYNAMICS/Tables/dbo.SY003001.sql, dbo.SY00302.sql).
+  SY003001: [pk('PKSY003001', false, ['MXLACNUM'])],
+  SY00302: [pk('PKSY00302', false, ['SGMTNUMB'])],
   RM00101: [
     pk('PKRM00101', false, ['CUSTNMBR']),
     ak('AK7RM00101', ['CPRCSTNM', 'CUSTNMBR']),
@@ -44,20 +69,7 @@ export const GP_INDEXES: Readonly<Record<string, readonly GpIndex[]>> = {
     ak('AK3RM00102', ['CUSTNMBR', 'STATE', 'DEX_ROW_ID']),
     ak('AK4RM00102', ['CUSTNMBR', 'ZIP', 'DEX_ROW_ID']),
   ],
-  GL00100: [
-    pk('PKGL00100', false, ['ACTINDX']),
-    ak('AK5GL00100', ['ACCATNUM', 'MNACSGMT', 'ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-    ak('AK4GL00100', ['ACCTTYPE', 'ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-    ak('AK2GL00100', ['ACTALIAS', 'ACTINDX']),
-    ak('AK3GL00100', ['ACTDESCR', 'ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-    ak('AK6GL00100', ['ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-    ak('AK7GL00100', ['MNACSGMT', 'ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-  ],
-  GL00105: [
-    pk('PKGL00105', false, ['ACTINDX']),
-    ak('AK2GL00105', ['ACTNUMBR_1', 'ACTNUMBR_2', 'ACTNUMBR_3', 'ACTNUMBR_4']),
-    ak('AK3GL00105', ['ACTNUMST']),
-  ],
+  ...accountIndexes(DEFAULT_ACCOUNT_FRAMEWORK.segmentLengths.length),
   GL20000: [
     pk('PKGL20000', false, ['DEX_ROW_ID']),
     ak('AK2GL20000', ['ACTINDX', 'OPENYEAR', 'SOURCDOC', 'DEX_ROW_ID']),

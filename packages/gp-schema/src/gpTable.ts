@@ -41,13 +41,15 @@ export const numeric = (name: string): GpColumn => ({ name, type: 'numeric' });
 export const datetime = (name: string): GpColumn => ({ name, type: 'datetime' });
 
 /**
- * Appends the DEX_ columns so no entry can forget them, and GP's indexes of the table, whose
- * primary key must be the one declared and whose columns must all be declared.
+ * Appends the DEX_ columns so no entry can forget them, and GP's indexes of the table (`indexes`, or
+ * else gpIndexes.ts's), whose primary key must be the one declared and whose columns must all be declared.
  */
-export function table(definition: Omit<GpTable, 'indexes'>): GpTable {
+export function table(
+  definition: Omit<GpTable, 'indexes'>,
+  indexes: readonly GpIndex[] | undefined = GP_INDEXES[definition.name],
+): GpTable {
   const dexColumns = definition.hasRowTs ? [datetime(DEX_ROW_TS), int(DEX_ROW_ID)] : [int(DEX_ROW_ID)];
   const columns = [...definition.columns, ...dexColumns];
-  const indexes = GP_INDEXES[definition.name];
   if (!indexes) throw new Error(`${definition.name}: GP's indexes are not listed in gpIndexes.ts`);
   const primaryKey = indexes.find((index) => index.primaryKey);
   if (primaryKey?.columns.join() !== definition.primaryKey.join()) throw new Error(`${definition.name}: the primary key is not GP's`);

@@ -23,7 +23,7 @@ describe('GP_TABLES catalog', () => {
     for (const [key, table] of Object.entries(GP_TABLES)) assert.equal(key, table.name);
     assert.deepEqual(
       gpTablesOf('system').map((t) => t.name),
-      ['SY01500'],
+      ['SY01500', 'SY003001', 'SY00302'],
     );
     assert.deepEqual(
       gpTablesOf('company').map((t) => t.name),
@@ -121,6 +121,8 @@ describe('GP_TABLES catalog', () => {
       'PM10100',
       'SY01100',
       'SOP40300',
+      'SY003001',
+      'SY00302',
     ]);
     for (const table of Object.values(GP_TABLES as Record<string, GpTable>)) {
       assert.ok(withRowTs.has(table.name) || withoutRowTs.has(table.name), `${table.name} is in neither list`);

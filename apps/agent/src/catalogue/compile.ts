@@ -1,10 +1,10 @@
 import { codeOf, splitCompositeId, type FilterValues, type Position } from '@gp-gateway/protocol';
-import { GP_TABLES, isRowIdKey, type GpTable, type GpTableName } from '@gp-gateway/gp-schema';
+import { GP_TABLES, isRowIdKey, type GpTable } from '@gp-gateway/gp-schema';
 import type { Dialect } from '../sql/dialect.ts';
 import type { ColumnRef, CompiledQuery, Condition, SelectQuery, SqlType, TableRef } from '../sql/model.ts';
 import { decoderFor, jsonValue, jsonWriterFor, type Decoder } from './codecs.ts';
 import { sqliteRowJson } from './sqlite/rowJson.ts';
-import { checkKeys, keyFor, tableKey, type TableKey } from './pagingKeys.ts';
+import { checkKeys, keyFor, tableKey, type GpTables, type TableKey } from './pagingKeys.ts';
 import type { ColumnSource, FilterDef, IdPart, ResourceDef } from './types.ts';
 
 const MAIN = 't';
@@ -32,21 +32,26 @@ export function keyValue(column: ColumnRef, raw: unknown): string | number {
 
 export class CatalogueError extends Error {}
 
-const sqlTypes = new Map<string, SqlType>();
+const sqlTypes = new WeakMap<GpTables, Map<string, SqlType>>();
 
-/** The SQL type of a GP column, looked up once per column: queries ask for it on every request. */
-export function sqlTypeOf(table: string, column: string): SqlType {
+/**
+ * The SQL type of a GP column as `tables` has it (the account tables' segment columns depend on the
+ * install's account framework), looked up once per column: queries ask for it on every request.
+ */
+export function sqlTypeOf(table: string, column: string, tables: GpTables = GP_TABLES): SqlType {
+  let types = sqlTypes.get(tables);
+  if (!types) sqlTypes.set(tables, (types = new Map()));
   const key = `${table}.${column}`;
-  let type = sqlTypes.get(key);
+  let type = types.get(key);
   if (!type) {
-    type = lookUpSqlType(table, column);
-    sqlTypes.set(key, type);
+    type = lookUpSqlType(table, column, tables);
+    types.set(key, type);
   }
   return type;
 }
 
-function lookUpSqlType(table: string, column: string): SqlType {
-  const def = (GP_TABLES as Readonly<Record<string, GpTable | undefined>>)[table];
+function lookUpSqlType(table: string, column: string, tables: GpTables): SqlType {
+  const def = (tables as Readonly<Record<string, GpTable | undefined>>)[table];
   const col = def?.columns.find((c) => c.name === column);
   if (!def || !col) throw new CatalogueError(`the catalogue refers to ${table}.${column}, which is not a known GP column`);
   switch (col.type) {
@@ -62,13 +67,15 @@ function lookUpSqlType(table: string, column: string): SqlType {
 }
 
 /**
- * A resource prepared for one dialect: the select list (every column its fields need, then the row
- * id), and a row encoder that turns one raw row into the API object's JSON text. Built once per
- * resource.
+ * A resource prepared for one dialect and one GP install's tables (GP_TABLES unless the install's
+ * account framework gives the account tables other segment columns: gpTablesFor): the select list
+ * (every column its fields need, then the row id), and a row encoder that turns one raw row into the
+ * API object's JSON text. Built once per resource.
  */
 export class PreparedResource {
   readonly def: ResourceDef;
   readonly dialect: Dialect;
+  readonly tables: GpTables;
   private readonly slots: ColumnSource[] = [];
   /** Per source table, the key columns no field reads, selected after the fields' (`slots`). */
   private readonly keyColumns = new Map<string, string[]>();
@@ -88,9 +95,10 @@ export class PreparedResource {
    */
   readonly unfilteredListReadsOnlyItsRows: boolean;
 
-  constructor(def: ResourceDef, dialect: Dialect) {
+  constructor(def: ResourceDef, dialect: Dialect, tables: GpTables = GP_TABLES) {
     this.def = def;
     this.dialect = dialect;
+    this.tables = tables;
     const slotOf = (source: ColumnSource) => {
       const found = this.slots.findIndex((s) => s.column === source.column && s.join === source.join);
       if (found !== -1) return found;
@@ -110,11 +118,11 @@ export class PreparedResource {
     }
     // Every key column of a table is selected from it (after the fields' columns), so that a page's
     // last row gives its position; tables of one list may have different keys (GL's year columns).
-    checkKeys(def);
+    checkKeys(def, tables);
     for (const source of def.sources) {
       const extra: string[] = [];
       for (const key of [def.keys.default, ...(def.keys.byFilter ?? [])]) {
-        for (const column of tableKey(key, source.table)?.columns ?? []) {
+        for (const column of tableKey(key, source.table, tables)?.columns ?? []) {
           if (!extra.includes(column) && !this.slots.some((s) => s.column === column && !s.join)) extra.push(column);
         }
       }
@@ -146,7 +154,7 @@ export class PreparedResource {
 
   ref(source: ColumnSource, mainTable: string): ColumnRef {
     const table = this.tableOf(source, mainTable);
-    return { alias: source.join ?? MAIN, column: source.column, type: sqlTypeOf(table, source.column) };
+    return { alias: source.join ?? MAIN, column: source.column, type: sqlTypeOf(table, source.column, this.tables) };
   }
 
   /** The select list for a source table; built once per table, since every request needs it. */
@@ -182,12 +190,12 @@ export class PreparedResource {
       const table = this.def.sources[s]!.table;
       const where = this.baseConditions(s);
       for (const [name, value] of Object.entries(filters)) where.push(...this.conditions(name, value, table));
-      const key = keyFor(this.def, table, Object.keys(filters));
+      const key = keyFor(this.def, table, Object.keys(filters), this.tables);
       const walk = this.walkOf(key, where, table);
       const recompile = Object.keys(filters).some((name) => RANGE_KINDS.has(this.filterDef(name).kind) && !key.serves.includes(name));
       // Ordered by every key column, pinned ones too: then the order is the index's own, plainly.
       const orderBy = key.columns.map((column) => this.ref({ column }, table));
-      const index = isRowIdKey(GP_TABLES[table as GpTableName]) && key.index.startsWith('PK') ? 'rowid' : key.index;
+      const index = isRowIdKey(this.tables[table]!) && key.index.startsWith('PK') ? 'rowid' : key.index;
       const select = (conditions: Condition[]): ListQuery => ({
         source: s,
         key: key.name,
@@ -260,7 +268,7 @@ export class PreparedResource {
     return this.def.sources.map((source, s) => {
       const where = [...this.baseConditions(s), ...this.idConditions(parts, idParts, source.table)];
       // Any unique order: the id picks one row. The default key's, which GP indexes.
-      const key = keyFor(this.def, source.table, []).columns.map((column) => this.ref({ column }, source.table));
+      const key = keyFor(this.def, source.table, [], this.tables).columns.map((column) => this.ref({ column }, source.table));
       return this.select(company, source.table, where, key, 1);
     });
   }
@@ -302,10 +310,10 @@ export class PreparedResource {
       case 'inLookup': {
         const { lookup } = filter;
         const alias = 'l';
-        const match: ColumnRef = { alias, column: lookup.column, type: sqlTypeOf(lookup.table, lookup.column) };
+        const match: ColumnRef = { alias, column: lookup.column, type: sqlTypeOf(lookup.table, lookup.column, this.tables) };
         const column = this.ref({ column: filter.column }, table);
         const from = { database: this.def.database, table: lookup.table, alias };
-        const key: ColumnRef = { alias, column: lookup.key, type: sqlTypeOf(lookup.table, lookup.key) };
+        const key: ColumnRef = { alias, column: lookup.key, type: sqlTypeOf(lookup.table, lookup.key, this.tables) };
         if (filter.kind === 'inLookup') {
           return [{ op: 'inLookup', column, table: from, key, match, values: (value as string[]).filter((v) => fits(match, v)) }];
         }

@@ -1,16 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ACCOUNT_FRAMEWORK_TABLES } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { catalogueTables, readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';
 
 test('the read role gets SELECT on exactly the tables the catalogue reads, in every database', () => {
   const tables = catalogueTables();
-  const read = new Set(
-    [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)].flatMap((d) => [
+  // With the account framework's tables, which the accounts' keys are built from.
+  const read = new Set([
+    ...[...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)].flatMap((d) => [
       ...d.sources.map((s) => s.table),
       ...(d.joins ?? []).map((j) => j.table),
     ]),
+    ...ACCOUNT_FRAMEWORK_TABLES,
+  ]);
+  assert.deepEqual(
+    tables.system.filter((t) => t.startsWith('SY003')),
+    ['SY003001', 'SY00302'],
   );
   assert.deepEqual(new Set([...tables.system, ...tables.company]), read);
   const script = readOnlyRoleScript({ login: 'api_read', password: "it's", companies: ['TWO', 'NWIND'] });

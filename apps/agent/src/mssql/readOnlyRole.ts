@@ -1,4 +1,5 @@
 import { isGpCompanyId } from '@gp-gateway/gp-schema';
+import { ACCOUNT_FRAMEWORK_TABLES } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
@@ -27,6 +28,8 @@ export function catalogueTables(): { system: string[]; company: string[] } {
     for (const source of def.sources) target.add(source.table);
     for (const join of def.joins ?? []) target.add(join.table);
   }
+  // The account framework, which the accounts' keys are built from (catalogue/accountFramework.ts).
+  for (const table of ACCOUNT_FRAMEWORK_TABLES) system.add(table);
   return { system: [...system].sort(), company: [...company].sort() };
 }
 

@@ -13,6 +13,8 @@ import {
   type Position,
   type AgentHealth,
 } from '@gp-gateway/protocol';
+import { AccountFrameworkError, gpTablesFor } from '@gp-gateway/gp-schema';
+import { ACCOUNT_FRAMEWORK_TABLES, readsAccountSegments } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { keyValue, PreparedResource } from '../catalogue/compile.ts';
@@ -20,6 +22,7 @@ import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '..
 import type { CompiledQuery } from '../sql/model.ts';
 import { renderSelect } from '../sql/render.ts';
 import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
+import { readAccountFramework } from './accountFramework.ts';
 import { AgentError } from './agentError.ts';
 
 export interface ReadResult {
@@ -93,6 +96,8 @@ export function catalogueTables(): { system: string[]; company: string[] } {
     // Joined tables live in the same database as the main table (the dialect qualifies them alike).
     for (const join of def.joins ?? []) into.add(join.table);
   }
+  // The account framework, which the accounts' keys are built from (catalogue/accountFramework.ts).
+  for (const table of ACCOUNT_FRAMEWORK_TABLES) system.add(table);
   return { system: [...system].sort(), company: [...company].sort() };
 }
 
@@ -102,7 +107,12 @@ export function catalogueTables(): { system: string[]; company: string[] } {
  */
 export class ReadService implements OperationHandler {
   private readonly executor: Executor;
+  /** Every object's resource in GP_TABLES' shape; those of `framed` are answered from `installResources` instead. */
   private readonly resources = new Map<string, PreparedResource>();
+  /** Objects whose statements name account segment columns, which the install's account framework decides. */
+  private readonly framed = new Set<string>();
+  /** Those objects' resources in the install's framework, read once (health asks for it at start). */
+  private installResources: Promise<Map<string, PreparedResource>> | null = null;
   /** Per object with unposted documents: the filter value that lists them, and their work table's resource. */
   private readonly work = new Map<string, { filter: string; value: string; resource: PreparedResource }>();
   private companyIds: Set<string> | null = null;
@@ -110,7 +120,11 @@ export class ReadService implements OperationHandler {
 
   constructor(executor: Executor) {
     this.executor = executor;
-    for (const [name, def] of Object.entries(CATALOGUE)) this.resources.set(name, new PreparedResource(def, executor.dialect));
+    for (const [name, def] of Object.entries(CATALOGUE)) {
+      const resource = new PreparedResource(def, executor.dialect);
+      this.resources.set(name, resource);
+      if (readsAccountSegments(resource)) this.framed.add(name);
+    }
     for (const [name, work] of Object.entries(WORK_READS))
       this.work.set(name, { filter: work.filter, value: work.value, resource: new PreparedResource(work.def, executor.dialect) });
   }
@@ -137,6 +151,8 @@ export class ReadService implements OperationHandler {
    */
   async health(): Promise<HealthReport> {
     const checkedAt = new Date().toISOString();
+    // The account framework is read at start, with the companies; a failure is the accounts' to report.
+    void this.framedResources().catch(() => undefined);
     try {
       const companies = await this.companies();
       const gpVersion = await this.executor.gpVersion().catch(() => null);
@@ -191,7 +207,7 @@ export class ReadService implements OperationHandler {
     // Unposted documents (status=work, year=unposted) are read from their work table's resource.
     const work = this.work.get(op.object);
     const unposted = work !== undefined && filters[work.filter] === work.value;
-    const resource = unposted ? work.resource : this.resource(op.object);
+    const resource = unposted ? work.resource : await this.resource(op.object);
     if (unposted) {
       const refused = Object.keys(filters).filter((name) => !(name in work.resource.def.filters));
       if (refused.length)
@@ -275,7 +291,7 @@ export class ReadService implements OperationHandler {
   }
 
   private async get(op: GetOperation, signal?: AbortSignal): Promise<ReadResult> {
-    const resource = this.resource(op.object);
+    const resource = await this.resource(op.object);
     const spec = objectSpec(op.object)!;
     if (!spec.idForm) throw new AgentError('NOT_FOUND', `${op.object} has no get by id`);
     const parts = spec.idForm.kind === 'plain' ? [op.id] : splitCompositeId(op.id, spec.idForm.splitAt);
@@ -293,10 +309,37 @@ export class ReadService implements OperationHandler {
     throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
   }
 
-  private resource(object: string): PreparedResource {
-    const resource = this.resources.get(object);
+  private async resource(object: string): Promise<PreparedResource> {
+    const resource = this.framed.has(object) ? (await this.framedResources()).get(object) : this.resources.get(object);
     if (!resource) throw new AgentError('NOT_FOUND', `unknown object ${object}`);
     return resource;
+  }
+
+  /**
+   * The resources of `framed` prepared in the install's account framework, which is read from the
+   * system database once; a read that fails is tried again by the next request that needs it.
+   */
+  private framedResources(): Promise<Map<string, PreparedResource>> {
+    if (!this.installResources) {
+      const prepared = readAccountFramework(this.executor).then(
+        (framework) => {
+          const tables = gpTablesFor(framework);
+          return new Map(
+            [...this.framed].map((name) => [name, new PreparedResource(CATALOGUE[name as ObjectName], this.executor.dialect, tables)]),
+          );
+        },
+        (error: unknown) => {
+          if (error instanceof AccountFrameworkError)
+            throw new AgentError('INTERNAL_ERROR', `GP's account framework cannot be used: ${error.message}`, error.message);
+          throw error;
+        },
+      );
+      this.installResources = prepared;
+      prepared.catch(() => {
+        if (this.installResources === prepared) this.installResources = null;
+      });
+    }
+    return this.installResources;
   }
 
   private validFilters(object: ObjectName, filters: unknown): FilterValues {

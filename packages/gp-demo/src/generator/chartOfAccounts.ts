@@ -1,9 +1,13 @@
 /**
- * The chart of accounts (GL00100 + GL00105). Account numbers use three of the four segment
- * columns, department-main-division (000-1100-00), the layout of GP's Fabrikam sample. Roles name
- * the accounts the journal-entry templates post to.
+ * The chart of accounts (GL00100 + GL00105), in the install's account framework (one ACTNUMBR_n
+ * column per segment). In a framework of three or four segments, account numbers use three:
+ * department-main-division (000-1100-00), the layout of GP's Fabrikam sample (with four segments the
+ * fourth column is blank). In one of five or more they use every segment, the last a location, and each
+ * department's account exists at two locations (100-6100-00-00-01 and …-02): accounts then differ in
+ * their last segment only, as they do in multi-location charts. Roles name the accounts the
+ * journal-entry templates post to.
  */
-import { gpDate } from '@gp-gateway/gp-schema';
+import { accountSegmentNames, gpDate, type AccountFramework } from '@gp-gateway/gp-schema';
 import { dateOnly, rowTimestamp, timelineTimestamp } from './clock.ts';
 import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
@@ -37,6 +41,9 @@ export type AccountRole =
 export interface Account {
   index: number;
   number: string;
+  /** The department segment ('000' for company-wide accounts) and the main account segment. */
+  department: string;
+  main: string;
   description: string;
   /** 0 Balance Sheet, 1 Profit and Loss (PSTNGTYP). */
   postingType: 0 | 1;
@@ -395,18 +402,45 @@ const TEMPLATES: readonly AccountTemplate[] = [
 
 const GO_LIVE_SETUP_DATE = gpDate('2023-12-15');
 
-export function writeChartOfAccounts(rng: Rng, glAccounts: TableWriter, accountNumbers: TableWriter): Account[] {
+/** Frameworks of at least this many segments give the last one to a location (see the file's header). */
+const LOCATION_FROM_SEGMENTS = 5;
+const LOCATIONS: Record<string, string> = { '01': '', '02': ' (2)' };
+
+/** The segments of one account, as many as the framework has, and the formatted number (ACTNUMST). */
+function accountNumber(segmentCount: number, department: string, main: string, location: string): { segments: string[]; number: string } {
+  if (segmentCount < 3) throw new RangeError(`the demo's chart of accounts needs at least 3 segments, not ${segmentCount}`);
+  if (segmentCount < LOCATION_FROM_SEGMENTS) {
+    const segments = [department, main, '00', ...Array.from({ length: segmentCount - 3 }, () => '')];
+    return { segments, number: segments.slice(0, 3).join('-') };
+  }
+  const segments = [department, main, ...Array.from({ length: segmentCount - 3 }, () => '00'), location];
+  return { segments, number: segments.join('-') };
+}
+
+export function writeChartOfAccounts(
+  rng: Rng,
+  framework: AccountFramework,
+  glAccounts: TableWriter,
+  accountNumbers: TableWriter,
+): Account[] {
   const accounts: Account[] = [];
-  const expanded = TEMPLATES.flatMap((template) => (template.departments ?? ['000']).map((department) => ({ template, department })));
-  expanded.forEach(({ template, department }, i) => {
+  const segmentCount = framework.segmentLengths.length;
+  const columns = accountSegmentNames(segmentCount);
+  const locations = segmentCount >= LOCATION_FROM_SEGMENTS ? Object.keys(LOCATIONS) : [''];
+  const expanded = TEMPLATES.flatMap((template) =>
+    (template.departments ?? ['000']).flatMap((department) =>
+      (department === '000' ? ['00'] : locations).map((location) => ({ template, department, location })),
+    ),
+  );
+  expanded.forEach(({ template, department, location }, i) => {
     const index = i + 1;
-    const segments = [department, template.main, '00', ''] as const;
-    const number = segments.slice(0, 3).join('-');
+    const { segments, number } = accountNumber(segmentCount, department, template.main, location);
     const departmentName = DEPARTMENTS[department];
-    const description = departmentName ? `${template.description} - ${departmentName}` : template.description;
+    const description =
+      (departmentName ? `${template.description} - ${departmentName}` : template.description) + (LOCATIONS[location] ?? '');
     // Most accounts were set up before go-live and touched rarely since; some were edited later.
     const rowTsMs = timelineTimestamp(rng, rng.chance(0.8) ? (i / expanded.length) * 0.05 : rng.next());
-    const segmentColumns = { ACTNUMBR_1: segments[0], ACTNUMBR_2: segments[1], ACTNUMBR_3: segments[2], ACTNUMBR_4: segments[3] };
+    const segmentColumns = Object.fromEntries(columns.map((column, s) => [column, segments[s]]));
     glAccounts.insert({
       ACTINDX: index,
       ...segmentColumns,
@@ -425,6 +459,8 @@ export function writeChartOfAccounts(rng: Rng, glAccounts: TableWriter, accountN
     accounts.push({
       index,
       number,
+      department,
+      main: template.main,
       description,
       postingType: template.postingType,
       accountType: template.unit ? 2 : 1,

@@ -5,7 +5,7 @@
  * those documents were entered in.
  */
 import type Database from 'better-sqlite3';
-import { gpTablesOf, type GpTableName } from '@gp-gateway/gp-schema';
+import { gpTablesOf, type AccountFramework, type GpTable, type GpTableName } from '@gp-gateway/gp-schema';
 import { BatchBook } from './batches.ts';
 import { finishBuild, inTransaction, openForBuild } from './buildDatabase.ts';
 import { ChartOfAccounts, writeChartOfAccounts } from './chartOfAccounts.ts';
@@ -37,15 +37,17 @@ export const CUSTOMERS_PER_SCALE = 500;
 export interface BuildCompanyOptions {
   seed: number;
   scale: number;
+  /** The install's account framework: the segment columns of GL00100 and GL00105. */
+  framework: AccountFramework;
   onProgress?: ProgressListener | undefined;
 }
 
 export function buildCompanyDatabase(path: string, company: DemoCompany, options: BuildCompanyOptions): Record<string, number> {
-  const { seed, scale, onProgress } = options;
-  const tables = gpTablesOf('company');
+  const { seed, scale, framework, onProgress } = options;
+  const tables = gpTablesOf('company', framework);
   const db = openForBuild(path, tables);
   try {
-    const writers = companyWriters(db);
+    const writers = companyWriters(db, tables);
     // Each phase draws from its own stream, so e.g. more customers do not reshuffle the accounts.
     const rng = (phase: string) => createRng(seed, company.id, phase);
     const phase = <T>(name: string, total: number, work: (progress: ReturnType<typeof startPhase>) => T): T => {
@@ -60,7 +62,9 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
       writeCustomers({ rng: rng('customers'), count: customerCount, customers: writers.RM00101, addresses: writers.RM00102, progress }),
     );
 
-    const chart = new ChartOfAccounts(inTransaction(db, () => writeChartOfAccounts(rng('accounts'), writers.GL00100, writers.GL00105)));
+    const chart = new ChartOfAccounts(
+      inTransaction(db, () => writeChartOfAccounts(rng('accounts'), framework, writers.GL00100, writers.GL00105)),
+    );
     inTransaction(db, () => {
       writeFiscalYears(writers.SY40101);
       writeFiscalPeriods(rng('fiscal-periods'), writers.SY40100);
@@ -180,7 +184,7 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
 }
 
 /** One writer per company table, keyed by table name (the system tables have none). */
-function companyWriters(db: Database.Database): Record<GpTableName, TableWriter> {
-  const writers = Object.fromEntries(gpTablesOf('company').map((table) => [table.name, createTableWriter(db, table)]));
+function companyWriters(db: Database.Database, tables: readonly GpTable[]): Record<GpTableName, TableWriter> {
+  const writers = Object.fromEntries(tables.map((table) => [table.name, createTableWriter(db, table)]));
   return writers as Record<GpTableName, TableWriter>;
 }

@@ -104,7 +104,7 @@ describe('generateDemo output', () => {
       const accounts = count(db, 'SELECT count(*) FROM GL00100');
       assert.ok(accounts >= 70 && accounts <= 100, `${accounts} accounts`);
     });
-    assert.deepEqual(base.counts.DYNAMICS, { SY01500: 2 });
+    assert.deepEqual(base.counts.DYNAMICS, { SY01500: 2, SY003001: 1, SY00302: 4 });
   });
 
   test('is deterministic: the same seed gives identical contents, another seed different ones', () => {

@@ -6,14 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GP_TABLES, sqliteSchemaVersion } from '@gp-gateway/gp-schema';
+import { DEFAULT_ACCOUNT_FRAMEWORK, GP_TABLES, sqliteSchemaVersion, type AccountFramework } from '@gp-gateway/gp-schema';
 import { DEMO_COMPANIES, SYSTEM_DATABASE_NAME } from './companies.ts';
 import { buildCompanyDatabase } from './companyDatabase.ts';
 import type { ProgressListener } from './progress.ts';
 import { startPhase } from './progress.ts';
 import { buildSystemDatabase } from './systemDatabase.ts';
 
-export { DEMO_COMPANIES, SYSTEM_DATABASE_NAME } from './companies.ts';
+export { DEMO_COMPANIES, demoAccountFramework, SYSTEM_DATABASE_NAME } from './companies.ts';
 export type { DemoCompany } from './companies.ts';
 export type { GenerateProgress, ProgressListener } from './progress.ts';
 
@@ -26,6 +26,12 @@ export interface GenerateOptions {
    */
   scale?: number;
   seed?: number;
+  /**
+   * GP's account framework for the whole demo (it is one per GP install): how many segments account
+   * numbers have and how long each is. The GP 2015 sample's four (5/5/3/3) by default;
+   * demoAccountFramework(n) gives one of n segments.
+   */
+  accountFramework?: AccountFramework;
   onProgress?: ProgressListener;
 }
 
@@ -75,7 +81,7 @@ export function hasCompleteDemo(dir: string): boolean {
 }
 
 export function generateDemo(options: GenerateOptions): GenerateResult {
-  const { dir, scale = 1, seed = DEFAULT_DEMO_SEED, onProgress } = options;
+  const { dir, scale = 1, seed = DEFAULT_DEMO_SEED, accountFramework: framework = DEFAULT_ACCOUNT_FRAMEWORK, onProgress } = options;
   if (!Number.isSafeInteger(scale) || scale < 1) throw new RangeError(`scale must be an integer >= 1, got ${scale}`);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
   if (hasCompleteDemo(dir)) throw new DemoExistsError(dir);
@@ -89,10 +95,15 @@ export function generateDemo(options: GenerateOptions): GenerateResult {
     const built = demoDatabasePaths(staging);
     const counts: Record<string, Record<string, number>> = {};
     for (const company of DEMO_COMPANIES) {
-      counts[company.id] = buildCompanyDatabase(built.companyDatabases[company.id] as string, company, { seed, scale, onProgress });
+      counts[company.id] = buildCompanyDatabase(built.companyDatabases[company.id] as string, company, {
+        seed,
+        scale,
+        framework,
+        onProgress,
+      });
     }
     const systemProgress = startPhase(onProgress, `${SYSTEM_DATABASE_NAME} companies`, DEMO_COMPANIES.length);
-    counts[SYSTEM_DATABASE_NAME] = buildSystemDatabase(built.systemDatabase, DEMO_COMPANIES);
+    counts[SYSTEM_DATABASE_NAME] = buildSystemDatabase(built.systemDatabase, DEMO_COMPANIES, framework);
     systemProgress.tick(DEMO_COMPANIES.length);
     systemProgress.finish();
 

@@ -100,7 +100,7 @@ const CHECKBOOK_DEFINITIONS = [
     id: 'UPTOWN TRUST',
     name: 'Uptown Trust - Operating',
     bank: 'UPTOWN',
-    account: '000-1100-00',
+    mainAccount: '1100',
     currency: FUNCTIONAL_CURRENCY,
     nextCheck: 'next',
     inactive: false,
@@ -109,7 +109,7 @@ const CHECKBOOK_DEFINITIONS = [
     id: 'FIRST NATIONAL',
     name: 'First National - Payroll',
     bank: 'FIRSTNAT',
-    account: '000-1110-00',
+    mainAccount: '1110',
     currency: FUNCTIONAL_CURRENCY,
     nextCheck: '300001',
     inactive: false,
@@ -118,12 +118,12 @@ const CHECKBOOK_DEFINITIONS = [
     id: 'CANADIAN BANK',
     name: 'Canadian Bank - CAD Account',
     bank: 'CANBANK',
-    account: '000-1120-00',
+    mainAccount: '1120',
     currency: 'Z-C$',
     nextCheck: '5001',
     inactive: false,
   },
-  { id: 'PETTY CASH', name: 'Petty Cash', bank: '', account: '000-1140-00', currency: FUNCTIONAL_CURRENCY, nextCheck: '1', inactive: true },
+  { id: 'PETTY CASH', name: 'Petty Cash', bank: '', mainAccount: '1140', currency: FUNCTIONAL_CURRENCY, nextCheck: '1', inactive: true },
 ] as const;
 
 /**
@@ -143,8 +143,9 @@ export function writeCheckbooks(
     .safeIntegers(true)
     .pluck();
   return CHECKBOOK_DEFINITIONS.map((book) => {
-    const account = chart.all.find((a) => a.number === book.account);
-    if (!account) throw new Error(`checkbook ${book.id}: no account ${book.account}`);
+    // The company-wide (department 000) account, whatever the number's other segments.
+    const account = chart.all.find((a) => a.department === '000' && a.main === book.mainAccount);
+    if (!account) throw new Error(`checkbook ${book.id}: no account ${book.mainAccount}`);
     const glBalance = balanceOf.get(account.index) as bigint;
     const balance = fromFunctional(glBalance, book.currency);
     const reconciledMs = addDays(DEMO_TIMELINE_END_MS, -rng.int(5, 40));

@@ -1,7 +1,14 @@
 import Database from 'better-sqlite3';
 import sql from 'mssql';
 import { demoDatabasePaths } from '../generator/generate.ts';
-import { gpTablesOf, scaledTextToDecimalString, type GpColumn, type GpTable } from '@gp-gateway/gp-schema';
+import {
+  checkedAccountFramework,
+  gpTablesOf,
+  scaledTextToDecimalString,
+  type AccountFramework,
+  type GpColumn,
+  type GpTable,
+} from '@gp-gateway/gp-schema';
 import { tsqlName } from './tsqlName.ts';
 import { schemaScript } from './schemaScript.ts';
 import { SYSTEM_DATABASE_NAME } from '../generator/companies.ts';
@@ -83,6 +90,18 @@ async function copyTable(pool: sql.ConnectionPool, database: string, source: Dat
   return rows.length;
 }
 
+/** The account framework a demo was generated in, as its system database records it (SY003001, SY00302). */
+export function demoFrameworkOf(systemDatabaseFile: string): AccountFramework {
+  const db = new Database(systemDatabaseFile, { readonly: true, fileMustExist: true });
+  try {
+    const segments = db.prepare('SELECT MXNUMSEG FROM SY003001').pluck().get() as number;
+    const lengths = db.prepare('SELECT SGMNTLTH FROM SY00302 WHERE SGMTNUMB <= ? ORDER BY SGMTNUMB').pluck().all(segments) as number[];
+    return checkedAccountFramework({ segmentLengths: lengths });
+  } finally {
+    db.close();
+  }
+}
+
 export async function loadDemoIntoSqlServer(
   connection: string,
   demoDir: string,
@@ -91,12 +110,13 @@ export async function loadDemoIntoSqlServer(
 ): Promise<void> {
   const paths = demoDatabasePaths(demoDir);
   const companies = Object.keys(paths.companyDatabases);
+  const framework = demoFrameworkOf(paths.systemDatabase);
   // One connection, so that each `USE <database>` batch of the schema script applies to the next ones.
   const config = (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(connection);
   const pool = await new sql.ConnectionPool({ ...config, pool: { min: 1, max: 1 } }).connect();
   try {
     // schemaScript checks the name before anything is dropped.
-    const script = schemaScript(companies, systemDatabase);
+    const script = schemaScript(companies, systemDatabase, framework);
     for (const database of [systemDatabase, ...companies]) {
       await pool
         .request()
@@ -115,7 +135,7 @@ export async function loadDemoIntoSqlServer(
     };
     await copy(systemDatabase, paths.systemDatabase, gpTablesOf('system'));
     for (const company of companies) {
-      await copy(company, paths.companyDatabases[company]!, gpTablesOf('company'));
+      await copy(company, paths.companyDatabases[company]!, gpTablesOf('company', framework));
       // Each company names its system database, as GP Utilities records it.
       await pool
         .request()

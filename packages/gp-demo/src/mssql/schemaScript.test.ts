@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GP_TABLES } from '@gp-gateway/gp-schema';
+import { demoAccountFramework } from '../generator/generate.ts';
 import { createTableBatches, schemaScript } from './schemaScript.ts';
 
 test("a GP table becomes GP column types with GP defaults, GP's own keys and indexes, and the zDT triggers", () => {
@@ -50,4 +51,23 @@ test('the schema script creates DYNAMICS and each company, and refuses anything 
   );
   assert.ok(script.includes("IF DB_ID(N'TWO') IS NULL CREATE DATABASE [TWO]\nGO\nUSE [TWO]\nGO\n"));
   assert.throws(() => schemaScript(['TWO]; DROP DATABASE x; --']), /not a GP company id/);
+});
+
+test("a company in another account framework gets that framework's segment columns and GP's indexes on all of them", () => {
+  const script = schemaScript(['TWO'], 'DYNAMICS', demoAccountFramework(5));
+  assert.ok(script.includes("  [ACTNUMBR_5] char(3) NOT NULL DEFAULT (''),\n"));
+  assert.ok(
+    script.includes(
+      'CREATE UNIQUE NONCLUSTERED INDEX [AK4GL00100] ON [dbo].[GL00100] ([ACCTTYPE], [ACTNUMBR_1], [ACTNUMBR_2], [ACTNUMBR_3], [ACTNUMBR_4], [ACTNUMBR_5])',
+    ),
+  );
+  assert.ok(
+    script.includes(
+      'CREATE UNIQUE NONCLUSTERED INDEX [AK2GL00105] ON [dbo].[GL00105] ([ACTNUMBR_1], [ACTNUMBR_2], [ACTNUMBR_3], [ACTNUMBR_4], [ACTNUMBR_5])',
+    ),
+  );
+  assert.ok(!schemaScript(['TWO'], 'DYNAMICS', demoAccountFramework(3)).includes('ACTNUMBR_4'));
+  // The system database records the framework the agent reads.
+  assert.ok(script.includes('CREATE TABLE [dbo].[SY003001]'));
+  assert.ok(script.includes('CREATE TABLE [dbo].[SY00302]'));
 });

@@ -1,4 +1,14 @@
-import { DEX_ROW_ID, DEX_ROW_TS, gpTablesOf, isGpCompanyId, type GpColumn, type GpIndex, type GpTable } from '@gp-gateway/gp-schema';
+import {
+  DEFAULT_ACCOUNT_FRAMEWORK,
+  DEX_ROW_ID,
+  DEX_ROW_TS,
+  gpTablesOf,
+  isGpCompanyId,
+  type AccountFramework,
+  type GpColumn,
+  type GpIndex,
+  type GpTable,
+} from '@gp-gateway/gp-schema';
 import { SYSTEM_DATABASE_NAME } from '../generator/companies.ts';
 import { tsqlName } from './tsqlName.ts';
 
@@ -96,9 +106,14 @@ const SYSTEM_DATABASE = /^[A-Za-z_][A-Za-z0-9_]{0,9}$/;
 
 /**
  * The whole script: databases (created if missing) and their tables. `systemDatabase` is the name
- * of GP's system database (DYNAMICS unless GP was installed with a named one).
+ * of GP's system database (DYNAMICS unless GP was installed with a named one); `framework` the
+ * install's account framework, which gives GL00100 and GL00105 their segment columns.
  */
-export function schemaScript(companies: readonly string[], systemDatabase: string = SYSTEM_DATABASE_NAME): string {
+export function schemaScript(
+  companies: readonly string[],
+  systemDatabase: string = SYSTEM_DATABASE_NAME,
+  framework: AccountFramework = DEFAULT_ACCOUNT_FRAMEWORK,
+): string {
   if (!SYSTEM_DATABASE.test(systemDatabase)) throw new Error(`not a GP system database name: ${systemDatabase}`);
   const out: string[] = [];
   const database = (name: string, tables: GpTable[]) => {
@@ -108,7 +123,7 @@ export function schemaScript(companies: readonly string[], systemDatabase: strin
   database(systemDatabase, gpTablesOf('system'));
   for (const company of companies) {
     if (!isGpCompanyId(company)) throw new Error(`not a GP company id: ${company}`);
-    database(company, gpTablesOf('company'));
+    database(company, gpTablesOf('company', framework));
     out.push(SY00100, `CREATE UNIQUE NONCLUSTERED INDEX [AK2SY00100] ON [dbo].[SY00100] ([DBNAME])`);
   }
   return `${out.join('\nGO\n')}\nGO\n`;

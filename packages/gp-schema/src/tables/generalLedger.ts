@@ -2,10 +2,9 @@
  * General Ledger (GL): accounts (GL00100, with their formatted numbers in GL00105) and journal
  * lines, open years (GL20000) and history years (GL30000).
  */
-import { DEX_ROW_ID, char, datetime, int, numeric, smallint, table, tinyint, type GpColumn } from '../gpTable.ts';
-
-/** The account framework: 4 segment columns as in the TLE sample (char 5/5/3/3). */
-const accountSegments = [char('ACTNUMBR_1', 5), char('ACTNUMBR_2', 5), char('ACTNUMBR_3', 3), char('ACTNUMBR_4', 3)];
+import { DEFAULT_ACCOUNT_FRAMEWORK, checkedAccountFramework, type AccountFramework } from '../accountFramework.ts';
+import { accountIndexes } from '../gpIndexes.ts';
+import { DEX_ROW_ID, char, datetime, int, numeric, smallint, table, tinyint, type GpColumn, type GpTable } from '../gpTable.ts';
 
 /** GL20000 and GL30000 differ only in the year column. */
 function glTransactionColumns(yearColumn: 'OPENYEAR' | 'HSTYEAR'): GpColumn[] {
@@ -49,34 +48,52 @@ function glTransactionColumns(yearColumn: 'OPENYEAR' | 'HSTYEAR'): GpColumn[] {
   ];
 }
 
-export const GL00100 = table({
-  name: 'GL00100',
-  database: 'company',
-  columns: [
-    int('ACTINDX'),
-    ...accountSegments,
-    char('ACTALIAS', 21),
-    char('MNACSGMT', 67),
-    smallint('ACCTTYPE'),
-    char('ACTDESCR', 51),
-    smallint('PSTNGTYP'),
-    smallint('ACCATNUM'),
-    tinyint('ACTIVE'),
-    smallint('TPCLBLNC'),
-    datetime('CREATDDT'),
-    datetime('MODIFDT'),
-  ],
-  primaryKey: ['ACTINDX'],
-  hasRowTs: true,
-});
+/**
+ * GL00100 and GL00105 as a GP install with this account framework has them: one segment column per
+ * segment, char(SGMNTLTH), and GP's indexes on account numbers ending in all of them.
+ */
+export function accountTables(framework: AccountFramework): { GL00100: GpTable; GL00105: GpTable } {
+  const segments = checkedAccountFramework(framework).segmentLengths.map((length, i) => char(`ACTNUMBR_${i + 1}`, length));
+  const indexes = accountIndexes(segments.length);
+  return {
+    GL00100: table(
+      {
+        name: 'GL00100',
+        database: 'company',
+        columns: [
+          int('ACTINDX'),
+          ...segments,
+          char('ACTALIAS', 21),
+          char('MNACSGMT', 67),
+          smallint('ACCTTYPE'),
+          char('ACTDESCR', 51),
+          smallint('PSTNGTYP'),
+          smallint('ACCATNUM'),
+          tinyint('ACTIVE'),
+          smallint('TPCLBLNC'),
+          datetime('CREATDDT'),
+          datetime('MODIFDT'),
+        ],
+        primaryKey: ['ACTINDX'],
+        hasRowTs: true,
+      },
+      indexes.GL00100,
+    ),
+    GL00105: table(
+      {
+        name: 'GL00105',
+        database: 'company',
+        columns: [int('ACTINDX'), ...segments, char('ACTNUMST', 129)],
+        primaryKey: ['ACTINDX'],
+        hasRowTs: false,
+      },
+      indexes.GL00105,
+    ),
+  };
+}
 
-export const GL00105 = table({
-  name: 'GL00105',
-  database: 'company',
-  columns: [int('ACTINDX'), ...accountSegments, char('ACTNUMST', 129)],
-  primaryKey: ['ACTINDX'],
-  hasRowTs: false,
-});
+/** The account tables of the GP 2015 sample the schema was scripted from (4 segments, char 5/5/3/3). */
+export const { GL00100, GL00105 } = accountTables(DEFAULT_ACCOUNT_FRAMEWORK);
 
 export const GL20000 = table({
   name: 'GL20000',

@@ -5,15 +5,16 @@
  * and lengths are GP's own (GP 2015 DDL), but not all of GP: the tables the API reads and the demo
  * needs, and of some wide tables only part of their columns, as their entries say.
  */
+import { DEFAULT_ACCOUNT_FRAMEWORK, type AccountFramework } from '../accountFramework.ts';
 import type { GpTable } from '../gpTable.ts';
 import { CM00100 } from './bankReconciliation.ts';
-import { GL00100, GL00105, GL20000, GL30000 } from './generalLedger.ts';
+import { accountTables, GL00100, GL00105, GL20000, GL30000 } from './generalLedger.ts';
 import { IV00101, IV00102, IV40700 } from './inventory.ts';
 import { PM00200, PM00300, PM20000, PM30200 } from './payables.ts';
 import { POP10100, POP10110, POP30100, POP30110 } from './purchasing.ts';
 import { RM00101, RM00102, RM00301, RM20101, RM30101 } from './receivables.ts';
 import { SOP10100, SOP10200, SOP30200, SOP30300 } from './sales.ts';
-import { SY00500, SY01500, SY03300, SY40100, SY40101 } from './system.ts';
+import { SY003001, SY00302, SY00500, SY01500, SY03300, SY40100, SY40101 } from './system.ts';
 import {
   GL10000,
   GL10001,
@@ -78,11 +79,21 @@ export const GP_TABLES = {
   PM10100,
   SY01100,
   SOP40300,
+  SY003001,
+  SY00302,
 } satisfies Record<string, GpTable>;
 
 export type GpTableName = keyof typeof GP_TABLES;
 
-/** The tables of one kind of database, in declaration order. */
-export function gpTablesOf(database: GpTable['database']): GpTable[] {
-  return Object.values(GP_TABLES).filter((t) => t.database === database);
+/**
+ * Every table as a GP install with this account framework has it: GP_TABLES, with the account
+ * tables' segment columns and indexes those of the framework (accountTables).
+ */
+export function gpTablesFor(framework: AccountFramework): Readonly<Record<GpTableName, GpTable>> {
+  return framework === DEFAULT_ACCOUNT_FRAMEWORK ? GP_TABLES : { ...GP_TABLES, ...accountTables(framework) };
+}
+
+/** The tables of one kind of database, in declaration order, in this account framework. */
+export function gpTablesOf(database: GpTable['database'], framework: AccountFramework = DEFAULT_ACCOUNT_FRAMEWORK): GpTable[] {
+  return Object.values(gpTablesFor(framework)).filter((t) => t.database === database);
 }

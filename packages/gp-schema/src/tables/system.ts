@@ -1,6 +1,7 @@
 /**
- * System tables (SY): the company list in the system database (SY01500; DYNAMICS unless GP was installed
- * with a named one, the agent's GP_SYSTEM_DATABASE), and in each company database the
+ * System tables (SY): the company list and the account framework in the system database (SY01500,
+ * SY003001, SY00302; DYNAMICS unless GP was installed with a named one, the agent's
+ * GP_SYSTEM_DATABASE), and in each company database the
  * fiscal calendar (SY40101 years, SY40100 periods), payment terms (SY03300) and batches (SY00500).
  */
 import { char, datetime, int, numeric, smallint, table, tinyint, type GpTable } from '../gpTable.ts';
@@ -26,6 +27,24 @@ export const SY01500 = table({
     char('ACSEGSEP', 1),
   ],
   primaryKey: ['CMPANYID'],
+  hasRowTs: false,
+});
+
+/** The account framework's size: the longest account number and the number of segments (one row). */
+export const SY003001 = table({
+  name: 'SY003001',
+  database: 'system',
+  columns: [smallint('MXLACNUM'), smallint('MXNUMSEG')],
+  primaryKey: ['MXLACNUM'],
+  hasRowTs: false,
+});
+
+/** The account framework's segments, one row each: its number, name and length. */
+export const SY00302 = table({
+  name: 'SY00302',
+  database: 'system',
+  columns: [smallint('SGMTNUMB'), char('SGMTNAME', 15), smallint('SGMNTLTH'), smallint('USDFSGKY')],
+  primaryKey: ['SGMTNUMB'],
   hasRowTs: false,
 });
 
