@@ -23,13 +23,14 @@ test("an organisation's overrides replace the defaults field by field", async ()
 });
 
 test('a change reaches the lookup once the cached value is older than cacheMs', async () => {
-  let now = 0;
+  const start = Date.parse('2026-11-26T10:00:00Z');
+  let now = start;
   const org = await store.createOrganisation('Cached');
   const limitsOf = cachedLimitsLookup(store, DEFAULT_LIMITS, 5000, () => now);
   assert.equal((await limitsOf(org.id)).requestsPerWindow, 100);
   await store.setOrganisationLimits(org.id, { requestsPerWindow: 7 });
-  now = 4999;
+  now = start + 4999;
   assert.equal((await limitsOf(org.id)).requestsPerWindow, 100);
-  now = 5000;
+  now = start + 5001;
   assert.equal((await limitsOf(org.id)).requestsPerWindow, 7);
 });

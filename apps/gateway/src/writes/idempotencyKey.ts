@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { configure } from 'safe-stable-stringify';
 import type { ValidationIssue } from '@gp-gateway/protocol';
 
 /** An Idempotency-Key (docs/api.md#idempotency): 1 to 255 printable ASCII characters, spaces included. */
@@ -10,17 +11,11 @@ export function idempotencyKeyIssue(key: string | undefined): ValidationIssue | 
   return { path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' };
 }
 
-/** JSON with every object's keys sorted: two bodies that differ only in the order of their fields are one body. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/**
+ * JSON with every object's keys sorted (safe-stable-stringify): two bodies that differ only in the
+ * order of their fields are one body. Strict, since a parsed JSON body holds nothing else.
+ */
+const canonicalJson = configure({ deterministic: true, strict: true, bigint: false, circularValue: TypeError });
 
 /** What makes two writes "the same request" for an Idempotency-Key: where they go, and the body as sent. */
 export interface WriteIdentity {
@@ -33,6 +28,6 @@ export interface WriteIdentity {
 
 /** The sha256 (hex) of a write's identity; the store compares it, never reads it. */
 export function writeFingerprint(identity: WriteIdentity): string {
-  const text = canonicalJson([identity.object, identity.connectionId, identity.company, identity.body]);
+  const text = canonicalJson([identity.object, identity.connectionId, identity.company, identity.body])!;
   return createHash('sha256').update(text).digest('hex');
 }
