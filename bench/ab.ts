@@ -32,7 +32,9 @@ function checkout(gitRef: string): string {
     ['.', '-maxdepth', '3', '-name', 'node_modules', '-type', 'd', '-not', '-path', '*/node_modules/*'],
     { cwd: ROOT, encoding: 'utf8' },
   );
-  for (const folder of modules.split('\n').filter(Boolean)) execFileSync('cp', ['-al', path.join(ROOT, folder), path.join(dir, folder)]);
+  // A package this tree has and <ref> had not (a newer workspace package) has nowhere to go: skipped.
+  for (const folder of modules.split('\n').filter(Boolean))
+    if (fs.existsSync(path.join(dir, path.dirname(folder)))) execFileSync('cp', ['-al', path.join(ROOT, folder), path.join(dir, folder)]);
   fs.symlinkSync(DATA, path.join(dir, 'bench', '.data'));
   return dir;
 }
