@@ -12,7 +12,13 @@ export type FilterSpec =
   | { kind: 'search'; description: string }
   | { kind: 'boolean'; description: string }
   | { kind: 'integer'; description: string }
-  | { kind: 'enum'; values: readonly [string, ...string[]]; description: string }
+  | {
+      kind: 'enum';
+      values: readonly [string, ...string[]];
+      description: string;
+      /** Filters this one refuses beside one of its values (gl-entries `year=unposted` takes no dates), and why. */
+      refuses?: { value: string; filters: readonly string[]; reason: string };
+    }
   | { kind: 'timestamp'; description: string }
   | { kind: 'date'; description: string }
   | { kind: 'ids'; description: string };

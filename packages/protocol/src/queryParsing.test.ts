@@ -158,3 +158,13 @@ test('a date-time is read one way: an offset past ±14:00 or a time past 24:00 i
     assert.equal(parseListQuery(receivables, { dateFrom: value }).ok, true, value);
   }
 });
+
+test('gl-entries year=unposted with a header filter is a 400 naming the filter and why, on REST and MCP alike', () => {
+  const entries = OBJECTS['gl-entries'];
+  const parsed = parseListQuery(entries, { year: 'unposted', dateFrom: '2026-01-01', series: '2' });
+  assert.deepEqual(parsed.ok ? [] : parsed.issues.map((i) => i.path), ['series', 'dateFrom']);
+  assert.match(parsed.ok ? '' : parsed.issues[1]!.message, /^cannot be combined with year=unposted: .*journalEntryNumber/);
+  const tool = parseToolFilters(entries, { year: 'unposted', dateTo: '2026-01-01' });
+  assert.deepEqual(tool.ok ? [] : tool.issues.map((i) => i.path), ['filters.dateTo']);
+  assert.equal(parseListQuery(entries, { year: 'open', dateFrom: '2026-01-01' }).ok, true);
+});
