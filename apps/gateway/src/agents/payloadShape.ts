@@ -36,9 +36,12 @@ const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c !== QUOTE && c !
  */
 export class RecordFields {
   readonly index: ReadonlyMap<string, number>;
+  /** Each name's bytes, in the document's order: the order agents write them in, compared without building a string. */
+  readonly bytes: readonly Uint8Array[];
 
   constructor(names: readonly string[]) {
     this.index = new Map(names.map((name, i) => [name, i]));
+    this.bytes = names.map((name) => Buffer.from(name));
   }
 }
 
@@ -119,10 +122,10 @@ class Scanner {
       this.pos++;
       return record ? this.allFields() : undefined;
     }
-    for (;;) {
+    for (let ordinal = 0; ; ordinal++) {
       const start = this.pos;
       this.string();
-      if (record) this.field(start);
+      if (record) this.field(start, ordinal);
       this.space();
       this.expect(COLON, ':');
       this.space();
@@ -135,16 +138,36 @@ class Scanner {
     }
   }
 
-  /** The name that ends at `pos` (a string from `start`, quotes included) is a field of the record, not seen before. */
-  private field(start: number): void {
-    let name = '';
-    for (let p = start + 1; p < this.pos - 1; p++) name += String.fromCharCode(this.b[p]!);
-    const i = this.fields!.index.get(name);
+  /**
+   * The name that ends at `pos` (a string from `start`, quotes included) is a field of the record,
+   * not seen before. It is first compared with the field the document has at this place (`ordinal`),
+   * where agents write it, byte by byte; only a name elsewhere is looked up by its text.
+   */
+  private field(start: number, ordinal: number): void {
+    const from = start + 1;
+    const end = this.pos - 1;
+    const i = this.isAt(from, end, ordinal) ? ordinal : this.fields!.index.get(this.text(from, end));
     if (i === undefined || this.seen[i] === 1) {
+      const name = this.text(from, end);
       this.pos = start;
       this.fail(i === undefined ? `a field the object does not have (${JSON.stringify(name.slice(0, 64))})` : `the field ${name} twice`);
     }
     this.seen[i] = 1;
+  }
+
+  /** Whether the bytes from `from` to `end` are the name of the document's field at `ordinal`. */
+  private isAt(from: number, end: number, ordinal: number): boolean {
+    const expected = this.fields!.bytes[ordinal];
+    if (expected === undefined || expected.length !== end - from) return false;
+    for (let k = 0; k < expected.length; k++) if (this.b[from + k] !== expected[k]) return false;
+    return true;
+  }
+
+  /** The bytes from `from` to `end` as text, one character a byte: field names are ASCII, and anything else matches none. */
+  private text(from: number, end: number): string {
+    let text = '';
+    for (let p = from; p < end; p++) text += String.fromCharCode(this.b[p]!);
+    return text;
   }
 
   private allFields(): void {
