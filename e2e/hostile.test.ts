@@ -5,15 +5,18 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ErrorBodySchema, OBJECTS, type ObjectSpec } from '@gp-gateway/protocol';
-import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
-import { rogueAgent } from './support/rogueAgent.ts';
+import { ErrorBodySchema, MAX_WRITE_AMOUNT, OBJECTS, WRITABLE_OBJECT_NAMES, type ObjectSpec } from '@gp-gateway/protocol';
+import { provisionOrganisation } from '@gp-gateway/gateway/testing';
+import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { rogueAgent, type RogueAgent } from './support/rogueAgent.ts';
 
 /**
  * Hostile input against every route of a real gateway process: thousands of generated malformed
  * and adversarial requests (random and boundary values, SQL injection and unicode payloads, huge
  * and repeated parameters, tampered cursors, odd headers and bodies, wrong methods). Never a 5xx,
- * never a hang, always the error envelope for a refusal, and the demo database unchanged.
+ * never a hang, always the error envelope for a refusal, and the demo database unchanged. Then
+ * issue 32's cases against a live organisation too: the real agent writing on its embedded
+ * database, a rogue agent answering as it likes, and a connection whose agent slots are taken.
  */
 const REQUESTS = Number(process.env.HOSTILE_REQUESTS ?? 3000);
 const CONCURRENCY = 8;
@@ -22,6 +25,12 @@ const TIMEOUT_MS = 10_000;
 let dataDir: string;
 let gateway: Started & { url: string; testKey: string };
 let demoDigest: string;
+/** The live organisation: a key with read, write and mcp, and its connections (HQ has the real agent, writes on). */
+let live: { key: string; connections: Record<string, { id: string; token: string }> };
+let site: string;
+const agents: Started[] = [];
+const rogues: RogueAgent[] = [];
+const AGENT_ENV = { GP_AGENT_BACKOFF_MIN_MS: '50', GP_AGENT_BACKOFF_MAX_MS: '200', GP_SQLITE_WORKERS: '1', LOG_LEVEL: 'warn' };
 
 /** Deterministic, so a failure can be replayed: mulberry32. */
 function prng(seed: number) {
@@ -58,6 +67,16 @@ const PAYLOADS = [
   'ÄÖÜß€',
   '𝓤𝓷𝓲𝓬𝓸𝓭𝓮',
   '\u202e\u202d',
+  '\u200b',
+  '\u0085',
+  'a\u00a0b',
+  '١٢',
+  '12 000',
+  '1,5',
+  ' 1.00',
+  '99999999999999.99999',
+  'toString',
+  '__proto__',
   '\ud800',
   'ｆｕｌｌ',
   '',
@@ -169,9 +188,26 @@ function probe(): Probe {
   if (shape < 0.9) {
     return {
       method: pick(['POST', 'PUT', 'PATCH', 'DELETE']),
-      path: pick([`/v1/${spec.name}`, `/v1/api-keys/${id}/rotate`, '/v1/api-keys/key_x/rotate', '/mcp']),
+      path: pick([
+        `/v1/${spec.name}`,
+        `/v1/${pick(WRITABLE_OBJECT_NAMES)}?validateOnly=true`,
+        `/v1/api-keys/${id}/rotate`,
+        '/v1/api-keys/key_x/rotate',
+        '/mcp',
+      ]),
       headers: { ...safe(headers), 'content-type': pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']) },
-      body: pick(['{', '{"a":', 'null', '[]', '{"__proto__":{"x":1}}', '"x"', value(), JSON.stringify({ filters: value() })]),
+      body: pick([
+        '{',
+        '{"a":',
+        'null',
+        '[]',
+        '{"__proto__":{"x":1}}',
+        '"x"',
+        value(),
+        JSON.stringify({ filters: value() }),
+        JSON.stringify({ id: value(), name: value(), creditLimit: value() }),
+        `{"id":"A","name":"A","${pick(['toString', 'valueOf', '__proto__', 'constructor'])}":"x"}`,
+      ]),
     };
   }
   return {
@@ -205,13 +241,55 @@ before(async () => {
     const run = await runGatewayCli(args, { DATA_DIR: dataDir });
     assert.equal(run.code, 0, run.stderr);
   }
+  const customer = await provisionOrganisation(dataDir, {
+    organisation: 'Live organisation',
+    limits: { requestsPerWindow: 1_000_000, windowSeconds: 1, maxInFlightPerConnection: 32 },
+    connections: ['HQ', 'Rogue', 'Crowded'],
+    scopes: ['read', 'write', 'mcp'],
+  });
+  live = { key: customer.liveKey, connections: customer.connections };
+  const whitelist = await runGatewayCli(
+    ['connection', 'set-write-whitelist', 'HQ', WRITABLE_OBJECT_NAMES.join(','), '--org', 'Live organisation'],
+    { DATA_DIR: dataDir },
+  );
+  assert.equal(whitelist.code, 0, whitelist.stderr);
   gateway = await startGatewayProcess(dataDir);
   demoDigest = digest(path.join(dataDir, 'demo'));
+  // The live agent's own copy of a GP database (the demo's generator), which it writes.
+  site = path.join(dataDir, 'site');
+  fs.cpSync(path.join(dataDir, 'demo'), site, { recursive: true });
+  agents.push(startAgentProcess(gateway.url, live.connections.HQ!.token, site, AGENT_ENV, ['--allow-writes']));
+  await waitFor('the live agent', async () => ((await liveCall('HQ', 'GET', '/v1/companies')).status === 200 ? true : null), 30_000);
 });
 after(async () => {
+  for (const rogue of rogues) rogue.ws.terminate();
+  for (const agent of agents) await agent.stop('SIGKILL');
   await gateway?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** A request with the live key to one of its connections; the status, body (parsed when JSON) and time taken. */
+async function liveCall(connection: string, method: string, pathAndQuery: string, body?: unknown) {
+  return call(method, pathAndQuery, { authorization: `Bearer ${live.key}`, 'x-connection-id': live.connections[connection]!.id }, body);
+}
+
+async function call(method: string, pathAndQuery: string, headers: Record<string, string>, body?: unknown) {
+  const started = Date.now();
+  const res = await fetch(`${gateway.url}${pathAndQuery}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON: the assertions say so */
+  }
+  return { status: res.status, body: json, text, ms: Date.now() - started };
+}
 
 test(`${REQUESTS} generated hostile requests: no 5xx, no hang, every refusal in the envelope`, async () => {
   const failures: string[] = [];
@@ -419,4 +497,195 @@ test('the Authorization scheme is case-insensitive; a request without Host gets 
   const error = JSON.parse(body ?? 'null');
   assert.ok(ErrorBodySchema.safeParse(error).success, response);
   assert.equal(error.error.message, 'The request has no Host header.');
+});
+
+/* Issue 32: each case the outside test found, on the sandbox and, where an agent decides, on the live agent too. */
+
+const sandbox = (method: string, pathAndQuery: string, body?: unknown) =>
+  call(method, pathAndQuery, { authorization: `Bearer ${gateway.testKey}` }, body);
+const issuePaths = (r: { body: any }) => (r.body?.error?.details?.issues ?? []).map((i: { path: string }) => i.path);
+
+/** `create_record` through MCP, validate-only, on the sandbox: the tool result's error body, or its data. */
+async function mcpCreate(object: string, fields: unknown): Promise<any> {
+  const res = await fetch(`${gateway.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${gateway.testKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_record', arguments: { object, fields, validateOnly: true } },
+    }),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  assert.equal(res.status, 200);
+  const reply = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+  return { isError: reply.result.isError === true, body: JSON.parse(reply.result.content[0]!.text) };
+}
+
+test('a write body never answers 500: a value that is no decimal is a 400 naming the field, on REST, validate-only, MCP and the live agent', async () => {
+  const order = (quantity: string) => ({
+    docTypeId: 'STDORD',
+    customerId: 'AARONFIT0001',
+    date: '2026-03-01',
+    batchId: 'API',
+    lines: [{ itemId: '100XLG', quantity, unitPrice: '1' }],
+  });
+  for (const value of ['abc', ' 1.00', '١٢', '12 000', '1,5']) {
+    const customer = { id: 'HOSTILE01', name: 'Hostile', creditLimit: value };
+    for (const answer of [
+      await sandbox('POST', '/v1/customers?validateOnly=true', customer),
+      await liveCall('HQ', 'POST', '/v1/customers', customer),
+      await liveCall('HQ', 'POST', '/v1/customers?validateOnly=true', customer),
+    ]) {
+      assert.equal(answer.status, 400, `${value}: ${answer.text}`);
+      assert.deepEqual(issuePaths(answer), ['creditLimit'], value);
+    }
+    assert.deepEqual(issuePaths(await sandbox('POST', '/v1/sales-orders?validateOnly=true', order(value))), ['lines.0.quantity']);
+    const tool = await mcpCreate('customers', customer);
+    assert.equal(tool.isError, true);
+    assert.deepEqual(
+      tool.body.error.details.issues.map((i: { path: string }) => i.path),
+      ['fields.creditLimit'],
+    );
+  }
+});
+
+test('the same limits on every writer: past numeric(19,5) as stored is a 400 on the sandbox and the live agent alike; at it, both accept', async () => {
+  const entry = (amount: string) => ({
+    reference: 'Hostile',
+    date: '2026-03-31',
+    batchId: 'HOSTILE',
+    lines: [
+      { accountNumber: '000-1100-00', debit: amount },
+      { accountNumber: '000-1100-00', debit: amount },
+      { accountNumber: '000-2100-00', credit: amount },
+      { accountNumber: '000-2100-00', credit: amount },
+    ],
+  });
+  const refused: [string, unknown, string[]][] = [
+    ['customers', { id: 'HOSTILE02', name: 'Rich', creditLimit: '99999999999999.99999' }, ['creditLimit']],
+    ['customers', { id: 'HOSTILE02', name: 'Rich', creditLimit: '92233720368547.75808' }, ['creditLimit']],
+    [
+      'sales-orders',
+      {
+        docTypeId: 'STDORD',
+        customerId: 'AARONFIT0001',
+        date: '2026-03-01',
+        batchId: 'API',
+        lines: [{ itemId: '100XLG', quantity: '9000000000000', unitPrice: '9000000000000' }],
+      },
+      ['lines.0'],
+    ],
+    ['gl-entries', entry('60000000000000'), ['lines']],
+  ];
+  for (const [object, body, paths] of refused) {
+    const validated = await sandbox('POST', `/v1/${object}?validateOnly=true`, body);
+    const written = await liveCall('HQ', 'POST', `/v1/${object}`, body);
+    assert.deepEqual([validated.status, written.status], [400, 400], `${object}: ${validated.text} / ${written.text}`);
+    assert.deepEqual([issuePaths(validated), issuePaths(written)], [paths, paths], object);
+  }
+  const largest = { id: 'HOSTILE03', name: 'Largest', creditLimit: MAX_WRITE_AMOUNT };
+  assert.equal((await sandbox('POST', '/v1/customers?validateOnly=true', largest)).status, 200);
+  const created = await liveCall('HQ', 'POST', '/v1/customers', largest);
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.body.data.creditLimit, MAX_WRITE_AMOUNT);
+});
+
+test('fields named like properties of every object are unknown fields, named as such', async () => {
+  for (const name of ['toString', 'valueOf', '__proto__', 'constructor']) {
+    const body = `{"id":"HOSTILE04","name":"x","${name}":"x"}`;
+    for (const answer of [
+      await sandbox('POST', '/v1/customers?validateOnly=true', body),
+      await liveCall('HQ', 'POST', '/v1/customers', body),
+    ]) {
+      assert.equal(answer.status, 400, answer.text);
+      assert.deepEqual(answer.body.error.details.issues, [{ path: 'body', message: `unknown field: ${name}` }]);
+    }
+  }
+});
+
+test('text that looks the same is not silently different: hidden characters in ids, names and q are a 400', async () => {
+  assert.equal((await liveCall('HQ', 'POST', '/v1/customers', { id: 'ASECRET01', name: 'Secret' })).status, 201);
+  for (const hidden of ['\u00a0', '\u0085', '\u200b', '\u202e', '\u0000']) {
+    const twin = await liveCall('HQ', 'POST', '/v1/customers', { id: `ASECRET01${hidden}`, name: 'Secret' });
+    assert.equal(twin.status, 400, `${JSON.stringify(hidden)}: ${twin.text}`);
+    assert.deepEqual(issuePaths(twin), ['id']);
+    const named = await sandbox('POST', '/v1/customers?validateOnly=true', { id: 'HOSTILE05', name: `Acme${hidden}` });
+    assert.deepEqual(issuePaths(named), hidden === '\u00a0' ? [] : ['name'], JSON.stringify(hidden));
+  }
+  for (const q of ['%00', 'a%00', '%C2%85', '%E2%80%8B', '%E2%80%AE']) {
+    for (const answer of [await sandbox('GET', `/v1/customers?q=${q}`), await liveCall('HQ', 'GET', `/v1/customers?q=${q}`)]) {
+      assert.equal(answer.status, 400, `q=${q}: ${answer.text.slice(0, 200)}`);
+      assert.deepEqual(issuePaths(answer), ['q']);
+    }
+  }
+});
+
+test('a misbehaving agent cannot mislead the gateway: unknown codes, codes its request cannot have, long positions and extra fields are 502 at once', async () => {
+  const customer = Object.fromEntries(Object.keys(OBJECTS.customers.resource.shape).map((field) => [field, null]));
+  const answers: Record<string, (id: string) => string> = {
+    unknownCode: (id) => JSON.stringify({ v: 1, type: 'error', id, code: 'TEAPOT', message: 'x' }),
+    alreadyExists: (id) => JSON.stringify({ v: 1, type: 'error', id, code: 'ALREADY_EXISTS', message: 'x' }),
+    longPosition: (id) => `${JSON.stringify({ v: 1, type: 'response', id, next: Array(8).fill('x'.repeat(256)) })}\n[]`,
+    extraField: (id) => `${JSON.stringify({ v: 1, type: 'response', id, next: null })}\n[${JSON.stringify({ ...customer, admin: true })}]`,
+    proto: (id) =>
+      `${JSON.stringify({ v: 1, type: 'response', id, next: null })}\n[${JSON.stringify(customer).slice(0, -1)},"__proto__":{}}]`,
+    honest: (id) => `${JSON.stringify({ v: 1, type: 'response', id, next: null })}\n[${JSON.stringify(customer)}]`,
+  };
+  let mode = 'honest';
+  const rogue = rogueAgent(gateway.url, live.connections.Rogue!.token, { onRequest: (frame, ws) => ws.send(answers[mode]!(frame.id)) });
+  rogues.push(rogue);
+  await rogue.welcomed;
+  assert.equal((await liveCall('Rogue', 'GET', '/v1/customers?limit=1')).status, 200, 'an honest answer passes');
+  for (mode of ['unknownCode', 'alreadyExists', 'longPosition', 'extraField', 'proto']) {
+    const answer = await liveCall('Rogue', 'GET', '/v1/customers?limit=1');
+    assert.equal(answer.status, 502, `${mode}: ${answer.text}`);
+    assert.equal(ErrorBodySchema.safeParse(answer.body).success, true);
+    assert.equal(answer.body.error.code, 'UPSTREAM_ERROR');
+    assert.ok(answer.ms < 5_000, `${mode} answered in ${answer.ms} ms`);
+  }
+});
+
+test('an agent refused for a full connection keeps trying, and serves once the sockets holding its slots go', async () => {
+  const token = live.connections.Crowded!.token;
+  const thieves = Array.from({ length: 4 }, () => rogueAgent(gateway.url, token));
+  rogues.push(...thieves);
+  await Promise.all(thieves.map((t) => t.welcomed));
+  const agent = startAgentProcess(gateway.url, token, site, AGENT_ENV);
+  agents.push(agent);
+  await waitFor('the agent to be refused', () => (/refused another agent on this connection/.test(agent.output()) ? true : null), 30_000);
+  for (const thief of thieves) thief.ws.terminate();
+  await waitFor(
+    'the agent to serve',
+    async () => ((await liveCall('Crowded', 'GET', '/v1/companies')).status === 200 ? true : null),
+    30_000,
+  );
+  assert.equal(agent.child.exitCode, null, 'the agent never exited');
+  assert.match(agent.output(), /retrying until a slot is free/);
+});
+
+test('headers and values are read one way: two Host or Authorization headers, offsets past ±14:00, refused filter combinations', async () => {
+  const request = (lines: string[]) => raw(`${['GET /v1/companies HTTP/1.1', ...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+  const cases: [string[], string][] = [
+    [['Host: localhost', 'Host: evil.example', `Authorization: Bearer ${gateway.testKey}`], 'Host'],
+    [['Host: localhost', `Authorization: Bearer ${gateway.testKey}`, `Authorization: Bearer ${live.key}`], 'Authorization'],
+  ];
+  for (const [lines, header] of cases) {
+    const [head, body] = (await request(lines)).split('\r\n\r\n');
+    assert.match(head ?? '', /^HTTP\/1\.1 400 /);
+    assert.deepEqual(JSON.parse(body ?? 'null').error.details.issues, [{ path: header, message: 'must be given once' }]);
+  }
+  for (const value of ['2026-03-01T00:00:00+25:00', '2026-03-01T00:00:00-14:01']) {
+    const answer = await sandbox('GET', `/v1/ar-invoices?dateFrom=${encodeURIComponent(value)}`);
+    assert.deepEqual([answer.status, issuePaths(answer)], [400, ['dateFrom']], value);
+  }
+  const unposted = await sandbox('GET', '/v1/gl-entries?year=unposted&dateFrom=2026-01-01');
+  assert.equal(unposted.status, 400);
+  assert.deepEqual(issuePaths(unposted), ['dateFrom']);
+  assert.match(unposted.body.error.details.issues[0].message, /^cannot be combined with year=unposted: /);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ErrorBodySchema, MAX_FRAME_BYTES } from '@gp-gateway/protocol';
+import { ErrorBodySchema, MAX_FRAME_BYTES, OBJECTS } from '@gp-gateway/protocol';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { rogueAgent, startUnfinishedFrame, type RogueAgent, type RogueOptions } from './support/rogueAgent.ts';
@@ -54,6 +54,9 @@ async function get(connection: string, pathAndQuery: string) {
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
+/** A customer with every field of the document and no other: the gateway checks an answer's records field by field. */
+const customerRecord = JSON.stringify(Object.fromEntries(Object.keys(OBJECTS.customers.resource.shape).map((field) => [field, null])));
+
 /** The gateway process's resident memory in MB (Linux). */
 function gatewayRssMb(): number {
   const status = fs.readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8');
@@ -103,7 +106,7 @@ test("an agent's error message never reaches the client: its code does, with the
 
 test('a frame larger than any page is refused (1009) as its header arrives; the connection serves on', async () => {
   const honest = await rogue('huge', {
-    onRequest: (frame, ws) => ws.send(`${JSON.stringify({ v: 1, type: 'response', id: frame.id, next: null })}\n[{"id":"A"}]`),
+    onRequest: (frame, ws) => ws.send(`${JSON.stringify({ v: 1, type: 'response', id: frame.id, next: null })}\n[${customerRecord}]`),
   });
   const before = gatewayRssMb();
   // The outside test's attack: 63 MB frames. Now each socket is closed at the frame's first bytes.

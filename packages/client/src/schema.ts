@@ -2034,7 +2034,7 @@ export interface operations {
                     /** @description currency (CURNCYID); must exist */
                     currencyId?: string;
                     /** @description credit limit amount (CRLMTAMT); absent means no credit limit */
-                    creditLimit?: string;
+                    creditLimit?: string & (unknown & unknown);
                     /** @description phone (PHONE1) */
                     phone?: string;
                     /** @description tax schedule (TAXSCHID) */
@@ -3406,9 +3406,9 @@ export interface operations {
                         /** @description account number as GP shows it (ACTNUMST); must exist and be active */
                         accountNumber: string;
                         /** @description debit amount (DEBITAMT); zero or absent on a credit line */
-                        debit?: string;
+                        debit?: string & (unknown & unknown);
                         /** @description credit amount (CRDTAMNT); zero or absent on a debit line */
-                        credit?: string;
+                        credit?: string & (unknown & unknown);
                         /** @description line description (DSCRIPTN) */
                         lineDescription?: string;
                     }[];
@@ -3618,9 +3618,9 @@ export interface operations {
                     /** @description due date (DUEDATE); from the customer's payment terms when absent */
                     dueDate?: string;
                     /** @description sales amount (SLSAMNT) */
-                    salesAmount: string;
+                    salesAmount: string & (unknown & unknown);
                     /** @description freight amount (FRTAMNT) */
-                    freightAmount?: string;
+                    freightAmount?: string & (unknown & unknown);
                     /** @description description (DOCDESCR) */
                     description?: string;
                     /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
@@ -3994,7 +3994,7 @@ export interface operations {
                     /** @description due date (DUEDATE); from the vendor's payment terms when absent */
                     dueDate?: string;
                     /** @description purchases amount (PRCHAMNT) */
-                    purchasesAmount: string;
+                    purchasesAmount: string & (unknown & unknown);
                     /** @description description (TRXDSCRN) */
                     description?: string;
                     /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
@@ -4379,16 +4379,16 @@ export interface operations {
                     /** @description the customer's purchase order number (CSTPONBR) */
                     customerPONumber?: string;
                     /** @description freight amount (FREIGHT) */
-                    freightAmount?: string;
+                    freightAmount?: string & (unknown & unknown);
                     lines: {
                         /** @description item number (ITEMNMBR); must exist */
                         itemId: string;
                         /** @description line description (ITEMDESC); the item description when absent */
                         description?: string;
                         /** @description quantity (QUANTITY) */
-                        quantity: string;
+                        quantity: string & (unknown & unknown);
                         /** @description unit price (UNITPRCE) */
-                        unitPrice: string;
+                        unitPrice: string & (unknown & unknown);
                         /** @description site (LOCNCODE); the document's site when absent; must exist */
                         siteId?: string;
                     }[];

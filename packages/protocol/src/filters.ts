@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textProblem, textRule } from './text.ts';
 
 /**
  * The filter vocabulary of v1 (docs/api.md#filters). Each object declares its
@@ -11,7 +12,13 @@ export type FilterSpec =
   | { kind: 'search'; description: string }
   | { kind: 'boolean'; description: string }
   | { kind: 'integer'; description: string }
-  | { kind: 'enum'; values: readonly [string, ...string[]]; description: string }
+  | {
+      kind: 'enum';
+      values: readonly [string, ...string[]];
+      description: string;
+      /** Filters this one refuses beside one of its values (gl-entries `year=unposted` takes no dates), and why. */
+      refuses?: { value: string; filters: readonly string[]; reason: string };
+    }
   | { kind: 'timestamp'; description: string }
   | { kind: 'date'; description: string }
   | { kind: 'ids'; description: string };
@@ -23,7 +30,12 @@ export const MAX_IDS = 50;
 const MAX_ID_LENGTH = 129;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * A date-time: a real time of day (24:00 is the end of the day, as JavaScript reads it) and an
+ * offset from -14:00 to +14:00, as real zones have (openapi/datePatterns.ts says the same).
+ */
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})T(?:(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?|24:00(?::00(?:\.0{1,9})?)?)(?:Z|[+-](?:0\d|1[0-3]):[0-5]\d|[+-]14:00)$/;
 
 function isRealDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -79,9 +91,21 @@ function single<T extends z.ZodType<unknown, string>>(schema: T) {
 function queryParamSchema(spec: FilterSpec): z.ZodType {
   switch (spec.kind) {
     case 'string':
-      return single(z.string().min(1, 'must not be empty').max(spec.maxLength, `must be at most ${spec.maxLength} characters`));
+      return single(
+        z
+          .string()
+          .min(1, 'must not be empty')
+          .max(spec.maxLength, `must be at most ${spec.maxLength} characters`)
+          .superRefine(textRule(textProblem)),
+      );
     case 'search':
-      return single(z.string().min(1, 'must not be empty').max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`));
+      return single(
+        z
+          .string()
+          .min(1, 'must not be empty')
+          .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
+          .superRefine(textRule(textProblem)),
+      );
     case 'boolean':
       return single(QueryBoolean);
     case 'integer':
@@ -98,7 +122,13 @@ function queryParamSchema(spec: FilterSpec): z.ZodType {
         .transform((v) => (Array.isArray(v) ? v : [v]))
         .pipe(
           z
-            .array(z.string().min(1, 'ids must not be empty').max(MAX_ID_LENGTH, `ids must be at most ${MAX_ID_LENGTH} characters`))
+            .array(
+              z
+                .string()
+                .min(1, 'ids must not be empty')
+                .max(MAX_ID_LENGTH, `ids must be at most ${MAX_ID_LENGTH} characters`)
+                .superRefine(textRule(textProblem)),
+            )
             // A query string cannot send no id at all; an MCP tool can (`id: []`).
             .min(1, 'give at least one id')
             .max(MAX_IDS, `at most ${MAX_IDS} ids`),

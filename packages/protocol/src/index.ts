@@ -138,13 +138,18 @@ export type {
   WriteOutcome,
 } from './frames.ts';
 
+// Text a client or person names something with: one rule for write bodies, filters and names
+export { idProblem, textProblem } from './text.ts';
+
 // Write bodies (docs/api.md#writes)
 export {
+  MAX_WRITE_AMOUNT,
   WRITABLE_OBJECT_NAMES,
   WRITES,
   WritableObjectNameSchema,
   WriteDecimalSchema,
   checkWriteBody,
+  fitsNumeric,
   writeBodySchema,
   writeSpec,
 } from './writes.ts';

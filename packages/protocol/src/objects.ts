@@ -235,6 +235,12 @@ export const OBJECTS = {
         kind: 'enum',
         values: ['unposted', 'open', 'history'],
         description: 'unposted entries (GL10000/GL10001), open years only, or history years only; open and history when absent',
+        refuses: {
+          value: 'unposted',
+          filters: ['series', 'dateFrom', 'dateTo'],
+          reason:
+            "they are the entry header's, and no GP index reads unposted lines in order with them; filter by journalEntryNumber instead",
+        },
       },
       accountNumber: exact('account number as formatted in GP, e.g. 000-1100-00', 129),
       journalEntryNumber: { kind: 'integer', description: 'journal entry number' },

@@ -137,3 +137,34 @@ test('the advertised tool schema types each filter as JSON', () => {
   assert.equal(customersSchema.safeParse({ inactive: 'false' }).success, false);
   assert.equal(customersSchema.safeParse({ colour: 'red' }).success, false);
 });
+
+test('search and id values with hidden characters are refused, naming the parameter (issue 32)', () => {
+  for (const hidden of ['\u0000', '\u0085', '\u200b', '\u202e']) {
+    const parsed = parseListQuery(customers, { q: `a${hidden}`, 'id[]': [`A${hidden}`], classId: `X${hidden}` });
+    assert.deepEqual(parsed.ok ? [] : parsed.issues.map((i) => i.path), ['q', 'id[].0', 'classId'], JSON.stringify(hidden));
+  }
+  assert.equal(parseListQuery(customers, { q: 'Société Générale' }).ok, true);
+});
+
+test('a date-time is read one way: an offset past ±14:00 or a time past 24:00 is refused, on date filters too', () => {
+  const receivables = OBJECTS['ar-invoices'];
+  for (const value of ['2026-03-01T00:00:00+25:00', '2026-03-01T00:00:00-14:30', '2026-03-01T25:00:00Z', '2026-03-01T12:60:00Z']) {
+    const dated = parseListQuery(receivables, { dateFrom: value });
+    assert.deepEqual(dated.ok ? [] : dated.issues.map((i) => i.path), ['dateFrom'], value);
+    const since = parseListQuery(customers, { updatedSince: value });
+    assert.deepEqual(since.ok ? [] : since.issues.map((i) => i.path), ['updatedSince'], value);
+  }
+  for (const value of ['2026-03-01T00:00:00+14:00', '2026-03-01T00:00:00-12:00', '2026-03-01T24:00:00Z']) {
+    assert.equal(parseListQuery(receivables, { dateFrom: value }).ok, true, value);
+  }
+});
+
+test('gl-entries year=unposted with a header filter is a 400 naming the filter and why, on REST and MCP alike', () => {
+  const entries = OBJECTS['gl-entries'];
+  const parsed = parseListQuery(entries, { year: 'unposted', dateFrom: '2026-01-01', series: '2' });
+  assert.deepEqual(parsed.ok ? [] : parsed.issues.map((i) => i.path), ['series', 'dateFrom']);
+  assert.match(parsed.ok ? '' : parsed.issues[1]!.message, /^cannot be combined with year=unposted: .*journalEntryNumber/);
+  const tool = parseToolFilters(entries, { year: 'unposted', dateTo: '2026-01-01' });
+  assert.deepEqual(tool.ok ? [] : tool.issues.map((i) => i.path), ['filters.dateTo']);
+  assert.equal(parseListQuery(entries, { year: 'open', dateFrom: '2026-01-01' }).ok, true);
+});

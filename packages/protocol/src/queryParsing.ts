@@ -56,7 +56,23 @@ export function parseListQuery(spec: ObjectSpec, query: Record<string, unknown>)
     const value = raw[queryParamName(name, filter)];
     if (value !== undefined) filters[name] = value as FilterValues[string];
   }
+  const refused = refusedCombinations(spec, filters);
+  if (refused.length) return { ok: false, issues: refused };
   return { ok: true, value: { limit: limit ?? DEFAULT_LIMIT, cursor: cursor ?? null, filters } };
+}
+
+/** Each filter given beside a value of another filter that refuses it, named with the reason. */
+function refusedCombinations(spec: ObjectSpec, filters: FilterValues): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const [name, filter] of Object.entries(spec.filters)) {
+    if (filter.kind !== 'enum' || !filter.refuses || filters[name] !== filter.refuses.value) continue;
+    for (const other of filter.refuses.filters) {
+      if (filters[other] === undefined) continue;
+      const param = queryParamName(other, spec.filters[other]!);
+      issues.push({ path: param, message: `cannot be combined with ${name}=${filter.refuses.value}: ${filter.refuses.reason}` });
+    }
+  }
+  return issues;
 }
 
 /** A JSON value written the way a query string carries it: scalars as text, arrays element by element. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OBJECTS } from './objects.ts';
-import { checkWriteBody, WRITABLE_OBJECT_NAMES, WRITES } from './writes.ts';
+import { checkWriteBody, MAX_WRITE_AMOUNT, WRITABLE_OBJECT_NAMES, WRITES } from './writes.ts';
 
 test('every writable object is a catalogue object, and every write field is a field of its resource', () => {
   for (const name of WRITABLE_OBJECT_NAMES) {
@@ -103,4 +103,80 @@ test('a journal entry balances, and each of its lines is a debit or a credit', (
     entry([{ accountNumber: '000-6100-00', debit: '1', credit: '1' }, { accountNumber: '000-2100-00' }]),
   );
   assert.deepEqual(both.ok ? [] : both.issues.map((i) => i.path), ['lines.0', 'lines.1']);
+});
+
+test('a value that is not a decimal is an issue naming its field, never an exception (issue 32)', () => {
+  for (const value of ['abc', ' 1.00', '١٢', '12 000', '1,5', '1e3', '', '.5']) {
+    const customer = checkWriteBody('customers', { id: 'A', name: 'A', creditLimit: value });
+    assert.deepEqual(customer.ok ? [] : customer.issues, [{ path: 'creditLimit', message: 'a decimal string such as "1250.00"' }], value);
+    const order = checkWriteBody('sales-orders', {
+      docTypeId: 'STDORD',
+      customerId: 'C',
+      date: '2026-03-01',
+      batchId: 'API',
+      lines: [{ itemId: 'I', quantity: value, unitPrice: '1' }],
+    });
+    assert.deepEqual(order.ok ? [] : order.issues.map((i) => i.path), ['lines.0.quantity'], value);
+  }
+});
+
+test('amounts, extensions and totals stay within what every writer stores of numeric(19,5)', () => {
+  const customer = (creditLimit: string) => checkWriteBody('customers', { id: 'A', name: 'A', creditLimit });
+  assert.equal(customer(MAX_WRITE_AMOUNT).ok, true);
+  for (const over of ['92233720368547.75808', '99999999999999.99999']) {
+    const check = customer(over);
+    assert.deepEqual(check.ok ? [] : check.issues.map((i) => i.path), ['creditLimit'], over);
+  }
+  const order = (lines: object[], freightAmount?: string) =>
+    checkWriteBody('sales-orders', { docTypeId: 'STDORD', customerId: 'C', date: '2026-03-01', batchId: 'API', freightAmount, lines });
+  const huge = order([{ itemId: 'I', quantity: '99999999999999', unitPrice: '99999999999999' }]);
+  assert.deepEqual(huge.ok ? [] : huge.issues.map((i) => i.path), ['lines.0.quantity', 'lines.0.unitPrice']);
+  const extension = order([{ itemId: 'I', quantity: '9000000000000', unitPrice: '9000000000000' }]);
+  assert.deepEqual(extension.ok ? [] : extension.issues.map((i) => i.path), ['lines.0']);
+  const total = order(
+    [
+      { itemId: 'I', quantity: '1', unitPrice: '60000000000000' },
+      { itemId: 'I', quantity: '1', unitPrice: '60000000000000' },
+    ],
+    '1',
+  );
+  assert.deepEqual(total.ok ? [] : total.issues.map((i) => i.path), ['lines']);
+  const invoice = checkWriteBody('ar-invoices', {
+    customerId: 'C',
+    date: '2026-03-01',
+    batchId: 'API',
+    salesAmount: '60000000000000',
+    freightAmount: '60000000000000',
+  });
+  assert.deepEqual(invoice.ok ? [] : invoice.issues.map((i) => i.path), ['salesAmount']);
+  const entry = checkWriteBody('gl-entries', {
+    reference: 'R',
+    date: '2026-03-31',
+    batchId: 'API',
+    lines: [
+      { accountNumber: 'A', debit: '60000000000000' },
+      { accountNumber: 'A', debit: '60000000000000' },
+      { accountNumber: 'B', credit: '60000000000000' },
+      { accountNumber: 'B', credit: '60000000000000' },
+    ],
+  });
+  assert.deepEqual(entry.ok ? [] : entry.issues.map((i) => i.path), ['lines']);
+});
+
+test('a field named like a property of every object is an unknown field like any other', () => {
+  for (const name of ['toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty']) {
+    const check = checkWriteBody('customers', JSON.parse(`{"id":"A","name":"A","${name}":"x"}`));
+    assert.deepEqual(check.ok ? [] : check.issues, [{ path: 'body', message: `unknown field: ${name}` }], name);
+  }
+});
+
+test('ids and text that look alike are not silently different: hidden characters are refused, visible ones kept', () => {
+  for (const hidden of ['\u0000', '\u00a0', '\u0085', '\u200b', '\u202e', '\u2066', '\ufeff', '\u00ad', '\u2028', '\ud800']) {
+    const check = checkWriteBody('customers', { id: `ASECRET01${hidden}`, name: `Acme${hidden}` });
+    const refused = hidden === '\u00a0' ? ['id'] : ['id', 'name'];
+    assert.deepEqual(check.ok ? [] : check.issues.map((i) => i.path), refused, JSON.stringify(hidden));
+  }
+  const nbsp = checkWriteBody('customers', { id: 'A\u00a0B', name: 'Société\u00a0X' });
+  assert.deepEqual(nbsp.ok ? [] : nbsp.issues, [{ path: 'id', message: 'must not contain spaces other than the ASCII space' }]);
+  assert.equal(checkWriteBody('customers', { id: 'NET 30', name: 'Ärzte & Söhne 𝓤 ｆｕｌｌ' }).ok, true);
 });

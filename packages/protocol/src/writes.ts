@@ -12,7 +12,8 @@ import type {
   VendorAddressSchema,
   VendorSchema,
 } from './resources.ts';
-import { DateOnlySchema, DecimalStringSchema } from './values.ts';
+import { idProblem, textProblem, textRule } from './text.ts';
+import { DateOnlySchema } from './values.ts';
 
 /**
  * Write bodies of `POST /v1/{object}` (docs/api.md#writes, docs/decisions.md#writes): for each
@@ -47,10 +48,47 @@ export interface WriteSpec {
   readonly procedures: readonly string[];
 }
 
-/** A decimal string with at most 5 decimals (numeric(19,5)) and 14 integer digits. */
-export const WriteDecimalSchema = DecimalStringSchema.refine((v) => /^-?\d{1,14}(\.\d{1,5})?$/.test(v), {
-  message: 'at most 14 digits before the point and 5 after it (numeric(19,5))',
-});
+/**
+ * The largest amount, quantity, extension or total a body may carry, either sign: GP's numeric(19,5)
+ * (14 digits before the point, 5 after) as every writer stores it. The embedded database keeps
+ * numeric(19,5) as a 64-bit count of 1/100000 units (gp-schema's sqliteSchema.ts), which ends at
+ * 92233720368547.75807, below SQL Server's 99999999999999.99999; one limit for all writers, so the
+ * sandbox, the embedded agent and SQL Server answer a body alike (docs/decisions.md#writes).
+ */
+export const MAX_WRITE_AMOUNT = '92233720368547.75807';
+const MAX_AMOUNT = new Decimal(MAX_WRITE_AMOUNT);
+
+/** Whether a value (an amount, or an extension or total of them) fits the writers' numeric(19,5). */
+export function fitsNumeric(value: Decimal): boolean {
+  return value.abs().lessThanOrEqualTo(MAX_AMOUNT);
+}
+
+/**
+ * A refinement that answers false rather than throw: whatever goes wrong inside validation is an
+ * issue of the field it checks (a 400 naming it), never an exception out of the schema (a 500).
+ */
+function safely(predicate: (value: string) => boolean): (value: string) => boolean {
+  return (value) => {
+    try {
+      return predicate(value);
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * A decimal string with at most 14 digits before the point and 5 after it, within MAX_WRITE_AMOUNT.
+ * Each check stops the field's checks when it fails, so the next never sees what the last refused.
+ */
+export const WriteDecimalSchema = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/, { message: 'a decimal string such as "1250.00"', abort: true })
+  .regex(/^-?\d{1,14}(\.\d{1,5})?$/, { message: 'at most 14 digits before the point and 5 after it (numeric(19,5))', abort: true })
+  .refine(
+    safely((v) => fitsNumeric(new Decimal(v))),
+    { message: `at most ${MAX_WRITE_AMOUNT} (numeric(19,5) as GP's databases store it)`, abort: true },
+  );
 
 const id = (maxLength: number, description: string, required?: true): WriteField => ({
   kind: 'id',
@@ -252,38 +290,34 @@ export function writeSpec(object: string): WriteSpec | null {
   return Object.hasOwn(WRITES, object) ? WRITES[object as WritableObjectName] : null;
 }
 
-/** Printable characters only: GP's char columns hold single-line text. */
-const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
-
 function fieldSchema(field: WriteField): z.ZodType {
   switch (field.kind) {
     case 'id':
+      // The rule sees the id as sent: trim() would take a no-break space or a BOM off its ends unseen.
       return z
         .string()
+        .superRefine(textRule(idProblem))
         .trim()
         .min(1, 'must not be empty')
         .max(field.maxLength, `at most ${field.maxLength} characters`)
-        .regex(PRINTABLE, 'printable characters only')
         .transform((v) => v.toUpperCase())
         .describe(field.description);
     case 'text':
       return z
         .string()
         .max(field.maxLength, `at most ${field.maxLength} characters`)
-        .regex(PRINTABLE, 'printable characters only')
+        .superRefine(textRule(textProblem))
         .describe(field.description);
     case 'decimal': {
-      const checked = WriteDecimalSchema.refine(
-        (v) => (field.min === 'positive' ? new Decimal(v).greaterThan(0) : new Decimal(v).greaterThanOrEqualTo(0)),
-        {
-          message: field.min === 'positive' ? 'must be greater than zero' : 'must not be negative',
-        },
-      );
-      return checked.describe(field.description);
+      const positive = field.min === 'positive';
+      return WriteDecimalSchema.refine(
+        safely((v) => (positive ? new Decimal(v).greaterThan(0) : new Decimal(v).greaterThanOrEqualTo(0))),
+        { message: positive ? 'must be greater than zero' : 'must not be negative' },
+      ).describe(field.description);
     }
     case 'date':
       return DateOnlySchema.refine(
-        (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+        safely((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v)),
         {
           message: 'not a calendar date',
         },
@@ -355,8 +389,9 @@ export function checkWriteBody(object: WritableObjectName, input: unknown): Writ
       issues: parsed.error.issues.flatMap((issue) => {
         const path = issue.path.length ? issue.path.join('.') : 'body';
         if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message }];
-        const known = issue.keys.filter((key) => key in NOT_WRITTEN);
-        const unknown = issue.keys.filter((key) => !(key in NOT_WRITTEN));
+        // Own properties only: `toString` or `__proto__` as a field is unknown, not Object.prototype's.
+        const known = issue.keys.filter((key) => Object.hasOwn(NOT_WRITTEN, key));
+        const unknown = issue.keys.filter((key) => !Object.hasOwn(NOT_WRITTEN, key));
         return [
           ...known.map((key) => ({ path: issue.path.length ? `${path}.${key}` : key, message: NOT_WRITTEN[key]! })),
           ...(unknown.length ? [{ path, message: `unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}` }] : []),
@@ -365,8 +400,37 @@ export function checkWriteBody(object: WritableObjectName, input: unknown): Writ
     };
   }
   const body = parsed.data as WriteBody;
-  const issues = object === 'gl-entries' ? journalEntryIssues(body) : [];
+  const issues = [...(object === 'gl-entries' ? journalEntryIssues(body) : []), ...totalIssues(object, body)];
   return issues.length ? { ok: false, issues } : { ok: true, body };
+}
+
+const decimal = (value: unknown) => new Decimal((value as string | undefined) ?? '0');
+const TOO_LARGE = `is more than ${MAX_WRITE_AMOUNT} (numeric(19,5) as GP's databases store it)`;
+
+/**
+ * What GP computes from a body must fit numeric(19,5) too: a sales line's extension (quantity times
+ * unit price, to 5 decimals), a document's total (lines and freight; sales and freight) and a
+ * journal entry's debits; each field alone was checked by the schema.
+ */
+function totalIssues(object: WritableObjectName, body: WriteBody): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (object === 'sales-orders') {
+    let total = decimal(body.freightAmount);
+    body.lines!.forEach((line, index) => {
+      const extended = decimal(line.quantity).times(decimal(line.unitPrice)).toDecimalPlaces(5);
+      if (!fitsNumeric(extended)) issues.push({ path: `lines.${index}`, message: `quantity × unitPrice ${TOO_LARGE}` });
+      total = total.plus(extended);
+    });
+    if (issues.length === 0 && !fitsNumeric(total))
+      issues.push({ path: 'lines', message: `the order's total (lines and freight) ${TOO_LARGE}` });
+  }
+  if (object === 'ar-invoices' && !fitsNumeric(decimal(body.salesAmount).plus(decimal(body.freightAmount))))
+    issues.push({ path: 'salesAmount', message: `salesAmount + freightAmount ${TOO_LARGE}` });
+  if (object === 'gl-entries') {
+    const debits = body.lines!.reduce((sum, line) => sum.plus(decimal(line.debit)), new Decimal(0));
+    if (!fitsNumeric(debits)) issues.push({ path: 'lines', message: `the entry's total (its debits) ${TOO_LARGE}` });
+  }
+  return issues;
 }
 
 function journalEntryIssues(body: WriteBody): { path: string; message: string }[] {
@@ -374,8 +438,8 @@ function journalEntryIssues(body: WriteBody): { path: string; message: string }[
   let debits = new Decimal(0);
   let credits = new Decimal(0);
   body.lines!.forEach((line, index) => {
-    const debit = new Decimal((line.debit as string | undefined) ?? '0');
-    const credit = new Decimal((line.credit as string | undefined) ?? '0');
+    const debit = decimal(line.debit);
+    const credit = decimal(line.credit);
     if (debit.greaterThan(0) === credit.greaterThan(0)) {
       issues.push({ path: `lines.${index}`, message: 'a line is either a debit or a credit, greater than zero' });
     }

@@ -124,22 +124,41 @@ test("an incompatible protocol version stops the agent with the gateway's words,
   await g.close();
 });
 
-test("a connection with all its agents, or a token rotated away, stops the agent with the gateway's words, without retrying", async () => {
-  for (const [code, reason, expected] of [
-    [
-      CLOSE_TOO_MANY_AGENTS,
-      'this connection already has 4 agents connected',
-      /refused another agent on this connection: this connection already has 4/,
-    ],
-    [CLOSE_TOKEN_REJECTED, 'the agent token was rotated or revoked', /rejected the agent token: the agent token was rotated or revoked/],
-  ] as const) {
-    const g = await gateway();
-    g.onHello = (ws) => ws.close(code, reason);
-    const { done } = dial(g, fakeService().service);
-    await assert.rejects(done, (e: Error) => e instanceof FatalConnectionError && expected.test(e.message));
-    assert.equal(g.sockets.length, 1, 'one attempt, no loop');
-    await g.close();
-  }
+test("a token rotated away stops the agent with the gateway's words, without retrying", async () => {
+  const g = await gateway();
+  g.onHello = (ws) => ws.close(CLOSE_TOKEN_REJECTED, 'the agent token was rotated or revoked');
+  const { done } = dial(g, fakeService().service);
+  await assert.rejects(
+    done,
+    (e: Error) => e instanceof FatalConnectionError && /rejected the agent token: the agent token was rotated or revoked/.test(e.message),
+  );
+  assert.equal(g.sockets.length, 1, 'one attempt, no loop');
+  await g.close();
+});
+
+test('a connection whose agent slots are all held (a stolen token) is retried with backoff and logged, and served once a slot frees', async () => {
+  const g = await gateway();
+  let held = 3;
+  g.onHello = (ws) =>
+    held-- > 0
+      ? ws.close(CLOSE_TOO_MANY_AGENTS, 'this connection already has 4 agents connected, the most the gateway accepts; stop one first')
+      : ws.send(encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn' }));
+  const lines: string[] = [];
+  const logged = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  const stop = new AbortController();
+  const done = dialGateway(
+    { gatewayUrl: g.url, token, service: fakeService().service, log: logged, dialect: 'sqlite', timings: fast },
+    stop.signal,
+  );
+  started.push({ stop, done });
+  for (let hello = 0; hello < 4; hello++) await g.next('hello');
+  assert.equal(g.sockets.length, 4, 'three refusals, then the agent is in');
+  const refusals = lines.filter((l) => /refused another agent on this connection/.test(l));
+  assert.equal(refusals.length, 3, lines.join(''));
+  assert.match(refusals[0]!, /retrying until a slot is free.*rotate it/);
+  stop.abort();
+  await done;
+  await g.close();
 });
 
 test('a gateway that stops answering is dropped within the heartbeat timeout, and the agent reconnects', async () => {

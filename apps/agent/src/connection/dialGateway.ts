@@ -78,8 +78,8 @@ interface Outcome extends ConnectionEnd {
 
 /**
  * Keeps one outbound WebSocket to the gateway open: dial, hello, serve, and on loss redial with
- * exponential backoff and jitter, forever; only a refused token or protocol version, or a connection
- * that already has as many agents as the gateway accepts, stops it
+ * exponential backoff and jitter, forever (a connection that already has as many agents as the
+ * gateway accepts included, logged with why); only a refused token or protocol version stops it
  * (FatalConnectionError). Both sides ping: the gateway drops an agent it no longer hears, and the
  * agent drops a gateway it no longer hears (a NAT or firewall that silently forgot the connection)
  * and reconnects. Resolves once stopped through `control`.
@@ -246,8 +246,14 @@ function connectOnce(
       if (code === CLOSE_TOKEN_REJECTED) finish({ fatal: true, reason: `the gateway rejected the agent token: ${text}` });
       else if (code === CLOSE_VERSION_UNSUPPORTED)
         finish({ fatal: true, reason: `the gateway does not speak this agent's protocol: ${text}` });
+      // Not fatal: the slots free when the other agents go (a restart elsewhere, or sockets opened with
+      // a stolen token that are then cut off), and an agent that had exited would stay down after.
       else if (code === CLOSE_TOO_MANY_AGENTS)
-        finish({ fatal: true, reason: `the gateway refused another agent on this connection: ${text}` });
+        finish({
+          fatal: false,
+          code,
+          reason: `the gateway refused another agent on this connection (${text}); retrying until a slot is free. If no other agent of this connection should be running, its token may be in other hands: rotate it`,
+        });
       else finish({ fatal: false, code, reason: text });
     });
     ws.on('error', (error) => finish({ fatal: false, reason: error.message }));

@@ -11,6 +11,7 @@ import {
   CustomerAddressSchema,
   CustomerSchema,
   GlEntrySchema,
+  MAX_WRITE_AMOUNT,
   SalesOrderSchema,
   VendorAddressSchema,
   VendorSchema,
@@ -562,6 +563,42 @@ describe('writes on the embedded database', () => {
     ]);
     // The sales batch of the same id is not being posted: orders still go into it.
     assert.equal((await t.writes.write(op('sales-orders', { ...SALES_ORDER, batchId: 'SHARED-ID' }))).outcome, 'created');
+  });
+
+  test('the embedded encoding holds every amount the body schema admits; past it, a 400 naming the field, never a RangeError', async () => {
+    const rich = await t.writes.write(op('customers', { ...CUSTOMER, id: 'APIMAX0001', creditLimit: MAX_WRITE_AMOUNT }));
+    assert.equal((JSON.parse(rich.payload!) as { creditLimit: string }).creditLimit, MAX_WRITE_AMOUNT);
+    const past = await refusal(t.writes.write(op('customers', { ...CUSTOMER, id: 'APIMAX0002', creditLimit: '99999999999999.99999' })));
+    assert.deepEqual(
+      [past.code, (past.details as { issues: { path: string }[] }).issues.map((i) => i.path)],
+      ['VALIDATION_ERROR', ['creditLimit']],
+    );
+    const order = {
+      ...SALES_ORDER,
+      batchId: 'API-MAX',
+      freightAmount: undefined,
+      lines: [{ ...SALES_ORDER.lines[0]!, quantity: '1', unitPrice: MAX_WRITE_AMOUNT }],
+    };
+    const written = JSON.parse((await t.writes.write(op('sales-orders', order))).payload!) as { total: string };
+    assert.equal(written.total, MAX_WRITE_AMOUNT);
+    const before = fingerprint(t.dir);
+    const full = await refusal(t.writes.write(op('sales-orders', { ...order, lines: [{ ...order.lines[0]!, unitPrice: '0.00001' }] })));
+    assert.deepEqual((full.details as { issues: unknown[] }).issues, [
+      { path: 'batchId', message: `the batch's total would be more than ${MAX_WRITE_AMOUNT}; use another batch id` },
+    ]);
+    assert.equal(fingerprint(t.dir), before, 'nothing of the refused order was written');
+    const entry = await t.writes.write(
+      op('gl-entries', {
+        reference: 'largest',
+        date: '2026-11-22',
+        batchId: 'API-GL-MAX',
+        lines: [
+          { accountNumber: accounts[0]!, debit: MAX_WRITE_AMOUNT },
+          { accountNumber: accounts[1]!, credit: MAX_WRITE_AMOUNT },
+        ],
+      }),
+    );
+    assert.equal((JSON.parse(entry.payload!) as { debit: string }[])[0]!.debit, MAX_WRITE_AMOUNT);
   });
 
   test('a record whose id exists is refused with ALREADY_EXISTS, never updated', async () => {

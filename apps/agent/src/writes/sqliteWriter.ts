@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
-import { gpDate, padChar, toScaled } from '@gp-gateway/gp-schema';
+import { gpDate, padChar, scaledTextToDecimalString, toScaled } from '@gp-gateway/gp-schema';
 import {
   AP_DOCUMENT_TYPES,
   AR_DOCUMENT_TYPES,
   codeOf,
+  fitsNumeric,
+  MAX_WRITE_AMOUNT,
   SALES_DOCUMENT_TYPES,
   type WritableObjectName,
   type WriteBody,
@@ -25,7 +27,7 @@ import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts
 import { checkReferencesSqlite } from './references/sqlite.ts';
 import { preparedOnce } from './preparedStatements.ts';
 import { exists, find, insert } from './sqliteRows.ts';
-import { alreadyExists } from './refusals.ts';
+import { alreadyExists, WriteRefusal } from './refusals.ts';
 
 /**
  * Writes on the embedded database, the way eConnect writes GP's tables (docs/decisions.md#writes):
@@ -601,9 +603,18 @@ export class SqliteWriter {
     return row ? Number(row.ACTINDX) : 0;
   }
 
-  /** Counts the document into its batch, creating the batch as eConnect does when it does not exist yet. */
+  /**
+   * Counts the document into its batch, creating the batch as eConnect does when it does not exist
+   * yet. The body's amounts fit numeric(19,5) (the protocol's fitsNumeric); a batch's running total
+   * can pass it only through the documents already in it, and is then refused, naming the batch.
+   */
   private addToBatch(db: Db, batch: string, kind: BatchKind, amount: Decimal): void {
     const { source, series } = BATCHES[kind];
+    const held = find(db, 'SY00500', { BCHSOURC: source, BACHNUMB: batch }, 'CAST(BCHTOTAL AS TEXT) AS total');
+    if (held && !fitsNumeric(new Decimal(scaledTextToDecimalString(String(held.total))).plus(amount)))
+      throw new WriteRefusal([
+        { path: 'batchId', message: `the batch's total would be more than ${MAX_WRITE_AMOUNT}; use another batch id` },
+      ]);
     const updated = preparedOnce(
       db,
       'UPDATE SY00500 SET NUMOFTRX = NUMOFTRX + 1, BCHTOTAL = BCHTOTAL + ?, MODIFDT = ? WHERE BCHSOURC = ? AND BACHNUMB = ?',

@@ -131,3 +131,13 @@ test('an agent token is rotated (shown once) or revoked; the store then holds th
     ['connection.agent-token.rotated', 'connection.agent-token.revoked', 'connection.agent-token.rotated'],
   );
 });
+
+test('names follow the text rule of API write bodies: control, format and bidi characters are refused (issue 32)', async () => {
+  const org = await admin.createOrganisation('Names Ltd');
+  for (const name of ['Evil\u001b[2J', 'Evil\u202eoC', 'Evil\u200b', 'Evil\u0085']) {
+    await assert.rejects(admin.createOrganisation(name), AdminError, JSON.stringify(name));
+    await assert.rejects(admin.issueApiKey({ orgId: org.id, name, mode: 'live', scopes: ['read'] }), AdminError);
+    await assert.rejects(admin.createConnection({ orgId: org.id, name, defaultCompany: null }), AdminError);
+  }
+  assert.equal((await admin.createOrganisation('Société Générale – 東京')).name, 'Société Générale – 東京');
+});

@@ -1,5 +1,6 @@
 import { mintAgentToken, mintApiKey, mintSignInToken, type KeyMode } from '../auth/secrets.ts';
 import { LIMIT_BOUNDS } from '../limits/limits.ts';
+import { textProblem } from '@gp-gateway/protocol';
 import {
   SANDBOX_CONNECTION_ID,
   SCOPES,
@@ -105,8 +106,7 @@ export class AdminService {
   }
 
   async createOrganisation(name: string): Promise<Organisation> {
-    const trimmed = name.trim();
-    if (!trimmed) throw new AdminError('the organisation needs a name');
+    const trimmed = nameOf(name, 'the organisation needs a name');
     const existing = await this.store.findOrganisationByName(trimmed);
     if (existing) throw new AdminError(`an organisation named "${trimmed}" already exists: ${existing.id}`);
     return this.store.createOrganisation(trimmed);
@@ -140,8 +140,7 @@ export class AdminService {
   }
 
   async issueApiKey(request: ApiKeyRequest): Promise<IssuedApiKey> {
-    const name = request.name.trim();
-    if (!name) throw new AdminError('the key needs a name, e.g. "Production"');
+    const name = nameOf(request.name, 'the key needs a name, e.g. "Production"');
     const scopes = checkScopes(request.scopes);
     const minted = mintApiKey(request.mode);
     const key = await this.store.createApiKey({
@@ -196,8 +195,7 @@ export class AdminService {
   }
 
   async createConnection(request: ConnectionRequest): Promise<CreatedConnection> {
-    const name = request.name.trim();
-    if (!name) throw new AdminError('the connection needs a name, e.g. "Head office"');
+    const name = nameOf(request.name, 'the connection needs a name, e.g. "Head office"');
     const defaultCompany = request.defaultCompany == null ? null : companyId(request.defaultCompany);
     const minted = mintAgentToken();
     const connection = await this.store.createConnection({ orgId: request.orgId, name, agentTokenHash: minted.tokenHash, defaultCompany });
@@ -359,6 +357,19 @@ function checkRole(role: string): UserRole {
   const wanted = role.trim().toLowerCase();
   if (!(USER_ROLES as readonly string[]).includes(wanted)) throw new AdminError(`a role is ${USER_ROLES.join(' or ')}, not "${role}"`);
   return wanted as UserRole;
+}
+
+/**
+ * A name as given, trimmed: not empty (`missing` says so), and under the text rule API write bodies
+ * follow (the protocol's textProblem: no controls, format, bidi or separator characters), so a name
+ * shows in pages and the operator CLI as what it is.
+ */
+function nameOf(given: string, missing: string): string {
+  const name = given.trim();
+  if (!name) throw new AdminError(missing);
+  const problem = textProblem(name);
+  if (problem !== null) throw new AdminError(`the name ${problem}`);
+  return name;
 }
 
 /** How the limits are named in messages that do not come from a particular front end. */

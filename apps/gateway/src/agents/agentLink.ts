@@ -11,11 +11,12 @@ import {
   type Operation,
   type Position,
   type WriteOutcome,
+  objectSpec,
   operationObject,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../errors/apiError.ts';
-import { payloadProblem, type PayloadShape } from './payloadShape.ts';
+import { payloadProblem, RecordFields, type PayloadShape } from './payloadShape.ts';
 import { clientDetails, outcomeProblem } from './writeAnswers.ts';
 
 /** A way to send frames to one agent and to drop it: a WebSocket, or the built-in agent's worker. */
@@ -35,7 +36,7 @@ export interface AgentAnswer {
 /**
  * Codes an agent may answer with, and what the client is told for each: our words, never the
  * agent's, which go to the log (an agent's text may hold anything, from SQL Server's words to a
- * rogue agent's). Any other code from an agent is reported as an internal error.
+ * rogue agent's). Which of them fits which operation is ANSWERABLE's say.
  */
 const AGENT_ERRORS: ReadonlyMap<ErrorCode, (op: Operation) => string> = new Map<ErrorCode, (op: Operation) => string>([
   [
@@ -57,6 +58,25 @@ const AGENT_ERRORS: ReadonlyMap<ErrorCode, (op: Operation) => string> = new Map<
   ['CONNECTION_OFFLINE', () => 'The connection’s agent is shutting down.'],
   ['INTERNAL_ERROR', () => 'The connection’s agent failed to answer this request.'],
 ]);
+/**
+ * The error codes each operation can have from an agent: a read is never ALREADY_EXISTS, a write
+ * never NOT_FOUND. Any other code (one the protocol does not know included) is the agent's fault,
+ * answered at once as UPSTREAM_ERROR: a client is never shown a status its request cannot have.
+ */
+const ANY_OPERATION: readonly ErrorCode[] = [
+  'VALIDATION_ERROR',
+  'ERP_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'CONNECTION_OFFLINE',
+  'INTERNAL_ERROR',
+];
+const ANSWERABLE: Readonly<Record<Operation['kind'], ReadonlySet<ErrorCode>>> = {
+  list: new Set([...ANY_OPERATION, 'NOT_FOUND']),
+  get: new Set([...ANY_OPERATION, 'NOT_FOUND']),
+  write: new Set([...ANY_OPERATION, 'FORBIDDEN', 'ALREADY_EXISTS']),
+  outcome: new Set([...ANY_OPERATION, 'FORBIDDEN']),
+};
+
 /** What each operation's payload must be: a page, a record, or what a write created (a record, or a journal entry's lines). */
 const SHAPES: Readonly<Record<Operation['kind'], PayloadShape>> = { list: 'list', get: 'get', write: 'record', outcome: 'record' };
 
@@ -147,6 +167,15 @@ export class AgentLink {
     const decoded = decodeFrame(AgentToGatewayFrameSchema, data);
     if (!decoded.ok) {
       this.log.warn({ reason: decoded.error }, 'agent sent a frame the gateway does not understand');
+      // An answer the gateway cannot read (an error code it does not know, a position out of bounds)
+      // still ends its request now, not at the deadline.
+      const id = answeredId(data);
+      const pending = id === null ? undefined : this.pending.get(id);
+      if (pending) {
+        this.pending.delete(id!);
+        clearTimeout(pending.timer);
+        pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer the gateway cannot read.'));
+      }
       return;
     }
     const frame = decoded.frame;
@@ -159,17 +188,25 @@ export class AgentLink {
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         if (frame.type === 'error') {
-          const code = AGENT_ERRORS.has(frame.code) ? frame.code : 'INTERNAL_ERROR';
-          const message = AGENT_ERRORS.get(code)!(pending.op);
           this.log.info(
             { id: frame.id, object: operationObject(pending.op), code: frame.code, agentMessage: frame.message },
             'agent answered with an error',
           );
+          if (!ANSWERABLE[pending.op.kind].has(frame.code) || !AGENT_ERRORS.has(frame.code)) {
+            this.log.warn(
+              { id: frame.id, kind: pending.op.kind, code: frame.code },
+              'agent answered with an error its request cannot have',
+            );
+            pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent answered with an error this request cannot have.'));
+            return;
+          }
+          const code = frame.code;
+          const message = AGENT_ERRORS.get(code)!(pending.op);
           // An agent answers CONNECTION_OFFLINE only for work it did not do (it is stopping).
           pending.reject(
             code === 'CONNECTION_OFFLINE'
               ? new AgentLostError(message, false)
-              : new ApiError(code, message, code === frame.code ? clientDetails(pending.op, frame.details) : null),
+              : new ApiError(code, message, clientDetails(pending.op, frame.details)),
           );
           return;
         }
@@ -193,7 +230,7 @@ export class AgentLink {
           pending.reject(new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid text.'));
         } else {
           const payload = typeof decoded.payload === 'string' ? Buffer.from(decoded.payload) : decoded.payload;
-          const problem = payloadProblem(payload, SHAPES[pending.op.kind]);
+          const problem = payloadProblem(payload, SHAPES[pending.op.kind], recordFieldsOf(pending.op));
           if (problem === null) pending.resolve({ payload, next: frame.next, outcome: frame.outcome ?? null });
           else {
             this.log.warn(
@@ -299,6 +336,31 @@ export class AgentLink {
       'agent answered a request after its deadline',
     );
   }
+}
+
+/** The id of a frame that claims to answer a request (`response` or `error`), read from its header alone; null otherwise. */
+function answeredId(data: string | Buffer): string | null {
+  const newline = typeof data === 'string' ? data.indexOf('\n') : data.indexOf(0x0a);
+  const end = newline === -1 ? data.length : newline;
+  const head = typeof data === 'string' ? data.slice(0, end) : data.toString('utf8', 0, end);
+  try {
+    const header = JSON.parse(head) as { type?: unknown; id?: unknown } | null;
+    return (header?.type === 'response' || header?.type === 'error') && typeof header.id === 'string' ? header.id : null;
+  } catch {
+    return null;
+  }
+}
+
+const recordFields = new Map<string, RecordFields>();
+/** The fields a read's records must have, exactly (its object's resource); none for writes, whose previews differ. */
+function recordFieldsOf(op: Operation): RecordFields | undefined {
+  if (op.kind !== 'list' && op.kind !== 'get') return undefined;
+  let fields = recordFields.get(op.object);
+  if (!fields) {
+    fields = new RecordFields(Object.keys(objectSpec(op.object)!.resource.shape));
+    recordFields.set(op.object, fields);
+  }
+  return fields;
 }
 
 function abandoned(): ApiError {

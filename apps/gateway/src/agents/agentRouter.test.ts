@@ -8,7 +8,9 @@ import { LocalAgentRouter } from './agentRouter.ts';
 
 /** Links over fake channels: each records the frames the gateway sent it and answers when told. */
 const log = pino({ level: 'silent' });
-const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 1, after: null };
+// Companies: records of three fields, which the fake agents' answers have (answers are checked against the object's fields).
+const op: Operation = { kind: 'list', object: 'companies', company: null, filters: {}, limit: 1, after: null };
+const page = (id: string) => JSON.stringify([{ id, name: null, number: null }]);
 const health = (database: 'ok' | 'unavailable') => ({
   database,
   databaseMessage: database === 'ok' ? null : 'Login failed',
@@ -28,7 +30,7 @@ function agent(host: string, companies = ['TWO'], allowWrites?: boolean) {
     log,
   );
   const requests = () => sent.filter((f) => f.type === 'request');
-  const answer = (id: string, payload = `[{"host":"${host}"}]`) =>
+  const answer = (id: string, payload = page(host)) =>
     link.receive(Buffer.from(encodeFrame({ v: 1, type: 'response', id, next: null }, payload)));
   return { link, sent, requests, answer };
 }
@@ -54,10 +56,7 @@ test("requests spread over a connection's agents, the least busy first", async (
   assert.deepEqual([a.requests().length, b.requests().length], [1, 1], 'one each while both are busy');
   a.answer(a.requests()[0].id);
   b.answer(b.requests()[0].id);
-  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload.toString()).sort(), [
-    '[{"host":"gp01"}]',
-    '[{"host":"gp02"}]',
-  ]);
+  assert.deepEqual((await Promise.all([first, second])).map((r) => r.payload.toString()).sort(), [page('gp01'), page('gp02')]);
   for (let i = 0; i < 4; i++) {
     const next = router.request('conn', op, 1000);
     const target = a.requests().length + b.requests().length;
@@ -83,7 +82,7 @@ test('a read whose agent drops mid-request is sent once to another agent of the 
   await new Promise((r) => setImmediate(r));
   assert.equal(other.requests().length, 1, 'retried on the other agent');
   other.answer(other.requests()[0].id);
-  assert.equal((await pending).payload.toString(), JSON.stringify([{ host: other.link.agent.host }]));
+  assert.equal((await pending).payload.toString(), page(other.link.agent.host));
 });
 
 test('with no other agent, a dropped agent fails its requests with 503 at once', async () => {
@@ -155,8 +154,8 @@ test('an answer whose bytes are not UTF-8 fails the request instead of reaching 
   await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_ERROR');
   // Multi-byte UTF-8 passes untouched.
   const next = a.link.request(op, 5_000);
-  a.answer(a.requests()[1].id, '[{"name":"Müller – 東京"}]');
-  assert.equal((await next).payload.toString(), '[{"name":"Müller – 東京"}]');
+  a.answer(a.requests()[1].id, page('Müller – 東京'));
+  assert.equal((await next).payload.toString(), page('Müller – 東京'));
 });
 
 test('a malformed answer is a 502 UPSTREAM_ERROR, and an agent error reaches the client as its code with our words', async () => {
@@ -180,6 +179,36 @@ test('a malformed answer is a 502 UPSTREAM_ERROR, and an agent error reaches the
   const missing = a.link.request({ kind: 'get', object: 'customers', company: 'TWO', id: 'A' }, 5_000);
   a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'NOT_FOUND', message: '<script>x</script>' }));
   await assert.rejects(missing, (e: ApiError) => e.code === 'NOT_FOUND' && e.message === 'No record of customers has that id.');
+});
+
+test('a misbehaving agent cannot mislead the gateway: unknown codes, codes its request cannot have, records off the document (issue 32)', async () => {
+  const a = agent('gp01');
+  const started = Date.now();
+  const unknown = a.link.request(op, 30_000);
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'TEAPOT', message: 'x' }));
+  await assert.rejects(unknown, (e: ApiError) => e.code === 'UPSTREAM_ERROR' && e.status === 502);
+  assert.ok(Date.now() - started < 5_000, 'at once, not at the deadline');
+  assert.equal(a.link.inFlight, 0);
+
+  const read = a.link.request(op, 5_000);
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'ALREADY_EXISTS', message: 'x' }));
+  await assert.rejects(read, (e: ApiError) => e.code === 'UPSTREAM_ERROR', 'a read never answers 409');
+  const created = a.link.request(write(), 5_000);
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'NOT_FOUND', message: 'x' }));
+  await assert.rejects(created, (e: ApiError) => e.code === 'UPSTREAM_ERROR', 'a write never answers 404');
+  const limited = a.link.request(op, 5_000);
+  a.link.receive(encodeFrame({ v: 1, type: 'error', id: a.requests().at(-1).id, code: 'RATE_LIMITED', message: 'x' }));
+  await assert.rejects(limited, (e: ApiError) => e.code === 'UPSTREAM_ERROR', 'nor a code only the gateway gives');
+
+  for (const record of [
+    { id: 'A', name: null, number: null, extra: 1 },
+    JSON.parse('{"id":"A","name":null,"number":null,"__proto__":{"admin":true}}'),
+    { id: 'A', name: null },
+  ]) {
+    const pending = a.link.request(op, 5_000);
+    a.answer(a.requests().at(-1).id, JSON.stringify([record]));
+    await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_ERROR', JSON.stringify(record));
+  }
 });
 
 const write = (validateOnly = false): Operation => ({

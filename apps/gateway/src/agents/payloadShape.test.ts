@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { payloadProblem } from './payloadShape.ts';
+import { payloadProblem, RecordFields } from './payloadShape.ts';
 
 const check = (text: string, shape: 'list' | 'get' | 'record' = 'list') => payloadProblem(Buffer.from(text), shape);
 
@@ -62,4 +62,20 @@ test("a written record is one object, or the array of a journal entry's lines", 
   assert.equal(check(' [{"line":1},{"line":2}]', 'record'), null);
   assert.equal(check('"A"', 'record'), 'expected a JSON object at byte 0');
   assert.equal(check('[1]', 'record'), 'expected a JSON object at byte 1');
+});
+
+test('with fields, every record has exactly them: none missing, none added, none twice; nested objects are values', () => {
+  const fields = new RecordFields(['id', 'name', 'address']);
+  const strict = (text: string, shape: 'list' | 'get' = 'list') => payloadProblem(Buffer.from(text), shape, fields);
+  assert.equal(strict('[{"name":"n","id":"A","address":{"x":1}},{"id":"B","name":null,"address":null}]'), null);
+  assert.equal(strict('{"id":"A","name":"n","address":null}', 'get'), null);
+  assert.equal(strict('[]'), null);
+  assert.equal(strict('[{"id":"A","name":"n","address":null,"extra":1}]'), 'a field the object does not have ("extra") at byte 37');
+  assert.equal(
+    strict('[{"id":"A","name":"n","address":null,"__proto__":{}}]'),
+    'a field the object does not have ("__proto__") at byte 37',
+  );
+  assert.equal(strict('[{"id":"A","name":"n"}]'), 'a record without the field address at byte 22');
+  assert.equal(strict('{"id":"A","id":"B","name":"n","address":null}', 'get'), 'the field id twice at byte 10');
+  assert.equal(strict('[{"\\u0069d":"A","name":"n","address":null}]'), 'a field the object does not have ("\\\\u0069d") at byte 2');
 });

@@ -30,13 +30,32 @@ class Malformed extends Error {}
 /** Bytes that may stand for themselves inside a JSON string: all but control characters, `"` and `\\`. */
 const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c !== QUOTE && c !== BACKSLASH ? 1 : 0));
 
-/** Why `bytes` is not a payload of that shape, or null when it is. */
-export function payloadProblem(bytes: Uint8Array, shape: PayloadShape): string | null {
-  const scan = new Scanner(bytes);
+/**
+ * The fields every record must have, each once, and no other (docs/api.md#objects: "exactly the
+ * fields listed"), looked up by name; built once per object.
+ */
+export class RecordFields {
+  readonly index: ReadonlyMap<string, number>;
+  /** Each name's bytes, in the document's order: the order agents write them in, compared without building a string. */
+  readonly bytes: readonly Uint8Array[];
+
+  constructor(names: readonly string[]) {
+    this.index = new Map(names.map((name, i) => [name, i]));
+    this.bytes = names.map((name) => Buffer.from(name));
+  }
+}
+
+/**
+ * Why `bytes` is not a payload of that shape, or null when it is. With `fields`, each record (the
+ * page's objects, the got object) must also have exactly those fields: an agent may not hand a
+ * client a field the object does not have, `__proto__` included, nor leave one out.
+ */
+export function payloadProblem(bytes: Uint8Array, shape: PayloadShape, fields?: RecordFields): string | null {
+  const scan = new Scanner(bytes, fields ?? null);
   try {
     scan.space();
     if (shape === 'list' || (shape === 'record' && bytes[scan.pos] === OPEN_BRACKET)) scan.arrayOfObjects();
-    else scan.object(1);
+    else scan.object(1, true);
     scan.space();
     if (scan.pos !== bytes.length) scan.fail('data after the end');
     return null;
@@ -49,9 +68,14 @@ export function payloadProblem(bytes: Uint8Array, shape: PayloadShape): string |
 class Scanner {
   pos = 0;
   private readonly b: Uint8Array;
+  private readonly fields: RecordFields | null;
+  /** Which of `fields` the record being read has had, by index. */
+  private readonly seen: Uint8Array;
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, fields: RecordFields | null) {
     this.b = bytes;
+    this.fields = fields;
+    this.seen = new Uint8Array(fields?.index.size ?? 0);
   }
 
   fail(what: string): never {
@@ -70,7 +94,7 @@ class Scanner {
   }
 
   arrayOfObjects(): void {
-    this.list('a JSON array', 'between records', () => this.object(2));
+    this.list('a JSON array', 'between records', () => this.object(2, true));
   }
 
   /** `[`, then `element` separated by commas, then `]`. */
@@ -88,22 +112,67 @@ class Scanner {
     }
   }
 
-  object(depth: number): void {
+  /** An object; a `record` is checked against the fields, when there are any. */
+  object(depth: number, isRecord = false): void {
+    const record = isRecord && this.fields !== null;
+    if (record) this.seen.fill(0);
     this.expect(OPEN_BRACE, 'a JSON object');
     this.space();
-    if (this.b[this.pos] === CLOSE_BRACE) return void this.pos++;
-    for (;;) {
+    if (this.b[this.pos] === CLOSE_BRACE) {
+      this.pos++;
+      return record ? this.allFields() : undefined;
+    }
+    for (let ordinal = 0; ; ordinal++) {
+      const start = this.pos;
       this.string();
+      if (record) this.field(start, ordinal);
       this.space();
       this.expect(COLON, ':');
       this.space();
       this.value(depth);
       this.space();
       const c = this.b[this.pos++];
-      if (c === CLOSE_BRACE) return;
+      if (c === CLOSE_BRACE) return record ? this.allFields() : undefined;
       if (c !== COMMA) this.fail('expected , or } in an object');
       this.space();
     }
+  }
+
+  /**
+   * The name that ends at `pos` (a string from `start`, quotes included) is a field of the record,
+   * not seen before. It is first compared with the field the document has at this place (`ordinal`),
+   * where agents write it, byte by byte; only a name elsewhere is looked up by its text.
+   */
+  private field(start: number, ordinal: number): void {
+    const from = start + 1;
+    const end = this.pos - 1;
+    const i = this.isAt(from, end, ordinal) ? ordinal : this.fields!.index.get(this.text(from, end));
+    if (i === undefined || this.seen[i] === 1) {
+      const name = this.text(from, end);
+      this.pos = start;
+      this.fail(i === undefined ? `a field the object does not have (${JSON.stringify(name.slice(0, 64))})` : `the field ${name} twice`);
+    }
+    this.seen[i] = 1;
+  }
+
+  /** Whether the bytes from `from` to `end` are the name of the document's field at `ordinal`. */
+  private isAt(from: number, end: number, ordinal: number): boolean {
+    const expected = this.fields!.bytes[ordinal];
+    if (expected === undefined || expected.length !== end - from) return false;
+    for (let k = 0; k < expected.length; k++) if (this.b[from + k] !== expected[k]) return false;
+    return true;
+  }
+
+  /** The bytes from `from` to `end` as text, one character a byte: field names are ASCII, and anything else matches none. */
+  private text(from: number, end: number): string {
+    let text = '';
+    for (let p = from; p < end; p++) text += String.fromCharCode(this.b[p]!);
+    return text;
+  }
+
+  private allFields(): void {
+    const missing = this.seen.indexOf(0);
+    if (missing !== -1) this.fail(`a record without the field ${[...this.fields!.index.keys()][missing]}`);
   }
 
   private array(depth: number): void {

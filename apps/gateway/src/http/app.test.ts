@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorBodySchema, CustomerSchema, listEnvelopeSchema } from '@gp-gateway/protocol';
@@ -65,6 +66,39 @@ describe('authentication', () => {
 
   test('a key without the read scope gets 403', async () => {
     assertError(await get('/v1/customers', as(keys.noRead!, { 'x-connection-id': liveConnectionId })), 403, 'FORBIDDEN');
+  });
+});
+
+/** A request as raw HTTP/1.1, for what fetch will not send (two Host headers); the response's status and body. */
+function rawRequest(lines: string[]): Promise<{ status: number; body: any }> {
+  const url = new URL(t.gateway.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(`${[...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`));
+    let out = '';
+    socket.on('data', (d) => (out += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = 'null'] = out.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
+    });
+  });
+}
+
+describe('headers read one way (issue 32)', () => {
+  test("two Host or two Authorization headers (one key, then another organisation's) are a 400 naming the header", async () => {
+    const request = 'GET /v1/companies HTTP/1.1';
+    const key = `Authorization: Bearer ${keys.test}`;
+    assert.equal((await rawRequest([request, 'Host: localhost', key])).status, 200);
+    for (const [lines, header] of [
+      [[request, 'Host: localhost', 'Host: evil.example', key], 'Host'],
+      [[request, 'Host: localhost', key, `Authorization: Bearer ${newApiKeySecret('test')}`], 'Authorization'],
+      [[request, 'Host: localhost', key, 'X-Company: TWO', 'x-company: NWIND'], 'X-Company'],
+    ] as const) {
+      const { status, body } = await rawRequest([...lines]);
+      assert.equal(status, 400, JSON.stringify(body));
+      assert.equal(ErrorBodySchema.safeParse(body).success, true);
+      assert.deepEqual(body.error.details.issues, [{ path: header, message: 'must be given once' }]);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FilterValues, ObjectSpec, ReadOperation, Position } from '@gp-gateway/protocol';
+import { MAX_CURSOR_LENGTH, type FilterValues, type ObjectSpec, type ReadOperation, type Position } from '@gp-gateway/protocol';
 import type { AgentRouter, Tenant } from '../agents/agentRouter.ts';
 import type { ApiKey, Connection } from '../store/store.ts';
 import { ApiError } from '../errors/apiError.ts';
@@ -97,7 +97,12 @@ export class RecordReader {
       limit,
       after: list.after,
     });
-    return { payload: answer.payload, nextCursor: answer.next === null ? null : this.cursors.encode(list.binding, answer.next) };
+    const nextCursor = answer.next === null ? null : this.cursors.encode(list.binding, answer.next);
+    // The limit the gateway holds clients to holds for what it hands them: a position too long to
+    // come back as a cursor is the agent's fault, not a page the client could continue.
+    if (nextCursor !== null && nextCursor.length > MAX_CURSOR_LENGTH)
+      throw new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent a position longer than a cursor may be.');
+    return { payload: answer.payload, nextCursor };
   }
 
   /** One record by id: the agent's serialised JSON object, as bytes. The object must have get-by-id. */

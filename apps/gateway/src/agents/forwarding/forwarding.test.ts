@@ -12,7 +12,7 @@ import { connectionSubject, decodeMessage, encodeMessage, type ForwardRequest } 
 import { NatsAgentRouter } from './natsAgentRouter.ts';
 
 const skip = skipWithout('nats-server', 'request forwarding over NATS');
-const op: Operation = { kind: 'list', object: 'customers', company: 'TWO', filters: {}, limit: 100, after: null };
+const op: Operation = { kind: 'list', object: 'companies', company: null, filters: {}, limit: 100, after: null };
 const log = memoryLog().log;
 
 /** An agent link over a fake channel: the test sees each frame the holder sends and answers by hand. */
@@ -78,7 +78,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     await holder.flush();
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
     assert.deepEqual(await remote.companies('conn_1'), [{ id: 'TWO', name: null, number: null }]);
-    const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CUST${i}`, name: `Name ${i} — é ✓` })));
+    const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CO${i}`, name: `Name ${i} — é ✓`, number: i })));
     const pending = remote.request('conn_1', op, 5_000);
     while (!agent.sent.some((f) => f.type === 'request')) await new Promise((r) => setTimeout(r, 5));
     agent.answer(page);
