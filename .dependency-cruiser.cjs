@@ -70,27 +70,51 @@ module.exports = {
       to: { path: '^apps/agent/src/connection/' },
     },
     {
+      name: 'gateway-infrastructure-at-the-bottom',
+      comment:
+        "The gateway's infrastructure (the store, the cluster's clients, the data folder) knows nothing of what " +
+        'runs on it: it imports no core, no front end and not the composition root; the error contract (errors/) ' +
+        'is the one thing every layer shares.',
+      severity: 'error',
+      from: { path: `${gateway}infrastructure/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `${gateway}(core/|frontends/|gateway\\.ts$|index\\.ts$)` },
+    },
+    {
       name: 'gateway-core-without-front-ends',
       comment:
-        'Routing, reads, agents, limits, the store, the admin service and errors serve every front end ' +
-        '(REST, MCP, the CLI, the dashboard): none of them imports a front end.',
+        'The core (admin, agents, auth, limits, reads, routing, usage, writes, the sandbox agent) serves every ' +
+        'front end (REST, MCP, the dashboard, the CLI): it imports none of them, nor the composition root.',
       severity: 'error',
-      from: { path: `${gateway}(admin|agents|errors|limits|reads|routing|store|writes)/` },
-      to: { path: `${gateway}(http|mcp|cli|sandbox)/` },
+      from: { path: `${gateway}core/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `${gateway}(frontends/|gateway\\.ts$|index\\.ts$)` },
+    },
+    {
+      name: 'gateway-front-ends-apart',
+      comment: 'A front end reaches the others only through the core; the composition root (gateway.ts) mounts them side by side.',
+      severity: 'error',
+      from: { path: `${gateway}frontends/([^/]+)/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `${gateway}frontends/`, pathNot: `${gateway}frontends/$1/` },
+    },
+    {
+      name: 'gateway-one-composition-root',
+      comment: 'Only the process entry (the CLI), the package entry and test harnesses start a gateway.',
+      severity: 'error',
+      from: { path: '^apps/', pathNot: [`${gateway}frontends/cli/`, `${gateway}index\\.ts$`, `${gateway}testing/`, '\\.test\\.ts$'] },
+      to: { path: `${gateway}gateway\\.ts$` },
     },
     {
       name: 'agents-below-reads',
       comment: 'Agent links and routers carry operations; what a read means is decided above them.',
       severity: 'error',
-      from: { path: `${gateway}agents/` },
-      to: { path: `${gateway}(reads|admin)/` },
+      from: { path: `${gateway}core/agents/` },
+      to: { path: `${gateway}core/(reads|admin)/` },
     },
     {
       name: 'store-implementations-behind-the-interface',
       comment: 'Only the composition (openStore) and tests pick a store engine or reach its SQL; everything else sees Store.',
       severity: 'error',
-      from: { path: '^(apps|e2e|bench)/', pathNot: [`${gateway}store/`, '\\.test\\.ts$', `${gateway}testing/`] },
-      to: { path: `${gateway}store/(engines|sql)/` },
+      from: { path: '^(apps|e2e|bench)/', pathNot: [`${gateway}infrastructure/store/`, '\\.test\\.ts$', `${gateway}testing/`] },
+      to: { path: `${gateway}infrastructure/store/(engines|sql)/` },
     },
     {
       name: 'harnesses-through-package-entries',

@@ -28,7 +28,7 @@ import { log, memory, ROOT } from './system.ts';
 const AGENTS = Number(process.argv[2] ?? 10_000);
 const HANDSHAKE_CAP = 1_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2_000);
-const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/cli/main.ts');
+const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/frontends/cli/main.ts');
 const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
 
 interface Instance {

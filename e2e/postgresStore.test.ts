@@ -9,7 +9,7 @@ import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '
 import { runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
- * Two gateway processes on one PostgreSQL store (DATABASE_URL), as D14 runs them, on a throwaway
+ * Two gateway processes on one PostgreSQL store (DATABASE_URL), as several instances run them (docs/decisions.md#several-gateway-instances), on a throwaway
  * server this file starts from Debian's `postgresql` package: both start at once on the empty
  * database, `start` makes the demo organisation and a key through the admin service, each
  * instance serves the sandbox with the other's key, and a key revoked by the operator CLI in a third

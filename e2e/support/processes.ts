@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/cli/main.ts');
+const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/frontends/cli/main.ts');
 const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
 
 export interface Started {

@@ -125,7 +125,7 @@ const ConfigSchema = z
      * leaves it unset and keeps one in the data folder instead (dataDir.ts).
      */
     cursorSecret: CursorSecretSchema,
-    /** The shared PostgreSQL store of several instances (D14); null for SQLite in dataDir. */
+    /** The shared PostgreSQL store of several instances (docs/decisions.md#several-gateway-instances); null for SQLite in dataDir. */
     databaseUrl: DatabaseUrlSchema,
     /** Several instances (docs/decisions.md#several-gateway-instances): shared limits and agent presence ... */
     redisUrl: serverUrl('REDIS_URL', ['redis:', 'rediss:'], 'redis://redis:6379'),

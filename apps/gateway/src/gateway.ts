@@ -4,40 +4,40 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AdminService } from './admin/adminService.ts';
-import { AgentPresenceRecorder } from './agents/agentPresence.ts';
+import { AdminService } from './core/admin/adminService.ts';
+import { AgentPresenceRecorder } from './core/agents/agentPresence.ts';
 import {
   attachAgentSocketServer,
   CLOSE_SERVICE_RESTART,
   DEFAULT_AGENT_HEARTBEAT,
   type AgentHeartbeat,
-} from './agents/agentSocketServer.ts';
-import { LocalAgentRouter, type AgentRouter } from './agents/agentRouter.ts';
-import { ClusterAgentRouter } from './agents/clusterAgentRouter.ts';
-import { AgentResponder } from './agents/forwarding/agentResponder.ts';
-import { NatsAgentRouter } from './agents/forwarding/natsAgentRouter.ts';
-import { RedisPresence } from './agents/redisPresence.ts';
-import { connectNats } from './cluster/natsClient.ts';
-import { readinessProbe } from './cluster/readiness.ts';
-import { connectRedis } from './cluster/redisClient.ts';
-import { RedisInFlightLimiter } from './limits/redisInFlightLimiter.ts';
-import { RedisRateLimiter } from './limits/redisRateLimiter.ts';
-import { SANDBOX_AGENT_KEY } from './routing/connectionRouting.ts';
-import { InFlightLimitedRouter } from './agents/inFlightLimitedRouter.ts';
-import { DashboardAuth } from './dashboard/dashboardAuth.ts';
-import { createApp } from './http/app.ts';
-import { answerClientErrors } from './http/clientErrors.ts';
-import { CursorCodec } from './reads/cursor.ts';
-import { createExpressShapedServer } from './http/expressShapedServer.ts';
-import { InFlightGate } from './limits/inFlightGate.ts';
-import { DEFAULT_LIMITS, type Limits } from './limits/limits.ts';
-import { cachedLimitsLookup } from './limits/limitsLookup.ts';
-import type { RateLimiter } from './limits/rateLimiter.ts';
-import { InMemoryTokenBucketLimiter } from './limits/tokenBucketLimiter.ts';
-import { UsageRecorder } from './usage/usageRecorder.ts';
-import { startBuiltinAgent, type BuiltinAgent } from './sandbox/builtinAgent.ts';
-import type { Store } from './store/store.ts';
-import { startIdempotencySweep } from './writes/idempotencySweep.ts';
+} from './core/agents/agentSocketServer.ts';
+import { LocalAgentRouter, type AgentRouter } from './core/agents/agentRouter.ts';
+import { ClusterAgentRouter } from './core/agents/clusterAgentRouter.ts';
+import { AgentResponder } from './core/agents/forwarding/agentResponder.ts';
+import { NatsAgentRouter } from './core/agents/forwarding/natsAgentRouter.ts';
+import { RedisPresence } from './core/agents/redisPresence.ts';
+import { connectNats } from './infrastructure/cluster/natsClient.ts';
+import { readinessProbe } from './infrastructure/cluster/readiness.ts';
+import { connectRedis } from './infrastructure/cluster/redisClient.ts';
+import { RedisInFlightLimiter } from './core/limits/redisInFlightLimiter.ts';
+import { RedisRateLimiter } from './core/limits/redisRateLimiter.ts';
+import { SANDBOX_AGENT_KEY } from './core/routing/connectionRouting.ts';
+import { InFlightLimitedRouter } from './core/agents/inFlightLimitedRouter.ts';
+import { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
+import { createApp } from './httpApp.ts';
+import { answerClientErrors } from './frontends/rest/clientErrors.ts';
+import { CursorCodec } from './core/reads/cursor.ts';
+import { createExpressShapedServer } from './frontends/rest/expressShapedServer.ts';
+import { InFlightGate } from './core/limits/inFlightGate.ts';
+import { DEFAULT_LIMITS, type Limits } from './core/limits/limits.ts';
+import { cachedLimitsLookup } from './core/limits/limitsLookup.ts';
+import type { RateLimiter } from './core/limits/rateLimiter.ts';
+import { InMemoryTokenBucketLimiter } from './core/limits/tokenBucketLimiter.ts';
+import { UsageRecorder } from './core/usage/usageRecorder.ts';
+import { startBuiltinAgent, type BuiltinAgent } from './core/sandbox/builtinAgent.ts';
+import type { Store } from './infrastructure/store/store.ts';
+import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
 
 /** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {

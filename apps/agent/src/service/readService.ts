@@ -298,7 +298,7 @@ export class ReadService implements OperationHandler {
     if (!parts) throw new AgentError('NOT_FOUND', `no ${op.object} with that id`);
     const company = await this.companyFor(resource, op.company, signal);
     // Sources are in preference order: a document in both open and history is served from open (docs/api.md#composite-ids).
-    // Then the work table: a document eConnect wrote and GP has not posted yet (D9: work, open, history).
+    // Then the work table: a document eConnect wrote and GP has not posted yet (unposted documents: docs/api.md#writes).
     const work = this.work.get(op.object)?.resource;
     for (const from of work ? [resource, work] : [resource]) {
       for (const query of from.getQueries(company, parts)) {

@@ -7,14 +7,14 @@ import pino from 'pino';
 import { AgentSession, ReadService, sandboxWrites, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
-import { AdminService } from '../admin/adminService.ts';
-import { openSqliteStore } from '../store/openStore.ts';
-import type { Store } from '../store/store.ts';
-import type { KeyMode } from '../auth/secrets.ts';
-import { acceptAgent } from '../agents/acceptAgent.ts';
-import type { AgentLink } from '../agents/agentLink.ts';
-import type { ApiKey, Scope } from '../store/store.ts';
-import { SANDBOX_AGENT_KEY } from '../routing/connectionRouting.ts';
+import { AdminService } from '../core/admin/adminService.ts';
+import { openSqliteStore } from '../infrastructure/store/openStore.ts';
+import type { Store } from '../infrastructure/store/store.ts';
+import type { KeyMode } from '../core/auth/secrets.ts';
+import { acceptAgent } from '../core/agents/acceptAgent.ts';
+import type { AgentLink } from '../core/agents/agentLink.ts';
+import type { ApiKey, Scope } from '../infrastructure/store/store.ts';
+import { SANDBOX_AGENT_KEY } from '../core/routing/connectionRouting.ts';
 
 export interface InProcessGateway {
   dir: string;

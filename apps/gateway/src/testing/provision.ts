@@ -1,6 +1,6 @@
-import type { Limits } from '../limits/limits.ts';
-import { openLocalAdmin } from '../admin/localAdmin.ts';
-import type { Scope } from '../store/store.ts';
+import type { Limits } from '../core/limits/limits.ts';
+import { openLocalAdmin } from '../core/admin/localAdmin.ts';
+import type { Scope } from '../infrastructure/store/store.ts';
 
 export interface ProvisionRequest {
   organisation: string;

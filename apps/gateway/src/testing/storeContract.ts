@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AGENT_PRESENCE_STALE_MS, USAGE_LOG_KEPT, type RequestRecord, type Store } from '../store/store.ts';
+import { AGENT_PRESENCE_STALE_MS, USAGE_LOG_KEPT, type RequestRecord, type Store } from '../infrastructure/store/store.ts';
 
 /**
  * What the store must do on each engine, run by store/sqliteStore.test.ts and

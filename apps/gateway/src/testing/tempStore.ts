@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AdminService } from '../admin/adminService.ts';
-import { openSqliteStore } from '../store/openStore.ts';
-import type { Store } from '../store/store.ts';
+import { AdminService } from '../core/admin/adminService.ts';
+import { openSqliteStore } from '../infrastructure/store/openStore.ts';
+import type { Store } from '../infrastructure/store/store.ts';
 
 /** A store (and the admin service on it) in a fresh temporary folder, removed again by `dispose`. */
 export async function tempStore(): Promise<{ store: Store; admin: AdminService; file: string; dispose(): Promise<void> }> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import type { Scope } from '../store/store.ts';
+import type { Scope } from '../infrastructure/store/store.ts';
 import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
 

@@ -138,7 +138,7 @@ export const unpostedGlEntries: ResourceDef = {
 /**
  * Where a list's filter value leads to the work table instead (docs/api.md): ar-invoices and
  * ap-invoices `status=work`, gl-entries `year=unposted`. A get by id looks there too, after the
- * resource's own tables (D9: work, open and history).
+ * resource's own tables (work, open and history tables: docs/api.md#writes).
  */
 export const WORK_READS: Readonly<Partial<Record<ObjectName, { filter: string; value: string; def: ResourceDef }>>> = {
   'ar-invoices': { filter: 'status', value: 'work', def: unpostedArInvoices },

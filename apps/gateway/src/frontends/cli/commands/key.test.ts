@@ -1,0 +1,57 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sha256Hex } from '../../../core/auth/secrets.ts';
+import { tempStore } from '../../../testing/tempStore.ts';
+import { createKey, listKeys, parseScopes, revokeKey } from './key.ts';
+
+const { store, admin, dispose } = await tempStore();
+after(dispose);
+
+test('key create prints the secret once, alone on its line, and stores only its hash', async () => {
+  const org = await admin.createOrganisation('Acme Ltd');
+  const lines = await createKey(admin, { org: 'Acme Ltd', name: 'Production', mode: 'live', scopes: 'write, read' });
+  const secret = lines[3]!;
+  assert.match(secret, /^lb_live_[0-9A-Za-z]{32}$/);
+  const [key] = await store.listApiKeys(org.id);
+  assert.deepEqual(lines, [
+    `Created live key ${key!.id} "Production" for "Acme Ltd" (${org.id}), scopes: read, write; it reaches the organisation's live connections.`,
+    'The secret is shown this once; only its hash is kept, so copy it now:',
+    '',
+    secret,
+    '',
+  ]);
+  assert.deepEqual(
+    [key!.secretHash, key!.prefix, key!.scopes, key!.mode],
+    [sha256Hex(secret), secret.slice(0, 12), ['read', 'write'], 'live'],
+  );
+  assert.equal(lines.join('\n').split(secret).length, 2, 'printed exactly once');
+});
+
+test('scopes are checked and put in a fixed order', () => {
+  assert.deepEqual(parseScopes('mcp,READ'), ['read', 'mcp']);
+  assert.throws(() => parseScopes('read,admin'), { message: 'unknown scope "admin"; scopes are read, write, mcp' });
+  assert.throws(() => parseScopes(' , '), { message: 'give at least one scope: read, write, mcp' });
+});
+
+test('key list shows keys without secrets or hashes; key revoke says what it did, once', async () => {
+  const org = await admin.createOrganisation('Listed');
+  await createKey(admin, { org: org.id, name: 'Laptop', mode: 'test', scopes: 'read' });
+  const [key] = await store.listApiKeys(org.id);
+  const revoked = await revokeKey(admin, key!.id);
+  assert.deepEqual(revoked, [
+    `Revoked test key ${key!.id} "Laptop" (${key!.prefix}…) of "Listed" (${org.id}).`,
+    'Requests with it are refused (401) from now on; this cannot be undone.',
+  ]);
+  const revokedAt = (await store.findApiKey(org.id, key!.id))!.revokedAt!;
+  assert.deepEqual(await revokeKey(admin, key!.id), [
+    `Key ${key!.id} "Laptop" was already revoked on ${revokedAt.slice(0, 19).replace('T', ' ')} UTC; nothing changed.`,
+  ]);
+  await assert.rejects(revokeKey(admin, 'key_nope'), {
+    message: 'there is no key with the id "key_nope". List an organisation\'s keys with: gp-gateway key list --org <org>',
+  });
+  const lines = await listKeys(admin, 'Listed');
+  assert.equal(lines.length, 3);
+  assert.match(lines[1]!, /^ID +NAME +MODE +SCOPES +PREFIX +CREATED +LAST USED +STATUS$/);
+  assert.match(lines[2]!, new RegExp(`^${key!.id} +Laptop +test +read +${key!.prefix} +.* UTC +never +revoked .* UTC$`));
+  assert.equal(lines.join('\n').includes(key!.secretHash), false);
+});

@@ -1,0 +1,79 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { sha256Hex } from '../../core/auth/secrets.ts';
+import { InMemoryTokenBucketLimiter } from '../../core/limits/tokenBucketLimiter.ts';
+import { tempStore } from '../../testing/tempStore.ts';
+import { csrfTokenOf, DashboardAuth, SESSION_IDLE_MS } from './dashboardAuth.ts';
+
+const { store, admin, file, dispose } = await tempStore();
+after(dispose);
+
+async function userWithPassword(email: string, password: string) {
+  const org = await admin.createOrganisation(`Org of ${email}`);
+  const invited = await admin.inviteUser({ orgId: org.id, email, role: 'admin' });
+  const auth = new DashboardAuth(store, new InMemoryTokenBucketLimiter());
+  const accepted = await auth.acceptSignInLink(invited.signInToken, password);
+  assert.ok(accepted.ok);
+  return { org, invited, auth, firstSession: accepted.sessionId };
+}
+
+test('a sign-in link sets the password once; it signs the user in; used or unknown links are refused', async () => {
+  const org = await admin.createOrganisation('Links');
+  const invited = await admin.inviteUser({ orgId: org.id, email: 'New@Example.com', role: 'viewer' });
+  const auth = new DashboardAuth(store, new InMemoryTokenBucketLimiter());
+  assert.deepEqual(await auth.acceptSignInLink(invited.signInToken, 'short'), {
+    ok: false,
+    problem: 'the password needs at least 10 characters',
+  });
+  const accepted = await auth.acceptSignInLink(invited.signInToken, 'a good long password');
+  assert.ok(accepted.ok && accepted.user.email === 'new@example.com');
+  assert.equal((await auth.session(accepted.sessionId))?.user.role, 'viewer');
+  for (const token of [invited.signInToken, 'lb_link_unknown']) {
+    const again = await auth.acceptSignInLink(token, 'another long password');
+    assert.ok(!again.ok && /expired or was already used/.test(again.problem));
+  }
+  const stored = await store.findUserForSignIn('new@example.com');
+  assert.ok(stored?.passwordHash?.startsWith('scrypt$') && !stored.passwordHash.includes('good long'));
+});
+
+test('sign-in: one answer for a wrong password and an unknown email; each success is a new session', async () => {
+  const { auth, firstSession } = await userWithPassword('signin@example.com', 'the right password');
+  assert.deepEqual(await auth.signIn('signin@example.com', 'the wrong password', '10.0.0.1'), { ok: false, reason: 'refused' });
+  assert.deepEqual(await auth.signIn('nobody@example.com', 'the right password', '10.0.0.1'), { ok: false, reason: 'refused' });
+  const first = await auth.signIn('SIGNIN@example.com', 'the right password', '10.0.0.1');
+  const second = await auth.signIn('signin@example.com', 'the right password', '10.0.0.1');
+  assert.ok(first.ok && second.ok);
+  assert.equal(new Set([firstSession, first.sessionId, second.sessionId]).size, 3, 'never a session id twice');
+  assert.notEqual(csrfTokenOf(first.sessionId), csrfTokenOf(second.sessionId));
+  assert.notEqual(csrfTokenOf(first.sessionId), sha256Hex(first.sessionId), 'the page token is not the stored hash');
+  await auth.signOut(first.sessionId);
+  assert.equal(await auth.session(first.sessionId), null);
+  assert.ok(await auth.session(second.sessionId));
+  await auth.signOutEverywhere(second.user.id);
+  assert.equal(await auth.session(second.sessionId), null);
+});
+
+test('sign-in is throttled per account after five tries in five minutes, even with the right password', async () => {
+  const { auth } = await userWithPassword('guessed@example.com', 'the right password');
+  for (let i = 0; i < 5; i++) assert.equal((await auth.signIn('guessed@example.com', `guess ${i}`, `10.0.1.${i}`)).ok, false);
+  const throttled = await auth.signIn('guessed@example.com', 'the right password', '10.0.2.1');
+  assert.ok(!throttled.ok && throttled.reason === 'throttled' && throttled.retryAfterSeconds > 0);
+});
+
+test('a session idle for 12 hours is over; a changed password ends every session', async () => {
+  const { auth, invited, firstSession } = await userWithPassword('idle@example.com', 'the right password');
+  const fresh = await auth.signIn('idle@example.com', 'the right password', '10.0.3.1');
+  assert.ok(fresh.ok);
+  const db = new Database(file);
+  db.prepare('UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?').run(
+    new Date(Date.now() - SESSION_IDLE_MS - 1000).toISOString(),
+    sha256Hex(firstSession),
+  );
+  db.close();
+  assert.equal(await auth.session(firstSession), null, 'idle too long');
+  assert.ok(await auth.session(fresh.sessionId));
+  const link = await admin.newSignInLink(invited.user.orgId, invited.user.id);
+  assert.ok((await auth.acceptSignInLink(link.signInToken, 'a brand new password')).ok);
+  assert.equal(await auth.session(fresh.sessionId), null, 'the password change signed it out');
+});

@@ -1,0 +1,38 @@
+import type { Request } from 'express';
+import { AdminError } from '../../core/admin/adminService.ts';
+import type { ConnectionWithPresence } from '../../infrastructure/store/store.ts';
+
+/** What the dashboard's pages read from forms and the small texts they show. */
+
+/** One string from a form field (the first when repeated), trimmed; '' when absent. */
+export function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.trim() : '';
+}
+
+/** Every value of a repeated form field (checkboxes). */
+export function fields(req: Request, name: string): string[] {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+export function originOf(req: Request): string {
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+}
+
+export function secretShown(title: string, value: string, what: string) {
+  return { title, value, explanation: `This ${what} is shown only now; only its hash is kept. Copy it before you leave this page.` };
+}
+
+export function problemOf(error: unknown): string {
+  if (!(error instanceof AdminError)) throw error;
+  return [error.message, ...error.problems.map((p) => `– ${p}`)].join('\n');
+}
+
+export function describeStatus(c: ConnectionWithPresence): string {
+  const p = c.presence;
+  if (p.connectedAgents > 0) return `${p.connectedAgents === 1 ? '1 agent' : `${p.connectedAgents} agents`} connected`;
+  if (p.lastSeenAt === null) return c.id === 'sandbox' ? 'built-in demo agent not running' : 'no agent has connected yet';
+  return `offline; last seen ${p.lastSeenAt.slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,65 @@
+import type { Router } from 'express';
+import { PASSWORD_MIN_LENGTH } from '../../../core/auth/passwords.ts';
+import { visitOf, type PageContext } from '../pageContext.ts';
+import { field } from '../pageParts.ts';
+import { clearSessionCookie, setSessionCookie } from '../security.ts';
+import { render } from '../views.ts';
+
+/** Sign-in, the first password (a sign-in link), sign-out. */
+export function signInPages(router: Router, { auth, frame, signedIn, userOf }: PageContext): void {
+  router.get('/', (_req, res) => res.redirect(303, visitOf(res).session ? '/dashboard/keys' : '/dashboard/sign-in'));
+
+  router.get('/sign-in', async (_req, res) => render(res, 200, 'sign-in', await frame(res), { title: 'Sign in' }));
+
+  router.post('/sign-in', async (req, res) => {
+    const email = field(req, 'email');
+    const result = await auth.signIn(email, field(req, 'password'), req.ip ?? 'unknown');
+    if (result.ok) {
+      if (visitOf(res).sessionId) await auth.signOut(visitOf(res).sessionId!);
+      setSessionCookie(res, result.sessionId);
+      return res.redirect(303, '/dashboard/keys');
+    }
+    const throttled = result.reason === 'throttled';
+    if (throttled) res.setHeader('Retry-After', String(result.retryAfterSeconds));
+    render(res, throttled ? 429 : 401, 'sign-in', await frame(res), {
+      title: 'Sign in',
+      email,
+      problem: throttled
+        ? `Too many attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minute(s).`
+        : 'The email or password is not right.',
+    });
+  });
+
+  router.get('/welcome', async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    render(res, 200, 'welcome', await frame(res), { title: 'Choose your password', token, minLength: PASSWORD_MIN_LENGTH });
+  });
+
+  router.post('/welcome', async (req, res) => {
+    const token = field(req, 'token');
+    const result = await auth.acceptSignInLink(token, field(req, 'password'));
+    if (!result.ok) {
+      return render(res, 400, 'welcome', await frame(res), {
+        title: 'Choose your password',
+        token,
+        minLength: PASSWORD_MIN_LENGTH,
+        problem: result.problem,
+      });
+    }
+    if (visitOf(res).sessionId) await auth.signOut(visitOf(res).sessionId!);
+    setSessionCookie(res, result.sessionId);
+    res.redirect(303, '/dashboard/keys');
+  });
+
+  router.post('/sign-out', async (_req, res) => {
+    if (visitOf(res).sessionId) await auth.signOut(visitOf(res).sessionId!);
+    clearSessionCookie(res);
+    res.redirect(303, '/dashboard/sign-in');
+  });
+
+  router.post('/sign-out-everywhere', signedIn, async (_req, res) => {
+    await auth.signOutEverywhere(userOf(res).id);
+    clearSessionCookie(res);
+    res.redirect(303, '/dashboard/sign-in');
+  });
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router } from 'express';
+import type { AdminService } from '../../core/admin/adminService.ts';
+import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
+import { pageContext } from './pageContext.ts';
+import { field } from './pageParts.ts';
+import { auditPages } from './pages/audit.ts';
+import { connectionsPages } from './pages/connections.ts';
+import { keysPages } from './pages/keys.ts';
+import { signInPages } from './pages/signIn.ts';
+import { usagePages } from './pages/usage.ts';
+import { usersPages } from './pages/users.ts';
+import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SESSION_COOKIE } from './security.ts';
+
+export interface DashboardOptions {
+  admin: AdminService;
+  auth: DashboardAuth;
+}
+
+const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
+
+/**
+ * The dashboard at /dashboard (docs/decisions.md#dashboard): server-rendered pages whose forms work
+ * without JavaScript, a second front end on the admin service beside the operator CLI. Admins
+ * change things, viewers look; a secret (key, agent token, sign-in link) appears only in the answer
+ * to the form that made it, never on a page fetched with GET.
+ */
+export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
+  const router = Router();
+  const context = pageContext(admin, auth);
+  const { message } = context;
+  router.use(dashboardHeaders);
+
+  router.get('/assets/:file', (req, res) => {
+    const file = String(req.params.file);
+    if (!ASSET_FILES.has(file)) return void res.status(404).type('text').send('Not found');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.sendFile(path.join(ASSETS, file));
+  });
+
+  router.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
+
+  router.use(async (req, res, next) => {
+    const sessionId = cookiesOf(req)[SESSION_COOKIE] ?? null;
+    const session = sessionId ? await auth.session(sessionId) : null;
+    res.locals.visit = { session, sessionId: session ? sessionId : null, csrf: session ? csrfTokenOf(sessionId!) : formTokenOf(req, res) };
+    if (req.method !== 'POST') return next();
+    if (!fromThisOrigin(req) || !sameToken(field(req, 'csrf'), res.locals.visit.csrf)) {
+      return message(
+        res,
+        403,
+        'This form was not accepted',
+        'It did not come from this dashboard, or the page was too old. Reload the page and try again.',
+      );
+    }
+    next();
+  });
+
+  for (const pages of [signInPages, keysPages, connectionsPages, usersPages, usagePages, auditPages]) pages(router, context);
+
+  router.use(async (req, res) => message(res, 404, 'Not found', 'There is no such dashboard page.'));
+  return router;
+}

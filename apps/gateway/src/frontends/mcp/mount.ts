@@ -1,0 +1,43 @@
+import type { Express, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { RecordReader } from '../../core/reads/recordReader.ts';
+import type { RecordWriter } from '../../core/writes/recordWriter.ts';
+import { requireScope } from '../../core/auth/authenticate.ts';
+import { RESULT_BUDGET_BYTES } from './budget.ts';
+import { mcpEndpoint, mcpMethodNotAllowed } from './endpoint.ts';
+import { acceptAnyMcpClient, checkOrigin, mcpErrors, readMcpBody } from './transportHttp.ts';
+
+export interface McpMountOptions {
+  /** Authentication and limits, as every API request passes them. */
+  authenticated: RequestHandler[];
+  reader: RecordReader;
+  writer: RecordWriter;
+  log: Logger;
+  /** Largest text of a tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
+  resultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
+  allowedOrigins?: readonly string[];
+}
+
+/**
+ * `POST /mcp` (docs/api.md#mcp): the same keys, limits and routing as `/v1`, with the `mcp` scope;
+ * refusals before a tool runs are JSON-RPC errors.
+ */
+export function mountMcp(app: Express, options: McpMountOptions): void {
+  app.post(
+    '/mcp',
+    readMcpBody,
+    checkOrigin(options.allowedOrigins ?? []),
+    ...options.authenticated,
+    requireScope('mcp'),
+    acceptAnyMcpClient,
+    mcpEndpoint({
+      reader: options.reader,
+      writer: options.writer,
+      log: options.log,
+      resultBudgetBytes: options.resultBudgetBytes ?? RESULT_BUDGET_BYTES,
+    }),
+  );
+  app.all('/mcp', mcpMethodNotAllowed);
+  app.use('/mcp', mcpErrors(options.log));
+}

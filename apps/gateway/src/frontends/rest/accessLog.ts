@@ -1,0 +1,43 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { UsageRecorder } from '../../core/usage/usageRecorder.ts';
+
+/** `customers` of `/v1/customers/ABC`, `mcp` of `/mcp`: what a request was about, for usage. */
+function objectOf(path: string): string {
+  const segments = path.split('/', 3);
+  return segments[1] === 'v1' ? (segments[2] ?? '') : (segments[1] ?? '');
+}
+
+/**
+ * One line per request: identifiers and timings, never headers (they hold keys), queries or bodies.
+ * A request made with a key also counts in its organisation's usage. Requests refused for their
+ * address's bad keys are left to the refusal throttle's summary lines (auth/refusalThrottle.ts).
+ */
+export function accessLog(log: Logger, usage: UsageRecorder | null) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    // Read now: routers mounted on a prefix (`/v1`) strip it from req.path while they handle the request.
+    const path = req.path;
+    res.on('finish', () => {
+      if (res.locals.throttled) return;
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const key = res.locals.auth?.key;
+      const requestId = res.locals.requestId as string;
+      log.info({ requestId, method: req.method, path, status: res.statusCode, ms, key: key?.prefix }, 'request');
+      if (usage && key) {
+        usage.record({
+          orgId: key.orgId,
+          at: new Date().toISOString(),
+          keyId: key.id,
+          keyPrefix: key.prefix,
+          method: req.method,
+          object: objectOf(path),
+          status: res.statusCode,
+          ms,
+          requestId,
+        });
+      }
+    });
+    next();
+  };
+}

@@ -1,0 +1,31 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from '../../errors/apiError.ts';
+
+export function sendError(res: Response, error: ApiError): void {
+  if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.status(error.status).json({
+    error: { code: error.code, message: error.message, requestId: res.locals.requestId as string, details: error.details },
+  });
+}
+
+/**
+ * The one place where errors become responses. ApiErrors carry their code; body-parser style errors
+ * with a 4xx status become VALIDATION_ERROR; anything else is a bug: logged, and answered as a
+ * 500 without stack trace or SQL.
+ */
+export function errorHandler(log: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (error instanceof ApiError) return sendError(res, error);
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendError(res, new ApiError('VALIDATION_ERROR', 'The request could not be read.'));
+    }
+    log.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
+    sendError(res, new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Quote the request id when you contact support.'));
+  };
+}
+
+export function notFound(_req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError('NOT_FOUND', 'No such route.'));
+}

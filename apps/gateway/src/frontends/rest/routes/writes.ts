@@ -1,0 +1,70 @@
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { issuesOf } from '@gp-gateway/protocol';
+import { ApiError } from '../../../errors/apiError.ts';
+import type { RecordWriter } from '../../../core/writes/recordWriter.ts';
+import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
+
+/** The largest write body read (docs/api.md#size-limits): a sales order of 500 full lines is ~250 KiB. */
+export const MAX_WRITE_BODY_BYTES = 1024 * 1024;
+
+const WriteQuery = z.object({ validateOnly: z.enum(['true', 'false'], 'must be true or false').optional() }).strict();
+
+/** Why body-parser refused a body, as our issues; its own words never reach the client. */
+const BODY_ISSUES: Readonly<Record<string, { path: string; message: string }>> = {
+  'entity.too.large': { path: 'body', message: `must be at most ${MAX_WRITE_BODY_BYTES / 1024 / 1024} MiB` },
+  'entity.parse.failed': { path: 'body', message: 'is not valid JSON' },
+  'charset.unsupported': { path: 'Content-Type', message: 'the charset must be utf-8' },
+  'encoding.unsupported': { path: 'Content-Encoding', message: 'is not supported; send the body unencoded' },
+};
+
+// Not strict: a body of `null` or `1` is JSON, and the schema says what is wrong with it.
+const parseJson = express.json({ limit: MAX_WRITE_BODY_BYTES, strict: false, type: () => true });
+
+/** Reads a JSON body, or throws the error envelope's 400 for a missing, mistyped, malformed or too large one. */
+function readBody(req: Request, res: Response): Promise<unknown> {
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
+    return Promise.reject(ApiError.validation([{ path: 'body', message: 'is required: the record as a JSON object' }]));
+  }
+  if (!req.is('application/json')) {
+    return Promise.reject(ApiError.validation([{ path: 'Content-Type', message: 'must be application/json' }]));
+  }
+  return new Promise((resolve, reject) => {
+    parseJson(req, res, (error?: unknown) => {
+      if (error === undefined) return resolve(req.body as unknown);
+      const type = (error as { type?: unknown }).type;
+      const issue = typeof type === 'string' ? BODY_ISSUES[type] : undefined;
+      reject(ApiError.validation([issue ?? { path: 'body', message: 'could not be read' }]));
+    });
+  });
+}
+
+/**
+ * `POST /v1/{object}` (docs/api.md#writes) after `guards` (authentication, limits, the write scope):
+ * the destination is checked before the body is read, so the documented order of checks holds (docs/api.md#writes) (sandbox and whitelist
+ * 403s before a body's 400). The answer is the writer's bytes, or a replay of them.
+ */
+export function mountWriteRoutes(app: Express, guards: RequestHandler[], { writer }: { writer: RecordWriter }): void {
+  app.post('/v1/:object', ...guards, async (req: Request, res: Response, _next: NextFunction) => {
+    const query = WriteQuery.safeParse(req.query);
+    if (!query.success) throw ApiError.validation(issuesOf(query.error));
+    const place = writer.place({
+      target: { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
+      object: String(req.params.object),
+      validateOnly: query.data.validateOnly === 'true',
+    });
+    const body = await readBody(req, res);
+    const key = req.headers['idempotency-key'];
+    const answer = await writer.write(place, {
+      body,
+      idempotencyKey: typeof key === 'string' ? key : undefined,
+      requestId: res.locals.requestId!,
+    });
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status);
+    res.setHeader('Content-Type', answer.contentType);
+    res.setHeader('Content-Length', answer.body.length);
+    res.end(answer.body);
+  });
+}

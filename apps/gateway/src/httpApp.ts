@@ -1,0 +1,89 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { AdminService } from './core/admin/adminService.ts';
+import type { AgentRouter } from './core/agents/agentRouter.ts';
+import { authenticate } from './core/auth/authenticate.ts';
+import { RefusalThrottle } from './core/auth/refusalThrottle.ts';
+import type { LimitsLookup } from './core/limits/limitsLookup.ts';
+import type { RateLimiter } from './core/limits/rateLimiter.ts';
+import type { CursorCodec } from './core/reads/cursor.ts';
+import { RecordReader } from './core/reads/recordReader.ts';
+import type { UsageRecorder } from './core/usage/usageRecorder.ts';
+import { RecordWriter } from './core/writes/recordWriter.ts';
+import type { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
+import { dashboardRouter } from './frontends/dashboard/router.ts';
+import { mountMcp } from './frontends/mcp/mount.ts';
+import { accessLog } from './frontends/rest/accessLog.ts';
+import { applyLimits } from './frontends/rest/applyLimits.ts';
+import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
+import { mountRest } from './frontends/rest/mount.ts';
+import { requestId } from './frontends/rest/requestId.ts';
+import { requireHost } from './frontends/rest/requireHost.ts';
+import type { ReadyReport } from './infrastructure/cluster/readiness.ts';
+import type { Store } from './infrastructure/store/store.ts';
+
+export interface AppOptions {
+  store: Store;
+  admin: AdminService;
+  /** Counts requests made with keys for the dashboard's usage page; null records nothing. */
+  usage: UsageRecorder | null;
+  /** Who is signed in to the dashboard. */
+  dashboardAuth: DashboardAuth;
+  agents: AgentRouter;
+  cursors: CursorCodec;
+  log: Logger;
+  requestTimeoutMs: number;
+  /** Each organisation's limits (docs/api.md#rate-limits). */
+  limitsOf: LimitsLookup;
+  limiter: RateLimiter;
+  /**
+   * Where the refusals of bad API keys per address are counted (auth/refusalThrottle.ts): the
+   * instances' shared limiter (Redis) when given, else in this process.
+   */
+  refusalLimiter?: RateLimiter;
+  /** Largest text of an MCP tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
+  mcpResultBudgetBytes?: number;
+  /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
+  mcpAllowedOrigins?: readonly string[];
+  /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
+  ready?: () => Promise<ReadyReport>;
+}
+
+/**
+ * The HTTP half of the composition root (gateway.ts): one express app on which each front end mounts
+ * itself (REST, MCP, the dashboard), behind the middleware every request passes (request id, access
+ * log and usage, Host) and in front of the one error answer.
+ */
+export function createApp(options: AppOptions): Express {
+  const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
+  const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
+  const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }) });
+  const refusals = new RefusalThrottle({
+    what: 'API requests with invalid keys',
+    log,
+    bucket: 'api',
+    ...(options.refusalLimiter ? { limiter: options.refusalLimiter } : {}),
+  });
+  const authenticated = [authenticate(store, refusals), applyLimits({ limitsOf, limiter })];
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // node:querystring: `id[]=a&id[]=b` arrives as { 'id[]': ['a', 'b'] }, no nested objects.
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(accessLog(log, options.usage));
+  app.use(requireHost);
+  mountRest(app, { authenticated, reader, writer, admin, ...(options.ready ? { ready: options.ready } : {}) });
+  mountMcp(app, {
+    authenticated,
+    reader,
+    writer,
+    log,
+    ...(options.mcpResultBudgetBytes ? { resultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
+  });
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
+  app.use(notFound);
+  app.use(errorHandler(log));
+  return app;
+}

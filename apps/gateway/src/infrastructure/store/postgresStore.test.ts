@@ -1,0 +1,165 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import pg from 'pg';
+import { storeContract } from '../../testing/storeContract.ts';
+import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
+import { postgresEngine } from './engines/postgres.ts';
+import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
+import { openPostgresStore } from './openStore.ts';
+import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { storeOn } from './sql/sqlStore.ts';
+
+/**
+ * The store contract and what only PostgreSQL has (migrations run by instances starting at once,
+ * keys forgotten across instances through LISTEN/NOTIFY), on a real server this file starts from
+ * Debian's `postgresql` package. Without it the suite is skipped, saying so.
+ */
+const binaries = findPostgresBinaries();
+const missing = 'missing' in binaries ? binaries.missing : null;
+if (missing) console.warn(`\n*** SKIPPED: the PostgreSQL store suite: ${missing}. ***\n`);
+
+describe('the PostgreSQL store', { skip: missing ?? false }, () => {
+  let server: PostgresServer;
+  before(async () => {
+    server = await startPostgresServer();
+  });
+  after(() => server?.stop());
+
+  const open = (connectionString: string) => openPostgresStore({ connectionString });
+  const hash = (c: string) => c.repeat(64);
+
+  describe('the store contract', () => {
+    storeContract({
+      fresh: async () => open(await server.createDatabase()),
+      async twoOnOneDatabase() {
+        const url = await server.createDatabase();
+        return [await open(url), await open(url)];
+      },
+      // Another instance's change reaches this one as a notification; measured in milliseconds below.
+      changeHeardWithinMs: 2_000,
+    });
+  });
+
+  test('a database that cannot be reached fails the start with where it is, never the password', async () => {
+    // A port just freed: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const closed = `postgres://gateway:hunter2-secret@127.0.0.1:${port}/gateway`;
+    await assert.rejects(open(closed), (error: Error) => {
+      assert.match(
+        error.message,
+        new RegExp(`^cannot open the PostgreSQL store 127\\.0\\.0\\.1:${port}/gateway \\(DATABASE_URL\\): .*ECONNREFUSED`),
+      );
+      assert.ok(!error.message.includes('hunter2'));
+      return true;
+    });
+  });
+
+  test('instances starting at once on an empty database migrate it once, and all open', async () => {
+    const url = await server.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(url)));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`);
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        Object.keys(storeMigrations('postgres')),
+      );
+      // A database migrated by a newer gateway is refused rather than misread.
+      await client.query(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES ('9999_from_the_future', '2027-01-01')`);
+      await assert.rejects(open(url), /migrated by a newer gateway \(it has 9999_from_the_future; this gateway knows up to \d{4}_\w+\)/);
+    } finally {
+      await client.end();
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  test('a key revoked through one instance is refused by another on its next reads; measured', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = [await open(url), await open(url)];
+    try {
+      const org = await a.createOrganisation('Two instances');
+      const delays: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const key = await a.createApiKey({
+          orgId: org.id,
+          name: `k${i}`,
+          prefix: 'lb_live_AAAA',
+          mode: 'live',
+          scopes: ['read'],
+          secretHash: hash(`${i}`.padStart(2, '0')),
+        });
+        assert.equal((await b.findApiKeyWithConnection(key.secretHash, null))?.key.revokedAt, null);
+        assert.equal((await b.findApiKeyWithConnection(key.secretHash, null))?.key.revokedAt, null, 'now from memory');
+        await a.revokeApiKey(key.id, new Date());
+        const revoked = process.hrtime.bigint();
+        // A read answered from memory never waits for I/O: yield, as requests arriving over sockets do.
+        while ((await b.findApiKeyWithConnection(key.secretHash, null))?.key.revokedAt === null) {
+          assert.ok(process.hrtime.bigint() - revoked < 2_000_000_000n, 'refused within 2 s');
+          await new Promise((r) => setImmediate(r));
+        }
+        delays.push(Number(process.hrtime.bigint() - revoked) / 1e6);
+      }
+      delays.sort((x, y) => x - y);
+      console.log(
+        `key revoked on A, refused on B after: median ${delays[10]!.toFixed(2)} ms, max ${delays.at(-1)!.toFixed(2)} ms (20 revocations)`,
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a change made with plain SQL (not through a store) is heard too; while the listener is down, keys are read every time', async () => {
+    const url = await server.createDatabase();
+    await (await open(url)).close();
+    // The engine itself, to see whether its key memory listens.
+    const engine = await postgresEngine({ connectionString: url });
+    const store = storeOn(engine);
+    const listening = () => (engine.keys as PostgresKeyMemory).listening;
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    try {
+      const org = await store.createOrganisation('Plain SQL');
+      const key = await store.createApiKey({
+        orgId: org.id,
+        name: 'k',
+        prefix: 'lb_live_AAAA',
+        mode: 'live',
+        scopes: ['read'],
+        secretHash: hash('p'),
+      });
+      const read = async () => {
+        const found = await store.findApiKeyWithConnection(key.secretHash, null);
+        return found ? found.key.revokedAt : 'gone';
+      };
+      assert.equal(await read(), null);
+      await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+      const deadline = Date.now() + 2_000;
+      while ((await read()) === null && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      assert.notEqual(await read(), null, 'heard through the trigger');
+
+      // The listener's connection is killed: until it is back, nothing is answered from memory.
+      await sql.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
+      await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${KEYS_CHANGED_CHANNEL}`]);
+      const down = Date.now() + 2_000;
+      while (listening() && Date.now() < down) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(listening(), false);
+      assert.equal(await read(), null);
+      await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+      assert.notEqual(await read(), null, 'read from the database at once, no notification needed');
+      const back = Date.now() + 5_000;
+      while (!listening() && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(listening(), true, 'the listener reconnects');
+    } finally {
+      await sql.end();
+      await store.close();
+    }
+  });
+});

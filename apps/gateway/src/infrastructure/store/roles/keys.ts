@@ -1,0 +1,218 @@
+/** A key's mode: live keys reach customers' connections, test keys only the sandbox. */
+export type KeyMode = 'live' | 'test';
+
+export type Scope = 'read' | 'write' | 'mcp';
+export const SCOPES: readonly Scope[] = ['read', 'write', 'mcp'];
+
+/** Per-organisation overrides of the gateway's limits (docs/api.md#rate-limits); null means the gateway default. */
+export interface LimitOverrides {
+  /** Requests per window per key (token bucket size). */
+  requestsPerWindow: number | null;
+  /** Seconds the bucket takes to refill completely. */
+  windowSeconds: number | null;
+  /** Requests in flight at once per connection. */
+  maxInFlightPerConnection: number | null;
+}
+
+export interface Organisation {
+  id: string;
+  name: string;
+  createdAt: string;
+  limits: LimitOverrides;
+}
+
+export interface ApiKey {
+  id: string;
+  orgId: string;
+  name: string;
+  prefix: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  /** sha256 of the secret, hex. */
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+  /** When the secret was last replaced by rotation; null if never. */
+  rotatedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export const SANDBOX_CONNECTION_ID = 'sandbox';
+
+export interface Connection {
+  /** Unique within the organisation; every organisation has `sandbox`. */
+  id: string;
+  orgId: string;
+  name: string;
+  /** sha256 of the agent token, hex; null for the sandbox, which the built-in agent serves. */
+  agentTokenHash: string | null;
+  defaultCompany: string | null;
+  /** Objects that `POST /v1/{object}` may write on this connection (docs/api.md#writes); empty means none. */
+  writeWhitelist: string[];
+  createdAt: string;
+}
+
+/** An API key and the connection of its organisation that a request names, read together. */
+export interface KeyWithConnection {
+  key: ApiKey;
+  /** Null when no connection id was asked for or the key's organisation has no such connection. */
+  connection: Connection | null;
+}
+
+/**
+ * What the gateways know about a connection's agents, for operators. Written by every gateway
+ * instance as its agents come and go, refreshed while they stay (see AGENT_PRESENCE_REFRESH_MS).
+ */
+export interface AgentPresence {
+  /** Agents connected now, across gateway instances. */
+  connectedAgents: number;
+  /** The last time any gateway heard from an agent of this connection; null if never. */
+  lastSeenAt: string | null;
+  /** Version and host of the most recently connected agent; null if none ever connected. */
+  agentVersion: string | null;
+  agentHost: string | null;
+  /** Company ids the connected agents reported (empty when none is connected). */
+  companies: string[];
+}
+
+/** What an agent reports about itself beyond version and host (its hello and status frames). */
+export interface AgentDetails {
+  platform: string;
+  dialect: string;
+  /** GP's version from DYNAMICS..DU000020, "demo" for the embedded database; null when unknown. */
+  gpVersion: string | null;
+  /** Whether the agent can read GP; `unknown` for agents that do not report it. */
+  database: 'ok' | 'unavailable' | 'unknown';
+  databaseMessage: string | null;
+  /** The agent is shutting down. */
+  draining: boolean;
+}
+
+/** One agent connected now (any gateway instance), for operators. */
+export interface AgentSessionInfo {
+  gatewayId: string;
+  agentVersion: string;
+  agentHost: string;
+  companies: string[];
+  /** Null for sessions recorded before agents reported details. */
+  details: AgentDetails | null;
+  connectedAt: string;
+  lastSeenAt: string;
+}
+
+export interface ConnectionWithPresence extends Connection {
+  presence: AgentPresence;
+  /** The agents connected now, newest first. */
+  agents: AgentSessionInfo[];
+  /** What the most recent agent reported, kept for when none is connected. */
+  lastAgentDetails: AgentDetails | null;
+}
+
+/** A gateway refreshes its agents' presence this often ... */
+export const AGENT_PRESENCE_REFRESH_MS = 15_000;
+/** ... and a session not refreshed for this long (its gateway died without saying so) no longer counts. */
+export const AGENT_PRESENCE_STALE_MS = 60_000;
+
+export interface NewAgentSession {
+  /** Unique per accepted agent link. */
+  id: string;
+  /** The connection the agent serves (`sandbox` for the built-in agent: every organisation's sandbox). */
+  connectionId: string;
+  /** The gateway instance holding the link. */
+  gatewayId: string;
+  agentVersion: string;
+  agentHost: string;
+  companies: string[];
+  /** Omitted by callers that know only version and host. */
+  details?: AgentDetails;
+  at: Date;
+}
+
+export interface NewApiKey {
+  orgId: string;
+  name: string;
+  prefix: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  secretHash: string;
+}
+
+export interface KeyRotation {
+  orgId: string;
+  id: string;
+  /** The new secret's mode; a key of another mode is not rotated. */
+  mode: KeyMode;
+  prefix: string;
+  secretHash: string;
+  at: Date;
+}
+
+export interface NewConnection {
+  orgId: string;
+  name: string;
+  agentTokenHash: string;
+  defaultCompany: string | null;
+}
+
+/**
+ * Organisations, their API keys and connections, and the agents the gateways hold: what every API
+ * request and agent link reads, and the operator CLI and the dashboard change.
+ */
+export interface KeysStore {
+  /** Creates the organisation together with its sandbox connection. */
+  createOrganisation(name: string): Promise<Organisation>;
+  findOrganisation(id: string): Promise<Organisation | null>;
+  findOrganisationByName(name: string): Promise<Organisation | null>;
+  listOrganisations(): Promise<Organisation[]>;
+  /** Changes only the fields given; null restores the gateway default. Null when no such organisation. */
+  setOrganisationLimits(id: string, limits: Partial<LimitOverrides>): Promise<Organisation | null>;
+
+  createApiKey(key: NewApiKey): Promise<ApiKey>;
+  findApiKey(orgId: string, id: string): Promise<ApiKey | null>;
+  /**
+   * The key with that hash and, in the same read, its organisation's connection `connectionId`.
+   * Every API request needs both: one read is one round trip to the store, and two were a sixth of
+   * the gateway's CPU per get-by-id.
+   */
+  findApiKeyWithConnection(secretHash: string, connectionId: string | null): Promise<KeyWithConnection | null>;
+  listApiKeys(orgId: string): Promise<ApiKey[]>;
+  /** Records use; implementations may coalesce writes. */
+  touchApiKey(id: string, at: Date): Promise<void>;
+  /**
+   * Replaces the hash of a non-revoked key of the organisation in one atomic step: once this
+   * resolves, the old secret finds nothing. Null when the key is unknown, revoked, foreign or of
+   * another mode.
+   */
+  rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null>;
+  /**
+   * Revokes the key; an earlier revocation keeps its time (`revokedNow` false). Null when no such
+   * key. Takes effect from the next request: findApiKeyWithConnection may answer from memory only
+   * while nothing in the store has changed.
+   */
+  revokeApiKey(id: string, at: Date): Promise<{ key: ApiKey; revokedNow: boolean } | null>;
+
+  createConnection(connection: NewConnection): Promise<Connection>;
+  findConnection(orgId: string, id: string): Promise<Connection | null>;
+  findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null>;
+  /**
+   * Which of these agent token hashes some connection still holds: agent sockets opened with any
+   * other were opened with a token since rotated or revoked, and are dropped (agents/agentTokenWatch.ts).
+   */
+  agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>>;
+  /**
+   * Replaces a live connection's agent token hash, or with null revokes it: from then on no agent
+   * token opens a socket for it. Null when the organisation has no such connection (or it is the sandbox).
+   */
+  setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null>;
+  listConnections(orgId: string): Promise<ConnectionWithPresence[]>;
+  /** Null when the organisation has no such connection. */
+  setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;
+  /** `objects` must already be validated (writes/writableObjects.ts). Null when no such connection. */
+  setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null>;
+
+  recordAgentConnected(session: NewAgentSession): Promise<void>;
+  recordAgentsSeen(sessionIds: string[], at: Date): Promise<void>;
+  /** The agent reported new details or companies (health changed, draining). */
+  recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void>;
+  recordAgentDisconnected(sessionId: string, at: Date): Promise<void>;
+}
