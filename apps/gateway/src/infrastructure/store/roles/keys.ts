@@ -128,14 +128,8 @@ export interface NewAgentSession {
   at: Date;
 }
 
-export interface NewApiKey {
-  orgId: string;
-  name: string;
-  prefix: string;
-  mode: KeyMode;
-  scopes: Scope[];
-  secretHash: string;
-}
+/** What a new key is made of; the store gives it its id and times. */
+export type NewApiKey = Pick<ApiKey, 'orgId' | 'name' | 'prefix' | 'mode' | 'scopes' | 'secretHash'>;
 
 export interface KeyRotation {
   orgId: string;

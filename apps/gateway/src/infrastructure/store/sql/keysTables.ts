@@ -16,6 +16,7 @@ import {
   type NewConnection,
   type Organisation,
 } from '../roles/keys.ts';
+import { chunks } from './chunks.ts';
 import type { StoreEngine } from './engine.ts';
 import { jsonText, parsedJson, presenceOf, toApiKey, toConnection, toOrganisation, toSessionInfo } from './rows.ts';
 
@@ -28,17 +29,8 @@ const LIMIT_COLUMNS = {
 /** The demo database's first company; the sandbox connection defaults to it. */
 export const SANDBOX_DEFAULT_COMPANY = 'TWO';
 
-/** Values in one `IN (…)` list at most: SQLite and PostgreSQL both cap a statement's parameters. */
-const IN_LIST_MAX = 500;
-
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
 const now = () => new Date().toISOString();
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += IN_LIST_MAX) out.push(items.slice(i, i + IN_LIST_MAX));
-  return out;
-}
 
 /**
  * Organisations, API keys, connections and agent presence (KeysStore) on either engine. Every change
@@ -310,21 +302,22 @@ export class KeysTables implements KeysStore {
   }
 
   async setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null> {
-    const row = await this.db
-      .updateTable('connections')
-      .set({ default_company: company })
-      .where('org_id', '=', orgId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    this.engine.keys.forget();
-    return row ? toConnection(row) : null;
+    return this.updateConnection(orgId, id, { default_company: company });
   }
 
   async setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null> {
+    return this.updateConnection(orgId, id, { write_whitelist: jsonText(objects) });
+  }
+
+  /** Changes a connection of the organisation that keys read, and forgets remembered keys. */
+  private async updateConnection(
+    orgId: string,
+    id: string,
+    changes: { default_company?: string | null; write_whitelist?: string },
+  ): Promise<Connection | null> {
     const row = await this.db
       .updateTable('connections')
-      .set({ write_whitelist: jsonText(objects) })
+      .set(changes)
       .where('org_id', '=', orgId)
       .where('id', '=', id)
       .returningAll()

@@ -1,14 +1,6 @@
 import { USAGE_LOG_KEPT, type DailyUsage, type RequestRecord, type UsageStore } from '../roles/usage.ts';
+import { chunks } from './chunks.ts';
 import type { StoreEngine } from './engine.ts';
-
-/** Rows per INSERT: well under both engines' cap on a statement's parameters (9 per request row). */
-const ROWS_PER_INSERT = 500;
-
-function inBatches<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_INSERT) out.push(items.slice(i, i + ROWS_PER_INSERT));
-  return out;
-}
 
 /** Usage on either engine (UsageStore): counts per key, day and status class, and the request log. */
 export class UsageTables implements UsageStore {
@@ -34,7 +26,7 @@ export class UsageTables implements UsageStore {
     const daily = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
     const orgs = [...new Set(batch.requests.map((r) => r.orgId))].sort();
     await this.engine.transaction(async (trx) => {
-      for (const rows of inBatches(daily))
+      for (const rows of chunks(daily))
         await trx
           .insertInto('usage_daily')
           .values(rows.map((d) => ({ org_id: d.orgId, day: d.day, key_id: d.keyId, status_class: d.statusClass, requests: d.requests })))
@@ -44,7 +36,7 @@ export class UsageTables implements UsageStore {
               .doUpdateSet((eb) => ({ requests: eb('usage_daily.requests', '+', eb.ref('excluded.requests')) })),
           )
           .execute();
-      for (const rows of inBatches(batch.requests))
+      for (const rows of chunks(batch.requests))
         await trx
           .insertInto('request_log')
           .values(
