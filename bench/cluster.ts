@@ -11,6 +11,7 @@ import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { startNats, startPostgresServer, startRedis } from '@gp-gateway/testing';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { log, memory, ROOT } from './system.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * `pnpm bench:cluster [agents]`: two gateway instances on this machine with PostgreSQL, Redis and
@@ -236,7 +237,7 @@ try {
   for (;;) {
     const res = await fetch(`${a.url}/v1/customers?limit=1`, { headers }).catch(() => null);
     if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   const ids = ((await (await fetch(`${a.url}/v1/customers?limit=100`, { headers })).json()) as { data: { id: string }[] }).data.map(
     (c) => c.id,
@@ -314,7 +315,7 @@ try {
         log(`${((Date.now() - started) / 1000).toFixed(0)} s: ${progress()}`);
         nextLine += 10_000;
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
     log(`done: ${progress()}`);
     closes.clear();
@@ -325,7 +326,7 @@ try {
   for (const fake of agents) fake.dial();
   await waitForAll('welcomed by A', started);
   const connectSeconds = (Date.now() - started) / 1000;
-  await new Promise((r) => setTimeout(r, 5_000)); // idle: heartbeats and presence refreshes running
+  await sleep(5_000); // idle: heartbeats and presence refreshes running
   const held = memory(a.child.pid!);
   log(
     `A holds ${AGENTS} agents (welcomed in ${connectSeconds.toFixed(1)} s): RSS ${held.rss.toFixed(0)} MB (${rssBefore.toFixed(0)} MB before), peak ${held.peak.toFixed(0)} MB`,

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { generateDemo, demoDatabasePaths, demoSchemaVersion } from '@gp-gateway/gp-demo';
 import { openLocalAdmin } from '@gp-gateway/gateway';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The system under measurement, shared by `pnpm bench` and `pnpm bench:profile`: the cached large
@@ -242,7 +243,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = [], options: Sys
   for (;;) {
     const res = await fetch(`${url}/v1/customers?limit=1`, { headers: auth }).catch(() => null);
     if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   const exited = (child: ChildProcess) =>
     new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));

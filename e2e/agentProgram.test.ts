@@ -9,6 +9,7 @@ import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
 import { ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The single-file agent as a customer's IT gets it: `pnpm build:agent` runs first (CI builds both
@@ -200,7 +201,7 @@ test('the installed program runs with only its configuration file: hello, reads,
     assert.equal(page.body.data.length, 5);
     const sent = Date.now();
     const slow = get('/v1/customers?limit=3&inactive=false');
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     child.kill('SIGTERM');
     const answered = await slow;
     assert.equal(answered.status, 200, JSON.stringify(answered.body));

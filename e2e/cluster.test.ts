@@ -22,6 +22,7 @@ import {
   type TcpBalancer,
 } from '@gp-gateway/testing';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Two gateway processes as one deployment (docs/decisions.md#several-gateway-instances): one
@@ -356,7 +357,7 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     balancer.backends = [other.port];
     // A slow query forwarded to the holder, which dies while it runs: the client is not kept waiting for its deadline.
     const slow = get(other.url, '/v1/customers?limit=5&q=a');
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await holder.stop('SIGKILL');
     const started = Date.now();
     const cut = await slow;

@@ -8,6 +8,7 @@ import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { OpenApiContract } from '@gp-gateway/testing';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Writes end to end with real processes (issue 19's "tests that must exist"): the gateway and the
@@ -278,7 +279,7 @@ test(`${CHAOS_WRITES} writes with the agent killed and restarted at random: one 
       // Each kill lands on a connected agent: on a loaded machine an agent takes seconds to start,
       // and killing it before it is up would test nothing and leave the writes no agent at all.
       await agentConnected();
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 500));
+      await sleep(100 + Math.random() * 500);
       if (stopping) break;
       await agent!.stop('SIGKILL');
       kills++;
@@ -300,7 +301,7 @@ test(`${CHAOS_WRITES} writes with the agent killed and restarted at random: one 
           break;
         }
         assert.ok(r === null || [503, 504, 409].includes(r.status), r?.text);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
     }
   };

@@ -38,6 +38,7 @@ import { UsageRecorder } from './core/usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './core/sandbox/builtinAgent.ts';
 import type { Store } from './infrastructure/store/store.ts';
 import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {
@@ -297,8 +298,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         // on one is answered with `Connection: close`, so its client reconnects, to another instance.
         net.Server.prototype.close.call(server);
         const deadline = Date.now() + graceMs;
-        while ((requests.inFlight > 0 || (responder?.inFlight ?? 0) > 0) && Date.now() < deadline)
-          await new Promise((r) => setTimeout(r, 20));
+        while ((requests.inFlight > 0 || (responder?.inFlight ?? 0) > 0) && Date.now() < deadline) await sleep(20);
         // No more requests from other instances, then the agents go (to another instance).
         await responder?.stop();
         await sockets.closeAgents(CLOSE_SERVICE_RESTART, 'gateway restarting; reconnect');

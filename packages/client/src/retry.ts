@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 /** When 429 and 503 answers are retried (docs/api.md#rate-limits, docs/api.md#errors). */
 export interface RetryOptions {
   /** Retries of one request at most; 3 unless given (0: never retry). */
@@ -30,7 +31,7 @@ export function retryingFetch(base: typeof fetch, { maxRetries = 3, maxRetryWait
       const wait = retryAfterMs(response.headers.get('retry-after'));
       if (wait > maxRetryWaitMs) return response;
       await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
     }
   };
 }

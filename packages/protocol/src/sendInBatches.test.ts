@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { sendInBatches } from './sendInBatches.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A connected loopback TCP pair, and what the far end has received so far. */
 async function socketPair() {
@@ -46,7 +47,7 @@ test('frames sent in one turn of the event loop are written together, in order, 
   assert.deepEqual(writes, [3], 'one writev carries all three');
   send('d');
   await turn();
-  for (let i = 0; i < 20 && pair.received() !== 'abcd'; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 20 && pair.received() !== 'abcd'; i++) await sleep(5);
   assert.equal(pair.received(), 'abcd');
   await pair.close();
 });
@@ -58,7 +59,7 @@ test('a frame sent alone still leaves in its own turn', async () => {
   assert.equal(pair.client.writableCorked, 1);
   await turn();
   assert.equal(pair.client.writableCorked, 0, 'uncorked once the turn ends');
-  for (let i = 0; i < 20 && pair.received() !== 'only'; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 20 && pair.received() !== 'only'; i++) await sleep(5);
   assert.equal(pair.received(), 'only');
   await pair.close();
 });

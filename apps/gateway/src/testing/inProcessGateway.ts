@@ -15,6 +15,7 @@ import { acceptAgent } from '../core/agents/acceptAgent.ts';
 import type { AgentLink } from '../core/agents/agentLink.ts';
 import type { ApiKey, Scope } from '../infrastructure/store/store.ts';
 import { SANDBOX_AGENT_KEY } from '../core/routing/connectionRouting.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface InProcessGateway {
   dir: string;
@@ -90,7 +91,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
   };
   await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite', allowWrites: false });
-  while (!(await gateway.router.companies(SANDBOX_AGENT_KEY))) await new Promise((r) => setTimeout(r, 5));
+  while (!(await gateway.router.companies(SANDBOX_AGENT_KEY))) await sleep(5);
 
   return {
     dir,

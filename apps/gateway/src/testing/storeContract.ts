@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AGENT_PRESENCE_STALE_MS, USAGE_LOG_KEPT, type RequestRecord, type Store } from '../infrastructure/store/store.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * What the store must do on each engine, run by store/sqliteStore.test.ts and
@@ -39,7 +40,7 @@ async function readUntil<T>(read: () => Promise<T>, check: (value: T) => boolean
   for (;;) {
     const value = await read();
     if (check(value) || Date.now() >= deadline) return value;
-    await new Promise((r) => setTimeout(r, 1));
+    await sleep(1);
   }
 }
 

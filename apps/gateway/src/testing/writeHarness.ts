@@ -5,6 +5,7 @@ import { startGateway, type RunningGateway } from '../gateway.ts';
 import type { Scope } from '../infrastructure/store/store.ts';
 import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WriteHarness {
   gateway: RunningGateway;
@@ -82,7 +83,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number } =
       const until = Date.now() + 5000;
       while ((await gateway.router.companies(connections.hq.id)) || (await gateway.router.companies(connections.closed.id))) {
         if (Date.now() > until) throw new Error('the gateway kept a dropped agent');
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await sleep(5);
       }
     },
     async post(path, body, headers = {}) {

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A throwaway PostgreSQL server for tests: Debian's `postgresql` package run from a temporary folder
@@ -142,7 +143,7 @@ async function accepting(postmaster: Postmaster, url: string): Promise<void> {
     } catch {
       await client.end().catch(() => {});
       if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 30 s:\n${postmaster.log()}`);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   }
 }

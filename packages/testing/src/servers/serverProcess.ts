@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A server program (redis-server, nats-server) started by a test on a free loopback port in a
@@ -80,7 +81,7 @@ export async function waitForPort(port: number, timeoutMs: number, child: ChildP
     });
     if (open) return;
     if (Date.now() > deadline) throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
 }
 

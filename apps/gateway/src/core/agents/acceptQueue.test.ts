@@ -9,6 +9,7 @@ import { startGateway, type RunningGateway } from '../../gateway.ts';
 import { openSqliteStore } from '../../infrastructure/store/openStore.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
 import { memoryLog } from '@gp-gateway/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * When an instance stops, its thousands of agents dial the others at once. Connections the kernel
@@ -60,7 +61,7 @@ test(
     }
     // A connection dropped from a full queue is retried by the kernel after 1 s at the earliest.
     const deadline = Date.now() + 800;
-    while (connected < burst && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (connected < burst && Date.now() < deadline) await sleep(20);
     for (const socket of sockets) socket.destroy();
     assert.equal(connected, burst, `${burst - connected} of ${burst} connections were dropped by a full accept queue`);
   },

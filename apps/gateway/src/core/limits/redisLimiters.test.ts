@@ -9,6 +9,7 @@ import { InFlightGate } from './inFlightGate.ts';
 import { RedisInFlightLimiter } from './redisInFlightLimiter.ts';
 import { RedisRateLimiter } from './redisRateLimiter.ts';
 import { InMemoryTokenBucketLimiter } from './tokenBucketLimiter.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const skip = skipWithout('redis-server', 'limits shared on Redis');
 
@@ -62,7 +63,7 @@ describe('limits shared by several gateway instances on a real redis-server', { 
     const held = [await onA.acquire('org\u0000conn', 2), await onA.acquire('org\u0000conn', 2)];
     let granted = false;
     const waiting = onB.acquire('org\u0000conn', 2).then((release) => ((granted = true), release));
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     assert.equal(granted, false, 'a third slot was granted while two were held');
     held[0]!();
     const release = await waiting;
@@ -98,7 +99,7 @@ describe('limits shared by several gateway instances on a real redis-server', { 
     await survivor.acquire('c', 2);
     await dying.acquire('c', 2);
     // The survivor's lease outlives several lease periods: it is renewed while held.
-    await new Promise((r) => setTimeout(r, 700));
+    await sleep(700);
     await assert.rejects(survivor.acquire('c', 2), (e: ApiError) => e.code === 'RATE_LIMITED');
     // The other instance dies without releasing: its lease is no longer renewed and expires.
     dying.stop();
@@ -141,7 +142,7 @@ describe('limits shared by several gateway instances on a real redis-server', { 
       const again = await startRedis(port);
       try {
         const deadline = Date.now() + 5_000;
-        while (redis.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        while (redis.status !== 'ready' && Date.now() < deadline) await sleep(50);
         assert.equal((await rate.take('k', policy)).remaining, 2, 'not counted in the new Redis');
         assert.equal(lines.filter((l) => String(l.msg).startsWith('Redis reachable again')).length, 1);
       } finally {

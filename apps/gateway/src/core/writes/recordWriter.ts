@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import {
   checkWriteBody,
@@ -305,7 +306,7 @@ export class RecordWriter {
         // Gone again, gone between the wait and the pick, or stopping: wait for the next one, a
         // moment first, so that an agent that keeps refusing is not asked in a tight loop.
         if (error instanceof AgentLostError || (error instanceof ApiError && error.code === 'CONNECTION_OFFLINE')) {
-          await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_PAUSE_MS, Math.max(0, deadline - Date.now()))));
+          await sleep(Math.min(SETTLE_PAUSE_MS, Math.max(0, deadline - Date.now())));
           continue;
         }
         if (error instanceof ApiError && error.code === 'UPSTREAM_TIMEOUT') break;

@@ -22,6 +22,7 @@ import {
   startTcpBalancer,
   type TcpBalancer,
 } from '@gp-gateway/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const skip = skipWithout('redis-server', 'several gateway instances') || skipWithout('nats-server', 'several gateway instances');
 
@@ -78,7 +79,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     const service = {
       handle: (op: ReadOperation, signal?: AbortSignal) => {
         if (op.object !== slow.object) return real.handle(op, signal);
-        if (slow.releaseAfterMs) return new Promise((r) => setTimeout(r, slow.releaseAfterMs)).then(() => real.handle(op, signal));
+        if (slow.releaseAfterMs) return sleep(slow.releaseAfterMs).then(() => real.handle(op, signal));
         return new Promise<never>((_, reject) =>
           signal?.addEventListener('abort', () => {
             slow.cancelled.push(String(signal.reason ?? 'aborted'));
@@ -121,7 +122,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     const deadline = Date.now() + ms;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
   };
 
@@ -274,7 +275,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       agent.slow.object = 'vendors';
       agent.slow.releaseAfterMs = 400;
       const inFlight = get(spare.url, '/v1/vendors?limit=2', key, created.connection.id);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
       const b = gateways.find((g) => g.instanceId === 'B')!;
       lb.backends = [b.port];
       const drained = spare.drain(5_000);
@@ -335,7 +336,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     await until('B has no agent left', () => !holds(b));
     agent.slow.object = 'vendors';
     const pending = get(b.url, '/v1/vendors?limit=5');
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     const started = Date.now();
     await a2.close(); // stands for kill -9: sockets cut, nothing drained
     const res = await pending;

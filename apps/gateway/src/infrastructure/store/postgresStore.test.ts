@@ -9,6 +9,7 @@ import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMe
 import { openPostgresStore } from './openStore.ts';
 import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 import { storeOn } from './sql/sqlStore.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The store contract and what only PostgreSQL has (migrations run by instances starting at once,
@@ -149,13 +150,13 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
       await sql.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
       await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${KEYS_CHANGED_CHANNEL}`]);
       const down = Date.now() + 2_000;
-      while (listening() && Date.now() < down) await new Promise((r) => setTimeout(r, 5));
+      while (listening() && Date.now() < down) await sleep(5);
       assert.equal(listening(), false);
       assert.equal(await read(), null);
       await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
       assert.notEqual(await read(), null, 'read from the database at once, no notification needed');
       const back = Date.now() + 5_000;
-      while (!listening() && Date.now() < back) await new Promise((r) => setTimeout(r, 20));
+      while (!listening() && Date.now() < back) await sleep(20);
       assert.equal(listening(), true, 'the listener reconnects');
     } finally {
       await sql.end();

@@ -10,6 +10,7 @@ import { ClusterAgentRouter } from '../clusterAgentRouter.ts';
 import { AgentResponder } from './agentResponder.ts';
 import { connectionSubject, decodeMessage, encodeMessage, type ForwardRequest } from './forwardWire.ts';
 import { NatsAgentRouter } from './natsAgentRouter.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const skip = skipWithout('nats-server', 'request forwarding over NATS');
 const op: Operation = { kind: 'list', object: 'companies', company: null, filters: {}, limit: 100, after: null };
@@ -33,7 +34,7 @@ function fakeAgent(allowWrites?: boolean) {
     );
   };
   const requested = async () => {
-    while (!sent.some((f) => f.type === 'request')) await new Promise((r) => setTimeout(r, 5));
+    while (!sent.some((f) => f.type === 'request')) await sleep(5);
   };
   return { link, sent, answer, requested };
 }
@@ -80,7 +81,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     assert.deepEqual(await remote.companies('conn_1'), [{ id: 'TWO', name: null, number: null }]);
     const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CO${i}`, name: `Name ${i} — é ✓`, number: i })));
     const pending = remote.request('conn_1', op, 5_000);
-    while (!agent.sent.some((f) => f.type === 'request')) await new Promise((r) => setTimeout(r, 5));
+    while (!agent.sent.some((f) => f.type === 'request')) await sleep(5);
     agent.answer(page);
     const answer = await pending;
     assert.ok(Buffer.byteLength(page) > 4 * 4096);
@@ -115,7 +116,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     );
     const ms = Date.now() - started;
     assert.ok(ms >= 250 && ms < 1_500, `gave up after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.equal(received.length, 1);
   });
 
@@ -132,11 +133,11 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const abort = new AbortController();
     const pending = remote.request('conn_1', op, 30_000, undefined, abort.signal);
     // The holder's first keepalive tells the forwarder where cancels go.
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     abort.abort();
     await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_TIMEOUT');
     const deadline = Date.now() + 2_000;
-    while (!agent.sent.some((f) => f.type === 'cancel') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (!agent.sent.some((f) => f.type === 'cancel') && Date.now() < deadline) await sleep(10);
     const request = agent.sent.find((f) => f.type === 'request')!;
     assert.deepEqual(
       agent.sent.filter((f) => f.type === 'cancel').map((f) => [f.id, f.reason]),
@@ -226,7 +227,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     }
     for (const from of [a, c, a, c, a, c]) void from.cluster.request('conn_1', write(), 5_000).catch(() => {});
     const deadline = Date.now() + 2_000;
-    while (on.sent.filter((f) => f.type === 'request').length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (on.sent.filter((f) => f.type === 'request').length < 6 && Date.now() < deadline) await sleep(10);
     assert.equal(on.sent.filter((f) => f.type === 'request').length, 6);
     assert.equal(off.sent.filter((f) => f.type === 'request').length, 0, 'no write reaches the agent with writes off');
     // Reads still go to either.

@@ -7,6 +7,7 @@ import { OutageNotice } from '../../../infrastructure/outageNotice.ts';
 import type { AgentAnswer } from '../agentLink.ts';
 import type { AgentRouter, Tenant } from '../agentRouter.ts';
 import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface NatsAgentRouterOptions {
   nats: NatsConnection;
@@ -75,7 +76,7 @@ export class NatsAgentRouter implements AgentRouter {
       if (await this.holder(agentKey)) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
+      await sleep(Math.min(WAIT_POLL_MS, left));
     }
   }
 

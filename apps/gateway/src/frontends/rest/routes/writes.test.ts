@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
 import { answerCorrectly, settleFromJournal } from '@gp-gateway/testing';
 import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * POST /v1/{object} against the gateway over real HTTP, with scripted agents over real WebSockets:
@@ -390,6 +391,6 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): P
   const until = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }

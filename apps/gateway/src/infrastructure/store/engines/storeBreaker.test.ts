@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoreUnavailableError } from '../../../errors/apiError.ts';
 import { isConnectionFailure, StoreBreaker } from './storeBreaker.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -54,11 +55,11 @@ test('a connection failure opens the breaker: calls fail at once until a backgro
       (e: StoreUnavailableError) => e.status === 503 && e.code === 'SERVICE_UNAVAILABLE' && e.retryAfterSeconds! >= 1,
     );
     assert.equal(ran, false, 'nothing is tried while the store is known down');
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     assert.ok(probes >= 2, `${probes} probes`);
     assert.equal(breaker.open, true);
     up = true;
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     assert.equal(breaker.open, false);
     assert.equal(await breaker.guard(async () => 'served'), 'served');
   } finally {
@@ -81,10 +82,10 @@ test('a readiness check without an answer opens the breaker too: a frozen server
       breaker.guard(async () => 'never run'),
       StoreUnavailableError,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.equal(breaker.open, true, 'background probes without an answer keep it open');
     frozen = false;
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.equal(breaker.open, false, 'the first probe answered closes it');
   } finally {
     breaker.stop();
