@@ -108,7 +108,8 @@ describe('forwarding requests between instances over a real nats-server', { skip
       },
     });
     await holder.flush();
-    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
+    const forwarder = await natsClient();
+    const remote = new NatsAgentRouter({ nats: forwarder, prefix: p, log, keepaliveMs: 100 });
     const started = Date.now();
     await assert.rejects(
       remote.request('conn_1', op, 30_000),
@@ -116,7 +117,9 @@ describe('forwarding requests between instances over a real nats-server', { skip
     );
     const ms = Date.now() - started;
     assert.ok(ms >= 250 && ms < 1_500, `gave up after ${ms} ms`);
-    await sleep(300);
+    // Whatever the forwarder published until now has reached the server, and from it the holder.
+    await forwarder.flush();
+    await holder.flush();
     assert.equal(received.length, 1);
   });
 

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StoreUnavailableError } from '../../../errors/apiError.ts';
 import { isConnectionFailure, StoreBreaker } from './storeBreaker.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { EventEmitter, once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
+import { within } from '../../cluster/within.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -25,12 +27,24 @@ test('connection failures are told from statements PostgreSQL refused', () => {
     assert.equal(isConnectionFailure(error), false, error.message);
 });
 
+/** The breaker's next background probe (its timer does not keep the process alive; this wait does, for 5 s). */
+function nextProbe(probes: EventEmitter): Promise<unknown> {
+  return within(once(probes, 'probe'), 5_000, "the breaker's probe");
+}
+
+/** Resolves once the breaker's next background probe has run and the breaker has taken its answer. */
+async function probeAnswered(probes: EventEmitter): Promise<void> {
+  await nextProbe(probes);
+  // The probe's answer settles in the microtasks after it returns; a turn of the event loop lets the breaker see it.
+  await setImmediate();
+}
+
 test('a connection failure opens the breaker: calls fail at once until a background probe succeeds', async () => {
   let up = false;
-  let probes = 0;
+  const probes = new EventEmitter();
   const breaker = new StoreBreaker(
     async () => {
-      probes++;
+      probes.emit('probe');
       if (!up) throw withCode('connect ECONNREFUSED', 'ECONNREFUSED');
     },
     { probeEveryMs: 50 },
@@ -55,12 +69,12 @@ test('a connection failure opens the breaker: calls fail at once until a backgro
       (e: StoreUnavailableError) => e.status === 503 && e.code === 'SERVICE_UNAVAILABLE' && e.retryAfterSeconds! >= 1,
     );
     assert.equal(ran, false, 'nothing is tried while the store is known down');
-    await sleep(200);
-    assert.ok(probes >= 2, `${probes} probes`);
-    assert.equal(breaker.open, true);
+    await probeAnswered(probes);
+    await probeAnswered(probes);
+    assert.equal(breaker.open, true, 'failed probes keep it open');
     up = true;
-    await sleep(150);
-    assert.equal(breaker.open, false);
+    await probeAnswered(probes);
+    assert.equal(breaker.open, false, 'the first probe that succeeds closes it');
     assert.equal(await breaker.guard(async () => 'served'), 'served');
   } finally {
     breaker.stop();
@@ -69,7 +83,14 @@ test('a connection failure opens the breaker: calls fail at once until a backgro
 
 test('a readiness check without an answer opens the breaker too: a frozen server fails no connection, it just never answers', async () => {
   let frozen = false;
-  const breaker = new StoreBreaker(() => (frozen ? new Promise(() => {}) : Promise.resolve()), { probeEveryMs: 50, probeTimeoutMs: 50 });
+  const probes = new EventEmitter();
+  const breaker = new StoreBreaker(
+    () => {
+      probes.emit('probe');
+      return frozen ? new Promise(() => {}) : Promise.resolve();
+    },
+    { probeEveryMs: 50, probeTimeoutMs: 50 },
+  );
   try {
     await breaker.check(100);
     assert.equal(breaker.open, false);
@@ -82,10 +103,12 @@ test('a readiness check without an answer opens the breaker too: a frozen server
       breaker.guard(async () => 'never run'),
       StoreUnavailableError,
     );
-    await sleep(300);
+    // A probe without an answer is given up on after probeTimeoutMs, before the next one starts.
+    await nextProbe(probes);
+    await nextProbe(probes);
     assert.equal(breaker.open, true, 'background probes without an answer keep it open');
     frozen = false;
-    await sleep(300);
+    await probeAnswered(probes);
     assert.equal(breaker.open, false, 'the first probe answered closes it');
   } finally {
     breaker.stop();
