@@ -20,6 +20,7 @@ import {
   type Call,
 } from '../apps/agent/src/writes/mssql/stand-in/standIn.ts';
 import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
+import { createAgentLogin } from './support/mssqlLogin.ts';
 
 /**
  * Every write on SQL Server through MssqlWriter, when MSSQL_URL names a throwaway server (the suite
@@ -28,8 +29,11 @@ import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
  * with the signatures the writer calls, which record each call and insert the rows GP would insert.
  * What this proves is the writer's side: the batches run on a real server, the calls go in the
  * right order with the right parameters, the journal and the read-back, validate-only, replays, a
- * GP refusal turned into details.gp, broken references refused before any call. It does not prove
- * that GP's real eConnect accepts them (docs/decisions.md#writes-on-the-agent).
+ * GP refusal turned into details.gp, broken references refused before any call. The writer runs as
+ * a least-privilege login made by the scripts `gp-agent mssql grant-read` and `grant-write` print,
+ * never as the administrator of MSSQL_URL, and the stand-in reaches into DYNAMICS where GP's
+ * procedures do, so a grant missing from the scripts fails here. It does not prove that GP's real
+ * eConnect accepts the calls (docs/decisions.md#writes-on-the-agent).
  */
 const MSSQL_URL = process.env.MSSQL_URL;
 if (!MSSQL_URL) {
@@ -52,6 +56,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
   let writer: MssqlWriter;
   let executor: MssqlExecutor;
   let reads: ReadService;
+  let dropLogin: () => Promise<void> = async () => {};
   const refs = { customers: [] as string[], vendors: [] as string[], items: [] as string[], accounts: [] as string[] };
 
   before(async () => {
@@ -73,14 +78,19 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     await pool.request().batch(`USE [${COMPANY}]`);
     for (const batch of batchesOf(fs.readFileSync(STAND_IN_SCRIPT, 'utf8'))) await pool.request().batch(batch);
     await pool.request().batch(MSSQL_JOURNAL_DDL);
-    writer = new MssqlWriter(MSSQL_URL!);
-    executor = new MssqlExecutor(MSSQL_URL!);
+    // The agent's login as a customer's DBA makes it: the read and write role scripts, nothing more.
+    const agent = await createAgentLogin(pool, MSSQL_URL!, [COMPANY, 'NWIND']);
+    dropLogin = agent.drop;
+    await pool.request().batch(`USE [${COMPANY}]`);
+    writer = new MssqlWriter(agent.connection);
+    executor = new MssqlExecutor(agent.connection);
     reads = new ReadService(executor);
   });
 
   after(async () => {
     await writer?.close();
     await executor?.close();
+    await dropLogin().catch(() => {});
     await pool?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -346,5 +356,68 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
       { path: 'currencyId', message: 'no currency with this id' },
     ]);
     assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
+  });
+  /** Runs `change` as the administrator, then `work`, then `restore`, whatever `work` did. */
+  async function withChange<T>(change: string, restore: string, work: () => Promise<T>): Promise<T> {
+    await pool.request().batch(change);
+    try {
+      return await work();
+    } finally {
+      await pool.request().batch(restore);
+    }
+  }
+
+  test("a grant missing from the write role fails as on GP: 403 naming it, nothing left (the stand-in executes DYNAMICS..tasmGetNextNoteIndex, as GP's taUpdateCreateCustomerRcd does)", async () => {
+    const before = await fingerprint();
+    const denied = await withChange(
+      'REVOKE EXECUTE ON [DYNAMICS].[dbo].[tasmGetNextNoteIndex] FROM [gp_gateway_write]',
+      'GRANT EXECUTE ON [DYNAMICS].[dbo].[tasmGetNextNoteIndex] TO [gp_gateway_write]',
+      () => refusal(write('customers', checked('customers', { id: 'MSSQLNOGRANT', name: 'no grant' }))),
+    );
+    assert.equal(denied.code, 'FORBIDDEN');
+    assert.match(denied.message, /lacks EXECUTE on DYNAMICS\.\.tasmGetNextNoteIndex: run the script `gp-agent mssql grant-write` prints/);
+    const sop = await withChange(
+      'REVOKE SELECT ON [DYNAMICS].[dbo].[SY05501] FROM [gp_gateway_write]',
+      'GRANT SELECT ON [DYNAMICS].[dbo].[SY05501] TO [gp_gateway_write]',
+      // Validate-only: it takes no number, so nothing at all may change.
+      () => refusal(write('sales-orders', checked('sales-orders', bodies()['sales-orders']), { validateOnly: true })),
+    );
+    assert.equal(sop.code, 'FORBIDDEN');
+    assert.match(sop.message, /lacks SELECT on DYNAMICS\.\.SY05501/);
+    assert.equal(await fingerprint(), before, 'the transaction was rolled back by the driver');
+  });
+
+  test("GP's currency check (1305: not set up for the company in DYNAMICS..MC60100) comes back as details.gp, in a status row the driver read", async () => {
+    const before = await fingerprint();
+    const refused = await withChange(
+      "DELETE FROM [DYNAMICS].[dbo].[MC60100] WHERE [CURNCYID] = 'Z-US$'",
+      "INSERT INTO [DYNAMICS].[dbo].[MC60100] ([CMPANYID], [CURNCYID]) SELECT [CMPANYID], 'Z-US$' FROM [DYNAMICS].[dbo].[SY01500]",
+      () => refusal(write('customers', checked('customers', { id: 'MSSQLNOCUR', name: 'x', currencyId: 'Z-US$' }))),
+    );
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      (refused.details as { gp: { code: number }[] }).gp.map((g) => g.code),
+      [1305],
+    );
+    assert.equal(await fingerprint(), before);
+  });
+
+  test("receivables numbering through taGetPaymentNumber: GP's error 124 for a type without RM40401 row, and a used number skipped", async () => {
+    const body = checked('ar-invoices', bodies()['ar-invoices']);
+    const refused = await withChange(
+      'UPDATE [TWO].[dbo].[RM40401] SET [RMDTYPAL] = 99 WHERE [RMDTYPAL] = 1',
+      'UPDATE [TWO].[dbo].[RM40401] SET [RMDTYPAL] = 1 WHERE [RMDTYPAL] = 99',
+      () => refusal(write('ar-invoices', body)),
+    );
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.match(refused.message, /GP could not give the next number \(error 124\)/);
+    // A number a document already has is skipped, as GP's loop over RM00401 skips it.
+    const next = String(
+      (await pool.request().query('SELECT RTRIM([DOCNUMBR]) AS [n] FROM [TWO].[dbo].[RM40401] WHERE [RMDTYPAL] = 1')).recordset[0].n,
+    );
+    const taken = await write('ar-invoices', checked('ar-invoices', { ...bodies()['ar-invoices'], documentNumber: next }));
+    assert.equal(taken.outcome, 'created');
+    const numbered = JSON.parse((await write('ar-invoices', body)).answer!) as { documentNumber: string };
+    assert.notEqual(numbered.documentNumber, next);
   });
 });

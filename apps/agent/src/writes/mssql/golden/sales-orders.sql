@@ -21,18 +21,14 @@ SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDT
 -- numbers
 -- @p0 tinyint = 2
 -- @p1 char(15) = "STDORD"
-SET XACT_ABORT ON;
 DECLARE @O_vSopNumber varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
-BEGIN TRANSACTION;
 EXEC @rc = [TWO].[dbo].[taGetSopNumber] @I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT, @O_iErrorState = @O_iErrorState OUTPUT;
-IF @rc <> 0 OR @O_iErrorState <> 0
-BEGIN
-  ROLLBACK TRANSACTION;
-  SELECT CAST(NULL AS varchar(21)) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
-  RETURN;
-END;
-COMMIT TRANSACTION;
-SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], 0 AS [state];
+SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
+
+-- peek (validate-only)
+-- @p0 tinyint = 2
+-- @p1 char(15) = "STDORD"
+SELECT RTRIM(CAST((SELECT COALESCE(NULLIF((SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [TWO].[dbo].[SOP40200] WITH (NOLOCK) WHERE [SOPTYPE] = @p0 AND [DOCID] = @p1), ''), (SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [TWO].[dbo].[SOP40300] WITH (NOLOCK) WHERE [SOPTYPE] = @p0))) AS varchar(21))) AS [number], 0 AS [state];
 
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
@@ -68,32 +64,27 @@ SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], 0 AS [state];
 -- @p30 numeric(19,5) = "12.50"
 -- @p31 numeric(19,5) = "189.98000"
 -- @p32 numeric(19,5) = "202.48000"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p1, @I_vSOPNUMBE = @p2, @I_vCUSTNMBR = @p3, @I_vDOCDATE = @p4, @I_vLOCNCODE = @p5, @I_vITEMNMBR = @p6, @I_vQUANTITY = @p7, @I_vUNITPRCE = @p8, @I_vXTNDPRCE = @p9, @I_vDOCID = @p10, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p11, @I_vSOPNUMBE = @p12, @I_vCUSTNMBR = @p13, @I_vDOCDATE = @p14, @I_vLOCNCODE = @p15, @I_vITEMNMBR = @p16, @I_vITEMDESC = @p17, @I_vQUANTITY = @p18, @I_vUNITPRCE = @p19, @I_vXTNDPRCE = @p20, @I_vDOCID = @p21, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p22, @I_vCUSTNMBR = @p23, @I_vDOCDATE = @p24, @I_vBACHNUMB = @p25, @I_vLOCNCODE = @p26, @I_vCSTPONBR = @p27, @I_vSOPTYPE = @p28, @I_vSOPNUMBE = @p29, @I_vFREIGHT = @p30, @I_vSUBTOTAL = @p31, @I_vDOCAMNT = @p32, @I_vUpdateExisting = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopHdrIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
