@@ -57,7 +57,14 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
   let executor: MssqlExecutor;
   let reads: ReadService;
   let dropLogin: () => Promise<void> = async () => {};
-  const refs = { customers: [] as string[], vendors: [] as string[], items: [] as string[], accounts: [] as string[] };
+  const refs = {
+    customers: [] as string[],
+    vendors: [] as string[],
+    items: [] as string[],
+    accounts: [] as string[],
+    /** An inventoried item (ITEMTYPE 1) priced in 2 decimals (DECPLCUR 3, GP's decimals + 1). */
+    stockItem: '',
+  };
 
   before(async () => {
     const loaded = await loadDemoIntoReachableSqlServer(MSSQL_URL!, 'e2e-mssql-writes-');
@@ -68,6 +75,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     refs.customers = column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR LIMIT 3');
     refs.vendors = column('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 ORDER BY VENDORID LIMIT 2');
     refs.items = column('SELECT rtrim(ITEMNMBR) FROM IV00101 ORDER BY ITEMNMBR LIMIT 2');
+    refs.stockItem = column('SELECT rtrim(ITEMNMBR) FROM IV00101 WHERE ITEMTYPE = 1 AND DECPLCUR = 3 ORDER BY ITEMNMBR LIMIT 1')[0]!;
     refs.accounts = column(
       'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 ORDER BY n.ACTINDX LIMIT 3',
     );
@@ -419,5 +427,84 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     assert.equal(taken.outcome, 'created');
     const numbered = JSON.parse((await write('ar-invoices', body)).answer!) as { documentNumber: string };
     assert.notEqual(numbered.documentNumber, next);
+  });
+  test("amounts as GP checks them: GP computes 1.5 × 19.99 as 29.99 at the currency's 2 decimals, the header sums the lines; a unit price with more decimals than the item's is GP's 4646", async () => {
+    const order = bodies()['sales-orders'] as Record<string, unknown>;
+    const created = await write(
+      'sales-orders',
+      checked('sales-orders', { ...order, lines: [{ itemId: refs.items[0], quantity: '1.5', unitPrice: '19.99' }] }),
+    );
+    const answer = JSON.parse(created.answer!) as { number: string; subtotal: string };
+    const lines = (
+      await pool
+        .request()
+        .input('n', sql.VarChar(21), answer.number)
+        .query(`SELECT CAST([XTNDPRCE] AS varchar(30)) AS [x] FROM [${COMPANY}].[dbo].[SOP10200] WHERE [SOPTYPE] = 2 AND [SOPNUMBE] = @n`)
+    ).recordset as { x: string }[];
+    assert.deepEqual(
+      lines.map((l) => l.x),
+      ['29.99000'],
+    );
+    assert.ok(sameValue(answer.subtotal, '29.99'), `subtotal ${answer.subtotal}`);
+    const before = await fingerprint();
+    const refused = await refusal(
+      write(
+        'sales-orders',
+        checked('sales-orders', { ...order, lines: [{ itemId: refs.stockItem, quantity: '1', unitPrice: '19.995' }] }),
+        {
+          validateOnly: true,
+        },
+      ),
+    );
+    assert.deepEqual(
+      (refused.details as { gp: { code: number }[] }).gp.map((g) => g.code),
+      [4646],
+    );
+    assert.equal(await fingerprint(), before);
+  });
+
+  test('a return passes its quantity back to stock on hand, which GP requires of an inventoried item (183)', async () => {
+    const order = bodies()['sales-orders'] as Record<string, unknown>;
+    const returned = await write(
+      'sales-orders',
+      checked('sales-orders', {
+        ...order,
+        type: 'return',
+        docTypeId: 'STDRTN',
+        lines: [{ itemId: refs.stockItem, quantity: '2', unitPrice: '19.99' }],
+      }),
+      { validateOnly: true },
+    );
+    assert.equal(returned.outcome, 'validated');
+  });
+
+  test("the stand-in refuses where GP's procedures refuse: 4647, 67 and 183 when called without what GP requires", async () => {
+    // Called directly (the writer never sends these): the stand-in's checks, which the findings above rest on.
+    const call = async (batch: string) =>
+      Number(
+        (
+          await pool
+            .request()
+            .query(`BEGIN TRAN; DECLARE @rc int, @state int = 0, @codes varchar(255) = ''; ${batch} SELECT @state AS [state]; ROLLBACK;`)
+        ).recordset[0].state,
+      );
+    const customer = refs.customers[0]!;
+    const item = refs.stockItem;
+    const line = (extra: string) =>
+      `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDORD', ${extra}, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`;
+    assert.equal(await call(line('@I_vQUANTITY = 1.5, @I_vUNITPRCE = 19.99, @I_vXTNDPRCE = 29.985')), 4647);
+    assert.equal(await call(line('@I_vQUANTITY = 1.5, @I_vUNITPRCE = 19.99, @I_vDEFEXTPRICE = 1')), 0);
+    assert.equal(
+      await call(
+        `${line('@I_vQUANTITY = 1, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1')} EXEC @rc = [${COMPANY}].[dbo].[taSopHdrIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vDOCID = 'STDORD', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vBACHNUMB = 'STANDIN-CHK', @I_vSUBTOTAL = 11, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      67,
+    );
+    assert.equal(
+      await call(
+        `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 4, @I_vSOPNUMBE = 'STANDIN-RTN', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDRTN', @I_vQUANTITY = 2, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      183,
+    );
   });
 });

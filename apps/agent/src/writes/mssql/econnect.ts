@@ -63,6 +63,8 @@ const PARAMETER_TYPES: Record<string, string> = {
   ACTNUMST: 'char(75)',
   FREIGHT: 'numeric(19,5)',
   CHRGAMNT: 'numeric(19,5)',
+  // A returned line's quantity buckets (taSopLineIvcInsert); SOP10200 keeps them in other columns.
+  QTYONHND: 'numeric(19,5)',
 };
 
 /** eConnect's parameter names where they differ from the column the field is read from. */
@@ -279,11 +281,8 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         main: (taken) => {
           const number = taken ?? String(body.number);
           const calls = new Calls(operationId, database);
-          let subtotal = new Decimal(0);
           const lines = body.lines!;
           for (const line of lines) {
-            const extended = new Decimal(String(line.quantity)).times(String(line.unitPrice)).toDecimalPlaces(5);
-            subtotal = subtotal.plus(extended);
             // Lines before the header: taSopHdrIvcInsert reads and sums them.
             calls.call(
               'taSopLineIvcInsert',
@@ -298,22 +297,30 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
                 ITEMDESC: (line.description ?? null) as string | null,
                 QUANTITY: String(line.quantity),
                 UNITPRCE: String(line.unitPrice),
-                XTNDPRCE: extended.toFixed(5),
                 DOCID: String(body.docTypeId),
+                // A return's quantity goes back to stock on hand: taSopLineIvcInsert refuses a return line
+                // of an inventoried item whose five buckets (on hand, returned, in use, in service,
+                // damaged) do not add up to its quantity (error 183) when Inventory is registered.
+                ...(type === 4 && { QTYONHND: String(line.quantity) }),
               },
               { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
+              // GP computes the extended price, rounded to the document currency's decimals
+              // (round(QUANTITY * UNITPRCE, @EDITDECPLCUR)); one the agent computed to 5 decimals was
+              // refused with 4647 whenever it had more (1.5 × 19.99 = 29.985).
+              { DEFEXTPRICE: 1 },
             );
           }
-          const total = subtotal.plus(String(body.freightAmount ?? '0'));
           const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
           // eConnect names the header's freight FREIGHT (the column is FRTAMNT).
           const { FRTAMNT, ...rest } = header;
           calls.call(
             'taSopHdrIvcInsert',
             table('SOP10100'),
-            { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }), SUBTOTAL: subtotal.toFixed(5), DOCAMNT: total.toFixed(5) },
+            { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }) },
             { ...lengthsOf(object, CATALOGUE['sales-orders']), SOPNUMBE: 21 },
-            { UpdateExisting: 0 },
+            // The header's subtotal is the sum of the lines GP inserted and its total GP's sum too
+            // (DEFPRICING = 1): a subtotal other than the lines' sum is error 67.
+            { UpdateExisting: 0, DEFPRICING: 1 },
           );
           return calls.batch();
         },

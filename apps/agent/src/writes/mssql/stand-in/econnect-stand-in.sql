@@ -10,7 +10,9 @@
 -- distributions, posting setup and the hundreds of other eConnect parameters are not here. What it
 -- does as GP's procedures do: it reads and executes GP's objects in the system database across
 -- databases (so a login without the write role's grants fails, error 229), it numbers receivables
--- through taGetPaymentNumber, and it refuses an unknown currency (1327, 1305).
+-- through taGetPaymentNumber, refuses an unknown currency (1327, 1305), prices with more decimals than
+-- the currency's (4646, 4647), a header subtotal other than the lines' sum (67) and a return line
+-- whose quantity buckets do not add up (183), and computes extended prices and totals when asked to.
 -- One marked input is refused, as eConnect refuses: a customer named STANDIN-REFUSE (error 90001,
 -- and 90002 in the error string), whose codes are described in the stand-in DYNAMICS..taErrorCode.
 -- Run it in a company database (USE [TWO] first); it also creates DYNAMICS..taErrorCode and
@@ -53,8 +55,12 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 124, 1305, 1327);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 1305, 1327, 4646, 4647);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
+(67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
+(183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
+(4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
+(4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
 (44, 'STAND-IN (GP code of taGetPaymentNumber): the document type or increment is missing'),
 (124, 'STAND-IN (GP code of taGetPaymentNumber): RM40401 has no row for the document type'),
 (1305, 'STAND-IN (GP code of taUpdateCreateCustomerRcd): the currency is not set up for this company (MC60100)'),
@@ -560,6 +566,12 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopLineIvcInsert]
     @I_vUNITPRCE numeric(19, 5) = NULL,
     @I_vXTNDPRCE numeric(19, 5) = NULL,
     @I_vDOCID char(15) = NULL,
+    @I_vDEFEXTPRICE int = NULL,
+    @I_vQTYONHND numeric(19, 5) = NULL,
+    @I_vQTYRTRND numeric(19, 5) = NULL,
+    @I_vQTYINUSE numeric(19, 5) = NULL,
+    @I_vQTYINSVC numeric(19, 5) = NULL,
+    @I_vQTYDMGED numeric(19, 5) = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -571,6 +583,9 @@ BEGIN
     DECLARE @iExists int;
     DECLARE @iInserted int;
     DECLARE @iLockState int;
+    DECLARE @EDITDECPLCUR int = 2;
+    DECLARE @DECPLCUR smallint;
+    DECLARE @ITEMTYPE smallint;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopLineIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -585,7 +600,13 @@ BEGIN
         (@call, N'I_vQUANTITY', @I_vQUANTITY),
         (@call, N'I_vUNITPRCE', @I_vUNITPRCE),
         (@call, N'I_vXTNDPRCE', @I_vXTNDPRCE),
-        (@call, N'I_vDOCID', @I_vDOCID);
+        (@call, N'I_vDOCID', @I_vDOCID),
+        (@call, N'I_vDEFEXTPRICE', @I_vDEFEXTPRICE),
+        (@call, N'I_vQTYONHND', @I_vQTYONHND),
+        (@call, N'I_vQTYRTRND', @I_vQTYRTRND),
+        (@call, N'I_vQTYINUSE', @I_vQTYINUSE),
+        (@call, N'I_vQTYINSVC', @I_vQTYINSVC),
+        (@call, N'I_vQTYDMGED', @I_vQTYDMGED);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
@@ -594,6 +615,31 @@ BEGIN
     -- GP marks the document being edited in tempdb..DEX_LOCK through taDEXLOCKS, and releases it at the end.
     EXEC @iStatus = [DYNAMICS].[dbo].[taDEXLOCKS] @I_vOperation = 1, @I_vtable_path_name = 'SOP10100', @I_vrow_id = 0,
         @O_oExists = @iExists OUTPUT, @O_oInsertStatus = @iInserted OUTPUT, @O_iErrorState = @iLockState OUTPUT;
+    -- GP's amount checks (taSopLineIvcInsert line 5). The extended price is rounded to the document
+    -- currency's decimals (@EDITDECPLCUR, MC40200.DECPLCUR - 1; here the customer's currency) and computed
+    -- by GP when DEFEXTPRICE = 1; the unit price to the item's currency decimals (GP: IV00105, which
+    -- the demo has not; here IV00101.DECPLCUR). GP defaults XTNDPRCE and the quantity buckets to 0.
+    SELECT @EDITDECPLCUR = m.[DECPLCUR] - 1
+    FROM [dbo].[RM00101] AS c
+    INNER JOIN [DYNAMICS].[dbo].[MC40200] AS m ON m.[CURNCYID] = c.[CURNCYID]
+    WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
+    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    IF COALESCE(@I_vDEFEXTPRICE, 0) = 1 SET @I_vXTNDPRCE = ROUND(@I_vQUANTITY * @I_vUNITPRCE, @EDITDECPLCUR);
+    SET @I_vXTNDPRCE = COALESCE(@I_vXTNDPRCE, 0);
+    IF @DECPLCUR > 0 AND ROUND(@I_vUNITPRCE, @DECPLCUR - 1) <> @I_vUNITPRCE
+        SET @O_iErrorState = 4646;
+    ELSE IF ROUND(@I_vXTNDPRCE, @EDITDECPLCUR) <> @I_vXTNDPRCE
+        SET @O_iErrorState = 4647;
+    -- A return's quantity must be split into GP's buckets (error 183; Inventory is taken as registered).
+    ELSE IF @I_vSOPTYPE = 4 AND COALESCE(@ITEMTYPE, 1) NOT IN (4, 5, 6)
+        AND @I_vQUANTITY <> COALESCE(@I_vQTYINSVC, 0) + COALESCE(@I_vQTYINUSE, 0) + COALESCE(@I_vQTYDMGED, 0)
+        + COALESCE(@I_vQTYRTRND, 0) + COALESCE(@I_vQTYONHND, 0)
+        SET @O_iErrorState = 183;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
     -- GP numbers lines 16384 apart; the item's description when the line has none.
     INSERT INTO [dbo].[SOP10200] (
         [SOPTYPE], [SOPNUMBE], [LNITMSEQ], [CMPNTSEQ], [ITEMNMBR], [ITEMDESC], [QUANTITY], [UNITPRCE], [XTNDPRCE],
@@ -628,6 +674,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopHdrIvcInsert]
     @I_vSUBTOTAL numeric(19, 5) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
     @I_vUpdateExisting tinyint = NULL,
+    @I_vDEFPRICING tinyint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -655,7 +702,8 @@ BEGIN
         (@call, N'I_vFREIGHT', @I_vFREIGHT),
         (@call, N'I_vSUBTOTAL', @I_vSUBTOTAL),
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
-        (@call, N'I_vUpdateExisting', @I_vUpdateExisting);
+        (@call, N'I_vUpdateExisting', @I_vUpdateExisting),
+        (@call, N'I_vDEFPRICING', @I_vDEFPRICING);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
@@ -666,6 +714,14 @@ BEGIN
     SELECT @subtotal = COALESCE(SUM([XTNDPRCE]), 0)
     FROM [dbo].[SOP10200]
     WHERE [SOPTYPE] = @I_vSOPTYPE AND [SOPNUMBE] = @I_vSOPNUMBE;
+    -- GP's header check (taSopHdrIvcInsert line 5): the subtotal is the lines' sum, taken as such with
+    -- DEFPRICING = 1, else refused when it differs (error 67); the total follows it.
+    IF COALESCE(@I_vDEFPRICING, 0) <> 1 AND @subtotal <> COALESCE(@I_vSUBTOTAL, 0)
+    BEGIN
+        SET @O_iErrorState = 67;
+        SET @oErrString = '67';
+        RETURN @O_iErrorState;
+    END;
     SET @total = @subtotal + COALESCE(@I_vTAXAMNT, 0) + COALESCE(@I_vFREIGHT, 0);
     INSERT INTO [dbo].[SOP10100] (
         [SOPTYPE], [SOPNUMBE], [DOCID], [DOCDATE], [LOCNCODE], [BCHSOURC], [BACHNUMB], [CUSTNMBR], [CUSTNAME],
