@@ -87,7 +87,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     for (const batch of batchesOf(fs.readFileSync(STAND_IN_SCRIPT, 'utf8'))) await pool.request().batch(batch);
     await pool.request().batch(MSSQL_JOURNAL_DDL);
     // The agent's login as a customer's DBA makes it: the read and write role scripts, nothing more.
-    const agent = await createAgentLogin(pool, MSSQL_URL!, [COMPANY, 'NWIND']);
+    const agent = await createAgentLogin(pool, MSSQL_URL!, [COMPANY]);
     dropLogin = agent.drop;
     await pool.request().batch(`USE [${COMPANY}]`);
     writer = new MssqlWriter(agent.connection);
@@ -365,7 +365,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     ]);
     assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
   });
-  /** Runs `change` as the administrator, then `work`, then `restore`, whatever `work` did. */
+  /** Runs `change` as the administrator, then `work`, then `restore`, whatever `work` did (GRANT and REVOKE name objects of the current database only). */
   async function withChange<T>(change: string, restore: string, work: () => Promise<T>): Promise<T> {
     await pool.request().batch(change);
     try {
@@ -378,15 +378,15 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
   test("a grant missing from the write role fails as on GP: 403 naming it, nothing left (the stand-in executes DYNAMICS..tasmGetNextNoteIndex, as GP's taUpdateCreateCustomerRcd does)", async () => {
     const before = await fingerprint();
     const denied = await withChange(
-      'REVOKE EXECUTE ON [DYNAMICS].[dbo].[tasmGetNextNoteIndex] FROM [gp_gateway_write]',
-      'GRANT EXECUTE ON [DYNAMICS].[dbo].[tasmGetNextNoteIndex] TO [gp_gateway_write]',
+      `USE [DYNAMICS]; REVOKE EXECUTE ON [dbo].[tasmGetNextNoteIndex] FROM [gp_gateway_write]; USE [${COMPANY}];`,
+      `USE [DYNAMICS]; GRANT EXECUTE ON [dbo].[tasmGetNextNoteIndex] TO [gp_gateway_write]; USE [${COMPANY}];`,
       () => refusal(write('customers', checked('customers', { id: 'MSSQLNOGRANT', name: 'no grant' }))),
     );
     assert.equal(denied.code, 'FORBIDDEN');
     assert.match(denied.message, /lacks EXECUTE on DYNAMICS\.\.tasmGetNextNoteIndex: run the script `gp-agent mssql grant-write` prints/);
     const sop = await withChange(
-      'REVOKE SELECT ON [DYNAMICS].[dbo].[SY05501] FROM [gp_gateway_write]',
-      'GRANT SELECT ON [DYNAMICS].[dbo].[SY05501] TO [gp_gateway_write]',
+      `USE [DYNAMICS]; REVOKE SELECT ON [dbo].[SY05501] FROM [gp_gateway_write]; USE [${COMPANY}];`,
+      `USE [DYNAMICS]; GRANT SELECT ON [dbo].[SY05501] TO [gp_gateway_write]; USE [${COMPANY}];`,
       // Validate-only: it takes no number, so nothing at all may change.
       () => refusal(write('sales-orders', checked('sales-orders', bodies()['sales-orders']), { validateOnly: true })),
     );
