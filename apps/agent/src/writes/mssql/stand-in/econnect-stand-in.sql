@@ -535,10 +535,20 @@ BEGIN
         (@call, N'I_cDOCID', @I_cDOCID),
         (@call, N'I_tInc_Dec', @I_tInc_Dec);
     SET @O_iErrorState = 0;
+    -- As taGetSopNumber: fulfillment orders are numbered as invoices; the id's SOP40200 row, else the
+    -- type's SOP40300 row (GP also tries the invoice id named in USDOCID1 first, which the stand-in
+    -- leaves out); the whole table locked until the transaction ends (TABLOCKX HOLDLOCK).
+    DECLARE @type tinyint = CASE WHEN @I_tSOPTYPE = 6 THEN 3 ELSE @I_tSOPTYPE END;
+    DECLARE @fromType bit = 0;
     SELECT @number = RTRIM([SOPNUMBE])
-    FROM [dbo].[SOP40200] WITH (UPDLOCK, HOLDLOCK)
-    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
-    IF @number IS NULL
+    FROM [dbo].[SOP40200] WITH (TABLOCKX, HOLDLOCK)
+    WHERE [SOPTYPE] = @type AND [DOCID] = @I_cDOCID;
+    IF COALESCE(@number, '') = ''
+    BEGIN
+        SELECT @number = RTRIM([SOPNUMBE]) FROM [dbo].[SOP40300] WITH (TABLOCKX, HOLDLOCK) WHERE [SOPTYPE] = @type;
+        SET @fromType = 1;
+    END;
+    IF COALESCE(@number, '') = ''
     BEGIN
         SET @O_iErrorState = 90010;
         RETURN 0;
@@ -546,9 +556,12 @@ BEGIN
     WHILE EXISTS (SELECT 1 FROM [dbo].[SOP10100] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
         OR EXISTS (SELECT 1 FROM [dbo].[SOP30200] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
         SET @number = [dbo].[gpgw_standin_NextNumber](@number);
-    UPDATE [dbo].[SOP40200]
-    SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number)
-    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
+    IF @fromType = 1
+        UPDATE [dbo].[SOP40300] SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number) WHERE [SOPTYPE] = @type;
+    ELSE
+        UPDATE [dbo].[SOP40200]
+        SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number)
+        WHERE [SOPTYPE] = @type AND [DOCID] = @I_cDOCID;
     SET @O_vSopNumber = @number;
     RETURN 0;
 END;
@@ -870,7 +883,7 @@ BEGIN
     -- As GP's: its numbering constants and the alignment texts, from the system database.
     EXEC @iStatus = [DYNAMICS].[dbo].[smGetConstantInt] 'VOUCHER_NUMBER_CONTROL_TYPE', @iConstant OUTPUT, @iConstantState OUTPUT;
     EXEC @iStatus = [DYNAMICS].[dbo].[smGetMsgString] 11047, @cDBName, @vAlignment OUTPUT, @iConstantState OUTPUT;
-    SELECT @voucher = RTRIM([NTVCHNUM]) FROM [dbo].[PM40100] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    SELECT @voucher = RTRIM([NTVCHNUM]) FROM [dbo].[PM40100] WITH (TABLOCKX, HOLDLOCK) WHERE [UNIQKEY] = '1';
     IF @voucher IS NULL
     BEGIN
         SET @O_iErrorState = 90011;
@@ -969,7 +982,7 @@ BEGIN
     INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
         (@call, N'I_vInc_Dec', @I_vInc_Dec);
     SET @O_iErrorState = 0;
-    SELECT @entry = [NJRNLENT] FROM [dbo].[GL40000] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    SELECT @entry = [NJRNLENT] FROM [dbo].[GL40000] WITH (TABLOCKX, HOLDLOCK) WHERE [UNIQKEY] = '1';
     IF @entry IS NULL
     BEGIN
         SET @O_iErrorState = 90012;
