@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { econnectWrite, type TsqlBatch } from './econnect.ts';
 import { goldenBody } from './goldenBodies.ts';
+import { plannedCalls } from './stand-in/standIn.ts';
 import { checksOf } from '../references/describe.ts';
 import { referenceBatch } from '../references/mssql.ts';
 
@@ -100,6 +101,28 @@ test('validate-only takes no number: its number is read WITH (NOLOCK) from the n
     assert.doesNotMatch(peek.sql, /EXEC|UPDLOCK|HOLDLOCK|TABLOCK|UPDATE/i, object);
     assert.match(peek.sql, /WITH \(NOLOCK\)/, object);
   }
+});
+
+test('sales amounts: quantities and prices go as sent, exactly; GP computes extended prices and totals at its decimals; a return goes back on hand', () => {
+  const order = goldenBody('sales-orders');
+  const body = { ...order, lines: [{ itemId: 'ACCS-10011-BK', quantity: '1.5', unitPrice: '19.99' }] };
+  const calls = plannedCalls(econnectWrite('sales-orders', body, OPERATION, 'TWO').main('ORDST1101'));
+  const [line, header] = calls;
+  // 1.5 × 19.99 = 29.985 has more decimals than a 2-decimal currency: GP's taSopLineIvcInsert refused it
+  // (4647) when the agent sent it; now GP rounds it to its own currency decimals (DEFEXTPRICE).
+  assert.equal(line!.parameters.I_vQUANTITY, '1.50000');
+  assert.equal(line!.parameters.I_vUNITPRCE, '19.99000');
+  assert.equal(line!.parameters.I_vDEFEXTPRICE, '1');
+  assert.ok(!('I_vXTNDPRCE' in line!.parameters), 'no extended price of the agent');
+  assert.ok(!('I_vQTYONHND' in line!.parameters), 'only returns name a quantity bucket');
+  // The header's subtotal and total are the lines' as GP stored them (DEFPRICING; error 67 otherwise).
+  assert.equal(header!.parameters.I_vDEFPRICING, '1');
+  assert.ok(!('I_vSUBTOTAL' in header!.parameters) && !('I_vDOCAMNT' in header!.parameters));
+  const returned = plannedCalls(
+    econnectWrite('sales-orders', { ...body, type: 'return', docTypeId: 'STDRTN' }, OPERATION, 'TWO').main('RTN1001'),
+  );
+  assert.equal(returned[0]!.parameters.I_vQTYONHND, '1.50000', 'the returned quantity goes back to stock on hand (183 otherwise)');
+  assert.equal(returned[0]!.parameters.I_vSOPTYPE, '4');
 });
 
 const available = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' }).status === 0;
