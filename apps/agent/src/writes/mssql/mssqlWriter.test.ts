@@ -64,3 +64,9 @@ test('a failure before COMMIT is not looked up: the transaction was rolled back,
   }, null);
   await assert.rejects(denied.writer.write(request), (error: unknown) => error instanceof AgentError && error.code === 'FORBIDDEN');
 });
+
+test('the system database and the lock timeout are checked before they are written into a statement', () => {
+  assert.throws(() => new MssqlWriter('Server=gp.invalid', { systemDatabase: 'GP]SYS' }), /not a system database name/);
+  assert.throws(() => new MssqlWriter('Server=gp.invalid', { lockTimeoutMs: -1 }), /not a lock timeout/);
+  assert.doesNotThrow(() => new MssqlWriter('Server=gp.invalid', { systemDatabase: 'GPSYS', lockTimeoutMs: 0 }));
+});
