@@ -48,12 +48,15 @@ async function select(on: Runner, query: CompiledQuery): Promise<unknown[][]> {
 }
 
 /**
- * Writes on SQL Server through GP's eConnect procedures (econnect.ts; docs/decisions.md#writes-on-the-agent).
- * Broken references are refused first (400, each named in details.issues, as on the embedded
- * database), then an id or number that exists (409); the document's number is taken in its own
- * transaction (validate-only: inside the write's, and rolled back with it); then, in one transaction,
- * the calls, the record read back through the catalogue, and the journal row; COMMIT. GP's own
- * refusals come back as its error codes, with their words from DYNAMICS..taErrorCode.
+ * Writes on SQL Server through GP's eConnect procedures (econnect.ts; docs/decisions.md#writes-on-the-agent,
+ * #the-sql-server-write-path-as-gp-2015-runs-econnect). Broken references are refused first (400,
+ * each named in details.issues, as on the embedded database), then an id or number that exists
+ * (409); the document's number is taken by GP's procedure in a driver transaction of its own
+ * (validate-only takes none: it reads the next one without a lock); then, in one transaction the
+ * driver begins, the calls, the record read back through the catalogue, and the journal row; COMMIT,
+ * or ROLLBACK when the batch's status row says GP refused. GP's own refusals come back as its error
+ * codes, with their words from the system database's taErrorCode; driver failures as writeErrors.ts
+ * says.
  */
 export class MssqlWriter implements Writer {
   private readonly pool: sql.ConnectionPool;
