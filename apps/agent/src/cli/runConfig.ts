@@ -83,7 +83,7 @@ export type DatabaseConfig =
       kind: 'mssql';
       connection: string;
       isolation: MssqlIsolation;
-      /** How long a read waits for a lock (SET LOCK_TIMEOUT) before it answers ERP_UNAVAILABLE. */
+      /** How long a read or a write waits for a lock (SET LOCK_TIMEOUT) before it answers ERP_UNAVAILABLE. */
       lockTimeoutMs: number;
       /** GP's system database (DYNAMICS unless GP was installed with a named one). */
       systemDatabase: string;
@@ -440,7 +440,7 @@ export function settingsHelp(): string {
     '                     GP_AGENT_TOKEN_FILE             or a file holding it (--token works too, but shows it in ps)',
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
     '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
-    `                     GP_MSSQL_LOCK_TIMEOUT_MS        how long a read waits for GP's locks (default ${DEFAULT_LOCK_TIMEOUT_MS})`,
+    `                     GP_MSSQL_LOCK_TIMEOUT_MS        how long a read or write waits for GP's locks (default ${DEFAULT_LOCK_TIMEOUT_MS})`,
     `                     GP_SYSTEM_DATABASE              GP's system database on SQL Server (default ${DEFAULT_SYSTEM_DATABASE})`,
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',
     '  --log-level        LOG_LEVEL                       fatal, error, warn, info (default), debug, trace',
