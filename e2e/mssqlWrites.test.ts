@@ -365,6 +365,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     ]);
     assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
   });
+
   /** Runs `change` as the administrator, then `work`, then `restore`, whatever `work` did (GRANT and REVOKE name objects of the current database only). */
   async function withChange<T>(change: string, restore: string, work: () => Promise<T>): Promise<T> {
     await pool.request().batch(change);
@@ -428,6 +429,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     const numbered = JSON.parse((await write('ar-invoices', body)).answer!) as { documentNumber: string };
     assert.notEqual(numbered.documentNumber, next);
   });
+
   test("amounts as GP checks them: GP computes 1.5 × 19.99 as 29.99 at the currency's 2 decimals, the header sums the lines; a unit price with more decimals than the item's is GP's 4646", async () => {
     const order = bodies()['sales-orders'] as Record<string, unknown>;
     const created = await write(
