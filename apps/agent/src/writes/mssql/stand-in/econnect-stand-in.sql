@@ -122,7 +122,9 @@ CREATE TABLE [DYNAMICS].[dbo].[SY05400] ([USERLANG] smallint NOT NULL PRIMARY KE
 GO
 
 IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY00800]', N'U') IS NULL
-CREATE TABLE [DYNAMICS].[dbo].[SY00800] ([BCHSOURC] char(15) NOT NULL, [BACHNUMB] char(15) NOT NULL, [CMPNYNAM] char(65) NOT NULL);
+CREATE TABLE [DYNAMICS].[dbo].[SY00800] (
+    [BCHSOURC] char(15) NOT NULL, [BACHNUMB] char(15) NOT NULL, [TRXSOURC] char(25) NOT NULL, [CMPNYNAM] char(65) NOT NULL
+);
 GO
 
 IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY01400]', N'U') IS NULL
@@ -699,6 +701,7 @@ BEGIN
     DECLARE @iStatus int;
     DECLARE @nNoteIndex numeric(19, 5);
     DECLARE @iNoteState int;
+    DECLARE @iReconcile int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopHdrIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -721,6 +724,10 @@ BEGIN
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
     SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    -- GP's batch procedure (taCreateUpdateBatchHeaderRcd) looks for a bank reconcile in progress before
+    -- it touches a Sales Entry batch; the stand-in reads the same row and goes on.
+    SELECT @iReconcile = COUNT(*) FROM [DYNAMICS].[dbo].[SY00800]
+    WHERE [BCHSOURC] = 'Utility' AND [TRXSOURC] = 'Reconcile' AND [CMPNYNAM] = (SELECT [CMPNYNAM] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME());
     EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
         @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     -- The header sums the lines inserted before it, as taSopHdrIvcInsert does.
