@@ -20,6 +20,7 @@ import {
   type Call,
 } from '../apps/agent/src/writes/mssql/stand-in/standIn.ts';
 import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
+import { createAgentLogin } from './support/mssqlLogin.ts';
 
 /**
  * Every write on SQL Server through MssqlWriter, when MSSQL_URL names a throwaway server (the suite
@@ -28,8 +29,11 @@ import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
  * with the signatures the writer calls, which record each call and insert the rows GP would insert.
  * What this proves is the writer's side: the batches run on a real server, the calls go in the
  * right order with the right parameters, the journal and the read-back, validate-only, replays, a
- * GP refusal turned into details.gp, broken references refused before any call. It does not prove
- * that GP's real eConnect accepts them (docs/decisions.md#writes-on-the-agent).
+ * GP refusal turned into details.gp, broken references refused before any call. The writer runs as
+ * a least-privilege login made by the scripts `gp-agent mssql grant-read` and `grant-write` print,
+ * never as the administrator of MSSQL_URL, and the stand-in reaches into DYNAMICS where GP's
+ * procedures do, so a grant missing from the scripts fails here. It does not prove that GP's real
+ * eConnect accepts the calls (docs/decisions.md#writes-on-the-agent).
  */
 const MSSQL_URL = process.env.MSSQL_URL;
 if (!MSSQL_URL) {
@@ -52,7 +56,15 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
   let writer: MssqlWriter;
   let executor: MssqlExecutor;
   let reads: ReadService;
-  const refs = { customers: [] as string[], vendors: [] as string[], items: [] as string[], accounts: [] as string[] };
+  let dropLogin: () => Promise<void> = async () => {};
+  const refs = {
+    customers: [] as string[],
+    vendors: [] as string[],
+    items: [] as string[],
+    accounts: [] as string[],
+    /** An inventoried item (ITEMTYPE 1) priced in 2 decimals (DECPLCUR 3, GP's decimals + 1). */
+    stockItem: '',
+  };
 
   before(async () => {
     const loaded = await loadDemoIntoReachableSqlServer(MSSQL_URL!, 'e2e-mssql-writes-');
@@ -63,6 +75,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     refs.customers = column('SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE INACTIVE = 0 ORDER BY CUSTNMBR LIMIT 3');
     refs.vendors = column('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 ORDER BY VENDORID LIMIT 2');
     refs.items = column('SELECT rtrim(ITEMNMBR) FROM IV00101 ORDER BY ITEMNMBR LIMIT 2');
+    refs.stockItem = column('SELECT rtrim(ITEMNMBR) FROM IV00101 WHERE ITEMTYPE = 1 AND DECPLCUR = 3 ORDER BY ITEMNMBR LIMIT 1')[0]!;
     refs.accounts = column(
       'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 ORDER BY n.ACTINDX LIMIT 3',
     );
@@ -73,14 +86,19 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     await pool.request().batch(`USE [${COMPANY}]`);
     for (const batch of batchesOf(fs.readFileSync(STAND_IN_SCRIPT, 'utf8'))) await pool.request().batch(batch);
     await pool.request().batch(MSSQL_JOURNAL_DDL);
-    writer = new MssqlWriter(MSSQL_URL!);
-    executor = new MssqlExecutor(MSSQL_URL!);
+    // The agent's login as a customer's DBA makes it: the read and write role scripts, nothing more.
+    const agent = await createAgentLogin(pool, MSSQL_URL!, [COMPANY]);
+    dropLogin = agent.drop;
+    await pool.request().batch(`USE [${COMPANY}]`);
+    writer = new MssqlWriter(agent.connection);
+    executor = new MssqlExecutor(agent.connection);
     reads = new ReadService(executor);
   });
 
   after(async () => {
     await writer?.close();
     await executor?.close();
+    await dropLogin().catch(() => {});
     await pool?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -346,5 +364,149 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
       { path: 'currencyId', message: 'no currency with this id' },
     ]);
     assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
+  });
+
+  /** Runs `change` as the administrator, then `work`, then `restore`, whatever `work` did (GRANT and REVOKE name objects of the current database only). */
+  async function withChange<T>(change: string, restore: string, work: () => Promise<T>): Promise<T> {
+    await pool.request().batch(change);
+    try {
+      return await work();
+    } finally {
+      await pool.request().batch(restore);
+    }
+  }
+
+  test("a grant missing from the write role fails as on GP: 403 naming it, nothing left (the stand-in executes DYNAMICS..tasmGetNextNoteIndex, as GP's taUpdateCreateCustomerRcd does)", async () => {
+    const before = await fingerprint();
+    const denied = await withChange(
+      `USE [DYNAMICS]; REVOKE EXECUTE ON [dbo].[tasmGetNextNoteIndex] FROM [gp_gateway_write]; USE [${COMPANY}];`,
+      `USE [DYNAMICS]; GRANT EXECUTE ON [dbo].[tasmGetNextNoteIndex] TO [gp_gateway_write]; USE [${COMPANY}];`,
+      () => refusal(write('customers', checked('customers', { id: 'MSSQLNOGRANT', name: 'no grant' }))),
+    );
+    assert.equal(denied.code, 'FORBIDDEN');
+    assert.match(denied.message, /lacks EXECUTE on DYNAMICS\.\.tasmGetNextNoteIndex: run the script `gp-agent mssql grant-write` prints/);
+    const sop = await withChange(
+      `USE [DYNAMICS]; REVOKE SELECT ON [dbo].[SY05501] FROM [gp_gateway_write]; USE [${COMPANY}];`,
+      `USE [DYNAMICS]; GRANT SELECT ON [dbo].[SY05501] TO [gp_gateway_write]; USE [${COMPANY}];`,
+      // Validate-only: it takes no number, so nothing at all may change.
+      () => refusal(write('sales-orders', checked('sales-orders', bodies()['sales-orders']), { validateOnly: true })),
+    );
+    assert.equal(sop.code, 'FORBIDDEN');
+    assert.match(sop.message, /lacks SELECT on DYNAMICS\.\.SY05501/);
+    assert.equal(await fingerprint(), before, 'the transaction was rolled back by the driver');
+  });
+
+  test("GP's currency check (1305: not set up for the company in DYNAMICS..MC60100) comes back as details.gp, in a status row the driver read", async () => {
+    const before = await fingerprint();
+    const refused = await withChange(
+      "DELETE FROM [DYNAMICS].[dbo].[MC60100] WHERE [CURNCYID] = 'Z-US$'",
+      "INSERT INTO [DYNAMICS].[dbo].[MC60100] ([CMPANYID], [CURNCYID]) SELECT [CMPANYID], 'Z-US$' FROM [DYNAMICS].[dbo].[SY01500]",
+      () => refusal(write('customers', checked('customers', { id: 'MSSQLNOCUR', name: 'x', currencyId: 'Z-US$' }))),
+    );
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      (refused.details as { gp: { code: number }[] }).gp.map((g) => g.code),
+      [1305],
+    );
+    assert.equal(await fingerprint(), before);
+  });
+
+  test("receivables numbering through taGetPaymentNumber: GP's error 124 for a type without RM40401 row, and a used number skipped", async () => {
+    const body = checked('ar-invoices', bodies()['ar-invoices']);
+    const refused = await withChange(
+      'UPDATE [TWO].[dbo].[RM40401] SET [RMDTYPAL] = 99 WHERE [RMDTYPAL] = 1',
+      'UPDATE [TWO].[dbo].[RM40401] SET [RMDTYPAL] = 1 WHERE [RMDTYPAL] = 99',
+      () => refusal(write('ar-invoices', body)),
+    );
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.match(refused.message, /GP could not give the next number \(error 124\)/);
+    // A number a document already has is skipped, as GP's loop over RM00401 skips it.
+    const next = String(
+      (await pool.request().query('SELECT RTRIM([DOCNUMBR]) AS [n] FROM [TWO].[dbo].[RM40401] WHERE [RMDTYPAL] = 1')).recordset[0].n,
+    );
+    const taken = await write('ar-invoices', checked('ar-invoices', { ...bodies()['ar-invoices'], documentNumber: next }));
+    assert.equal(taken.outcome, 'created');
+    const numbered = JSON.parse((await write('ar-invoices', body)).answer!) as { documentNumber: string };
+    assert.notEqual(numbered.documentNumber, next);
+  });
+
+  test("amounts as GP checks them: GP computes 1.5 × 19.99 as 29.99 at the currency's 2 decimals, the header sums the lines; a unit price with more decimals than the item's is GP's 4646", async () => {
+    const order = bodies()['sales-orders'] as Record<string, unknown>;
+    const created = await write(
+      'sales-orders',
+      checked('sales-orders', { ...order, lines: [{ itemId: refs.items[0], quantity: '1.5', unitPrice: '19.99' }] }),
+    );
+    const answer = JSON.parse(created.answer!) as { number: string; subtotal: string };
+    const lines = (
+      await pool
+        .request()
+        .input('n', sql.VarChar(21), answer.number)
+        .query(`SELECT CAST([XTNDPRCE] AS varchar(30)) AS [x] FROM [${COMPANY}].[dbo].[SOP10200] WHERE [SOPTYPE] = 2 AND [SOPNUMBE] = @n`)
+    ).recordset as { x: string }[];
+    assert.deepEqual(
+      lines.map((l) => l.x),
+      ['29.99000'],
+    );
+    assert.ok(sameValue(answer.subtotal, '29.99'), `subtotal ${answer.subtotal}`);
+    const before = await fingerprint();
+    const refused = await refusal(
+      write(
+        'sales-orders',
+        checked('sales-orders', { ...order, lines: [{ itemId: refs.stockItem, quantity: '1', unitPrice: '19.995' }] }),
+        {
+          validateOnly: true,
+        },
+      ),
+    );
+    assert.deepEqual(
+      (refused.details as { gp: { code: number }[] }).gp.map((g) => g.code),
+      [4646],
+    );
+    assert.equal(await fingerprint(), before);
+  });
+
+  test('a return passes its quantity back to stock on hand, which GP requires of an inventoried item (183)', async () => {
+    const order = bodies()['sales-orders'] as Record<string, unknown>;
+    const returned = await write(
+      'sales-orders',
+      checked('sales-orders', {
+        ...order,
+        type: 'return',
+        docTypeId: 'STDRTN',
+        lines: [{ itemId: refs.stockItem, quantity: '2', unitPrice: '19.99' }],
+      }),
+      { validateOnly: true },
+    );
+    assert.equal(returned.outcome, 'validated');
+  });
+
+  test("the stand-in refuses where GP's procedures refuse: 4647, 67 and 183 when called without what GP requires", async () => {
+    // Called directly (the writer never sends these): the stand-in's checks, which the findings above rest on.
+    const call = async (batch: string) =>
+      Number(
+        (
+          await pool
+            .request()
+            .query(`BEGIN TRAN; DECLARE @rc int, @state int = 0, @codes varchar(255) = ''; ${batch} SELECT @state AS [state]; ROLLBACK;`)
+        ).recordset[0].state,
+      );
+    const customer = refs.customers[0]!;
+    const item = refs.stockItem;
+    const line = (extra: string) =>
+      `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDORD', ${extra}, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`;
+    assert.equal(await call(line('@I_vQUANTITY = 1.5, @I_vUNITPRCE = 19.99, @I_vXTNDPRCE = 29.985')), 4647);
+    assert.equal(await call(line('@I_vQUANTITY = 1.5, @I_vUNITPRCE = 19.99, @I_vDEFEXTPRICE = 1')), 0);
+    assert.equal(
+      await call(
+        `${line('@I_vQUANTITY = 1, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1')} EXEC @rc = [${COMPANY}].[dbo].[taSopHdrIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vDOCID = 'STDORD', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vBACHNUMB = 'STANDIN-CHK', @I_vSUBTOTAL = 11, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      67,
+    );
+    assert.equal(
+      await call(
+        `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 4, @I_vSOPNUMBE = 'STANDIN-RTN', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDRTN', @I_vQUANTITY = 2, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      183,
+    );
   });
 });

@@ -272,7 +272,7 @@ export const WRITES = {
     lines: { fields: defined(salesOrderLines), min: 1, max: 500 },
     procedures: ['taGetSopNumber', 'taSopLineIvcInsert', 'taSopHdrIvcInsert'],
   },
-  'ar-invoices': { fields: defined(arInvoices), procedures: ['taRMTransaction'] },
+  'ar-invoices': { fields: defined(arInvoices), procedures: ['taGetPaymentNumber', 'taRMTransaction'] },
   'ap-invoices': { fields: defined(apInvoices), procedures: ['taGetPMNextVoucherNumber', 'taPMTransactionInsert'] },
   'gl-entries': {
     fields: defined(glEntries),

@@ -114,7 +114,13 @@ function openWrites(database: DatabaseConfig, fault: Fault | null): WriteService
         }
       : undefined;
   const writer =
-    database.kind === 'mssql' ? new MssqlWriter(database.connection) : new SqliteWriter({ dir: database.dir, readonly: false });
+    database.kind === 'mssql'
+      ? new MssqlWriter(database.connection, {
+          systemDatabase: database.systemDatabase,
+          lockTimeoutMs: database.lockTimeoutMs,
+          ...(database.writeTimeoutMs !== undefined && { requestTimeoutMs: database.writeTimeoutMs }),
+        })
+      : new SqliteWriter({ dir: database.dir, readonly: false });
   return new WriteService(writer, { allowWrites: true, ...(afterCommit && { afterCommit }) });
 }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Finding } from './findings.ts';
 import { checkSnapshotIsolation, checkSystemDatabase } from './gpDatabaseChecks.ts';
-import { writeProcedures } from '../mssql/writeRole.ts';
+import { systemGrants, WRITE_READ_TABLES, writeProcedures } from '../mssql/writeRole.ts';
 import { JOURNAL_TABLE } from '../writes/journal.ts';
 import type { AgentConfig, DatabaseConfig } from './runConfig.ts';
 
@@ -128,9 +128,11 @@ export async function checkDatabase(database: DatabaseConfig, executor: Executor
 }
 
 /**
- * Whether writes are on, and when they are, whether the agent can make them: on SQL Server, EXECUTE
- * on every eConnect procedure the writes call and INSERT on the write journal in every company
- * (HAS_PERMS_BY_NAME), UPDATE on RM40401 and SELECT on DYNAMICS..taErrorCode; on the embedded
+ * Whether writes are on, and when they are, whether the agent can make them: on SQL Server, every
+ * grant the write role script makes (writeRole.ts), each checked with HAS_PERMS_BY_NAME: in the
+ * system database what eConnect's procedures read and execute there (econnectSystemObjects.ts) and
+ * taErrorCode; in every company EXECUTE on every eConnect procedure the writes call, INSERT on the
+ * write journal and SELECT on the tables a write reads. Each missing one is named. On the embedded
  * database, that its files can be written.
  */
 export async function checkWrites(
@@ -168,7 +170,8 @@ export async function checkWrites(
         }
       : { check: 'Writes', status: 'ok', summary: `on: writes go into ${database.dir}, one at a time` };
   }
-  const can = async (company: string | null, object: string, permission: string): Promise<boolean> => {
+  /** 1 granted, 0 not, null: the object does not exist (or the login may not even see it). */
+  const has = async (company: string | null, object: string, permission: string): Promise<number | null> => {
     const name = `[${company ?? SYSTEM_DATABASE}].[dbo].[${object}]`;
     const [row] = await executor
       .query(company, {
@@ -176,29 +179,39 @@ export async function checkWrites(
         params: [{ value: name, type: { kind: 'varchar', length: 200 } }],
       })
       .catch(() => [[0]]);
-    return Number(row?.[0] ?? 0) === 1;
+    return row?.[0] === null || row?.[0] === undefined ? null : Number(row[0]);
   };
-  if (!(await can(null, 'taErrorCode', 'SELECT'))) missing.push(`SELECT on ${SYSTEM_DATABASE}..taErrorCode (GP's error texts)`);
-  for (const company of companies) {
-    for (const procedure of writeProcedures())
-      if (!(await can(company, procedure, 'EXECUTE'))) missing.push(`EXECUTE on ${company}..${procedure}`);
-    if (!(await can(company, JOURNAL_TABLE, 'INSERT')))
-      missing.push(`INSERT on ${company}..${JOURNAL_TABLE} (the write journal; the script creates it)`);
-    if (!(await can(company, 'RM40401', 'UPDATE'))) missing.push(`UPDATE on ${company}..RM40401 (the next receivables number)`);
+  let checked = 0;
+  for (const grant of systemGrants()) {
+    checked++;
+    const state = await has(null, grant.name, grant.permission);
+    // An optional object (Analytical Accounting) that is not installed needs no grant: eConnect looks for it first.
+    if (state === 1 || (state === null && grant.optional)) continue;
+    missing.push(`${grant.permission} on ${SYSTEM_DATABASE}..${grant.name} (${grant.reachedBy.join(', ')})`);
   }
-  const checked = 1 + companies.length * (writeProcedures().length + 2);
+  for (const company of companies) {
+    const wanted: Array<[string, string, string]> = [
+      ...writeProcedures().map((p): [string, string, string] => [p, 'EXECUTE', "GP's eConnect procedure"]),
+      [JOURNAL_TABLE, 'INSERT', 'the write journal; the script creates it'],
+      ...WRITE_READ_TABLES.map((t): [string, string, string] => [t, 'SELECT', 'read by a write']),
+    ];
+    for (const [object, permission, why] of wanted) {
+      checked++;
+      if ((await has(company, object, permission)) !== 1) missing.push(`${permission} on ${company}..${object} (${why})`);
+    }
+  }
   return missing.length
     ? {
         check: 'Writes',
         status: 'fail',
         summary: `on, but ${missing.length} of ${checked} permissions a write needs are missing`,
         details: missing.slice(0, 20).concat(missing.length > 20 ? [`… and ${missing.length - 20} more`] : []),
-        fix: 'run the script `gp-agent mssql grant-write --login <login> --companies <ids>` prints, as a SQL Server administrator',
+        fix: `run the script \`gp-agent mssql grant-write --login <login> --companies <ids>${SYSTEM_DATABASE === DEFAULT_SYSTEM_DATABASE ? '' : ` --system-database ${SYSTEM_DATABASE}`}\` prints, as a SQL Server administrator`,
       }
     : {
         check: 'Writes',
         status: 'ok',
-        summary: `on: EXECUTE on the ${writeProcedures().length} eConnect procedures and the write journal in every company`,
+        summary: `on: all ${checked} permissions a write needs, in ${SYSTEM_DATABASE} and every company (EXECUTE on the ${writeProcedures().length} eConnect procedures, what they reach in ${SYSTEM_DATABASE}, the write journal)`,
       };
 }
 

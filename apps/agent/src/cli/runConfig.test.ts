@@ -8,7 +8,7 @@ import { ConfigError, loadAgentConfig } from './runConfig.ts';
 
 const token = `lb_agent_${'a'.repeat(32)}`;
 /** What a SQL Server configuration holds when only the connection is given. */
-const MSSQL_DEFAULTS = { lockTimeoutMs: 5000, systemDatabase: 'DYNAMICS' };
+const MSSQL_DEFAULTS = { lockTimeoutMs: 5000, writeTimeoutMs: 120_000, systemDatabase: 'DYNAMICS' };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-config-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -63,6 +63,7 @@ test('a SQL Server connection comes from --mssql or GP_MSSQL_CONNECTION', () => 
     connection: 'Server=gp01;Database=DYNAMICS',
     isolation: 'read-committed',
     lockTimeoutMs: 5000,
+    writeTimeoutMs: 120_000,
     systemDatabase: 'DYNAMICS',
   });
 });
@@ -145,7 +146,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
   assert.deepEqual(
     issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
     [
-      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS, GP_AGENT_ALLOW_WRITES',
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_MSSQL_WRITE_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS, GP_AGENT_ALLOW_WRITES',
       'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
     ],
   );
@@ -283,6 +284,18 @@ test('--token still works, with a warning that it shows in the process list; the
   assert.equal(byFlag.warnings.length, 1);
   assert.match(byFlag.warnings[0]!, /--token shows the agent token .* process list.*GP_AGENT_TOKEN.*--token-file/);
   assert.deepEqual(loadAgentConfig({ gateway: 'https://gw', sqliteDir: 'd' }, { GP_AGENT_TOKEN: token }).warnings, []);
+});
+
+test("a write's request timeout defaults to 2 minutes (mssql's own 15 s cancelled long documents), from 1 s to 1 h", () => {
+  const base = { GP_MSSQL_CONNECTION: 'Server=gp01' };
+  const database = (env: Record<string, string>) => loadAgentConfig({}, { ...base, ...env }, 'database').database;
+  assert.equal((database({}) as { writeTimeoutMs: number }).writeTimeoutMs, 120_000);
+  assert.equal((database({ GP_MSSQL_WRITE_TIMEOUT_MS: '300000' }) as { writeTimeoutMs: number }).writeTimeoutMs, 300_000);
+  for (const bad of ['0', '-1', '2m', '3600001'])
+    assert.deepEqual(
+      issuesOf(() => database({ GP_MSSQL_WRITE_TIMEOUT_MS: bad })),
+      [`GP_MSSQL_WRITE_TIMEOUT_MS (from environment): must be a whole number of milliseconds from 1000 to 3600000; got "${bad}"`],
+    );
 });
 
 test('the lock timeout defaults to 5 s; 0 (never wait) is allowed, waiting for ever is not', () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MSSQL_ISOLATION_LEVELS, type MssqlIsolation } from '../db/mssqlIsolation.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../db/mssqlExecutor.ts';
 import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts';
+import { WRITE_REQUEST_TIMEOUT_MS } from '../writes/mssql/mssqlWriter.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 import { faultFromEnv, type Fault } from '../writes/faults.ts';
 
@@ -33,6 +34,7 @@ export const SETTINGS = {
   mssql: { name: 'GP_MSSQL_CONNECTION', flag: { key: 'mssql', text: '--mssql' }, secret: true },
   mssqlIsolation: { name: 'GP_MSSQL_ISOLATION' },
   mssqlLockTimeoutMs: { name: 'GP_MSSQL_LOCK_TIMEOUT_MS' },
+  mssqlWriteTimeoutMs: { name: 'GP_MSSQL_WRITE_TIMEOUT_MS' },
   systemDatabase: { name: 'GP_SYSTEM_DATABASE' },
   sqliteDir: { name: 'GP_SQLITE_DIR', flag: { key: 'sqliteDir', text: '--sqlite-dir' }, path: true },
   logLevel: { name: 'LOG_LEVEL', flag: { key: 'logLevel', text: '--log-level' } },
@@ -83,10 +85,12 @@ export type DatabaseConfig =
       kind: 'mssql';
       connection: string;
       isolation: MssqlIsolation;
-      /** How long a read waits for a lock (SET LOCK_TIMEOUT) before it answers ERP_UNAVAILABLE. */
+      /** How long a read or a write waits for a lock (SET LOCK_TIMEOUT) before it answers ERP_UNAVAILABLE. */
       lockTimeoutMs: number;
       /** GP's system database (DYNAMICS unless GP was installed with a named one). */
       systemDatabase: string;
+      /** How long one write request may run (GP_MSSQL_WRITE_TIMEOUT_MS); WRITE_REQUEST_TIMEOUT_MS unless set. */
+      writeTimeoutMs?: number;
     };
 
 export interface AgentConfig {
@@ -268,6 +272,8 @@ function settingsSchema(given: Given) {
       // Longer than the gateway's request deadline (REQUEST_TIMEOUT_MS, 30 s) is allowed but pointless:
       // the client has had its 504 by then.
       mssqlLockTimeoutMs: wholeNumber('mssqlLockTimeoutMs', 0, 600_000).default(DEFAULT_LOCK_TIMEOUT_MS),
+      // A write's own request timeout (mssql's default of 15 s cancelled long documents mid-check).
+      mssqlWriteTimeoutMs: wholeNumber('mssqlWriteTimeoutMs', 1_000, 3_600_000).default(WRITE_REQUEST_TIMEOUT_MS),
       systemDatabase: z
         .string()
         .trim()
@@ -302,13 +308,14 @@ function settingsSchema(given: Given) {
       },
       { when: () => true },
     )
-    .transform(({ mssql, mssqlIsolation, mssqlLockTimeoutMs, systemDatabase, sqliteDir }): DatabaseConfig =>
+    .transform(({ mssql, mssqlIsolation, mssqlLockTimeoutMs, mssqlWriteTimeoutMs, systemDatabase, sqliteDir }): DatabaseConfig =>
       mssql
         ? {
             kind: 'mssql',
             connection: mssql,
             isolation: mssqlIsolation,
             lockTimeoutMs: mssqlLockTimeoutMs as number,
+            writeTimeoutMs: mssqlWriteTimeoutMs as number,
             systemDatabase: systemDatabase ?? DEFAULT_SYSTEM_DATABASE,
           }
         : { kind: 'sqlite', dir: sqliteDir! },
@@ -396,6 +403,7 @@ export function loadAgentConfig(
       mssql: value('mssql'),
       mssqlIsolation: value('mssqlIsolation'),
       mssqlLockTimeoutMs: value('mssqlLockTimeoutMs'),
+      mssqlWriteTimeoutMs: value('mssqlWriteTimeoutMs'),
       systemDatabase: value('systemDatabase'),
       sqliteDir: value('sqliteDir'),
     },
@@ -440,7 +448,8 @@ export function settingsHelp(): string {
     '                     GP_AGENT_TOKEN_FILE             or a file holding it (--token works too, but shows it in ps)',
     '  --mssql            GP_MSSQL_CONNECTION             SQL Server connection string, or',
     '                     GP_MSSQL_ISOLATION              read-committed (default), snapshot or read-uncommitted',
-    `                     GP_MSSQL_LOCK_TIMEOUT_MS        how long a read waits for GP's locks (default ${DEFAULT_LOCK_TIMEOUT_MS})`,
+    `                     GP_MSSQL_LOCK_TIMEOUT_MS        how long a read or write waits for GP's locks (default ${DEFAULT_LOCK_TIMEOUT_MS})`,
+    `                     GP_MSSQL_WRITE_TIMEOUT_MS       how long one write may run on SQL Server (default ${WRITE_REQUEST_TIMEOUT_MS})`,
     `                     GP_SYSTEM_DATABASE              GP's system database on SQL Server (default ${DEFAULT_SYSTEM_DATABASE})`,
     '  --sqlite-dir       GP_SQLITE_DIR                   a folder of GP-shaped SQLite databases (demo)',
     '  --log-level        LOG_LEVEL                       fatal, error, warn, info (default), debug, trace',

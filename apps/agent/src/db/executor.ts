@@ -49,6 +49,21 @@ export interface Executor {
 /** The database cannot be reached or refused us (login, offline database): the API's ERP_UNAVAILABLE. */
 export class DatabaseUnavailableError extends Error {}
 
+/**
+ * The login lacks a permission, or GP lacks an object (SQL Server errors 229, 230, 208): an
+ * administrator's fix, so never answered as the retryable ERP_UNAVAILABLE. `missing` names it
+ * ("EXECUTE on DYNAMICS..tasmGetNextNoteIndex"). A DatabaseUnavailableError for what only asks
+ * whether the database answers (health, diagnose).
+ */
+export class DatabaseConfigurationError extends DatabaseUnavailableError {
+  constructor(
+    message: string,
+    readonly missing: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The statement was cancelled because its request's signal aborted (deadline, drain, gateway cancel). */
 export class QueryCancelledError extends Error {
   constructor(message = 'the query was cancelled') {

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
+import { DatabaseConfigurationError, DatabaseUnavailableError, QueryCancelledError } from './executor.ts';
 import sql from 'mssql';
 import { MssqlExecutor, poolConfig, translate } from './mssqlExecutor.ts';
 
@@ -128,8 +128,9 @@ test("the isolation level is every connection's (tedious connectionIsolationLeve
 });
 
 test('locks, deadlocks, snapshot refusals, timeouts and dropped connections are ERP_UNAVAILABLE, never a 500', () => {
-  for (const number of [1205, 1222, 3952, 18456, 4060, 208]) {
-    assert.ok(translate(Object.assign(new Error('x'), { number }), undefined) instanceof DatabaseUnavailableError, String(number));
+  for (const number of [1205, 1222, 3952, 18456, 4060]) {
+    const translated = translate(Object.assign(new Error('x'), { number }), undefined);
+    assert.ok(translated instanceof DatabaseUnavailableError && !(translated instanceof DatabaseConfigurationError), String(number));
   }
   for (const code of ['ETIMEOUT', 'ESOCKET', 'ECLOSE', 'ECONNRESET']) {
     assert.ok(translate(Object.assign(new Error('x'), { code }), undefined) instanceof DatabaseUnavailableError, code);
@@ -138,6 +139,30 @@ test('locks, deadlocks, snapshot refusals, timeouts and dropped connections are 
   // A syntax error is a bug of ours: it stays itself (an internal error).
   const bug = Object.assign(new Error('Incorrect syntax'), { number: 102 });
   assert.equal(translate(bug, undefined), bug);
+});
+
+test('a permission the login lacks or an object it cannot see is a configuration error naming it, not a retryable one', () => {
+  const denied = translate(
+    Object.assign(new Error("The EXECUTE permission was denied on the object 'tasmGetNextNoteIndex', database 'DYNAMICS', schema 'dbo'."), {
+      number: 229,
+    }),
+    undefined,
+  );
+  assert.ok(denied instanceof DatabaseConfigurationError);
+  assert.equal(denied.missing, 'EXECUTE on DYNAMICS..tasmGetNextNoteIndex');
+  const column = translate(
+    Object.assign(
+      new Error("The SELECT permission was denied on the column 'NOTEINDX' of the object 'SY01500', database 'GPSYS', schema 'dbo'."),
+      {
+        number: 230,
+      },
+    ),
+    undefined,
+  );
+  assert.equal((column as DatabaseConfigurationError).missing, 'SELECT on GPSYS..SY01500');
+  const invalid = translate(Object.assign(new Error("Invalid object name 'DYNAMICS..SY05501'."), { number: 208 }), undefined);
+  assert.ok(invalid instanceof DatabaseConfigurationError);
+  assert.match(invalid.missing, /^the object DYNAMICS\.\.SY05501 \(it does not exist, or the login may not see it\)$/);
 });
 
 test('every read runs at the configured isolation level (sys.dm_exec_sessions)', { skip }, async () => {

@@ -5,6 +5,7 @@ import type { MssqlIsolation } from './mssqlIsolation.ts';
 import type { CompiledQuery, Param } from '../sql/model.ts';
 import {
   COMPANY_ID,
+  DatabaseConfigurationError,
   DatabaseUnavailableError,
   DEFAULT_SYSTEM_DATABASE,
   QueryCancelledError,
@@ -18,10 +19,16 @@ const NUMERIC_AS_TEXT = sql.VarChar(41);
 
 /**
  * SQL Server errors that mean "GP cannot be read right now" rather than a bug in our SQL: login
- * failed (18456), database cannot be opened or is offline (4060, 942, 945, 926, 40613), permission
- * denied (229, 230), object missing (208: a GP table this login cannot see).
+ * failed (18456), database cannot be opened or is offline (4060, 942, 945, 926, 40613).
  */
-const UNAVAILABLE_NUMBERS = new Set([18456, 4060, 942, 945, 926, 40613, 229, 230, 208]);
+const UNAVAILABLE_NUMBERS = new Set([18456, 4060, 942, 945, 926, 40613]);
+
+/**
+ * Errors no retry mends, only an administrator: permission denied (229, 230: a grant the login
+ * lacks) and an object that does not exist or that the login cannot see (208). They are
+ * DatabaseConfigurationError, which names what is missing, never the retryable ERP_UNAVAILABLE.
+ */
+const CONFIGURATION_NUMBERS = new Set([229, 230, 208]);
 
 /**
  * Errors that mean "GP is busy, try again": chosen as deadlock victim (1205), a lock not granted
@@ -262,11 +269,26 @@ export function translate(error: unknown, signal: AbortSignal | undefined): Erro
   const e = error as { code?: string; number?: number; message?: string };
   if (e.code === 'ECANCEL' || signal?.aborted) return new QueryCancelledError('SQL Server cancelled the query');
   if (error instanceof sql.ConnectionError) return new DatabaseUnavailableError(`SQL Server connection failed: ${e.message}`);
+  if (e.number !== undefined && CONFIGURATION_NUMBERS.has(e.number))
+    return new DatabaseConfigurationError(`SQL Server error ${e.number}: ${e.message}`, missingOf(e.message ?? ''));
   if (e.number !== undefined && (UNAVAILABLE_NUMBERS.has(e.number) || BUSY_NUMBERS.has(e.number)))
     return new DatabaseUnavailableError(`SQL Server error ${e.number}: ${e.message}`);
   if (e.code !== undefined && CONNECTION_LOST_CODES.has(e.code))
     return new DatabaseUnavailableError(`SQL Server request failed (${e.code}): ${e.message}`);
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * What a permission or missing-object error says is missing, in the words of a grant: SQL Server's
+ * "The EXECUTE permission was denied on the object 'tasmGetNextNoteIndex', database 'DYNAMICS',
+ * schema 'dbo'." is "EXECUTE on DYNAMICS..tasmGetNextNoteIndex".
+ */
+export function missingOf(message: string): string {
+  const denied = /The (\w+) permission was denied on the (?:column '[^']*' of the )?object '([^']+)', database '([^']+)'/.exec(message);
+  if (denied) return `${denied[1]} on ${denied[3]}..${denied[2]}`;
+  const invalid = /Invalid object name '([^']+)'/.exec(message);
+  if (invalid) return `the object ${invalid[1]} (it does not exist, or the login may not see it)`;
+  return 'a permission or object SQL Server did not name';
 }
 
 /** The driver type a parameter is bound as: GP's column type (writes/mssql binds eConnect's own). */

@@ -18,7 +18,7 @@ import { ACCOUNT_FRAMEWORK_TABLES, readsAccountSegments } from '../catalogue/acc
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { keyValue, PreparedResource } from '../catalogue/compile.ts';
-import { DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
+import { DatabaseConfigurationError, DatabaseUnavailableError, QueryCancelledError, type Executor } from '../db/executor.ts';
 import type { CompiledQuery } from '../sql/model.ts';
 import { renderSelect } from '../sql/render.ts';
 import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
@@ -77,6 +77,9 @@ const OLD_CURSOR =
   'this cursor was issued by an earlier version of the agent, which walked lists in another order; start the list again without a cursor';
 
 /** What an API client reads when GP's database fails; the agent's log and its health say why. */
+/** What mends a read the login may not make (a permission-denied or missing-object error). */
+const GRANT_READ_FIX =
+  'run the script `gp-agent mssql grant-read` prints, as a SQL Server administrator; `gp-agent diagnose` lists every missing grant';
 const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';
 
 /** The agent's view of GP for the hello and status frames. */
@@ -140,6 +143,8 @@ export class ReadService implements OperationHandler {
     } catch (error) {
       if (error instanceof AgentError || error instanceof QueryCancelledError) throw error;
       if (signal?.aborted) throw new QueryCancelledError();
+      if (error instanceof DatabaseConfigurationError)
+        throw new AgentError('FORBIDDEN', `the agent's SQL login lacks ${error.missing}: ${GRANT_READ_FIX}`, error.message);
       if (error instanceof DatabaseUnavailableError) throw new AgentError('ERP_UNAVAILABLE', ERP_UNAVAILABLE_MESSAGE, error.message);
       throw error;
     }

@@ -113,8 +113,9 @@ export function registerDiagnoseCommand(program: Command): void {
       'after',
       '\nChecks: configuration; SQL Server login (or the SQLite folder); GP version; companies; the system\n' +
         'database the companies name (SY00100); snapshot isolation allowed where GP_MSSQL_ISOLATION is snapshot;\n' +
-        'read permission on every table the API reads, in every company; writes (off, or on and permitted: EXECUTE\n' +
-        'on the eConnect procedures and the write journal); gateway reachable over HTTPS; WebSocket upgrade and\n' +
+        'read permission on every table the API reads, in every company; writes (off, or on and permitted: every\n' +
+        'grant of `gp-agent mssql grant-write`, in the system database and every company, each missing one named);\n' +
+        'gateway reachable over HTTPS; WebSocket upgrade and\n' +
         'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
         "the service's account, with the service's configuration file.\n" +
         settingsHelp() +

@@ -44,18 +44,22 @@ export function registerMssqlCommand(program: Command): void {
     .description(
       'Print a T-SQL script for an agent run with --allow-writes, on top of grant-read: in each company database the\n' +
         'write journal table GPGW_WRITE_JOURNAL, and for the role gp_gateway_write EXECUTE on exactly the eConnect\n' +
-        'procedures the writes call, SELECT and INSERT on the journal, SELECT on the numbering and work tables, UPDATE on\n' +
-        'RM40401; SELECT on DYNAMICS..taErrorCode. DYNGRP is not used.',
+        'procedures the writes call, SELECT and INSERT on the journal, SELECT on the numbering and work tables; in the\n' +
+        'system database what those procedures read and execute there (tasmGetNextNoteIndex, smGetConstantInt, SY05501, …)\n' +
+        "and SELECT on taErrorCode. No table is written but through GP's procedures. DYNGRP is not used.",
     )
     .requiredOption('--login <name>', 'the login the agent connects with (the one grant-read was run for)')
     .requiredOption('--companies <ids>', 'company database ids, comma separated, e.g. TWO,NWIND')
+    .option('--system-database <name>', "GP's system database, if GP was installed with a named one (GP_SYSTEM_DATABASE)", 'DYNAMICS')
     .addHelpText(
       'after',
       '\nExample:\n' +
         '  gp-agent mssql grant-write --login "CONTOSO\\svc-gp-agent" --companies TWO > grant-write.sql\n' +
         'Review grant-write.sql, then run it as a sysadmin after grant.sql.\n',
     )
-    .action((flags: { login: string; companies: string }) => {
-      process.stdout.write(writeRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies) }));
+    .action((flags: { login: string; companies: string; systemDatabase: string }) => {
+      process.stdout.write(
+        writeRoleScript({ login: flags.login, companies: parseCompaniesOption(flags.companies), systemDatabase: flags.systemDatabase }),
+      );
     });
 }

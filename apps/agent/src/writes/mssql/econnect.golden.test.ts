@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { WRITABLE_OBJECT_NAMES, type WritableObjectName } from '@gp-gateway/protocol';
 import { econnectWrite, type TsqlBatch } from './econnect.ts';
 import { goldenBody } from './goldenBodies.ts';
+import { plannedCalls } from './stand-in/standIn.ts';
 import { checksOf } from '../references/describe.ts';
 import { referenceBatch } from '../references/mssql.ts';
 
@@ -34,7 +35,11 @@ const TAKEN: Record<WritableObjectName, string | null> = {
 
 function batchesOf(object: WritableObjectName): { name: string; batch: TsqlBatch }[] {
   const write = econnectWrite(object, goldenBody(object), OPERATION, 'TWO');
-  return [...(write.numbers ? [{ name: 'numbers', batch: write.numbers }] : []), { name: 'main', batch: write.main(TAKEN[object]) }];
+  return [
+    ...(write.numbers ? [{ name: 'numbers', batch: write.numbers }] : []),
+    ...(write.peek ? [{ name: 'peek (validate-only)', batch: write.peek }] : []),
+    { name: 'main', batch: write.main(TAKEN[object]) },
+  ];
 }
 
 function render(object: WritableObjectName): string {
@@ -72,6 +77,52 @@ test('creates never update: every create passes UpdateIfExists = 0, and each pro
   assert.ok(order.indexOf('taSopLineIvcInsert') < order.indexOf('taSopHdrIvcInsert'), 'lines before the header');
   const entry = batchesOf('gl-entries').at(-1)!.batch.sql;
   assert.ok(entry.lastIndexOf('taGLTransactionLineInsert') < entry.indexOf('taGLTransactionHeaderInsert'), 'lines before the header');
+});
+
+test('no batch holds a transaction statement: each ends in a status row, and the driver commits or rolls back', () => {
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    for (const { name, batch } of batchesOf(object)) {
+      // A ROLLBACK inside the driver's sp_executesql raises error 266 on its way out and loses the status row.
+      assert.doesNotMatch(batch.sql, /\b(BEGIN TRAN|COMMIT|ROLLBACK|SAVE TRAN)/i, `${object} ${name}`);
+      // XACT_ABORT ON would abort the batch before a procedure's own @@error check turns a failure into GP's code.
+      assert.doesNotMatch(batch.sql, /XACT_ABORT/i, `${object} ${name}`);
+      const last = batch.sql.trim().split('\n').at(-1)!;
+      assert.match(last, /^SELECT .* AS \[(stopped|number)\]|AS \[state\];$/, `${object} ${name} ends in its status row`);
+    }
+    // Every refusal returns right after its status row, so that exactly one status row is the batch's last result.
+    const main = batchesOf(object).at(-1)!.batch.sql;
+    assert.equal(main.match(/AS \[stopped\]/g)!.length, main.match(/RETURN;/g)!.length + 1, object);
+  }
+});
+
+test('validate-only takes no number: its number is read WITH (NOLOCK) from the numbering table, and no procedure is called for it', () => {
+  for (const object of ['sales-orders', 'ar-invoices', 'ap-invoices', 'gl-entries'] as const) {
+    const peek = econnectWrite(object, goldenBody(object), OPERATION, 'TWO').peek!;
+    assert.doesNotMatch(peek.sql, /EXEC|UPDLOCK|HOLDLOCK|TABLOCK|UPDATE/i, object);
+    assert.match(peek.sql, /WITH \(NOLOCK\)/, object);
+  }
+});
+
+test('sales amounts: quantities and prices go as sent, exactly; GP computes extended prices and totals at its decimals; a return goes back on hand', () => {
+  const order = goldenBody('sales-orders');
+  const body = { ...order, lines: [{ itemId: 'ACCS-10011-BK', quantity: '1.5', unitPrice: '19.99' }] };
+  const calls = plannedCalls(econnectWrite('sales-orders', body, OPERATION, 'TWO').main('ORDST1101'));
+  const [line, header] = calls;
+  // 1.5 × 19.99 = 29.985 has more decimals than a 2-decimal currency: GP's taSopLineIvcInsert refused it
+  // (4647) when the agent sent it; now GP rounds it to its own currency decimals (DEFEXTPRICE).
+  assert.equal(line!.parameters.I_vQUANTITY, '1.50000');
+  assert.equal(line!.parameters.I_vUNITPRCE, '19.99000');
+  assert.equal(line!.parameters.I_vDEFEXTPRICE, '1');
+  assert.ok(!('I_vXTNDPRCE' in line!.parameters), 'no extended price of the agent');
+  assert.ok(!('I_vQTYONHND' in line!.parameters), 'only returns name a quantity bucket');
+  // The header's subtotal and total are the lines' as GP stored them (DEFPRICING; error 67 otherwise).
+  assert.equal(header!.parameters.I_vDEFPRICING, '1');
+  assert.ok(!('I_vSUBTOTAL' in header!.parameters) && !('I_vDOCAMNT' in header!.parameters));
+  const returned = plannedCalls(
+    econnectWrite('sales-orders', { ...body, type: 'return', docTypeId: 'STDRTN' }, OPERATION, 'TWO').main('RTN1001'),
+  );
+  assert.equal(returned[0]!.parameters.I_vQTYONHND, '1.50000', 'the returned quantity goes back to stock on hand (183 otherwise)');
+  assert.equal(returned[0]!.parameters.I_vSOPTYPE, '4');
 });
 
 const available = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' }).status === 0;

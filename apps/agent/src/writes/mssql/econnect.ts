@@ -19,13 +19,20 @@ import { JOURNAL_TABLE } from '../journal.ts';
  * A write on SQL Server as the eConnect procedures make it (gp-schema.md §16, docs/decisions.md#writes):
  * T-SQL that calls GP's own `ta*` procedures with typed parameters, never SQL built from values.
  *
- * 1. `numbers`: the document's number, in a short transaction of its own (GP's numbering procedures
- *    take and increment it; a number taken by a write that then fails is skipped, as in GP).
- * 2. `main`: on the transaction's connection (opened by the driver, which sends BEGIN TRAN):
- *    `SET XACT_ABORT ON`, the journal checked for the operation id (a row there stops the write),
- *    the procedures lines first, each call's return value and `@O_iErrorState` checked, and a
- *    final status row. The caller then reads the record back, inserts the journal row and commits,
- *    all in that transaction; any failure rolls everything back.
+ * 1. `numbers`: the document's number, taken by GP's own numbering procedure in a short
+ *    transaction of its own, which the driver begins and commits (or rolls back when the batch's
+ *    status row says GP refused); a number taken by a write that then fails is a gap, as in GP.
+ *    `peek` is what a validate-only write uses instead: the next number as the numbering table
+ *    shows it, read without a lock and without taking it.
+ * 2. `main`: on the transaction's connection (the driver sends BEGIN TRAN): the journal checked for
+ *    the operation id (a row there stops the write), the procedures lines first, each call's return
+ *    value and `@O_iErrorState` checked, and one status row. No batch holds a transaction statement:
+ *    the batch reports and the driver commits or rolls back, because a ROLLBACK inside the
+ *    driver's sp_executesql raises error 266 on its way out and the status row is lost. XACT_ABORT
+ *    stays OFF, as eConnect runs its procedures: they check `@@error` after each statement and turn a
+ *    failure into GP's own error code, which XACT_ABORT ON would pre-empt by aborting the batch.
+ *    The caller then reads the record back, inserts the journal row and commits, all in that
+ *    transaction; any failure rolls everything back.
  */
 export interface TsqlParam {
   name: string;
@@ -40,8 +47,10 @@ export interface TsqlBatch {
 }
 
 export interface EconnectWrite {
-  /** The number step, when the body names none: its result set's first column is the number. */
+  /** The number step, when the body names none: its status row holds the number and GP's error state. */
   numbers: TsqlBatch | null;
+  /** With `numbers`: the next number as GP's numbering table shows it, read with no lock (validate-only). */
+  peek: TsqlBatch | null;
   /** The calls; `@number` is the number the first step took (or the body's). */
   main(number: string | null): TsqlBatch;
 }
@@ -54,6 +63,8 @@ const PARAMETER_TYPES: Record<string, string> = {
   ACTNUMST: 'char(75)',
   FREIGHT: 'numeric(19,5)',
   CHRGAMNT: 'numeric(19,5)',
+  // A returned line's quantity buckets (taSopLineIvcInsert); SOP10200 keeps them in other columns.
+  QTYONHND: 'numeric(19,5)',
 };
 
 /** eConnect's parameter names where they differ from the column the field is read from. */
@@ -113,7 +124,6 @@ class Calls {
       `EXEC @rc = [${this.database}].[dbo].[${proc}] ${args.join(', ')};`,
       'IF @rc <> 0 OR @O_iErrorState <> 0',
       'BEGIN',
-      '  ROLLBACK TRANSACTION;',
       `  SELECT 'gp' AS [stopped], '${proc}' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];`,
       '  RETURN;',
       'END;',
@@ -124,13 +134,11 @@ class Calls {
     const journal = [
       `IF EXISTS (SELECT 1 FROM [${this.database}].[dbo].[${JOURNAL_TABLE}] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)`,
       'BEGIN',
-      '  ROLLBACK TRANSACTION;',
       "  SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];",
       '  RETURN;',
       'END;',
     ];
     const sql = [
-      'SET XACT_ABORT ON;',
       "DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';",
       ...(this.operationId === null ? [] : journal),
       ...this.lines,
@@ -157,25 +165,29 @@ function lengthsOf(object: WritableObjectName, def: ResourceDef, lines = false):
   return out;
 }
 
-/** A number step: a procedure that takes the next number, in its own short transaction. */
+/**
+ * A number step: GP's procedure that takes the next number, in a transaction the driver begins and
+ * ends (mssqlWriter.ts): the batch only reports the number and GP's error state.
+ */
 function numberStep(database: string, proc: string, args: string, output: string, params: TsqlParam[], declare: string): TsqlBatch {
   return {
     sql: [
-      'SET XACT_ABORT ON;',
       `DECLARE ${declare}, @O_iErrorState int = 0, @rc int = 0;`,
-      'BEGIN TRANSACTION;',
       `EXEC @rc = [${database}].[dbo].[${proc}] ${args}, @O_iErrorState = @O_iErrorState OUTPUT;`,
-      'IF @rc <> 0 OR @O_iErrorState <> 0',
-      'BEGIN',
-      '  ROLLBACK TRANSACTION;',
-      `  SELECT CAST(NULL AS varchar(21)) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];`,
-      '  RETURN;',
-      'END;',
-      'COMMIT TRANSACTION;',
-      `SELECT RTRIM(CAST(${output} AS varchar(21))) AS [number], 0 AS [state];`,
+      `SELECT RTRIM(CAST(${output} AS varchar(21))) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];`,
     ].join('\n'),
     params,
   };
+}
+
+/**
+ * A validate-only write's number: the next one as GP's numbering table shows it now, read WITH
+ * (NOLOCK) so that no lock is taken or waited for, and nothing is consumed. GP's procedure would
+ * skip a number already used; this one does not, so a validate-only answer may show a number that
+ * the real write then skips.
+ */
+function peekStep(sql: string, params: TsqlParam[]): TsqlBatch {
+  return { sql: `SELECT RTRIM(CAST((${sql}) AS varchar(21))) AS [number], 0 AS [state];`, params };
 }
 
 /**
@@ -190,6 +202,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
       const { creditLimit, ...rest } = body;
       return {
         numbers: null,
+        peek: null,
         main: () => {
           const calls = new Calls(operationId, database);
           const values: Record<string, GpWriteValue | null> = fieldColumns(CATALOGUE.customers, rest);
@@ -203,6 +216,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
     case 'vendors':
       return {
         numbers: null,
+        peek: null,
         main: () => {
           const calls = new Calls(operationId, database);
           calls.call(
@@ -225,6 +239,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
           : (['taCreateVendorAddress', 'PM00300'] as const);
       return {
         numbers: null,
+        peek: null,
         main: () => {
           const calls = new Calls(operationId, database);
           calls.call(proc, table(name), fieldColumns(CATALOGUE[object], body), lengthsOf(object, CATALOGUE[object]), { UpdateIfExists: 0 });
@@ -249,16 +264,25 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
               "@O_vSopNumber varchar(21) = ''",
             )
           : null;
+      // taGetSopNumber numbers fulfillment orders (6) as invoices (3), from the id's SOP40200 row, else the type's SOP40300 row.
+      const peek =
+        numbers &&
+        peekStep(
+          `SELECT COALESCE(NULLIF((SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [${database}].[dbo].[SOP40200] WITH (NOLOCK) WHERE [SOPTYPE] = @p0 AND [DOCID] = @p1), ''), ` +
+            `(SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [${database}].[dbo].[SOP40300] WITH (NOLOCK) WHERE [SOPTYPE] = @p0))`,
+          [
+            { name: 'p0', type: 'tinyint', value: type === 6 ? 3 : type },
+            { name: 'p1', type: 'char(15)', value: String(body.docTypeId) },
+          ],
+        );
       return {
         numbers,
+        peek,
         main: (taken) => {
           const number = taken ?? String(body.number);
           const calls = new Calls(operationId, database);
-          let subtotal = new Decimal(0);
           const lines = body.lines!;
           for (const line of lines) {
-            const extended = new Decimal(String(line.quantity)).times(String(line.unitPrice)).toDecimalPlaces(5);
-            subtotal = subtotal.plus(extended);
             // Lines before the header: taSopHdrIvcInsert reads and sums them.
             calls.call(
               'taSopLineIvcInsert',
@@ -273,22 +297,30 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
                 ITEMDESC: (line.description ?? null) as string | null,
                 QUANTITY: String(line.quantity),
                 UNITPRCE: String(line.unitPrice),
-                XTNDPRCE: extended.toFixed(5),
                 DOCID: String(body.docTypeId),
+                // A return's quantity goes back to stock on hand: taSopLineIvcInsert refuses a return line
+                // of an inventoried item whose five buckets (on hand, returned, in use, in service,
+                // damaged) do not add up to its quantity (error 183) when Inventory is registered.
+                ...(type === 4 && { QTYONHND: String(line.quantity) }),
               },
               { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
+              // GP computes the extended price, rounded to the document currency's decimals
+              // (round(QUANTITY * UNITPRCE, @EDITDECPLCUR)); one the agent computed to 5 decimals was
+              // refused with 4647 whenever it had more (1.5 × 19.99 = 29.985).
+              { DEFEXTPRICE: 1 },
             );
           }
-          const total = subtotal.plus(String(body.freightAmount ?? '0'));
           const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
           // eConnect names the header's freight FREIGHT (the column is FRTAMNT).
           const { FRTAMNT, ...rest } = header;
           calls.call(
             'taSopHdrIvcInsert',
             table('SOP10100'),
-            { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }), SUBTOTAL: subtotal.toFixed(5), DOCAMNT: total.toFixed(5) },
+            { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }) },
             { ...lengthsOf(object, CATALOGUE['sales-orders']), SOPNUMBE: 21 },
-            { UpdateExisting: 0 },
+            // The header's subtotal is the sum of the lines GP inserted and its total GP's sum too
+            // (DEFPRICING = 1): a subtotal other than the lines' sum is error 67.
+            { UpdateExisting: 0, DEFPRICING: 1 },
           );
           return calls.batch();
         },
@@ -297,28 +329,27 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
     case 'ar-invoices': {
       const typeName = String(body.type ?? 'invoice');
       const type = codeOf(AR_DOCUMENT_TYPES, typeName)!;
-      // RM40401 is a table, not a procedure: its number is taken under an update lock and advanced as
-      // GP does (the trailing digits incremented, their width kept: writes/numbers.ts).
+      // GP's own receivables numbering: taGetPaymentNumber returns RM40401's number for the type and
+      // stores the next one, skipping numbers RM00401 already holds (docs/decisions.md#numbers-as-gp-takes-them).
       const numbers =
         body.documentNumber === undefined
-          ? {
-              sql: [
-                'SET XACT_ABORT ON;',
-                "DECLARE @number varchar(21) = '', @digits int = 0, @next varchar(21) = '';",
-                'BEGIN TRANSACTION;',
-                `SELECT @number = RTRIM([DOCNUMBR]) FROM [${database}].[dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;`,
-                "SET @digits = PATINDEX('%[^0-9]%', REVERSE(@number) + 'x') - 1;",
-                "SET @next = CAST(CAST('0' + RIGHT(@number, @digits) AS bigint) + 1 AS varchar(21));",
-                "SET @next = LEFT(@number, LEN(@number) - @digits) + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;",
-                `UPDATE [${database}].[dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;`,
-                'COMMIT TRANSACTION;',
-                'SELECT @number AS [number], 0 AS [state];',
-              ].join('\n'),
-              params: [{ name: 'p0', type: 'smallint', value: type }],
-            }
+          ? numberStep(
+              database,
+              'taGetPaymentNumber',
+              '@I_vDOCTYPE = @p0, @I_vInc_Dec = 1, @O_vDOCNumber = @O_vDOCNumber OUTPUT',
+              '@O_vDOCNumber',
+              [{ name: 'p0', type: 'tinyint', value: type }],
+              "@O_vDOCNumber varchar(21) = ''",
+            )
           : null;
+      const peek =
+        numbers &&
+        peekStep(`SELECT TOP (1) [DOCNUMBR] FROM [${database}].[dbo].[RM40401] WITH (NOLOCK) WHERE [RMDTYPAL] = @p0`, [
+          { name: 'p0', type: 'smallint', value: type },
+        ]);
       return {
         numbers,
+        peek,
         main: (taken) => {
           const number = taken ?? String(body.documentNumber);
           const calls = new Calls(operationId, database);
@@ -348,8 +379,10 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
               "@O_vCNTRLNUM varchar(21) = ''",
             )
           : null;
+      const peek = numbers && peekStep(`SELECT TOP (1) [NTVCHNUM] FROM [${database}].[dbo].[PM40100] WITH (NOLOCK)`, []);
       return {
         numbers,
+        peek,
         main: (taken) => {
           const voucher = taken ?? String(body.voucherNumber);
           const calls = new Calls(operationId, database);
@@ -376,8 +409,10 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
         [],
         "@O_vJournalEntryNumber char(13) = ''",
       );
+      const peek = peekStep(`SELECT TOP (1) [NJRNLENT] FROM [${database}].[dbo].[GL40000] WITH (NOLOCK)`, []);
       return {
         numbers,
+        peek,
         main: (taken) => {
           const entry = Number(taken);
           const calls = new Calls(operationId, database);

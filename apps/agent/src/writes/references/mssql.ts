@@ -1,6 +1,6 @@
 import type sql from 'mssql';
 import type { WritableObjectName, WriteBody } from '@gp-gateway/protocol';
-import { SYSTEM_DATABASE } from '../../db/executor.ts';
+import { DEFAULT_SYSTEM_DATABASE } from '../../db/executor.ts';
 import type { TsqlBatch, TsqlParam } from '../mssql/econnect.ts';
 import { bindParams } from '../mssql/bindParams.ts';
 import { checksOf, settle, type Check, type Resolved } from './describe.ts';
@@ -9,16 +9,16 @@ import { checksOf, settle, type Check, type Resolved } from './describe.ts';
  * The reference checks (describe.ts) on SQL Server: one batch, one `SELECT TOP (1)` per reference,
  * every value a typed parameter and every identifier a GP table's or column's name from
  * packages/gp-schema; the company database bracket-quoted after the writer checked it against
- * SY01500. Currencies are looked up in the system database's MC40200, as GP keeps them.
+ * SY01500. Currencies are looked up in the system database's MC40200 (GP_SYSTEM_DATABASE), as GP keeps them.
  */
-export function referenceBatch(company: string, checks: readonly Check[]): TsqlBatch {
+export function referenceBatch(company: string, checks: readonly Check[], systemDatabase = DEFAULT_SYSTEM_DATABASE): TsqlBatch {
   if (!/^[A-Za-z0-9_]{1,5}$/.test(company)) throw new Error(`not a GP company id: ${company}`);
   const params: TsqlParam[] = [];
   const statements = checks
     .filter((check) => !check.oversized)
     .map((check) => {
       const { table, join, key, canonical } = check.lookup;
-      const database = (name: string) => `[${table.database === 'system' ? SYSTEM_DATABASE : company}].[dbo].[${name}]`;
+      const database = (name: string) => `[${table.database === 'system' ? systemDatabase : company}].[dbo].[${name}]`;
       const on = (column: string) => (join && !table.columns.some((c) => c.name === column) ? '[j]' : '[t]');
       const select = [
         ...(canonical ? [`RTRIM([t].[${key}]) AS [key]`] : []),
@@ -45,9 +45,10 @@ export async function checkReferencesMssql(
   company: string,
   object: WritableObjectName,
   body: WriteBody,
+  systemDatabase: string,
 ): Promise<Resolved> {
   const checks = checksOf(object, body);
-  const batch = referenceBatch(company, checks);
+  const batch = referenceBatch(company, checks, systemDatabase);
   const sets = batch.sql
     ? ((await bindParams(request(), batch.params).query(batch.sql)).recordsets as unknown as Record<string, unknown>[][])
     : [];

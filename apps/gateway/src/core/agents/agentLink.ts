@@ -48,8 +48,10 @@ const AGENT_ERRORS: ReadonlyMap<ErrorCode, (op: Operation) => string> = new Map<
   ],
   [
     'FORBIDDEN',
-    () =>
-      'The connection’s agent has writes turned off. Whether it allows writes is decided by the IT of the company that runs it, on the agent, not by the API caller.',
+    (op) =>
+      op.kind === 'write' || op.kind === 'outcome'
+        ? 'The connection’s agent may not make this write: it has writes turned off, or its SQL login lacks a permission GP’s procedures need (`gp-agent diagnose` on the agent names it). Both are decided by the IT of the company that runs it, on the agent, not by the API caller.'
+        : 'The connection’s agent may not read what this request needs: its SQL login lacks a permission, or GP lacks a table (`gp-agent diagnose` on the agent names it). This is for the IT of the company that runs it, not the API caller.',
   ],
   ['ALREADY_EXISTS', () => 'A record with that id already exists in GP; a create never updates it.'],
   ['NOT_FOUND', (op) => (op.kind === 'get' ? `No record of ${op.object} has that id.` : 'Not found.')],

@@ -8,18 +8,12 @@ SELECT TOP (1) [t].[CURNCYID] AS [CURNCYID], [t].[PYMTRMID] AS [PYMTRMID], [t].[
 SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p1 AND [t].[BCHSOURC] = @p2;
 
 -- numbers
-SET XACT_ABORT ON;
 DECLARE @O_vCNTRLNUM varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
-BEGIN TRANSACTION;
 EXEC @rc = [TWO].[dbo].[taGetPMNextVoucherNumber] @O_vCNTRLNUM = @O_vCNTRLNUM OUTPUT, @I_sCNTRLTYP = 0, @O_iErrorState = @O_iErrorState OUTPUT;
-IF @rc <> 0 OR @O_iErrorState <> 0
-BEGIN
-  ROLLBACK TRANSACTION;
-  SELECT CAST(NULL AS varchar(21)) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
-  RETURN;
-END;
-COMMIT TRANSACTION;
-SELECT RTRIM(CAST(@O_vCNTRLNUM AS varchar(21))) AS [number], 0 AS [state];
+SELECT RTRIM(CAST(@O_vCNTRLNUM AS varchar(21))) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
+
+-- peek (validate-only)
+SELECT RTRIM(CAST((SELECT TOP (1) [NTVCHNUM] FROM [TWO].[dbo].[PM40100] WITH (NOLOCK)) AS varchar(21))) AS [number], 0 AS [state];
 
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
@@ -32,18 +26,15 @@ SELECT RTRIM(CAST(@O_vCNTRLNUM AS varchar(21))) AS [number], 0 AS [state];
 -- @p7 char(17) = "00000000000800043"
 -- @p8 numeric(19,5) = "500.50000"
 -- @p9 numeric(19,5) = "500.50000"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taPMTransactionInsert] @I_vDOCNUMBR = @p1, @I_vVENDORID = @p2, @I_vDOCDATE = @p3, @I_vPRCHAMNT = @p4, @I_vBACHNUMB = @p5, @I_vDOCTYPE = @p6, @I_vVCHNUMWK = @p7, @I_vDOCAMNT = @p8, @I_vCHRGAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taPMTransactionInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

@@ -8,17 +8,14 @@ SELECT TOP (1) [t].[CUSTNAME] AS [CUSTNAME], [t].[CURNCYID] AS [CURNCYID], [t].[
 SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDTOPST] AS [MKDTOPST] FROM [TWO].[dbo].[SY00500] AS [t] WHERE [t].[BACHNUMB] = @p1 AND [t].[BCHSOURC] = @p2;
 
 -- numbers
+-- @p0 tinyint = 1
+DECLARE @O_vDOCNumber varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
+EXEC @rc = [TWO].[dbo].[taGetPaymentNumber] @I_vDOCTYPE = @p0, @I_vInc_Dec = 1, @O_vDOCNumber = @O_vDOCNumber OUTPUT, @O_iErrorState = @O_iErrorState OUTPUT;
+SELECT RTRIM(CAST(@O_vDOCNumber AS varchar(21))) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
+
+-- peek (validate-only)
 -- @p0 smallint = 1
-SET XACT_ABORT ON;
-DECLARE @number varchar(21) = '', @digits int = 0, @next varchar(21) = '';
-BEGIN TRANSACTION;
-SELECT @number = RTRIM([DOCNUMBR]) FROM [TWO].[dbo].[RM40401] WITH (UPDLOCK, HOLDLOCK) WHERE [RMDTYPAL] = @p0;
-SET @digits = PATINDEX('%[^0-9]%', REVERSE(@number) + 'x') - 1;
-SET @next = CAST(CAST('0' + RIGHT(@number, @digits) AS bigint) + 1 AS varchar(21));
-SET @next = LEFT(@number, LEN(@number) - @digits) + REPLICATE('0', CASE WHEN @digits > LEN(@next) THEN @digits - LEN(@next) ELSE 0 END) + @next;
-UPDATE [TWO].[dbo].[RM40401] SET [DOCNUMBR] = @next WHERE [RMDTYPAL] = @p0;
-COMMIT TRANSACTION;
-SELECT @number AS [number], 0 AS [state];
+SELECT RTRIM(CAST((SELECT TOP (1) [DOCNUMBR] FROM [TWO].[dbo].[RM40401] WITH (NOLOCK) WHERE [RMDTYPAL] = @p0) AS varchar(21))) AS [number], 0 AS [state];
 
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
@@ -31,18 +28,15 @@ SELECT @number AS [number], 0 AS [state];
 -- @p7 smallint = 1
 -- @p8 char(20) = "INV00001359"
 -- @p9 numeric(19,5) = "1080.00000"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taRMTransaction] @I_vCUSTNMBR = @p1, @I_vDOCDATE = @p2, @I_vSLSAMNT = @p3, @I_vFRTAMNT = @p4, @I_vDOCDESCR = @p5, @I_vBACHNUMB = @p6, @I_vRMDTYPAL = @p7, @I_vDOCNUMBR = @p8, @I_vDOCAMNT = @p9, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taRMTransaction' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

@@ -13,18 +13,15 @@ SELECT TOP (1) 1 AS [found] FROM [TWO].[dbo].[RM00101] AS [t] WHERE [t].[CUSTNMB
 -- @p5 char(29) = "IL"
 -- @p6 char(10) = "60601"
 -- @p7 char(21) = "3125550100"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taCreateCustomerAddress] @I_vCUSTNMBR = @p1, @I_vADRSCODE = @p2, @I_vADDRESS1 = @p3, @I_vCITY = @p4, @I_vSTATE = @p5, @I_vZIPCODE = @p6, @I_vPHNUMBR1 = @p7, @I_vUpdateIfExists = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taCreateCustomerAddress' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

@@ -22,18 +22,15 @@ SELECT TOP (1) 1 AS [found] FROM [DYNAMICS].[dbo].[MC40200] AS [t] WHERE [t].[CU
 -- @p10 tinyint = 1
 -- @p11 smallint = 2
 -- @p12 numeric(19,5) = "2500.00"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taUpdateCreateCustomerRcd] @I_vCUSTNMBR = @p1, @I_vCUSTNAME = @p2, @I_vSHRTNAME = @p3, @I_vCUSTCLAS = @p4, @I_vPYMTRMID = @p5, @I_vSLPRSNID = @p6, @I_vCURNCYID = @p7, @I_vPHNUMBR1 = @p8, @I_vINACTIVE = @p9, @I_vHOLD = @p10, @I_vCRLMTTYP = @p11, @I_vCRLMTAMT = @p12, @I_vUpdateIfExists = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taUpdateCreateCustomerRcd' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

@@ -21,18 +21,14 @@ SELECT TOP (1) [t].[SERIES] AS [SERIES], [t].[BCHSTTUS] AS [BCHSTTUS], [t].[MKDT
 -- numbers
 -- @p0 tinyint = 2
 -- @p1 char(15) = "STDORD"
-SET XACT_ABORT ON;
 DECLARE @O_vSopNumber varchar(21) = '', @O_iErrorState int = 0, @rc int = 0;
-BEGIN TRANSACTION;
 EXEC @rc = [TWO].[dbo].[taGetSopNumber] @I_tSOPTYPE = @p0, @I_cDOCID = @p1, @I_tInc_Dec = 1, @O_vSopNumber = @O_vSopNumber OUTPUT, @O_iErrorState = @O_iErrorState OUTPUT;
-IF @rc <> 0 OR @O_iErrorState <> 0
-BEGIN
-  ROLLBACK TRANSACTION;
-  SELECT CAST(NULL AS varchar(21)) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
-  RETURN;
-END;
-COMMIT TRANSACTION;
-SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], 0 AS [state];
+SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state];
+
+-- peek (validate-only)
+-- @p0 tinyint = 2
+-- @p1 char(15) = "STDORD"
+SELECT RTRIM(CAST((SELECT COALESCE(NULLIF((SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [TWO].[dbo].[SOP40200] WITH (NOLOCK) WHERE [SOPTYPE] = @p0 AND [DOCID] = @p1), ''), (SELECT TOP (1) RTRIM([SOPNUMBE]) FROM [TWO].[dbo].[SOP40300] WITH (NOLOCK) WHERE [SOPTYPE] = @p0))) AS varchar(21))) AS [number], 0 AS [state];
 
 -- main
 -- @p0 varchar(64) = "golden-operation-0001"
@@ -44,56 +40,47 @@ SELECT RTRIM(CAST(@O_vSopNumber AS varchar(21))) AS [number], 0 AS [state];
 -- @p6 char(30) = "ACCS-10011-BK"
 -- @p7 numeric(19,5) = "2"
 -- @p8 numeric(19,5) = "19.99"
--- @p9 numeric(19,5) = "39.98000"
--- @p10 char(15) = "STDORD"
--- @p11 smallint = 2
--- @p12 char(21) = "ORDST1101"
--- @p13 char(15) = "AARONFIT0001"
--- @p14 datetime = "2026-11-20"
--- @p15 char(10) = "NORTH"
--- @p16 char(30) = "ACCS-10012"
--- @p17 char(100) = "Special"
--- @p18 numeric(19,5) = "1.5"
--- @p19 numeric(19,5) = "100"
--- @p20 numeric(19,5) = "150.00000"
--- @p21 char(15) = "STDORD"
--- @p22 char(15) = "STDORD"
--- @p23 char(15) = "AARONFIT0001"
--- @p24 datetime = "2026-11-20"
--- @p25 char(15) = "API-ORDERS"
--- @p26 char(10) = "WAREHOUSE"
--- @p27 char(20) = "PO-77"
--- @p28 smallint = 2
--- @p29 char(21) = "ORDST1101"
--- @p30 numeric(19,5) = "12.50"
--- @p31 numeric(19,5) = "189.98000"
--- @p32 numeric(19,5) = "202.48000"
-SET XACT_ABORT ON;
+-- @p9 char(15) = "STDORD"
+-- @p10 smallint = 2
+-- @p11 char(21) = "ORDST1101"
+-- @p12 char(15) = "AARONFIT0001"
+-- @p13 datetime = "2026-11-20"
+-- @p14 char(10) = "NORTH"
+-- @p15 char(30) = "ACCS-10012"
+-- @p16 char(100) = "Special"
+-- @p17 numeric(19,5) = "1.5"
+-- @p18 numeric(19,5) = "100"
+-- @p19 char(15) = "STDORD"
+-- @p20 char(15) = "STDORD"
+-- @p21 char(15) = "AARONFIT0001"
+-- @p22 datetime = "2026-11-20"
+-- @p23 char(15) = "API-ORDERS"
+-- @p24 char(10) = "WAREHOUSE"
+-- @p25 char(20) = "PO-77"
+-- @p26 smallint = 2
+-- @p27 char(21) = "ORDST1101"
+-- @p28 numeric(19,5) = "12.50"
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p1, @I_vSOPNUMBE = @p2, @I_vCUSTNMBR = @p3, @I_vDOCDATE = @p4, @I_vLOCNCODE = @p5, @I_vITEMNMBR = @p6, @I_vQUANTITY = @p7, @I_vUNITPRCE = @p8, @I_vXTNDPRCE = @p9, @I_vDOCID = @p10, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p1, @I_vSOPNUMBE = @p2, @I_vCUSTNMBR = @p3, @I_vDOCDATE = @p4, @I_vLOCNCODE = @p5, @I_vITEMNMBR = @p6, @I_vQUANTITY = @p7, @I_vUNITPRCE = @p8, @I_vDOCID = @p9, @I_vDEFEXTPRICE = 1, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p11, @I_vSOPNUMBE = @p12, @I_vCUSTNMBR = @p13, @I_vDOCDATE = @p14, @I_vLOCNCODE = @p15, @I_vITEMNMBR = @p16, @I_vITEMDESC = @p17, @I_vQUANTITY = @p18, @I_vUNITPRCE = @p19, @I_vXTNDPRCE = @p20, @I_vDOCID = @p21, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = @p10, @I_vSOPNUMBE = @p11, @I_vCUSTNMBR = @p12, @I_vDOCDATE = @p13, @I_vLOCNCODE = @p14, @I_vITEMNMBR = @p15, @I_vITEMDESC = @p16, @I_vQUANTITY = @p17, @I_vUNITPRCE = @p18, @I_vDOCID = @p19, @I_vDEFEXTPRICE = 1, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p22, @I_vCUSTNMBR = @p23, @I_vDOCDATE = @p24, @I_vBACHNUMB = @p25, @I_vLOCNCODE = @p26, @I_vCSTPONBR = @p27, @I_vSOPTYPE = @p28, @I_vSOPNUMBE = @p29, @I_vFREIGHT = @p30, @I_vSUBTOTAL = @p31, @I_vDOCAMNT = @p32, @I_vUpdateExisting = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p20, @I_vCUSTNMBR = @p21, @I_vDOCDATE = @p22, @I_vBACHNUMB = @p23, @I_vLOCNCODE = @p24, @I_vCSTPONBR = @p25, @I_vSOPTYPE = @p26, @I_vSOPNUMBE = @p27, @I_vFREIGHT = @p28, @I_vUpdateExisting = 0, @I_vDEFPRICING = 1, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taSopHdrIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

@@ -12,18 +12,15 @@ SELECT TOP (1) 1 AS [found] FROM [TWO].[dbo].[PM00200] AS [t] WHERE [t].[VENDORI
 -- @p4 char(60) = "PO Box 1"
 -- @p5 char(35) = "Fargo"
 -- @p6 char(10) = "58102"
-SET XACT_ABORT ON;
 DECLARE @rc int = 0, @O_iErrorState int = 0, @oErrString varchar(255) = '';
 IF EXISTS (SELECT 1 FROM [TWO].[dbo].[GPGW_WRITE_JOURNAL] WITH (UPDLOCK, HOLDLOCK) WHERE [OPERATION_ID] = @p0)
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'journal' AS [stopped], '' AS [procedure], 0 AS [state], '' AS [codes];
   RETURN;
 END;
 EXEC @rc = [TWO].[dbo].[taCreateVendorAddress] @I_vVENDORID = @p1, @I_vADRSCODE = @p2, @I_vVNDCNTCT = @p3, @I_vADDRESS1 = @p4, @I_vCITY = @p5, @I_vZIPCODE = @p6, @I_vUpdateIfExists = 0, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
-  ROLLBACK TRANSACTION;
   SELECT 'gp' AS [stopped], 'taCreateVendorAddress' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;

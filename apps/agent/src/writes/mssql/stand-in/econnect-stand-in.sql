@@ -7,7 +7,12 @@
 -- records its call in GPGW_STANDIN_CALLS and the parameters it was given in GPGW_STANDIN_PARAMETERS
 -- and inserts the rows GP would insert for the document (gp-schema.md §16), enough for the writer's
 -- read-back through the read catalogue. It validates almost nothing: GP's own checks, defaults,
--- distributions, posting setup and the hundreds of other eConnect parameters are not here.
+-- distributions, posting setup and the hundreds of other eConnect parameters are not here. What it
+-- does as GP's procedures do: it reads and executes GP's objects in the system database across
+-- databases (so a login without the write role's grants fails, error 229), it numbers receivables
+-- through taGetPaymentNumber, refuses an unknown currency (1327, 1305), prices with more decimals than
+-- the currency's (4646, 4647), a header subtotal other than the lines' sum (67) and a return line
+-- whose quantity buckets do not add up (183), and computes extended prices and totals when asked to.
 -- One marked input is refused, as eConnect refuses: a customer named STANDIN-REFUSE (error 90001,
 -- and 90002 in the error string), whose codes are described in the stand-in DYNAMICS..taErrorCode.
 -- Run it in a company database (USE [TWO] first); it also creates DYNAMICS..taErrorCode and
@@ -49,6 +54,19 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (90020, 'STAND-IN: no account with this number');
 GO
 
+-- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 1305, 1327, 4646, 4647);
+INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
+(67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
+(183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
+(4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
+(4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
+(44, 'STAND-IN (GP code of taGetPaymentNumber): the document type or increment is missing'),
+(124, 'STAND-IN (GP code of taGetPaymentNumber): RM40401 has no row for the document type'),
+(1305, 'STAND-IN (GP code of taUpdateCreateCustomerRcd): the currency is not set up for this company (MC60100)'),
+(1327, 'STAND-IN (GP code of taUpdateCreateCustomerRcd): the currency does not exist (MC40200)');
+GO
+
 -- The currency list: the demo has none, so the currencies its customers, vendors and checkbooks use.
 IF OBJECT_ID(N'[DYNAMICS].[dbo].[MC40200]', N'U') IS NULL
 CREATE TABLE [DYNAMICS].[dbo].[MC40200] (
@@ -70,6 +88,129 @@ FROM (
     SELECT [CURNCYID] FROM [dbo].[CM00100]
 ) AS u
 WHERE u.[CURNCYID] <> '' AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] AS m WHERE m.[CURNCYID] = u.[CURNCYID]);
+GO
+
+-- STAND-IN system objects. GP's eConnect procedures read and execute these in the system database
+-- (apps/agent/src/mssql/econnectSystemObjects.ts lists them, docs/decisions.md#what-econnect-reaches-in-the-system-database
+-- cites them), and the stand-in's procedures reach them the same way, across databases, so that a
+-- login without the write role's grants fails here as it fails on GP (error 229). Each is created
+-- only when missing, with only the columns the stand-in reads; none behaves like GP's.
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY05501]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[SY05501] ([CMPANYID] smallint NOT NULL PRIMARY KEY, [EXPRINST] tinyint NOT NULL DEFAULT (0));
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[MC60100]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[MC60100] (
+    [CMPANYID] smallint NOT NULL,
+    [CURNCYID] char(15) NOT NULL,
+    PRIMARY KEY ([CMPANYID], [CURNCYID])
+);
+GO
+
+-- Every company may use every currency of the stand-in's MC40200.
+INSERT INTO [DYNAMICS].[dbo].[MC60100] ([CMPANYID], [CURNCYID])
+SELECT c.[CMPANYID], m.[CURNCYID]
+FROM [DYNAMICS].[dbo].[SY01500] AS c
+CROSS JOIN [DYNAMICS].[dbo].[MC40200] AS m
+WHERE NOT EXISTS (
+    SELECT 1 FROM [DYNAMICS].[dbo].[MC60100] AS a WHERE a.[CMPANYID] = c.[CMPANYID] AND a.[CURNCYID] = m.[CURNCYID]
+);
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY05400]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[SY05400] ([USERLANG] smallint NOT NULL PRIMARY KEY);
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY00800]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[SY00800] (
+    [BCHSOURC] char(15) NOT NULL, [BACHNUMB] char(15) NOT NULL, [TRXSOURC] char(25) NOT NULL, [CMPNYNAM] char(65) NOT NULL
+);
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[SY01400]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[SY01400] ([USERID] char(15) NOT NULL PRIMARY KEY);
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[MC00100]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[MC00100] ([EXGTBLID] char(15) NOT NULL, [XCHGRATE] numeric(19, 7) NOT NULL);
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[MC40300]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[MC40300] ([EXGTBLID] char(15) NOT NULL PRIMARY KEY, [CURNCYID] char(15) NOT NULL);
+GO
+
+-- The next note index of a company (GP keeps it in SY01500.NOTEINDX, which the demo's SY01500 has not).
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[GPGW_STANDIN_NOTEINDEX]', N'U') IS NULL
+CREATE TABLE [DYNAMICS].[dbo].[GPGW_STANDIN_NOTEINDEX] ([CMPANYID] smallint NOT NULL PRIMARY KEY, [NOTEINDX] numeric(19, 5) NOT NULL);
+GO
+
+-- The system procedures are created in DYNAMICS (CREATE PROCEDURE takes no database name, hence sp_executesql there).
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[tasmGetNextNoteIndex]', N'P') IS NULL
+EXEC [DYNAMICS].[sys].[sp_executesql] N'CREATE PROCEDURE [dbo].[tasmGetNextNoteIndex]
+    @I_sCompanyID smallint = NULL, @I_iSQLSessionID int = NULL, @I_noteincrement int = 1,
+    @O_mNoteIndex numeric(19, 5) = NULL OUTPUT, @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    SELECT @O_mNoteIndex = 0, @O_iErrorState = 0;
+    IF @I_sCompanyID IS NULL OR @I_iSQLSessionID IS NULL
+    BEGIN
+        SET @O_iErrorState = 3564;
+        RETURN @O_iErrorState;
+    END;
+    UPDATE [dbo].[GPGW_STANDIN_NOTEINDEX] SET @O_mNoteIndex = [NOTEINDX], [NOTEINDX] = [NOTEINDX] + @I_noteincrement
+    WHERE [CMPANYID] = @I_sCompanyID;
+    IF @@ROWCOUNT = 0
+        INSERT INTO [dbo].[GPGW_STANDIN_NOTEINDEX] ([CMPANYID], [NOTEINDX]) VALUES (@I_sCompanyID, 1 + @I_noteincrement);
+    IF @O_mNoteIndex < 1 SET @O_mNoteIndex = 1;
+    RETURN 0;
+END;';
+GO
+
+-- GP locks a document in tempdb..DEX_LOCK here; the stand-in only answers that nothing is locked.
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[taDEXLOCKS]', N'P') IS NULL
+EXEC [DYNAMICS].[sys].[sp_executesql] N'CREATE PROCEDURE [dbo].[taDEXLOCKS]
+    @I_vOperation int, @I_vtable_path_name char(255) = '''', @I_vsession_id int = 0, @I_vrow_id int = 0,
+    @O_oExists int OUTPUT, @O_oInsertStatus int OUTPUT, @O_iErrorState int OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    SELECT @O_oExists = 0, @O_oInsertStatus = CASE WHEN @I_vOperation = 1 THEN 1 ELSE 0 END, @O_iErrorState = 0;
+    RETURN 0;
+END;';
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[smGetConstantInt]', N'P') IS NULL
+EXEC [DYNAMICS].[sys].[sp_executesql] N'CREATE PROCEDURE [dbo].[smGetConstantInt]
+    @I_cConstantName char(255) = NULL, @O_iConstantValue int = NULL OUTPUT, @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    SELECT @O_iConstantValue = 0, @O_iErrorState = CASE WHEN @I_cConstantName IS NULL THEN 20271 ELSE 0 END;
+    RETURN 0;
+END;';
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[smGetMsgString]', N'P') IS NULL
+EXEC [DYNAMICS].[sys].[sp_executesql] N'CREATE PROCEDURE [dbo].[smGetMsgString]
+    @I_iMessageNumber int = NULL, @I_cDBName char(5) = NULL, @O_vMessage varchar(255) = NULL OUTPUT, @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    SELECT @O_vMessage = '''', @O_iErrorState = CASE WHEN @I_iMessageNumber IS NULL OR @I_cDBName IS NULL THEN 20267 ELSE 0 END;
+    RETURN 0;
+END;';
+GO
+
+IF OBJECT_ID(N'[DYNAMICS].[dbo].[smGetNextNoteIndex]', N'P') IS NULL
+EXEC [DYNAMICS].[sys].[sp_executesql] N'CREATE PROCEDURE [dbo].[smGetNextNoteIndex]
+    @I_sCompanyID smallint = NULL, @I_iSQLSessionID int = NULL, @O_mNoteIndex numeric(19, 5) = NULL OUTPUT, @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    EXEC [dbo].[tasmGetNextNoteIndex] @I_sCompanyID, @I_iSQLSessionID, 1, @O_mNoteIndex OUTPUT, @O_iErrorState OUTPUT;
+    RETURN 0;
+END;';
 GO
 
 -- GP's next number: the trailing digits incremented, their width kept (as writes/numbers.ts).
@@ -130,6 +271,10 @@ CREATE OR ALTER PROCEDURE [dbo].[taUpdateCreateCustomerRcd]
 AS
 BEGIN
     SET NOCOUNT ON;
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taUpdateCreateCustomerRcd');
     SET @call = SCOPE_IDENTITY();
@@ -154,6 +299,24 @@ BEGIN
         (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] WHERE [CURNCYID] = @I_vCURNCYID)
+    BEGIN
+        SET @O_iErrorState = 1327;
+        SET @oErrString = '1327';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC60100] WHERE [CURNCYID] = @I_vCURNCYID AND [CMPANYID] = @sCompanyID)
+    BEGIN
+        SET @O_iErrorState = 1305;
+        SET @oErrString = '1305';
+        RETURN @O_iErrorState;
+    END;
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     -- The one marked input the stand-in refuses, as eConnect refuses: an error state and codes.
     IF RTRIM(@I_vCUSTNAME) = 'STANDIN-REFUSE'
     BEGIN
@@ -251,6 +414,10 @@ CREATE OR ALTER PROCEDURE [dbo].[taUpdateCreateVendorRcd]
 AS
 BEGIN
     SET NOCOUNT ON;
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taUpdateCreateVendorRcd');
     SET @call = SCOPE_IDENTITY();
@@ -271,6 +438,24 @@ BEGIN
         (@call, N'I_vUpdateIfExists', @I_vUpdateIfExists);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] WHERE [CURNCYID] = @I_vCURNCYID)
+    BEGIN
+        SET @O_iErrorState = 1327;
+        SET @oErrString = '1327';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC60100] WHERE [CURNCYID] = @I_vCURNCYID AND [CMPANYID] = @sCompanyID)
+    BEGIN
+        SET @O_iErrorState = 1305;
+        SET @oErrString = '1305';
+        RETURN @O_iErrorState;
+    END;
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     INSERT INTO [dbo].[PM00200] (
         [VENDORID], [VENDNAME], [VNDCHKNM], [VENDSHNM], [VNDCLSID], [VADDCDPR], [PYMTRMID], [CURNCYID], [TXIDNMBR],
         [TEN99TYPE], [PHNUMBR1], [VENDSTTS], [HOLD], [CREATDDT], [MODIFDT]
@@ -352,10 +537,20 @@ BEGIN
         (@call, N'I_cDOCID', @I_cDOCID),
         (@call, N'I_tInc_Dec', @I_tInc_Dec);
     SET @O_iErrorState = 0;
+    -- As taGetSopNumber: fulfillment orders are numbered as invoices; the id's SOP40200 row, else the
+    -- type's SOP40300 row (GP also tries the invoice id named in USDOCID1 first, which the stand-in
+    -- leaves out); the whole table locked until the transaction ends (TABLOCKX HOLDLOCK).
+    DECLARE @type tinyint = CASE WHEN @I_tSOPTYPE = 6 THEN 3 ELSE @I_tSOPTYPE END;
+    DECLARE @fromType bit = 0;
     SELECT @number = RTRIM([SOPNUMBE])
-    FROM [dbo].[SOP40200] WITH (UPDLOCK, HOLDLOCK)
-    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
-    IF @number IS NULL
+    FROM [dbo].[SOP40200] WITH (TABLOCKX, HOLDLOCK)
+    WHERE [SOPTYPE] = @type AND [DOCID] = @I_cDOCID;
+    IF COALESCE(@number, '') = ''
+    BEGIN
+        SELECT @number = RTRIM([SOPNUMBE]) FROM [dbo].[SOP40300] WITH (TABLOCKX, HOLDLOCK) WHERE [SOPTYPE] = @type;
+        SET @fromType = 1;
+    END;
+    IF COALESCE(@number, '') = ''
     BEGIN
         SET @O_iErrorState = 90010;
         RETURN 0;
@@ -363,9 +558,12 @@ BEGIN
     WHILE EXISTS (SELECT 1 FROM [dbo].[SOP10100] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
         OR EXISTS (SELECT 1 FROM [dbo].[SOP30200] WHERE [SOPTYPE] = @I_tSOPTYPE AND [SOPNUMBE] = @number)
         SET @number = [dbo].[gpgw_standin_NextNumber](@number);
-    UPDATE [dbo].[SOP40200]
-    SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number)
-    WHERE [SOPTYPE] = @I_tSOPTYPE AND [DOCID] = @I_cDOCID;
+    IF @fromType = 1
+        UPDATE [dbo].[SOP40300] SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number) WHERE [SOPTYPE] = @type;
+    ELSE
+        UPDATE [dbo].[SOP40200]
+        SET [SOPNUMBE] = [dbo].[gpgw_standin_NextNumber](@number)
+        WHERE [SOPTYPE] = @type AND [DOCID] = @I_cDOCID;
     SET @O_vSopNumber = @number;
     RETURN 0;
 END;
@@ -383,11 +581,26 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopLineIvcInsert]
     @I_vUNITPRCE numeric(19, 5) = NULL,
     @I_vXTNDPRCE numeric(19, 5) = NULL,
     @I_vDOCID char(15) = NULL,
+    @I_vDEFEXTPRICE int = NULL,
+    @I_vQTYONHND numeric(19, 5) = NULL,
+    @I_vQTYRTRND numeric(19, 5) = NULL,
+    @I_vQTYINUSE numeric(19, 5) = NULL,
+    @I_vQTYINSVC numeric(19, 5) = NULL,
+    @I_vQTYDMGED numeric(19, 5) = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
 BEGIN
     SET NOCOUNT ON;
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @EXPRINST tinyint;
+    DECLARE @iExists int;
+    DECLARE @iInserted int;
+    DECLARE @iLockState int;
+    DECLARE @EDITDECPLCUR int = 2;
+    DECLARE @DECPLCUR smallint;
+    DECLARE @ITEMTYPE smallint;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopLineIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -402,9 +615,46 @@ BEGIN
         (@call, N'I_vQUANTITY', @I_vQUANTITY),
         (@call, N'I_vUNITPRCE', @I_vUNITPRCE),
         (@call, N'I_vXTNDPRCE', @I_vXTNDPRCE),
-        (@call, N'I_vDOCID', @I_vDOCID);
+        (@call, N'I_vDOCID', @I_vDOCID),
+        (@call, N'I_vDEFEXTPRICE', @I_vDEFEXTPRICE),
+        (@call, N'I_vQTYONHND', @I_vQTYONHND),
+        (@call, N'I_vQTYRTRND', @I_vQTYRTRND),
+        (@call, N'I_vQTYINUSE', @I_vQTYINUSE),
+        (@call, N'I_vQTYINSVC', @I_vQTYINSVC),
+        (@call, N'I_vQTYDMGED', @I_vQTYDMGED);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    SELECT @EXPRINST = [EXPRINST] FROM [DYNAMICS].[dbo].[SY05501] WHERE [CMPANYID] = @sCompanyID;
+    -- GP marks the document being edited in tempdb..DEX_LOCK through taDEXLOCKS, and releases it at the end.
+    EXEC @iStatus = [DYNAMICS].[dbo].[taDEXLOCKS] @I_vOperation = 1, @I_vtable_path_name = 'SOP10100', @I_vrow_id = 0,
+        @O_oExists = @iExists OUTPUT, @O_oInsertStatus = @iInserted OUTPUT, @O_iErrorState = @iLockState OUTPUT;
+    -- GP's amount checks (taSopLineIvcInsert line 5). The extended price is rounded to the document
+    -- currency's decimals (@EDITDECPLCUR, MC40200.DECPLCUR - 1; here the customer's currency) and computed
+    -- by GP when DEFEXTPRICE = 1; the unit price to the item's currency decimals (GP: IV00105, which
+    -- the demo has not; here IV00101.DECPLCUR). GP defaults XTNDPRCE and the quantity buckets to 0.
+    SELECT @EDITDECPLCUR = m.[DECPLCUR] - 1
+    FROM [dbo].[RM00101] AS c
+    INNER JOIN [DYNAMICS].[dbo].[MC40200] AS m ON m.[CURNCYID] = c.[CURNCYID]
+    WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
+    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    IF COALESCE(@I_vDEFEXTPRICE, 0) = 1 SET @I_vXTNDPRCE = ROUND(@I_vQUANTITY * @I_vUNITPRCE, @EDITDECPLCUR);
+    SET @I_vXTNDPRCE = COALESCE(@I_vXTNDPRCE, 0);
+    IF @DECPLCUR > 0 AND ROUND(@I_vUNITPRCE, @DECPLCUR - 1) <> @I_vUNITPRCE
+        SET @O_iErrorState = 4646;
+    ELSE IF ROUND(@I_vXTNDPRCE, @EDITDECPLCUR) <> @I_vXTNDPRCE
+        SET @O_iErrorState = 4647;
+    -- A return's quantity must be split into GP's buckets (error 183; Inventory is taken as registered).
+    ELSE IF @I_vSOPTYPE = 4 AND COALESCE(@ITEMTYPE, 1) NOT IN (4, 5, 6)
+        AND @I_vQUANTITY <> COALESCE(@I_vQTYINSVC, 0) + COALESCE(@I_vQTYINUSE, 0) + COALESCE(@I_vQTYDMGED, 0)
+        + COALESCE(@I_vQTYRTRND, 0) + COALESCE(@I_vQTYONHND, 0)
+        SET @O_iErrorState = 183;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
     -- GP numbers lines 16384 apart; the item's description when the line has none.
     INSERT INTO [dbo].[SOP10200] (
         [SOPTYPE], [SOPNUMBE], [LNITMSEQ], [CMPNTSEQ], [ITEMNMBR], [ITEMDESC], [QUANTITY], [UNITPRCE], [XTNDPRCE],
@@ -419,6 +669,8 @@ BEGIN
         0, @I_vITEMNMBR,
         COALESCE(@I_vITEMDESC, (SELECT i.[ITEMDESC] FROM [dbo].[IV00101] AS i WHERE i.[ITEMNMBR] = @I_vITEMNMBR), ''),
         @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, '');
+    EXEC @iStatus = [DYNAMICS].[dbo].[taDEXLOCKS] @I_vOperation = 3, @I_vtable_path_name = 'SOP10100', @I_vrow_id = 0,
+        @O_oExists = @iExists OUTPUT, @O_oInsertStatus = @iInserted OUTPUT, @O_iErrorState = @iLockState OUTPUT;
     RETURN 0;
 END;
 GO
@@ -437,6 +689,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopHdrIvcInsert]
     @I_vSUBTOTAL numeric(19, 5) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
     @I_vUpdateExisting tinyint = NULL,
+    @I_vDEFPRICING tinyint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -444,6 +697,11 @@ BEGIN
     SET NOCOUNT ON;
     DECLARE @subtotal numeric(19, 5);
     DECLARE @total numeric(19, 5);
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
+    DECLARE @iReconcile int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopHdrIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -460,13 +718,30 @@ BEGIN
         (@call, N'I_vFREIGHT', @I_vFREIGHT),
         (@call, N'I_vSUBTOTAL', @I_vSUBTOTAL),
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
-        (@call, N'I_vUpdateExisting', @I_vUpdateExisting);
+        (@call, N'I_vUpdateExisting', @I_vUpdateExisting),
+        (@call, N'I_vDEFPRICING', @I_vDEFPRICING);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    -- GP's batch procedure (taCreateUpdateBatchHeaderRcd) looks for a bank reconcile in progress before
+    -- it touches a Sales Entry batch; the stand-in reads the same row and goes on.
+    SELECT @iReconcile = COUNT(*) FROM [DYNAMICS].[dbo].[SY00800]
+    WHERE [BCHSOURC] = 'Utility' AND [TRXSOURC] = 'Reconcile' AND [CMPNYNAM] = (SELECT [CMPNYNAM] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME());
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     -- The header sums the lines inserted before it, as taSopHdrIvcInsert does.
     SELECT @subtotal = COALESCE(SUM([XTNDPRCE]), 0)
     FROM [dbo].[SOP10200]
     WHERE [SOPTYPE] = @I_vSOPTYPE AND [SOPNUMBE] = @I_vSOPNUMBE;
+    -- GP's header check (taSopHdrIvcInsert line 5): the subtotal is the lines' sum, taken as such with
+    -- DEFPRICING = 1, else refused when it differs (error 67); the total follows it.
+    IF COALESCE(@I_vDEFPRICING, 0) <> 1 AND @subtotal <> COALESCE(@I_vSUBTOTAL, 0)
+    BEGIN
+        SET @O_iErrorState = 67;
+        SET @oErrString = '67';
+        RETURN @O_iErrorState;
+    END;
     SET @total = @subtotal + COALESCE(@I_vTAXAMNT, 0) + COALESCE(@I_vFREIGHT, 0);
     INSERT INTO [dbo].[SOP10100] (
         [SOPTYPE], [SOPNUMBE], [DOCID], [DOCDATE], [LOCNCODE], [BCHSOURC], [BACHNUMB], [CUSTNMBR], [CUSTNAME],
@@ -479,6 +754,48 @@ BEGIN
     FROM [dbo].[RM00101] AS c
     WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
     EXEC [dbo].[gpgw_standin_AddToBatch] 'Sales Entry', @I_vBACHNUMB, 3, @total;
+    RETURN 0;
+END;
+GO
+
+-- GP's receivables numbering (taGetPaymentNumber): RM40401's number for the type is the one taken, the
+-- next one is stored; numbers already used are skipped. GP looks them up in RM00401 (its keys of every
+-- receivables document), which the demo does not have: the stand-in looks in RM10301, RM20101 and RM30101.
+-- The whole table is locked until the transaction ends (TABLOCKX HOLDLOCK), as GP locks it.
+CREATE OR ALTER PROCEDURE [dbo].[taGetPaymentNumber]
+    @I_vDOCTYPE tinyint = NULL,
+    @I_vInc_Dec tinyint = NULL,
+    @O_vDOCNumber varchar(21) = NULL OUTPUT,
+    @O_iErrorState int = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @number varchar(21);
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGetPaymentNumber');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vDOCTYPE', @I_vDOCTYPE),
+        (@call, N'I_vInc_Dec', @I_vInc_Dec);
+    SET @O_iErrorState = 0;
+    SET @O_vDOCNumber = '';
+    IF @I_vDOCTYPE IS NULL OR @I_vInc_Dec IS NULL
+    BEGIN
+        SET @O_iErrorState = 44;
+        RETURN @O_iErrorState;
+    END;
+    SELECT @number = RTRIM([DOCNUMBR]) FROM [dbo].[RM40401] WITH (TABLOCKX, HOLDLOCK) WHERE [RMDTYPAL] = @I_vDOCTYPE;
+    IF @number IS NULL
+    BEGIN
+        SET @O_iErrorState = 124;
+        RETURN @O_iErrorState;
+    END;
+    WHILE EXISTS (SELECT 1 FROM [dbo].[RM10301] WHERE [RMDTYPAL] = @I_vDOCTYPE AND [DOCNUMBR] = @number)
+        OR EXISTS (SELECT 1 FROM [dbo].[RM20101] WHERE [RMDTYPAL] = @I_vDOCTYPE AND [DOCNUMBR] = @number)
+        OR EXISTS (SELECT 1 FROM [dbo].[RM30101] WHERE [RMDTYPAL] = @I_vDOCTYPE AND [DOCNUMBR] = @number)
+        SET @number = [dbo].[gpgw_standin_NextNumber](@number);
+    UPDATE [dbo].[RM40401] SET [DOCNUMBR] = [dbo].[gpgw_standin_NextNumber](@number) WHERE [RMDTYPAL] = @I_vDOCTYPE;
+    SET @O_vDOCNumber = @number;
     RETURN 0;
 END;
 GO
@@ -501,6 +818,10 @@ CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
 AS
 BEGIN
     SET NOCOUNT ON;
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taRMTransaction');
     SET @call = SCOPE_IDENTITY();
@@ -519,6 +840,17 @@ BEGIN
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] WHERE [CURNCYID] = @I_vCURNCYID)
+    BEGIN
+        SET @O_iErrorState = 1327;
+        SET @oErrString = '1327';
+        RETURN @O_iErrorState;
+    END;
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     -- The work table numbers types its own way (1→1, 3→2, … 8→7), and keys on the first 17 characters.
     INSERT INTO [dbo].[RM10301] (
         [DOCTYPE], [RMDTYPAL], [RMDNUMWK], [DOCNUMBR], [DOCDESCR], [DOCDATE], [BACHNUMB], [BCHSOURC], [CUSTNMBR],
@@ -544,13 +876,21 @@ AS
 BEGIN
     SET NOCOUNT ON;
     DECLARE @voucher varchar(21);
+    DECLARE @iStatus int;
+    DECLARE @iConstant int;
+    DECLARE @iConstantState int;
+    DECLARE @cDBName char(5) = DB_NAME();
+    DECLARE @vAlignment varchar(255);
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGetPMNextVoucherNumber');
     SET @call = SCOPE_IDENTITY();
     INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
         (@call, N'I_sCNTRLTYP', @I_sCNTRLTYP);
     SET @O_iErrorState = 0;
-    SELECT @voucher = RTRIM([NTVCHNUM]) FROM [dbo].[PM40100] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    -- As GP's: its numbering constants and the alignment texts, from the system database.
+    EXEC @iStatus = [DYNAMICS].[dbo].[smGetConstantInt] 'VOUCHER_NUMBER_CONTROL_TYPE', @iConstant OUTPUT, @iConstantState OUTPUT;
+    EXEC @iStatus = [DYNAMICS].[dbo].[smGetMsgString] 11047, @cDBName, @vAlignment OUTPUT, @iConstantState OUTPUT;
+    SELECT @voucher = RTRIM([NTVCHNUM]) FROM [dbo].[PM40100] WITH (TABLOCKX, HOLDLOCK) WHERE [UNIQKEY] = '1';
     IF @voucher IS NULL
     BEGIN
         SET @O_iErrorState = 90011;
@@ -585,6 +925,10 @@ CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
 AS
 BEGIN
     SET NOCOUNT ON;
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taPMTransactionInsert');
     SET @call = SCOPE_IDENTITY();
@@ -604,6 +948,17 @@ BEGIN
         (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    IF COALESCE(@I_vCURNCYID, '') <> ''
+        AND NOT EXISTS (SELECT 1 FROM [DYNAMICS].[dbo].[MC40200] WHERE [CURNCYID] = @I_vCURNCYID)
+    BEGIN
+        SET @O_iErrorState = 1327;
+        SET @oErrString = '1327';
+        RETURN @O_iErrorState;
+    END;
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     INSERT INTO [dbo].[PM10000] (
         [BACHNUMB], [BCHSOURC], [VCHNUMWK], [VENDORID], [DOCNUMBR], [DOCTYPE], [SOURCDOC], [DOCAMNT], [DOCDATE],
         [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [CURTRXAM], [VCHRNMBR], [MODIFDT]
@@ -634,7 +989,7 @@ BEGIN
     INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
         (@call, N'I_vInc_Dec', @I_vInc_Dec);
     SET @O_iErrorState = 0;
-    SELECT @entry = [NJRNLENT] FROM [dbo].[GL40000] WITH (UPDLOCK, HOLDLOCK) WHERE [UNIQKEY] = '1';
+    SELECT @entry = [NJRNLENT] FROM [dbo].[GL40000] WITH (TABLOCKX, HOLDLOCK) WHERE [UNIQKEY] = '1';
     IF @entry IS NULL
     BEGIN
         SET @O_iErrorState = 90012;
@@ -664,6 +1019,7 @@ BEGIN
     SET NOCOUNT ON;
     DECLARE @account int;
     DECLARE @type smallint;
+    DECLARE @sCompanyID smallint;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGLTransactionLineInsert');
     SET @call = SCOPE_IDENTITY();
@@ -676,6 +1032,8 @@ BEGIN
         (@call, N'I_vDSCRIPTN', @I_vDSCRIPTN);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
     -- eConnect finds the account's index from its number.
     SELECT @account = n.[ACTINDX], @type = a.[ACCTTYPE]
     FROM [dbo].[GL00105] AS n
@@ -713,6 +1071,10 @@ AS
 BEGIN
     SET NOCOUNT ON;
     DECLARE @total numeric(19, 5);
+    DECLARE @sCompanyID smallint;
+    DECLARE @iStatus int;
+    DECLARE @nNoteIndex numeric(19, 5);
+    DECLARE @iNoteState int;
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taGLTransactionHeaderInsert');
     SET @call = SCOPE_IDENTITY();
@@ -725,6 +1087,10 @@ BEGIN
         (@call, N'I_vTRXTYPE', @I_vTRXTYPE);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
+    SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
+    EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
+        @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     SELECT @total = COALESCE(SUM([DEBITAMT]), 0) FROM [dbo].[GL10001] WHERE [JRNENTRY] = @I_vJRNENTRY;
     INSERT INTO [dbo].[GL10000] (
         [BACHNUMB], [BCHSOURC], [JRNENTRY], [SOURCDOC], [REFRENCE], [TRXDATE], [LSTDTEDT], [TRXTYPE], [SERIES],

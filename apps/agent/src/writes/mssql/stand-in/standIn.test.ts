@@ -11,7 +11,7 @@ import {
   type WriteField,
   type WriteSpec,
 } from '@gp-gateway/protocol';
-import { writeProcedures } from '../../../mssql/writeRole.ts';
+import { systemGrants, writeProcedures } from '../../../mssql/writeRole.ts';
 import { econnectWrite, type TsqlBatch } from '../econnect.ts';
 import { plannedCalls, STAND_IN_SCRIPT } from './standIn.ts';
 
@@ -131,4 +131,23 @@ test('planned calls are read from the writer batch in order, with their values a
   assert.equal(calls[0]!.parameters.I_vQUANTITY, '1.00000');
   assert.equal(calls[0]!.parameters.I_vDOCDATE, '2026-01-02');
   assert.equal(calls[2]!.parameters.I_vUpdateExisting, '0');
+});
+
+test('on a test server the write role script can run: the stand-in creates every system object it grants that the demo lacks', () => {
+  // The demo's DYNAMICS holds the catalogue's system tables (SY01500 among them); GP's other objects are the stand-in's.
+  const demo = new Set(['SY01500']);
+  for (const grant of systemGrants()) {
+    if (grant.optional || demo.has(grant.name)) continue;
+    assert.match(script, new RegExp(`IF OBJECT_ID\\(N'\\[DYNAMICS\\]\\.\\[dbo\\]\\.\\[${grant.name}\\]', N'[UP]'\\) IS NULL`), grant.name);
+  }
+});
+
+test("every GP error code the stand-in answers with has its words in the stand-in's taErrorCode", () => {
+  const described = new Set([...script.matchAll(/^\((\d+), 'STAND-IN/gm)].map(([, code]) => Number(code)));
+  // The codes the writer can be given: those of the company database's procedures it calls.
+  const answered = [...procedures.values()].flatMap(({ body }) =>
+    [...body.matchAll(/SET @O_iErrorState = (\d+);/g)].map(([, code]) => Number(code)).filter((code) => code !== 0),
+  );
+  assert.ok(answered.length > 10);
+  for (const code of answered) assert.ok(described.has(code), `${code} has no taErrorCode row`);
 });

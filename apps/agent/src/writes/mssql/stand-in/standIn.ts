@@ -5,7 +5,8 @@ import type { TsqlBatch } from '../econnect.ts';
 /**
  * The STAND-IN for GP's eConnect procedures (econnect-stand-in.sql beside this file): test-only, for
  * the gated SQL Server write suite (e2e/mssqlWrites.test.ts) on a throwaway server. It is not
- * eConnect and validates almost nothing; docs/decisions.md#writes-on-the-agent says what it is for.
+ * eConnect: it reproduces only the GP checks the writer's behaviour rests on (system-database reads
+ * and executes, numbering, amounts, returns); docs/decisions.md#writes-on-the-agent says which.
  */
 export const STAND_IN_SCRIPT = fileURLToPath(new URL('./econnect-stand-in.sql', import.meta.url));
 
