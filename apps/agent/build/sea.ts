@@ -8,7 +8,7 @@ import { RUNTIMES, type Runtime } from './runtimes.ts';
 /** The fuse Node's own binaries carry; postject flips it so the runtime looks for the blob. */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** The name Node looks for: an ELF note on Linux, a PE resource (RT_RCDATA) on Windows. */
-export const SEA_RESOURCE = 'NODE_SEA_BLOB';
+const SEA_RESOURCE = 'NODE_SEA_BLOB';
 
 export interface Target {
   /** The program's file name under dist/. */

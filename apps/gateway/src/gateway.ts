@@ -54,7 +54,7 @@ export interface GatewayLimitOptions {
   limiter: RateLimiter;
 }
 
-export const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
+const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
   defaults: DEFAULT_LIMITS,
   limitsCacheMs: 5_000,
   inFlightWaitMs: 2_000,
@@ -62,7 +62,7 @@ export const DEFAULT_LIMIT_OPTIONS: Omit<GatewayLimitOptions, 'limiter'> = {
 };
 
 /** How often a forwarded request still running is reported alive (agents/forwarding/agentResponder.ts). */
-export const DEFAULT_KEEPALIVE_MS = 500;
+const DEFAULT_KEEPALIVE_MS = 500;
 
 export interface GatewayOptions {
   store: Store;

@@ -3,7 +3,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 /** The committed types, generated from the committed document. */
 export const SCHEMA_PATH = fileURLToPath(new URL('./schema.ts', import.meta.url));
-export const DOCUMENT_URL = new URL('../../../docs/openapi.json', import.meta.url);
+const DOCUMENT_URL = new URL('../../../docs/openapi.json', import.meta.url);
 
 /** The types of docs/openapi.json as openapi-typescript writes them, under a banner saying so. */
 export async function schemaText(): Promise<string> {

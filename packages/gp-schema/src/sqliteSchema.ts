@@ -44,7 +44,7 @@ import type { GpColumn, GpTable } from './gpTable.ts';
 import { GP_EMPTY_DATE } from './sqliteValues.ts';
 
 /** Current UTC time in the DEX_ROW_TS encoding ('%f' is seconds with milliseconds). */
-export const SQLITE_NOW_UTC = "strftime('%Y-%m-%d %H:%M:%f','now')";
+const SQLITE_NOW_UTC = "strftime('%Y-%m-%d %H:%M:%f','now')";
 
 const DATETIME_SHAPE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]';
 

@@ -58,7 +58,7 @@ export const HelloFrameSchema = z.object({
 });
 
 /** Gateway → agent, the answer to a hello it accepts. */
-export const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
+const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
 
 /**
  * Agent → gateway, whenever its health or company list changes and every few minutes besides,
@@ -97,7 +97,7 @@ export const PositionSchema = z
   .max(8);
 export type Position = z.infer<typeof PositionSchema>;
 
-export const ListOperationSchema = z.object({
+const ListOperationSchema = z.object({
   kind: z.literal('list'),
   object: ObjectNameSchema,
   /** Company database (INTERID); null for objects of the system database. */
@@ -109,7 +109,7 @@ export const ListOperationSchema = z.object({
 /** The longest record id a get may name; the gateway refuses longer ones before they reach an agent. */
 export const MAX_RECORD_ID_LENGTH = 512;
 
-export const GetOperationSchema = z.object({
+const GetOperationSchema = z.object({
   kind: z.literal('get'),
   object: ObjectNameSchema,
   company: z.string().max(5).nullable(),

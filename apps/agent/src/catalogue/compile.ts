@@ -30,7 +30,7 @@ export function keyValue(column: ColumnRef, raw: unknown): string | number {
   return column.type.kind === 'int' ? Number(raw) : String(raw);
 }
 
-export class CatalogueError extends Error {}
+class CatalogueError extends Error {}
 
 const sqlTypes = new WeakMap<GpTables, Map<string, SqlType>>();
 

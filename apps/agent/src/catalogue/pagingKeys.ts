@@ -11,7 +11,7 @@ export interface TableKey {
   serves: readonly string[];
 }
 
-export class KeyError extends Error {}
+class KeyError extends Error {}
 
 /**
  * GP's tables as the agent's database has them, by name: GP_TABLES, or gp-schema's gpTablesFor(the

@@ -62,7 +62,7 @@ const TIMING_KEYS = [
 
 /** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */
 export const TEST_DELAY_ENV = 'GP_AGENT_TEST_DELAY_MS';
-export const CONFIG_ENV = 'GP_AGENT_CONFIG';
+const CONFIG_ENV = 'GP_AGENT_CONFIG';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const GATEWAY_URL = z.url({ protocol: /^(https?|wss?)$/ });
@@ -118,7 +118,7 @@ export interface AgentConfig {
 }
 
 /** `--token` works, but every user of the server sees it in the process list (`ps`, Task Manager). */
-export const TOKEN_FLAG_WARNING =
+const TOKEN_FLAG_WARNING =
   '--token shows the agent token to every user of this server in the process list (ps, Task Manager): ' +
   'put it in the configuration file (GP_AGENT_TOKEN = …, readable by administrators and the service account only), ' +
   'in the environment variable GP_AGENT_TOKEN, or in a file named by --token-file';

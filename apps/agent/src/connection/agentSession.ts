@@ -9,7 +9,6 @@ import {
   type Company,
   type ErrorCode,
   type Operation,
-  type ReadOperation,
   type RequestFrame,
   operationObject,
 } from '@gp-gateway/protocol';

@@ -27,7 +27,7 @@ export interface Reconnect {
 }
 
 /** A booked turn (1013 "retry after") is spread over this much after it: the handshake cap counts per second. */
-export const BOOKED_TURN_SPREAD_MS = 1_000;
+const BOOKED_TURN_SPREAD_MS = 1_000;
 /**
  * The longest wait a gateway's hint may ask for. Not the largest backoff: a turn booked a minute out
  * (60,000 agents queued at 1,000 a second) kept shorter would bring the agent back early, to be refused

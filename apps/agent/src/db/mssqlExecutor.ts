@@ -283,7 +283,7 @@ export function translate(error: unknown, signal: AbortSignal | undefined): Erro
  * "The EXECUTE permission was denied on the object 'tasmGetNextNoteIndex', database 'DYNAMICS',
  * schema 'dbo'." is "EXECUTE on DYNAMICS..tasmGetNextNoteIndex".
  */
-export function missingOf(message: string): string {
+function missingOf(message: string): string {
   const denied = /The (\w+) permission was denied on the (?:column '[^']*' of the )?object '([^']+)', database '([^']+)'/.exec(message);
   if (denied) return `${denied[1]} on ${denied[3]}..${denied[2]}`;
   const invalid = /Invalid object name '([^']+)'/.exec(message);

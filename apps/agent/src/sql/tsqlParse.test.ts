@@ -15,7 +15,7 @@ import { mssqlDialect } from './mssqlDialect.ts';
 import { renderSelect } from './render.ts';
 import type { ColumnRef, SelectQuery } from './model.ts';
 import { goldenBody } from '../writes/mssql/goldenBodies.ts';
-import { recordedCallsSql, STAND_IN_SCRIPT } from '../writes/mssql/stand-in/standIn.ts';
+import { STAND_IN_SCRIPT } from '../writes/mssql/stand-in/standIn.ts';
 import { checksOf } from '../writes/references/describe.ts';
 import { referenceBatch } from '../writes/references/mssql.ts';
 

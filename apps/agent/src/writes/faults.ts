@@ -7,7 +7,7 @@
  */
 export const FAULT_ENV = 'GP_AGENT_FAULT';
 
-export const FAULTS = ['exit-after-commit'] as const;
+const FAULTS = ['exit-after-commit'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 /** The fault the environment asks for; a value that names none is an error, so a typo cannot pass silently. */

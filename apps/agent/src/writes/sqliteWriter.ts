@@ -20,7 +20,7 @@ import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { renderSelect } from '../sql/render.ts';
 import { AgentError } from '../service/agentError.ts';
 import { payableDistributions, receivableDistributions } from './distributions.ts';
-import { fieldColumns, headerOf, type GpWriteValue } from './fieldColumns.ts';
+import { fieldColumns, headerOf } from './fieldColumns.ts';
 import { JOURNAL_TABLE, replayFromJournal, SQLITE_JOURNAL_DDL, type JournalRow } from './journal.ts';
 import { nextNumber } from './numbers.ts';
 import { BATCHES, type BatchKind, type Resolved } from './references/describe.ts';
@@ -292,10 +292,8 @@ export class SqliteWriter {
 
   private address(db: Db, company: string, body: WriteBody, checks: Resolved, dry: boolean, of: 'customer' | 'vendor'): Written {
     const object = of === 'customer' ? 'customer-addresses' : 'vendor-addresses';
-    const [parent, table, key, field] =
-      of === 'customer'
-        ? (['RM00101', 'RM00102', 'CUSTNMBR', 'customerId'] as const)
-        : (['PM00200', 'PM00300', 'VENDORID', 'vendorId'] as const);
+    const [table, key, field] =
+      of === 'customer' ? (['RM00102', 'CUSTNMBR', 'customerId'] as const) : (['PM00300', 'VENDORID', 'vendorId'] as const);
     const owner = String(body[field]);
     const code = String(body.code);
     if (exists(db, table, { [key]: owner, ADRSCODE: code }))
@@ -311,7 +309,6 @@ export class SqliteWriter {
     const type = codeOf(SALES_DOCUMENT_TYPES, typeName)!;
     const docId = String(body.docTypeId);
     const customer = checks.row('customerId');
-    const docType = checks.row('docTypeId');
     const lines = body.lines!;
     const items = lines.map((_, i) => checks.row(`lines.${i}.itemId`));
     let number = body.number === undefined ? null : String(body.number);

@@ -9,13 +9,13 @@ export interface ApiErrorOptions {
  * Retry-After of 503 ERP_UNAVAILABLE: a lock or deadlock clears within seconds (a lock wait times out
  * after 5 s), and while GP's database is down a retry is answered at once, so a client may retry soon.
  */
-export const ERP_RETRY_AFTER_SECONDS = 5;
+const ERP_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Retry-After of 503 SERVICE_UNAVAILABLE: the gateway's own store is re-probed every half second
  * while it is down, so a retry after this long meets the store back as soon as it is.
  */
-export const SERVICE_RETRY_AFTER_SECONDS = 2;
+const SERVICE_RETRY_AFTER_SECONDS = 2;
 
 const DEFAULT_RETRY_AFTER: Partial<Record<ErrorCode, number>> = {
   ERP_UNAVAILABLE: ERP_RETRY_AFTER_SECONDS,

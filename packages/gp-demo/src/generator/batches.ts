@@ -11,7 +11,7 @@ import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
 
 /** BCHSOURC values and their SERIES (2 Financial, 3 Sales, 4 Purchasing). */
-export const BATCH_SOURCES = {
+const BATCH_SOURCES = {
   GL_Normal: 2,
   RM_Sales: 3,
   RM_Cash: 3,

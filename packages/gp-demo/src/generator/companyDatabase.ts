@@ -32,7 +32,7 @@ import { createTableWriter } from './tableWriter.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { VENDORS_PER_SCALE, writeVendors } from './vendors.ts';
 
-export const CUSTOMERS_PER_SCALE = 500;
+const CUSTOMERS_PER_SCALE = 500;
 
 export interface BuildCompanyOptions {
   seed: number;

@@ -57,7 +57,7 @@ const MONTHS = [
  * throughout; 2025 too except Project's last quarter; in 2026 Financial and Inventory are closed
  * through June, Sales and Purchasing through August, Payroll through September, Project not at all.
  */
-export function isPeriodClosed(year: number, period: number, series: number): boolean {
+function isPeriodClosed(year: number, period: number, series: number): boolean {
   if (year === HISTORY_YEARS[0]) return true;
   if (year === HISTORY_YEARS[1]) return !(series === 7 && period >= 10);
   const closedThrough: Record<number, number> = { 2: 6, 3: 8, 4: 8, 5: 6, 6: 9, 7: 0 };

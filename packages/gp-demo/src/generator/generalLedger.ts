@@ -30,7 +30,7 @@ import type { TableWriter } from './tableWriter.ts';
 import { POSTING_USERS } from './vocabulary.ts';
 
 /** GL lines per company at scale 1, spread over the years in proportion to their days. */
-export const GL_LINES_PER_SCALE = 5000;
+const GL_LINES_PER_SCALE = 5000;
 
 /** Functional currency per originating unit, 7 decimals as GP's XCHGRATE numeric(19,7). */
 export const EXCHANGE_RATES: Record<string, bigint> = { 'Z-US$': 10_000_000n, 'Z-C$': 7_300_000n, 'Z-EURO': 10_850_000n };

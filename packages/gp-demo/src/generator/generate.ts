@@ -43,7 +43,7 @@ export interface GenerateResult {
   counts: Record<string, Record<string, number>>;
 }
 
-export const DEFAULT_DEMO_SEED = 1;
+const DEFAULT_DEMO_SEED = 1;
 
 /** Thrown when `dir` already holds a complete demo; the caller decides whether to reuse it. */
 export class DemoExistsError extends Error {
@@ -75,7 +75,7 @@ export function demoDatabasePaths(dir: string): { systemDatabase: string; compan
 }
 
 /** True when every demo database file is present (generateDemo only ever publishes whole sets). */
-export function hasCompleteDemo(dir: string): boolean {
+function hasCompleteDemo(dir: string): boolean {
   const paths = demoDatabasePaths(dir);
   return [paths.systemDatabase, ...Object.values(paths.companyDatabases)].every((file) => fs.existsSync(file));
 }

@@ -20,7 +20,6 @@ export const ONE = 100000n;
 export const cents = (value: bigint | number): bigint => BigInt(value) * CENT;
 export const units = (value: bigint | number): bigint => BigInt(value) * ONE;
 export const sum = (values: readonly bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
-export const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** Round a non-negative scaled amount half-up to whole cents. */
 export function roundToCents(scaled: bigint): bigint {
@@ -47,14 +46,6 @@ export function extend(quantity: bigint, unitPrice: bigint): bigint {
 /** Splits a scaled amount into `fraction` (0-1, two decimals) of itself, rounded to cents. */
 export function fractionOf(amount: bigint, fraction: number): bigint {
   return roundToCents((amount * BigInt(Math.round(fraction * 100))) / 100n);
-}
-
-/** Originating-currency amount to functional (Z-US$), rounded half-up to cents. */
-export function toFunctional(amount: bigint, currencyId: string): bigint {
-  const rate = EXCHANGE_RATES[currencyId];
-  if (rate === undefined) throw new Error(`no exchange rate for ${currencyId}`);
-  if (rate === RATE_ONE) return amount;
-  return roundToCents((amount * rate) / RATE_ONE);
 }
 
 /** Functional amount to originating currency, rounded half-up to cents. */

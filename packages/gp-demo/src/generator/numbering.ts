@@ -10,7 +10,7 @@ import { padChar, toScaled } from '@gp-gateway/gp-schema';
 import type { TableWriter } from './tableWriter.ts';
 
 /** "ORDST1100" → "ORDST1101": GP increments the number's trailing digits, keeping their width. */
-export function nextDocumentNumber(number: string): string {
+function nextDocumentNumber(number: string): string {
   const match = /^(.*?)(\d+)$/.exec(number.trimEnd());
   if (!match) return `${number.trimEnd()}1`;
   const [, prefix, digits] = match;

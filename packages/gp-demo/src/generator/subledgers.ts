@@ -214,7 +214,7 @@ export class SubledgerCollector {
 }
 
 /** Documents dated before this are paid and moved to history (a few stay open). */
-export const HISTORY_CUTOFF_MS = Date.UTC(2025, 9, 1);
+const HISTORY_CUTOFF_MS = Date.UTC(2025, 9, 1);
 
 interface Settlement {
   history: boolean;

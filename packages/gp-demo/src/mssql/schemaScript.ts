@@ -21,7 +21,7 @@ import { tsqlName } from './tsqlName.ts';
  */
 const q = tsqlName;
 
-export function columnType(column: GpColumn): string {
+function columnType(column: GpColumn): string {
   switch (column.type) {
     case 'char':
       return `char(${column.length ?? 1})`;

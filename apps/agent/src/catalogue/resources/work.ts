@@ -1,8 +1,5 @@
 import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, type ObjectName } from '@gp-gateway/protocol';
 import type { FieldDef, ResourceDef } from '../types.ts';
-import { apInvoices } from './payables.ts';
-import { arInvoices } from './receivables.ts';
-import { glEntries } from './glEntries.ts';
 
 /**
  * Unposted documents as the API shows them, read from the work tables eConnect writes into
@@ -145,6 +142,3 @@ export const WORK_READS: Readonly<Partial<Record<ObjectName, { filter: string; v
   'ap-invoices': { filter: 'status', value: 'work', def: unpostedApInvoices },
   'gl-entries': { filter: 'year', value: 'unposted', def: unpostedGlEntries },
 };
-
-/** The posted resources these stand for: the same fields, in the same order (work.test.ts). */
-export const POSTED_OF = { 'ar-invoices': arInvoices, 'ap-invoices': apInvoices, 'gl-entries': glEntries } as const;

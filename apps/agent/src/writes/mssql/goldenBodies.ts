@@ -4,7 +4,7 @@ import { checkWriteBody, type WritableObjectName, type WriteBody } from '@gp-gat
  * One body per writable object, with every optional field the object has: what the golden T-SQL
  * (econnect.golden.test.ts) and the T-SQL parse check (sql/tsqlParse.test.ts) render.
  */
-export const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
+const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
   customers: {
     id: 'apitest0001',
     name: "O'Brien & Sons",

@@ -3,7 +3,7 @@ import { translate } from '../../db/mssqlExecutor.ts';
 import { AgentError } from '../../service/agentError.ts';
 
 /** What mends a write the login may not make: the write role's script, and diagnose to list the rest. */
-export const GRANT_WRITE_FIX =
+const GRANT_WRITE_FIX =
   'run the script `gp-agent mssql grant-write` prints, as a SQL Server administrator; `gp-agent diagnose` lists every missing grant';
 
 const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the agent log says why.';

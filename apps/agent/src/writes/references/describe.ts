@@ -254,7 +254,7 @@ export function checksOf(object: WritableObjectName, body: WriteBody): Check[] {
 }
 
 /** The issue a check's row (or its absence) makes, or null. */
-export function issueOf(check: Check, row: Readonly<Record<string, unknown>> | undefined): string | null {
+function issueOf(check: Check, row: Readonly<Record<string, unknown>> | undefined): string | null {
   if (!row) return check.lookup.optional ? null : check.message;
   return check.lookup.rules?.find((rule) => rule.broken(row, check.expected))?.message ?? null;
 }

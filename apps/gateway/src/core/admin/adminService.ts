@@ -69,7 +69,7 @@ export interface Actor {
   address: string | null;
 }
 
-export const OPERATOR_CLI: Actor = { name: 'operator CLI', address: null };
+const OPERATOR_CLI: Actor = { name: 'operator CLI', address: null };
 
 /** A user just invited, with the one-time link token that lets them set a password. */
 export interface InvitedUser {
@@ -79,7 +79,7 @@ export interface InvitedUser {
 }
 
 /** How long a sign-in link (first password, invitation) stays valid. */
-export const SIGN_IN_LINK_TTL_MS = 72 * 3600_000;
+const SIGN_IN_LINK_TTL_MS = 72 * 3600_000;
 
 /**
  * The operations an operator performs on organisations, API keys, connections and dashboard users,

@@ -96,7 +96,7 @@ export class AgentPresenceRecorder implements AgentLinkListener {
 }
 
 /** What operators see of an agent beyond version and host. */
-export function detailsOf(link: AgentLink): AgentDetails {
+function detailsOf(link: AgentLink): AgentDetails {
   return {
     platform: link.agent.platform,
     dialect: link.agent.dialect,

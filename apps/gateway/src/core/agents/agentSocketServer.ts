@@ -28,7 +28,7 @@ import type { AgentLink } from './agentLink.ts';
 import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
 import { HandshakeCap } from './handshakeCap.ts';
 
-export const AGENT_PATH = '/agent';
+const AGENT_PATH = '/agent';
 /** What is logged, and told the socket, when its bytes are refused. */
 const BYTES_REFUSED: Record<ByteRefusal, { log: string; reason: string }> = {
   'hello too large': { log: 'agent socket cut off: a hello is never this large', reason: 'a hello is never this large' },
@@ -68,8 +68,8 @@ export interface AgentSocketServerOptions {
   refusalLimiter?: RateLimiter;
 }
 
-/** WebSocket close codes of RFC 6455 §7.4.1 the gateway sends: it is restarting; it is overloaded, try later. */
-export { CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER };
+/** The close code (RFC 6455 §7.4.1) the gateway sends its agents when it restarts (gateway.ts). */
+export { CLOSE_SERVICE_RESTART };
 
 /**
  * Accepts agents on `/agent`. The agent token is checked before the upgrade, so a bad token gets a

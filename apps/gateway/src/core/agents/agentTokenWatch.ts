@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../infrastructure/store/store.ts';
 
 /** How often the open agent sockets' tokens are checked against the store (docs/decisions.md#agent-tokens). */
-export const DEFAULT_AGENT_TOKEN_CHECK_MS = 1_000;
+const DEFAULT_AGENT_TOKEN_CHECK_MS = 1_000;
 
 /** An open agent socket as the watch sees it: the token hash it was opened with, and how to drop it. */
 export interface WatchedSocket {

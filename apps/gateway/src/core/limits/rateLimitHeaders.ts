@@ -1,7 +1,7 @@
 import type { RateDecision, RatePolicy } from './rateLimiter.ts';
 
 /** The name of the per-key policy in the IETF fields; one policy, so one stable name. */
-export const RATE_LIMIT_POLICY = 'default';
+const RATE_LIMIT_POLICY = 'default';
 
 /**
  * The quota state of one response, twice: the widespread `X-RateLimit-*` trio (Reset in seconds

@@ -21,7 +21,7 @@ export interface RedisInFlightLimiterOptions {
   keyPrefix?: string;
 }
 
-export const DEFAULT_LEASE_MS = 15_000;
+const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_POLL_MS = 50;
 
 /**

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../infrastructure/store/store.ts';
 
 /** How often expired Idempotency-Keys are deleted; until then they are ignored by claims anyway. */
-export const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
+const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
 
 /**
  * Deletes expired idempotency records every `everyMs` (and once at start), so the table holds about

@@ -9,7 +9,7 @@ import helmet from 'helmet';
  */
 export const SESSION_COOKIE = '__Host-gp_session';
 /** Before sign-in there is no session to derive a CSRF token from: a random one lives in this cookie. */
-export const FORM_COOKIE = '__Host-gp_form';
+const FORM_COOKIE = '__Host-gp_form';
 
 const COOKIE_BASE = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' } as const;
 

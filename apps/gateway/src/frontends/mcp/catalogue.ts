@@ -38,7 +38,7 @@ function variantsOf(schema: JsonSchema): JsonSchema[] {
 }
 
 /** `string`, `decimal|null`, `timestamp|date|null`, … */
-export function fieldType(schema: JsonSchema): string {
+function fieldType(schema: JsonSchema): string {
   const names = variantsOf(schema).map((v) => (v.type === 'string' ? (PATTERN_TYPES.get(v.pattern) ?? 'string') : String(v.type)));
   const unique = [...new Set(names.filter((n) => n !== 'null'))];
   return [...unique, ...(names.includes('null') ? ['null'] : [])].join('|');
@@ -83,7 +83,7 @@ function idFormOf(spec: ObjectSpec): string | null {
   return spec.idForm.kind === 'plain' ? '<id>' : `<${spec.idForm.parts[0]}>:<${spec.idForm.parts[1]}>`;
 }
 
-export const ObjectDescriptionSchema = z.object({
+const ObjectDescriptionSchema = z.object({
   name: z.string(),
   description: z.string(),
   fields: z.record(z.string(), z.string()),

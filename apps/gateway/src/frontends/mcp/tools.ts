@@ -26,8 +26,8 @@ import { CompanyArgument, namingCompanyArgument, recordIds, targetFor, type Tool
 export type { ToolContext } from './toolContext.ts';
 
 /** A tool page (docs/api.md#mcp) holds at most 100 records; fewer by default, since a model pays for every one it reads. */
-export const MCP_MAX_LIMIT = 100;
-export const MCP_DEFAULT_LIMIT = 25;
+const MCP_MAX_LIMIT = 100;
+const MCP_DEFAULT_LIMIT = 25;
 
 const LIMIT_MESSAGE = `must be an integer from 1 to ${MCP_MAX_LIMIT}`;
 const WITH_GET = OBJECT_NAMES.filter((name) => OBJECTS[name].idForm !== null) as [ObjectName, ...ObjectName[]];
@@ -91,7 +91,7 @@ const AnyRecord = z.looseObject({});
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** The read tools: the same for every caller, built once. */
-export const TOOLS: Tool[] = [
+const TOOLS: Tool[] = [
   {
     name: 'list_objects',
     title: 'List objects',

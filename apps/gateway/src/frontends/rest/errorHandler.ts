@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
 
-export function sendError(res: Response, error: ApiError): void {
+function sendError(res: Response, error: ApiError): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   res.status(error.status).json({
     error: { code: error.code, message: error.message, requestId: res.locals.requestId as string, details: error.details },

@@ -15,11 +15,7 @@ function gatewayUrlOption(): Option {
  * The sign-in link and, when nobody said where the gateway is, a line saying which address it names
  * and how to give the real one: `localhost` opens only on the gateway's own machine.
  */
-export function signInLink(
-  token: string,
-  gatewayUrl: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): { url: string; notes: string[] } {
+function signInLink(token: string, gatewayUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): { url: string; notes: string[] } {
   const given = gatewayUrl?.trim();
   const base = given || `http://localhost:${env.PORT?.trim() || 3000}`;
   let parsed: URL;
@@ -61,7 +57,7 @@ export async function createUser(
   ];
 }
 
-export async function listUsers(admin: AdminService, idOrName: string): Promise<string[]> {
+async function listUsers(admin: AdminService, idOrName: string): Promise<string[]> {
   const org = await organisationNamed(admin, idOrName);
   const users = await admin.listUsers(org.id);
   if (!users.length)

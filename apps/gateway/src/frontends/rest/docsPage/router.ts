@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router } from 'express';
 import helmet from 'helmet';
 
 /**
@@ -43,7 +43,7 @@ const PAGE = `<!doctype html>
  * from this origin only, and inline styles and data: images, which Swagger UI's React components and
  * stylesheet use. No framing, no base or form elsewhere.
  */
-export const DOCS_CSP_DIRECTIVES = {
+const DOCS_CSP_DIRECTIVES = {
   defaultSrc: ["'none'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],

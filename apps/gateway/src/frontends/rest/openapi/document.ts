@@ -10,7 +10,7 @@ import { writeBodySchema } from '@gp-gateway/protocol';
  * (writeOperations.ts). Each example uses the demo's own ids, so that the sandbox accepts it with
  * `validateOnly=true` (routes.test.ts sends it).
  */
-export const WRITABLE: readonly WritableObject[] = [
+const WRITABLE: readonly WritableObject[] = [
   {
     object: 'customers',
     body: writeBodySchema('customers'),
@@ -90,7 +90,7 @@ export const WRITABLE: readonly WritableObject[] = [
   },
 ];
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 /**
  * The OpenAPI 3.1 document of the API, built from the protocol's catalogue and zod schemas. Pure and

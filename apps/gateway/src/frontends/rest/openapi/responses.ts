@@ -24,18 +24,18 @@ const WHEN: Readonly<Record<number, string>> = {
   504: "The agent did not answer within the gateway's deadline.",
 };
 
-export function codesOfStatus(status: number): ErrorCode[] {
+function codesOfStatus(status: number): ErrorCode[] {
   return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
 }
 
 /** Every status an error can have, in order. */
-export const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS) as number[])].sort((a, b) => a - b);
+const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS) as number[])].sort((a, b) => a - b);
 
 export function errorSchemaName(status: number): string {
   return `Error${status}`;
 }
 
-export function errorResponseName(status: number): string {
+function errorResponseName(status: number): string {
   return `Error${status}Response`;
 }
 

@@ -6,7 +6,7 @@ import type { RecordWriter } from '../../../core/writes/recordWriter.ts';
 import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
 
 /** The largest write body read (docs/api.md#size-limits): a sales order of 500 full lines is ~250 KiB. */
-export const MAX_WRITE_BODY_BYTES = 1024 * 1024;
+const MAX_WRITE_BODY_BYTES = 1024 * 1024;
 
 const WriteQuery = z.object({ validateOnly: z.enum(['true', 'false'], 'must be true or false').optional() }).strict();
 

@@ -27,7 +27,7 @@ const LIMIT_COLUMNS = {
 } as const satisfies Record<keyof LimitOverrides, string>;
 
 /** The demo database's first company; the sandbox connection defaults to it. */
-export const SANDBOX_DEFAULT_COMPANY = 'TWO';
+const SANDBOX_DEFAULT_COMPANY = 'TWO';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
 const now = () => new Date().toISOString();
