@@ -10,7 +10,7 @@ import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../
 import { AdminService } from '../core/admin/adminService.ts';
 import { openSqliteStore } from '../infrastructure/store/openStore.ts';
 import type { Store } from '../infrastructure/store/store.ts';
-import type { KeyMode } from '../core/auth/secrets.ts';
+import type { KeyMode } from '../infrastructure/store/store.ts';
 import { acceptAgent } from '../core/agents/acceptAgent.ts';
 import type { AgentLink } from '../core/agents/agentLink.ts';
 import type { ApiKey, Scope } from '../infrastructure/store/store.ts';

@@ -1,4 +1,5 @@
-import { mintAgentToken, mintApiKey, mintSignInToken, type KeyMode } from '../auth/secrets.ts';
+import type { KeyMode } from '../../infrastructure/store/store.ts';
+import { mintAgentToken, mintApiKey, mintSignInToken } from '../auth/secrets.ts';
 import { LIMIT_BOUNDS } from '../limits/limits.ts';
 import { textProblem } from '@gp-gateway/protocol';
 import {

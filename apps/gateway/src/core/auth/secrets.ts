@@ -1,8 +1,6 @@
 import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../../infrastructure/store/store.ts';
 
-export type { KeyMode };
-
 /**
  * Secrets handed out by the gateway (docs/api.md#key-format): API keys `lb_live_`/`lb_test_` and agent tokens
  * `lb_agent_`, each followed by 32 random base62 characters. Only their sha256 is ever stored.

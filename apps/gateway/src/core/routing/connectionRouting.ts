@@ -2,7 +2,7 @@
  * Which connection and company a request goes to (docs/api.md#routing-headers, docs/api.md#modes-and-the-sandbox), decided from the key and the
  * routing headers as sent. REST, MCP and (later) writes all route through here.
  */
-import type { KeyMode } from '../auth/secrets.ts';
+import type { KeyMode } from '../../infrastructure/store/store.ts';
 import type { ApiKey, Connection } from '../../infrastructure/store/store.ts';
 import { SANDBOX_CONNECTION_ID } from '../../infrastructure/store/store.ts';
 import { ApiError } from '../../errors/apiError.ts';

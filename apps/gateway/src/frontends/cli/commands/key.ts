@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { checkScopes, type AdminService } from '../../../core/admin/adminService.ts';
-import type { KeyMode } from '../../../core/auth/secrets.ts';
+import type { KeyMode } from '../../../infrastructure/store/store.ts';
 import { SCOPES, type ApiKey, type Scope } from '../../../infrastructure/store/store.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
 import { describeOrganisation, organisationNamed, runOperatorCommand } from '../operatorAdmin.ts';

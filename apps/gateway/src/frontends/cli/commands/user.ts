@@ -12,10 +12,10 @@ function gatewayUrlOption(): Option {
 }
 
 /**
- * The sign-in link and, when nobody said where the gateway is, a line saying which address it names
+ * Where the dashboard is, checked, and, when nobody said, a line saying which address the link names
  * and how to give the real one: `localhost` opens only on the gateway's own machine.
  */
-function signInLink(token: string, gatewayUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): { url: string; notes: string[] } {
+function dashboardAddress(gatewayUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): { base: string; notes: string[] } {
   const given = gatewayUrl?.trim();
   const base = given || `http://localhost:${env.PORT?.trim() || 3000}`;
   let parsed: URL;
@@ -28,32 +28,32 @@ function signInLink(token: string, gatewayUrl: string | undefined, env: NodeJS.P
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new Error(`--gateway-url (or GATEWAY_URL) must start with https:// or http://, not "${base}"`);
-  const url = `${base.replace(/\/+$/, '')}/dashboard/welcome?token=${token}`;
   const notes = given
     ? []
     : [
         `The link names ${base}, which opens only on this machine. If they sign in from elsewhere, make the link again with the gateway's public address: --gateway-url https://gateway.example.com (or set GATEWAY_URL).`,
       ];
-  return { url, notes };
+  return { base: base.replace(/\/+$/, ''), notes };
 }
+
+const signInUrl = (base: string, token: string) => `${base}/dashboard/welcome?token=${token}`;
 
 export async function createUser(
   admin: AdminService,
   request: { org: string; email: string; role: string; gatewayUrl?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string[]> {
-  const org = await organisationNamed(admin, request.org);
   // Checked before the user exists, so a wrong address leaves nothing half-made.
-  signInLink('', request.gatewayUrl, env);
+  const address = dashboardAddress(request.gatewayUrl, env);
+  const org = await organisationNamed(admin, request.org);
   const { user, signInToken, expiresAt } = await admin.inviteUser({ orgId: org.id, email: request.email, role: request.role });
-  const link = signInLink(signInToken, request.gatewayUrl, env);
   return [
     `Created ${user.role} ${user.email} for ${describeOrganisation(org)}.`,
     ...secretBlock(
       `Give them this sign-in link; it works once, until ${formatTime(expiresAt.toISOString())}, and lets them choose a password:`,
-      link.url,
+      signInUrl(address.base, signInToken),
     ),
-    ...link.notes,
+    ...address.notes,
   ];
 }
 
@@ -78,7 +78,7 @@ export async function newSignInLink(
   request: { org: string; email: string; gatewayUrl?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string[]> {
-  signInLink('', request.gatewayUrl, env);
+  const address = dashboardAddress(request.gatewayUrl, env);
   const org = await organisationNamed(admin, request.org);
   const user = (await admin.listUsers(org.id)).find((u) => u.email === request.email.trim().toLowerCase());
   if (!user)
@@ -86,13 +86,12 @@ export async function newSignInLink(
       `${describeOrganisation(org)} has no dashboard user ${request.email}. See them with: gp-gateway user list --org ${org.id}`,
     );
   const { signInToken, expiresAt } = await admin.newSignInLink(org.id, user.id);
-  const link = signInLink(signInToken, request.gatewayUrl, env);
   return [
     ...secretBlock(
       `A new sign-in link for ${user.email}; it works once, until ${formatTime(expiresAt.toISOString())}, and sets a new password:`,
-      link.url,
+      signInUrl(address.base, signInToken),
     ),
-    ...link.notes,
+    ...address.notes,
   ];
 }
 

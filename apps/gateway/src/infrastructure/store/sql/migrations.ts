@@ -32,13 +32,12 @@ type Db = Kysely<any>;
  */
 function schemaOfOneStore(kind: EngineKind): Migration {
   const t = types(kind);
-  const withSeq = (table: string) =>
-    t.postgres
-      ? (builder: any) => builder.addColumn('seq', 'bigint', (c: any) => c.generatedAlwaysAsIdentity())
-      : (builder: any) => builder;
+  const withSeq = t.postgres
+    ? (builder: any) => builder.addColumn('seq', 'bigint', (c: any) => c.generatedAlwaysAsIdentity())
+    : (builder: any) => builder;
   return {
     async up(db: Db) {
-      await withSeq('organisations')(
+      await withSeq(
         db.schema
           .createTable('organisations')
           .ifNotExists()
@@ -50,7 +49,7 @@ function schemaOfOneStore(kind: EngineKind): Migration {
           .addColumn('max_in_flight', 'integer'),
       ).execute();
 
-      await withSeq('api_keys')(
+      await withSeq(
         db.schema
           .createTable('api_keys')
           .ifNotExists()
@@ -68,7 +67,7 @@ function schemaOfOneStore(kind: EngineKind): Migration {
       ).execute();
       await db.schema.createIndex('api_keys_org').ifNotExists().on('api_keys').column('org_id').execute();
 
-      await withSeq('connections')(
+      await withSeq(
         db.schema
           .createTable('connections')
           .ifNotExists()
@@ -90,7 +89,7 @@ function schemaOfOneStore(kind: EngineKind): Migration {
 
       // One row per agent link a gateway holds right now. `connection_id` alone: live connection ids
       // are unique across organisations, and `sandbox` is served by one built-in agent for all.
-      await withSeq('agent_sessions')(
+      await withSeq(
         db.schema
           .createTable('agent_sessions')
           .ifNotExists()
@@ -109,7 +108,7 @@ function schemaOfOneStore(kind: EngineKind): Migration {
 
       // The dashboard's people: users sign in by email, unique across the gateway and stored
       // lower-cased; sign-in links and sessions are kept as sha256 of their secret.
-      await withSeq('users')(
+      await withSeq(
         db.schema
           .createTable('users')
           .ifNotExists()
