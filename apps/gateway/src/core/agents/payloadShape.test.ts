@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { payloadProblem, RecordFields } from './payloadShape.ts';
+import { isCompactRecords, payloadProblem, RecordFields } from './payloadShape.ts';
 
 const check = (text: string, shape: 'list' | 'get' | 'record' = 'list') => payloadProblem(Buffer.from(text), shape);
 
@@ -78,4 +78,54 @@ test('with fields, every record has exactly them: none missing, none added, none
   assert.equal(strict('[{"id":"A","name":"n"}]'), 'a record without the field address at byte 22');
   assert.equal(strict('{"id":"A","id":"B","name":"n","address":null}', 'get'), 'the field id twice at byte 10');
   assert.equal(strict('[{"\\u0069d":"A","name":"n","address":null}]'), 'a field the object does not have ("\\\\u0069d") at byte 2');
+});
+
+test('a page as agents write it is taken on the fast path; whatever else it meets, the scanner judges alike', () => {
+  const names = ['id', 'name', 'balance', 'onHold', 'address', 'modifiedAt'];
+  const fields = new RecordFields(names);
+  const rows = [
+    { id: 'AARONFIT0001', name: 'Aaron "Fitness" \\ Zürich €\n', balance: '-12.50000', onHold: false, address: null, modifiedAt: 1.5e-7 },
+    { id: 'B', name: '', balance: '0', onHold: true, address: null, modifiedAt: -0 },
+  ];
+  const page = JSON.stringify(rows);
+  assert.equal(isCompactRecords(Buffer.from(page), true, fields), true);
+  assert.equal(isCompactRecords(Buffer.from(JSON.stringify(rows[0])), false, fields), true);
+  assert.equal(isCompactRecords(Buffer.from('[]'), true, fields), true);
+  // Valid, but not as agents write it: the scanner reads these (and accepts them).
+  for (const other of [
+    JSON.stringify(rows, null, 1),
+    JSON.stringify([{ name: 'C', id: 'C', balance: '1', onHold: true, address: null, modifiedAt: 0 }]),
+  ]) {
+    assert.equal(isCompactRecords(Buffer.from(other), true, fields), false);
+    assert.equal(payloadProblem(Buffer.from(other), 'list', fields), null);
+  }
+
+  // Every byte of the page changed to each byte that matters, and cut short: the verdict is JSON.parse's with exactly the fields.
+  const exactly = (text: string): boolean => {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return (
+        Array.isArray(parsed) &&
+        parsed.every(
+          (r) =>
+            r !== null &&
+            typeof r === 'object' &&
+            !Array.isArray(r) &&
+            Object.keys(r).length === names.length &&
+            names.every((n) => Object.hasOwn(r, n)),
+        )
+      );
+    } catch {
+      return false;
+    }
+  };
+  const bytesThatMatter = '[]{}",:\\ 0-.eEtnf\u0001a';
+  for (let i = 0; i <= page.length; i++) {
+    for (const replacement of [...bytesThatMatter, '']) {
+      const text = page.slice(0, i) + replacement + page.slice(i + 1);
+      assert.equal(payloadProblem(Buffer.from(text), 'list', fields) === null, exactly(text), text);
+    }
+    const cut = page.slice(0, i);
+    assert.equal(payloadProblem(Buffer.from(cut), 'list', fields) === null, exactly(cut), cut);
+  }
 });
