@@ -198,11 +198,7 @@ export function storeContract(subject: StoreUnderTest): void {
       expiresAt: new Date(at.getTime() + 86_400_000),
     });
     assert.equal((await readOther())?.key.revokedAt, null, 'read again after an idempotency record');
-    await gateway.completeIdempotencyKey(org.id, 'k-remembered', 'op_1', {
-      status: 201,
-      contentType: 'application/json',
-      body: Buffer.from('{}'),
-    });
+    await gateway.completeIdempotencyKey(org.id, 'k-remembered', 'op_1', { kind: 'created', record: Buffer.from('{}') });
     await gateway.revokeApiKey(other.id, new Date('2026-03-01T00:00:00Z'));
     assert.equal((await readOther())?.key.revokedAt, '2026-03-01T00:00:00.000Z', 'a key revoked through this store: at once');
     const rotated = await operator.rotateApiKey({
@@ -521,10 +517,23 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual(await claim('op_bbbbbbbbbbbbbbbb', 'f2'), { kind: 'body_mismatch' });
     assert.deepEqual(await claim('op_bbbbbbbbbbbbbbbb', 'f1', t0, 'k1', 'org_b'), { kind: 'claimed' }, 'keys are per organisation');
     // Only the operation that holds the record may settle it.
-    const response = { status: 201, contentType: 'application/json; charset=utf-8', body: Buffer.from('{"data":{"id":"A"}}') };
-    assert.equal(await store.completeIdempotencyKey('org_a', 'k1', 'op_bbbbbbbbbbbbbbbb', response), false);
-    assert.equal(await store.completeIdempotencyKey('org_a', 'k1', 'op_aaaaaaaaaaaaaaaa', response), true);
-    assert.deepEqual(await claim('op_cccccccccccccccc', 'f1', later(5000)), { kind: 'completed', response });
+    const result = { kind: 'created' as const, record: Buffer.from('{"id":"A","name":"Zürich"}') };
+    assert.equal(await store.completeIdempotencyKey('org_a', 'k1', 'op_bbbbbbbbbbbbbbbb', result), false);
+    assert.equal(await store.completeIdempotencyKey('org_a', 'k1', 'op_aaaaaaaaaaaaaaaa', result), true);
+    assert.deepEqual(await claim('op_cccccccccccccccc', 'f1', later(5000)), { kind: 'completed', result });
+    // GP's refusal is kept as one too, with the request that met it.
+    const refusal = {
+      code: 'VALIDATION_ERROR' as const,
+      message: 'GP refused the document',
+      details: { gp: [{ code: 4647, message: 'extended price' }] },
+      requestId: 'req_first',
+    };
+    assert.deepEqual(await claim('op_rrrrrrrrrrrrrrrr', 'f1', t0, 'k-refused'), { kind: 'claimed' });
+    assert.equal(await store.completeIdempotencyKey('org_a', 'k-refused', 'op_rrrrrrrrrrrrrrrr', { kind: 'refused', refusal }), true);
+    assert.deepEqual(await claim('op_ssssssssssssssss', 'f1', later(10), 'k-refused'), {
+      kind: 'completed',
+      result: { kind: 'refused', refusal },
+    });
     assert.deepEqual(await claim('op_cccccccccccccccc', 'f2', later(5000)), { kind: 'body_mismatch' });
     await store.releaseIdempotencyKey('org_a', 'k1', 'op_aaaaaaaaaaaaaaaa');
     assert.equal((await claim('op_cccccccccccccccc', 'f1', later(5000))).kind, 'completed', 'a completed record is never released');
@@ -540,7 +549,11 @@ export function storeContract(subject: StoreUnderTest): void {
 
     // Expired records count as absent, and the sweep deletes them.
     assert.deepEqual(await claim('op_hhhhhhhhhhhhhhhh', 'f9', later(86_400_000)), { kind: 'claimed' });
-    assert.equal(await store.deleteExpiredIdempotencyKeys(later(86_403_000)), 2, 'org_b k1 and org_a k2 expired; the new k1 lives');
+    assert.equal(
+      await store.deleteExpiredIdempotencyKeys(later(86_403_000)),
+      3,
+      'org_b k1, org_a k2 and k-refused expired; the new k1 lives',
+    );
     assert.equal(await store.deleteExpiredIdempotencyKeys(later(86_403_000)), 0);
   });
 

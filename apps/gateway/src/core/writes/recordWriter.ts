@@ -19,7 +19,8 @@ import {
   SANDBOX_CONNECTION_ID,
   type Connection,
   type Store,
-  type StoredResponse,
+  type StoredRefusal,
+  type StoredWriteResult,
 } from '../../infrastructure/store/store.ts';
 import { idempotencyKeyIssue, writeFingerprint } from './idempotencyKey.ts';
 
@@ -47,16 +48,15 @@ export interface WritePlace {
 }
 
 /**
- * A write's answer as REST sends it: `{"data":…}` with 201 (200 for validate-only), or the error
- * body of a GP-side refusal (400, 409). Stored under the Idempotency-Key and replayed byte for byte.
+ * What a write came to, in no protocol's form (REST and MCP render it): the record GP now holds
+ * (`created`), or would (`validated`), as the agent's JSON bytes (an object; a journal entry's
+ * array of lines); or GP's refusal (400 VALIDATION_ERROR, 409 ALREADY_EXISTS) with the request
+ * that met it. A refusal is an answer, not an error: it is kept under the Idempotency-Key like a
+ * record and replayed the same (docs/api.md#idempotency). `replayed`: the result of an earlier
+ * request with the same key.
  */
-export interface WriteAnswer {
-  status: number;
-  contentType: string;
-  body: Buffer;
-  /** The answer of an earlier request with the same Idempotency-Key. */
-  replayed: boolean;
-}
+export type WriteResult = Outcome & { replayed: boolean };
+type Outcome = { kind: 'created' | 'validated'; record: Buffer } | { kind: 'refused'; error: ApiError; requestId: string };
 
 export interface RecordWriterOptions {
   agents: AgentRouter;
@@ -66,7 +66,6 @@ export interface RecordWriterOptions {
   log: Logger;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** A claim's lease outlives the request's deadline by this much, for the store write that settles it. */
 const LEASE_MARGIN_MS = 2_000;
 /** Between two outcome requests whose agent went away or refused. */
@@ -137,7 +136,7 @@ export class RecordWriter {
   }
 
   /** The rest, in order: the body and Idempotency-Key (400), the agents (503, 400 company, 403 writes off), the write. */
-  async write(place: WritePlace, request: WriteRequest): Promise<WriteAnswer> {
+  async write(place: WritePlace, request: WriteRequest): Promise<WriteResult> {
     const deadline = Date.now() + this.requestTimeoutMs;
     const { object, route } = place;
     const issues: ValidationIssue[] = [];
@@ -173,7 +172,7 @@ export class RecordWriter {
         leaseUntil: new Date(deadline + LEASE_MARGIN_MS),
         expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
       });
-      if (claim.kind === 'completed') return { ...claim.response, replayed: true };
+      if (claim.kind === 'completed') return { ...replayOf(claim.result), replayed: true };
       if (claim.kind === 'in_flight') {
         throw new ApiError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still running; retry once it has its answer.', {
           reason: 'in_flight',
@@ -266,7 +265,7 @@ export class RecordWriter {
     deadline: number,
     held: Held | null,
     requestId: string,
-  ): Promise<WriteAnswer> {
+  ): Promise<WriteResult> {
     let answer: AgentAnswer;
     try {
       answer = await this.agents.request(route.agentKey, op, Math.max(1, deadline - Date.now()), route.tenant);
@@ -281,10 +280,10 @@ export class RecordWriter {
         return await this.answered(route, op.object, op.operationId, settled, held);
       }
       if (held && neverStarted(error)) await this.release(held, op.operationId);
-      else if (held && isGpRefusal(error)) return await this.keep(held, op.operationId, errorAnswer(error, requestId));
+      else if (held && isGpRefusal(error)) return await this.keep(held, op.operationId, { kind: 'refused', error, requestId });
       else if (held) await this.store.suspendIdempotencyKey(held.orgId, held.key, op.operationId, new Date());
       if (error instanceof ApiError && error.code === 'UPSTREAM_TIMEOUT' && !op.validateOnly) throw unknownOutcome(op.operationId);
-      if (isGpRefusal(error)) return errorAnswer(error, requestId);
+      if (isGpRefusal(error)) return { kind: 'refused', error, requestId, replayed: false };
       throw error;
     }
     return await this.answered(route, op.object, op.operationId, answer, held);
@@ -325,7 +324,7 @@ export class RecordWriter {
     operationId: string,
     answer: AgentAnswer,
     held: Held | null,
-  ): Promise<WriteAnswer> {
+  ): Promise<WriteResult> {
     // A journal entry is the array of its lines; every other record one object (payloadShape checked the rest).
     // The sandbox's validate-only answers a preview instead, one object for every object (the body as
     // checked, with the ids and numbers GP would give it: docs/api.md#writes), so either shape is valid there.
@@ -336,15 +335,14 @@ export class RecordWriter {
       if (held) await this.store.suspendIdempotencyKey(held.orgId, held.key, operationId, new Date());
       throw new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid data.');
     }
-    const status = answer.outcome === 'validated' ? 200 : 201;
-    const body = Buffer.concat([Buffer.from('{"data":'), answer.payload, Buffer.from('}')]);
-    const response = { status, contentType: JSON_TYPE, body };
-    return held ? await this.keep(held, operationId, response) : { ...response, replayed: false };
+    const outcome: Outcome = { kind: answer.outcome === 'validated' ? 'validated' : 'created', record: answer.payload };
+    return held ? await this.keep(held, operationId, outcome) : { ...outcome, replayed: false };
   }
 
-  private async keep(held: Held, operationId: string, response: StoredResponse): Promise<WriteAnswer> {
-    await this.store.completeIdempotencyKey(held.orgId, held.key, operationId, response);
-    return { ...response, replayed: false };
+  /** Keeps an outcome under the key (only writes that change something hold one: created, or refused). */
+  private async keep(held: Held, operationId: string, outcome: Outcome): Promise<WriteResult> {
+    await this.store.completeIdempotencyKey(held.orgId, held.key, operationId, storedOf(outcome));
+    return { ...outcome, replayed: false };
   }
 
   private release(held: Held, operationId: string): Promise<void> {
@@ -352,10 +350,18 @@ export class RecordWriter {
   }
 }
 
-/** The error body of a GP-side refusal, as the error middleware would write it (docs/api.md#errors). */
-function errorAnswer(error: ApiError, requestId: string): WriteAnswer {
-  const body = { error: { code: error.code, message: error.message, requestId, details: error.details } };
-  return { status: error.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(body)), replayed: false };
+/** An outcome as the store keeps it. */
+function storedOf(outcome: Outcome): StoredWriteResult {
+  if (outcome.kind !== 'refused') return { kind: 'created', record: outcome.record };
+  const { code, message, details } = outcome.error;
+  return { kind: 'refused', refusal: { code: code as StoredRefusal['code'], message, details, requestId: outcome.requestId } };
+}
+
+/** A kept result, as it was first answered. */
+function replayOf(stored: StoredWriteResult): Outcome {
+  if (stored.kind === 'created') return { kind: 'created', record: stored.record };
+  const { code, message, details, requestId } = stored.refusal;
+  return { kind: 'refused', error: new ApiError(code, message, details), requestId };
 }
 
 /** The link dropped and the agent's journal says the write never committed (and now never will): safe to retry. */

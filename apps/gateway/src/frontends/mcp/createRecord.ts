@@ -3,7 +3,7 @@ import { OBJECTS, WRITABLE_OBJECT_NAMES, writeBodySchema, type ObjectSpec, type 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../errors/apiError.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
-import { toolResult } from './results.ts';
+import { toolError, toolResult } from './results.ts';
 import { CompanyArgument, namingCompanyArgument, recordIds, targetFor, type ToolContext } from './toolContext.ts';
 
 const objectMessage = `is required: one of ${WRITABLE_OBJECT_NAMES.join(', ')}`;
@@ -77,7 +77,7 @@ export async function createRecord(context: ToolContext, raw: Record<string, unk
   if (!context.target.key.scopes.includes('write')) throw new ApiError('FORBIDDEN', 'This API key lacks the write scope.');
   const args = parseArguments(CreateRecordArguments, raw);
   const spec: ObjectSpec = OBJECTS[args.object];
-  const answer = await namingCompanyArgument(args.company, async () => {
+  const result = await namingCompanyArgument(args.company, async () => {
     try {
       const place = context.writer.place({
         target: targetFor(context, spec, args.company),
@@ -91,12 +91,10 @@ export async function createRecord(context: ToolContext, raw: Record<string, unk
       throw error;
     }
   });
-  const text = answer.body.toString();
-  // A GP refusal (400, 409) is an answer, kept under the key: its error body is the tool error's text.
-  if (answer.status >= 400) return { content: [{ type: 'text', text }], isError: true };
-  const { data } = JSON.parse(text) as { data: Record<string, unknown> | Record<string, unknown>[] };
+  // A GP refusal (400, 409) is an answer, kept under the key: a replay is the same tool error.
+  if (result.kind === 'refused') return toolError(result.error, result.requestId);
+  const data = JSON.parse(result.record.toString()) as Record<string, unknown> | Record<string, unknown>[];
   const addId = recordIds(spec);
-  if (!addId || Array.isArray(data)) return toolResult({ data }, text);
-  const withId = addId(data);
-  return toolResult({ data: withId }, JSON.stringify({ data: withId }));
+  const shown = addId && !Array.isArray(data) ? addId(data) : data;
+  return toolResult({ data: shown }, JSON.stringify({ data: shown }));
 }

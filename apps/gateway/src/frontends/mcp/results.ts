@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiError } from '../../errors/apiError.ts';
+import { errorBody } from '../../errors/errorBody.ts';
 
 /** A tool's answer: the structured result, and the same JSON as text for clients that read only text. */
 export function toolResult(structured: Record<string, unknown>, text: string): CallToolResult {
@@ -13,7 +14,6 @@ export function toolResult(structured: Record<string, unknown>, text: string): C
  * describes success.
  */
 export function toolError(error: ApiError, requestId: string): CallToolResult {
-  const details = error.retryAfterSeconds === null ? error.details : { ...error.details, retryAfterSeconds: error.retryAfterSeconds };
-  const body = { error: { code: error.code, message: error.message, requestId, details } };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+  const retry = error.retryAfterSeconds === null ? undefined : { retryAfterSeconds: error.retryAfterSeconds };
+  return { content: [{ type: 'text', text: JSON.stringify(errorBody(error, requestId, retry)) }], isError: true };
 }

@@ -1,12 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
+import { errorBody } from '../../errors/errorBody.ts';
 
-function sendError(res: Response, error: ApiError): void {
+/** The error envelope with its status and Retry-After; `requestId` other than this request's only for a replayed refusal. */
+export function sendError(res: Response, error: ApiError, requestId: string = res.locals.requestId as string): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-  res.status(error.status).json({
-    error: { code: error.code, message: error.message, requestId: res.locals.requestId as string, details: error.details },
-  });
+  res.status(error.status).json(errorBody(error, requestId));
 }
 
 /**

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { storeContract } from '../../testing/storeContract.ts';
 import { openSqliteStore } from './openStore.ts';
-import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -103,6 +104,62 @@ test('a store records its migrations, and one migrated by a newer gateway is ref
     openSqliteStore(file),
     /migrated by a newer gateway \(it has 9999_from_the_future; this gateway knows up to \d{4}_\w+\)/,
   );
+});
+
+test('Idempotency-Keys answered before step 2 replay as they were answered: the record, or the refusal with its request id', async () => {
+  const file = path.join(dir, 'step1.sqlite');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  const migrations = storeMigrations('sqlite');
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  assert.equal((await migrator.migrateTo('0001_one_store')).error, undefined);
+  const refusal = { code: 'ALREADY_EXISTS', message: 'AARONFIT0001 exists', requestId: 'req_first', details: { gp: [{ code: 1 }] } };
+  const sent = [
+    ['created', 201, `{"data":{"id":"AARONFIT0001","name":"Zürich \\"A\\""}}`],
+    ['refused', 409, JSON.stringify({ error: refusal })],
+  ] as const;
+  for (const [key, status, body] of sent) {
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        org_id: 'org_1',
+        key,
+        fingerprint: 'f',
+        operation_id: `op_${key}`,
+        state: 'completed',
+        lease_until: '2026-01-01T00:00:00.000Z',
+        response_status: status,
+        response_type: 'application/json; charset=utf-8',
+        response_body: Buffer.from(body),
+        created_at: '2026-01-01T00:00:00.000Z',
+        expires_at: '2099-01-01T00:00:00.000Z',
+      })
+      .execute();
+  }
+  await db.destroy();
+
+  const store = await openSqliteStore(file);
+  const claim = (key: string) =>
+    store.claimIdempotencyKey({
+      orgId: 'org_1',
+      key,
+      fingerprint: 'f',
+      operationId: 'op_new',
+      at: new Date('2026-01-01T00:00:01Z'),
+      leaseUntil: new Date('2026-01-01T00:01:00Z'),
+      expiresAt: new Date('2026-01-02T00:00:00Z'),
+    });
+  const created = await claim('created');
+  assert.equal(
+    created.kind === 'completed' && created.result.kind === 'created' && created.result.record.toString(),
+    '{"id":"AARONFIT0001","name":"Zürich \\"A\\""}',
+  );
+  assert.deepEqual(await claim('refused'), { kind: 'completed', result: { kind: 'refused', refusal } });
+  await store.close();
 });
 
 test('a gateway and the operator CLI opening a new store at once migrate it once, and both open', async () => {

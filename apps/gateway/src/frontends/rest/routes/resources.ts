@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { documentFilter, noGetById, type ReadTarget, type RecordReader } from '../../../core/reads/recordReader.ts';
 import { ApiError } from '../../../errors/apiError.ts';
 import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
+import { sendJson } from '../sendJson.ts';
 
 export interface ResourceRoutesOptions {
   reader: RecordReader;
 }
 
 const NoQuery = z.object({}).strict();
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A top-level object; lines of a document are reached only through their parent's path. */
 function objectOf(req: Request): ObjectSpec {
@@ -25,23 +25,6 @@ function linesOf(req: Request): ObjectSpec {
   const spec = Object.values(OBJECTS as Record<string, ObjectSpec>).find((o) => o.parent === parent);
   if (!spec) throw new ApiError('NOT_FOUND', 'No such route.');
   return spec;
-}
-
-/**
- * A 200 JSON body made of our text around the agent's bytes, written in one go (one writev with the
- * headers) without first copying the bytes into one buffer or through a string.
- */
-function sendJson(res: Response, parts: ReadonlyArray<string | Buffer>): void {
-  const chunks = parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
-  // What res.type('application/json') writes, without its MIME lookup on every response.
-  res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader(
-    'Content-Length',
-    chunks.reduce((bytes, chunk) => bytes + chunk.length, 0),
-  );
-  res.cork();
-  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
-  res.end(chunks.at(-1));
 }
 
 function targetOf(req: Request, res: Response): ReadTarget {

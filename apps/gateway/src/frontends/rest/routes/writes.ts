@@ -4,6 +4,8 @@ import { issuesOf } from '@gp-gateway/protocol';
 import { ApiError } from '../../../errors/apiError.ts';
 import type { RecordWriter } from '../../../core/writes/recordWriter.ts';
 import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
+import { sendError } from '../errorHandler.ts';
+import { sendJson } from '../sendJson.ts';
 
 /** The largest write body read (docs/api.md#size-limits): a sales order of 500 full lines is ~250 KiB. */
 const MAX_WRITE_BODY_BYTES = 1024 * 1024;
@@ -43,7 +45,8 @@ function readBody(req: Request, res: Response): Promise<unknown> {
 /**
  * `POST /v1/{object}` (docs/api.md#writes) after `guards` (authentication, limits, the write scope):
  * the destination is checked before the body is read, so the documented order of checks holds (docs/api.md#writes) (sandbox and whitelist
- * 403s before a body's 400). The answer is the writer's bytes, or a replay of them.
+ * 403s before a body's 400). The writer's result is rendered as REST renders records and errors: a
+ * replay as the first answer was.
  */
 export function mountWriteRoutes(app: Express, guards: RequestHandler[], { writer }: { writer: RecordWriter }): void {
   app.post('/v1/:object', ...guards, async (req: Request, res: Response, _next: NextFunction) => {
@@ -56,15 +59,14 @@ export function mountWriteRoutes(app: Express, guards: RequestHandler[], { write
     });
     const body = await readBody(req, res);
     const key = req.headers['idempotency-key'];
-    const answer = await writer.write(place, {
+    const result = await writer.write(place, {
       body,
       idempotencyKey: typeof key === 'string' ? key : undefined,
       requestId: res.locals.requestId!,
     });
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(answer.status);
-    res.setHeader('Content-Type', answer.contentType);
-    res.setHeader('Content-Length', answer.body.length);
-    res.end(answer.body);
+    if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    if (result.kind === 'refused') return sendError(res, result.error, result.requestId);
+    res.status(result.kind === 'created' ? 201 : 200);
+    sendJson(res, ['{"data":', result.record, '}']);
   });
 }

@@ -1,8 +1,18 @@
-/** An answer as it was sent, replayed byte for byte. */
-export interface StoredResponse {
-  status: number;
-  contentType: string;
-  body: Buffer;
+/**
+ * A write's result as it is kept under its key and replayed (docs/api.md#idempotency), in no
+ * protocol's form: the record GP now holds (the agent's JSON bytes: an object, or a journal entry's
+ * array of lines), or GP's refusal with the id of the request that met it. REST and MCP each
+ * render it as they render a fresh one.
+ */
+export type StoredWriteResult = { kind: 'created'; record: Buffer } | { kind: 'refused'; refusal: StoredRefusal };
+
+/** GP's refusal of a write (400 VALIDATION_ERROR, 409 ALREADY_EXISTS) as the error envelope names its parts. */
+export interface StoredRefusal {
+  code: 'VALIDATION_ERROR' | 'ALREADY_EXISTS';
+  message: string;
+  details: Record<string, unknown> | null;
+  /** The request that met the refusal: a replay carries its id (docs/api.md#idempotency). */
+  requestId: string;
 }
 
 export interface IdempotencyClaim {
@@ -23,7 +33,7 @@ export interface IdempotencyClaim {
  *   the claim's operation id and lease; the caller runs the write.
  * - `resumed`: a pending record with the same fingerprint whose lease had lapsed: its lease is now the
  *   claim's, its operation id is kept, and the caller must settle that operation before anything else.
- * - `completed`: same fingerprint, answered: the caller replays `response`.
+ * - `completed`: same fingerprint, answered: the caller replays `result`.
  * - `in_flight`: same fingerprint, pending, lease not lapsed: another request is running it.
  * - `body_mismatch`: a live record with another fingerprint (whatever its state).
  * Nothing is changed for the last three.
@@ -31,7 +41,7 @@ export interface IdempotencyClaim {
 export type IdempotencyClaimResult =
   | { kind: 'claimed' }
   | { kind: 'resumed'; operationId: string }
-  | { kind: 'completed'; response: StoredResponse }
+  | { kind: 'completed'; result: StoredWriteResult }
   | { kind: 'in_flight' }
   | { kind: 'body_mismatch' };
 
@@ -51,10 +61,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface IdempotencyStore {
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<IdempotencyClaimResult>;
   /**
-   * Stores the answer of a pending record that still names `operationId` (state `completed`); false
+   * Stores the result of a pending record that still names `operationId` (state `completed`); false
    * and no change otherwise (the record expired, was released, or another operation now holds it).
    */
-  completeIdempotencyKey(orgId: string, key: string, operationId: string, response: StoredResponse): Promise<boolean>;
+  completeIdempotencyKey(orgId: string, key: string, operationId: string, result: StoredWriteResult): Promise<boolean>;
   /** Deletes a pending record that names `operationId`: the write never ran and never will, so the key is free again. */
   releaseIdempotencyKey(orgId: string, key: string, operationId: string): Promise<void>;
   /**

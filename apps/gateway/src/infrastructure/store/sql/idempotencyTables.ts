@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { IdempotencyClaim, IdempotencyClaimResult, IdempotencyStore, StoredResponse } from '../roles/idempotency.ts';
+import type { IdempotencyClaim, IdempotencyClaimResult, IdempotencyStore, StoredRefusal, StoredWriteResult } from '../roles/idempotency.ts';
 import type { StoreEngine } from './engine.ts';
 import type { StoreSchema } from './schema.ts';
 
@@ -35,11 +35,7 @@ export class IdempotencyTables implements IdempotencyStore {
           continue;
         }
         if (row.fingerprint !== claim.fingerprint) return { kind: 'body_mismatch' };
-        if (row.state === 'completed')
-          return {
-            kind: 'completed',
-            response: { status: row.response_status!, contentType: row.response_type!, body: row.response_body! },
-          };
+        if (row.state === 'completed') return { kind: 'completed', result: resultOf(row.result_kind!, row.result_body!) };
         if (row.lease_until > at) return { kind: 'in_flight' };
         await trx
           .updateTable('idempotency_keys')
@@ -52,10 +48,11 @@ export class IdempotencyTables implements IdempotencyStore {
     });
   }
 
-  async completeIdempotencyKey(orgId: string, key: string, operationId: string, response: StoredResponse): Promise<boolean> {
+  async completeIdempotencyKey(orgId: string, key: string, operationId: string, stored: StoredWriteResult): Promise<boolean> {
+    const body = stored.kind === 'created' ? stored.record : Buffer.from(JSON.stringify(stored.refusal));
     const result = await this.engine.db
       .updateTable('idempotency_keys')
-      .set({ state: 'completed', response_status: response.status, response_type: response.contentType, response_body: response.body })
+      .set({ state: 'completed', result_kind: stored.kind, result_body: body })
       .where('org_id', '=', orgId)
       .where('key', '=', key)
       .where('operation_id', '=', operationId)
@@ -108,4 +105,9 @@ async function insertNew(trx: Transaction<StoreSchema>, claim: IdempotencyClaim)
     .onConflict((conflict) => conflict.columns(['org_id', 'key']).doNothing())
     .executeTakeFirst();
   return (result.numInsertedOrUpdatedRows ?? 0n) === 1n;
+}
+
+/** A completed record's result from its two columns. */
+function resultOf(kind: 'created' | 'refused', body: Buffer): StoredWriteResult {
+  return kind === 'created' ? { kind, record: body } : { kind, refusal: JSON.parse(body.toString()) as StoredRefusal };
 }

@@ -184,7 +184,7 @@ function schemaOfOneStore(kind: EngineKind): Migration {
         .execute();
       await db.schema.createIndex('request_log_org').ifNotExists().on('request_log').columns(['org_id', 'id']).execute();
 
-      // Idempotency-Keys of writes, per organisation, kept 24 h; the answer as the bytes that were sent.
+      // Idempotency-Keys of writes, per organisation, kept 24 h; the answer as the bytes that were sent (until step 2).
       await db.schema
         .createTable('idempotency_keys')
         .ifNotExists()
@@ -274,6 +274,40 @@ async function notifyKeyChanges(db: Db): Promise<void> {
 }
 
 /**
+ * Step 2: an Idempotency-Key keeps the write's result, not the REST bytes that answered it (so that
+ * REST and MCP render a replay as they render a fresh result). Records completed before keep their
+ * meaning: `{"data":…}` of a 2xx becomes the record it wraps, an error body the refusal it spells.
+ */
+function writeResultsNotBytes(kind: EngineKind): Migration {
+  const t = types(kind);
+  return {
+    async up(db: Db) {
+      await db.schema.alterTable('idempotency_keys').addColumn('result_kind', 'text').execute();
+      await db.schema.alterTable('idempotency_keys').addColumn('result_body', t.bytes).execute();
+      const completed = await db
+        .selectFrom('idempotency_keys')
+        .select(['org_id', 'key', 'response_status', 'response_body'])
+        .where('state', '=', 'completed')
+        .execute();
+      for (const row of completed as { org_id: string; key: string; response_status: number; response_body: Buffer }[]) {
+        const sent = JSON.parse(Buffer.from(row.response_body).toString()) as { data?: unknown; error?: Record<string, unknown> };
+        const [resultKind, body] =
+          row.response_status < 400 ? ['created', JSON.stringify(sent.data)] : ['refused', JSON.stringify(sent.error)];
+        await db
+          .updateTable('idempotency_keys')
+          .set({ result_kind: resultKind, result_body: Buffer.from(body) })
+          .where('org_id', '=', row.org_id)
+          .where('key', '=', row.key)
+          .execute();
+      }
+      for (const column of ['response_status', 'response_type', 'response_body']) {
+        await db.schema.alterTable('idempotency_keys').dropColumn(column).execute();
+      }
+    },
+  };
+}
+
+/**
  * The store's one migration history, for either engine, in order. Never edit a released step; add
  * the next. Every gateway instance and the operator CLI run it at open, and several may at once:
  * Kysely's Migrator holds a lock for the whole run (PostgreSQL: an advisory lock; SQLite: the file's
@@ -282,6 +316,7 @@ async function notifyKeyChanges(db: Db): Promise<void> {
 export function storeMigrations(kind: EngineKind): Record<string, Migration> {
   return {
     '0001_one_store': schemaOfOneStore(kind),
+    '0002_write_results': writeResultsNotBytes(kind),
   };
 }
 

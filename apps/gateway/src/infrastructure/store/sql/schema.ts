@@ -124,9 +124,9 @@ export interface IdempotencyKeysTable {
   operation_id: string;
   state: 'pending' | 'completed';
   lease_until: Time;
-  response_status: number | null;
-  response_type: string | null;
-  response_body: Buffer | null;
+  /** A completed record's result (roles/idempotency.ts): the record's bytes, or the refusal as JSON. */
+  result_kind: 'created' | 'refused' | null;
+  result_body: Buffer | null;
   created_at: Time;
   expires_at: Time;
 }
