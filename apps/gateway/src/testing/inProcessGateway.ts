@@ -91,7 +91,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
   };
   await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite', allowWrites: false });
-  while (!(await gateway.router.companies(SANDBOX_AGENT_KEY))) await sleep(5);
+  while (!(await gateway.router.reach(SANDBOX_AGENT_KEY))) await sleep(5);
 
   return {
     dir,

@@ -81,7 +81,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number } =
     async dropAgents() {
       for (const agent of agents.splice(0)) agent.drop();
       const until = Date.now() + 5000;
-      while ((await gateway.router.companies(connections.hq.id)) || (await gateway.router.companies(connections.closed.id))) {
+      while ((await gateway.router.reach(connections.hq.id)) || (await gateway.router.reach(connections.closed.id))) {
         if (Date.now() > until) throw new Error('the gateway kept a dropped agent');
         await sleep(5);
       }

@@ -120,13 +120,13 @@ test('a draining agent gets no new requests; when all drain, 503 at once; its re
     (e: ApiError) => e.code === 'CONNECTION_OFFLINE' && e.message === 'The connection’s agent is shutting down.',
   );
   assert.deepEqual(
-    (await router.companies('conn'))?.map((c) => c.id),
+    (await router.reach('conn'))?.companies.map((c) => c.id),
     ['TWO'],
     'company checks still pass; the request says why it fails',
   );
   router.remove('conn', a.link);
   router.remove('conn', b.link);
-  assert.equal(await router.companies('conn'), null);
+  assert.equal(await router.reach('conn'), null);
 });
 
 test('agents up without their database: ERP_UNAVAILABLE; a status frame brings the companies back', async () => {
@@ -136,10 +136,10 @@ test('agents up without their database: ERP_UNAVAILABLE; a status frame brings t
   router.add('conn', a.link);
   const updates: string[] = [];
   router.listen({ added: () => {}, removed: () => {}, updated: (_k, link) => updates.push(link.health!.database) });
-  await assert.rejects(router.companies('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
+  await assert.rejects(router.reach('conn'), (e: ApiError) => e.code === 'ERP_UNAVAILABLE');
   a.link.receive(encodeFrame({ v: 1, type: 'status', companies: [{ id: 'TWO', name: null, number: null }], health: health('ok') }));
   assert.deepEqual(
-    (await router.companies('conn'))?.map((c) => c.id),
+    (await router.reach('conn'))?.companies.map((c) => c.id),
     ['TWO'],
   );
   assert.deepEqual(updates, ['ok']);
@@ -239,14 +239,14 @@ test('writes go only to agents with writes on; validate-only and outcomes prefer
   const old = agent('old');
   router.add('conn', off.link);
   router.add('conn', old.link);
-  assert.equal(await router.allowsWrites('conn'), false);
+  assert.equal((await router.reach('conn'))?.allowsWrites, false);
   await assert.rejects(router.request('conn', write(), 1000), (e: ApiError) => /writes turned on/.test(e.message));
   assert.equal(off.requests().length + old.requests().length, 0);
   void router.request('conn', write(true), 1000).catch(() => {});
   assert.equal(off.requests().length + old.requests().length, 1, 'validate-only goes to an agent, which refuses it if it must');
   const on = agent('on', ['TWO'], true);
   router.add('conn', on.link);
-  assert.equal(await router.allowsWrites('conn'), true);
+  assert.equal((await router.reach('conn'))?.allowsWrites, true);
   for (let i = 0; i < 3; i++) {
     void router.request('conn', write(i === 0), 1000).catch(() => {});
     void router.request('conn', { kind: 'outcome', company: 'TWO', operationId: 'op_0123456789abcdef' }, 1000).catch(() => {});

@@ -10,6 +10,12 @@ export interface Tenant {
   maxInFlight: number;
 }
 
+/** What a connection's agents offer now: the companies they reported, and whether one has writes on. */
+export interface AgentReach {
+  readonly companies: readonly Company[];
+  readonly allowsWrites: boolean;
+}
+
 /**
  * Finds an agent for a connection and sends it an operation. `LocalAgentRouter` knows the agents
  * connected to this instance; with several instances, `ClusterAgentRouter` (clusterAgentRouter.ts)
@@ -18,10 +24,12 @@ export interface Tenant {
  */
 export interface AgentRouter {
   /**
-   * The companies the connection's agents reported, or null when no agent is connected. Throws
-   * ERP_UNAVAILABLE when the agents are up but none can read GP.
+   * The connection's agents in one answer, the one routing question an operation asks before its
+   * request: null when no agent is connected. Throws ERP_UNAVAILABLE when the agents are up but none
+   * can read GP. `allowsWrites` is certain only when `forWrite` (several instances: the instance that
+   * answers may not be the one whose agent has writes on, and only a write needs to know).
    */
-  companies(agentKey: string): Promise<readonly Company[] | null>;
+  reach(agentKey: string, forWrite?: boolean): Promise<AgentReach | null>;
   /**
    * Rejects at once with CONNECTION_OFFLINE when no agent that may take the operation is connected.
    * Writes that change something go only to agents whose hello said `allowWrites`; validate-only
@@ -30,8 +38,6 @@ export interface AgentRouter {
    * abandons the request (the agent is told to cancel it), e.g. when the instance that forwarded it gives up.
    */
   request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer>;
-  /** Whether an agent of the connection connected now has writes turned on (`allowWrites` in its hello). */
-  allowsWrites(agentKey: string): Promise<boolean>;
   /**
    * Resolves true as soon as an agent of the connection is available (at once if one is), false
    * after `timeoutMs` without one: a write whose agent dropped waits for one to ask the outcome of.
@@ -116,7 +122,12 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     return this.links.get(agentKey) ?? [];
   }
 
-  async companies(agentKey: string): Promise<readonly Company[] | null> {
+  async reach(agentKey: string): Promise<AgentReach | null> {
+    const companies = this.companiesOf(agentKey);
+    return companies && { companies, allowsWrites: this.allowsWrites(agentKey) };
+  }
+
+  private companiesOf(agentKey: string): readonly Company[] | null {
     const links = this.linksOf(agentKey);
     const available = links.filter((l) => l.available);
     // Only draining agents: the request itself is refused with "shutting down", after the usual checks.
@@ -129,7 +140,8 @@ export class LocalAgentRouter implements AgentRouter, AgentRegistry {
     return [];
   }
 
-  async allowsWrites(agentKey: string): Promise<boolean> {
+  /** Whether an agent of the connection connected now has writes turned on (`allowWrites` in its hello). */
+  allowsWrites(agentKey: string): boolean {
     return this.linksOf(agentKey).some((l) => l.available && l.agent.allowWrites === true);
   }
 

@@ -1,6 +1,6 @@
-import type { Company, Operation } from '@gp-gateway/protocol';
+import type { Operation } from '@gp-gateway/protocol';
 import type { AgentAnswer } from './agentLink.ts';
-import type { AgentRouter, LocalAgentRouter, Tenant } from './agentRouter.ts';
+import type { AgentReach, AgentRouter, LocalAgentRouter, Tenant } from './agentRouter.ts';
 
 /**
  * Several gateway instances (docs/decisions.md#several-gateway-instances): a connection's request
@@ -16,22 +16,23 @@ export class ClusterAgentRouter implements AgentRouter {
     this.remote = remote;
   }
 
-  async companies(agentKey: string): Promise<readonly Company[] | null> {
-    if (this.local.hasAvailable(agentKey)) return this.local.companies(agentKey);
+  async reach(agentKey: string, forWrite?: boolean): Promise<AgentReach | null> {
+    if (this.local.hasAvailable(agentKey)) {
+      const here = await this.local.reach(agentKey);
+      // Writes off here: an agent on another instance may have them on.
+      if (!here || here.allowsWrites || !forWrite) return here;
+      return { ...here, allowsWrites: (await this.remote.reach(agentKey, true))?.allowsWrites ?? false };
+    }
     // Only draining agents here and none elsewhere: the local answer makes the request say "shutting down".
-    return (await this.remote.companies(agentKey)) ?? this.local.companies(agentKey);
+    return (await this.remote.reach(agentKey, forWrite)) ?? this.local.reach(agentKey);
   }
 
   async request(agentKey: string, op: Operation, timeoutMs: number, tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
     // A write that changes something needs an agent with writes on: here if this instance has one.
     const needsWriter = op.kind === 'write' && !op.validateOnly;
-    const here = this.local.hasAvailable(agentKey) && (!needsWriter || (await this.local.allowsWrites(agentKey)));
+    const here = this.local.hasAvailable(agentKey) && (!needsWriter || this.local.allowsWrites(agentKey));
     if (here) return this.local.request(agentKey, op, timeoutMs, tenant, signal);
     return this.remote.request(agentKey, op, timeoutMs, tenant, signal);
-  }
-
-  async allowsWrites(agentKey: string): Promise<boolean> {
-    return (await this.local.allowsWrites(agentKey)) || (await this.remote.allowsWrites(agentKey));
   }
 
   async waitForAgent(agentKey: string, timeoutMs: number): Promise<boolean> {

@@ -1,7 +1,7 @@
-import type { Company, Operation } from '@gp-gateway/protocol';
+import type { Operation } from '@gp-gateway/protocol';
 import type { InFlightLimiter } from '../limits/inFlightLimiter.ts';
 import type { AgentAnswer } from './agentLink.ts';
-import type { AgentRouter, Tenant } from './agentRouter.ts';
+import type { AgentReach, AgentRouter, Tenant } from './agentRouter.ts';
 
 /**
  * Any agent router with the per-connection in-flight cap (docs/api.md#in-flight-cap) in front of it. The cap and the
@@ -21,12 +21,8 @@ export class InFlightLimitedRouter implements AgentRouter {
     this.defaultCap = defaultCap;
   }
 
-  companies(agentKey: string): Promise<readonly Company[] | null> {
-    return this.inner.companies(agentKey);
-  }
-
-  allowsWrites(agentKey: string): Promise<boolean> {
-    return this.inner.allowsWrites(agentKey);
+  reach(agentKey: string, forWrite?: boolean): Promise<AgentReach | null> {
+    return this.inner.reach(agentKey, forWrite);
   }
 
   waitForAgent(agentKey: string, timeoutMs: number): Promise<boolean> {

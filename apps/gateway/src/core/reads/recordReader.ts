@@ -124,9 +124,9 @@ export class RecordReader {
   }
 
   private async ask(agentKey: string, tenant: Tenant, company: string | null, op: ReadOperation) {
-    const known = await this.agents.companies(agentKey);
-    if (!known) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
-    checkCompany(company, known);
+    const reach = await this.agents.reach(agentKey);
+    if (!reach) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
+    checkCompany(company, reach.companies);
     return this.agents.request(agentKey, op, this.requestTimeoutMs, tenant);
   }
 }

@@ -239,11 +239,12 @@ export class RecordWriter {
 
   /** The connection's agents: one connected, the company theirs, and (off the sandbox) writes turned on. */
   private async checkAgents(route: Route): Promise<void> {
-    const known = await this.agents.companies(route.agentKey);
-    if (!known) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
-    checkCompany(route.company, known);
+    const sandbox = route.connection.id === SANDBOX_CONNECTION_ID;
+    const reach = await this.agents.reach(route.agentKey, !sandbox);
+    if (!reach) throw new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
+    checkCompany(route.company, reach.companies);
     // The sandbox's read-only-ness is the gateway's to enforce (validate-only), whatever its agent says.
-    if (route.connection.id !== SANDBOX_CONNECTION_ID && !(await this.agents.allowsWrites(route.agentKey))) {
+    if (!sandbox && !reach.allowsWrites) {
       throw new ApiError(
         'FORBIDDEN',
         'The connection’s agent has writes turned off. Whether it allows writes is decided by the IT of the company that runs it, on the agent (allowWrites), not by the API caller.',

@@ -123,11 +123,8 @@ export class AgentResponder implements AgentLinkListener {
     const request = decoded.header;
     if (request.t === 'companies') {
       try {
-        const [companies, allowsWrites] = await Promise.all([
-          this.options.local.companies(agentKey),
-          this.options.local.allowsWrites(agentKey),
-        ]);
-        this.reply(msg, { t: 'companies', companies, allowsWrites });
+        const reach = await this.options.local.reach(agentKey);
+        this.reply(msg, { t: 'companies', companies: reach?.companies ?? null, allowsWrites: reach?.allowsWrites ?? false });
       } catch (error) {
         this.reply(msg, errorReply(error));
       }

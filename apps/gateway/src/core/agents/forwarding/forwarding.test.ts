@@ -78,7 +78,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     local.add('conn_1', agent.link);
     await holder.flush();
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
-    assert.deepEqual(await remote.companies('conn_1'), [{ id: 'TWO', name: null, number: null }]);
+    assert.deepEqual((await remote.reach('conn_1'))?.companies, [{ id: 'TWO', name: null, number: null }]);
     const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CO${i}`, name: `Name ${i} — é ✓`, number: i })));
     const pending = remote.request('conn_1', op, 5_000);
     while (!agent.sent.some((f) => f.type === 'request')) await sleep(5);
@@ -93,7 +93,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: prefix(), log, keepaliveMs: 1_000 });
     const started = Date.now();
     await assert.rejects(remote.request('conn_nobody', op, 30_000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
-    assert.equal(await remote.companies('conn_nobody'), null);
+    assert.equal(await remote.reach('conn_nobody'), null);
     assert.ok(Date.now() - started < 500, `took ${Date.now() - started} ms`);
   });
 
@@ -159,10 +159,10 @@ describe('forwarding requests between instances over a real nats-server', { skip
     local.add('conn_1', agent.link);
     await holder.flush();
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
-    assert.notEqual(await remote.companies('conn_1'), null);
+    assert.notEqual(await remote.reach('conn_1'), null);
     agent.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 1_000 }));
     await holder.flush();
-    assert.equal(await remote.companies('conn_1'), null);
+    assert.equal(await remote.reach('conn_1'), null);
     await assert.rejects(remote.request('conn_1', op, 5_000), (e: ApiError) => e.code === 'CONNECTION_OFFLINE');
     await responder.stop();
   });
@@ -225,8 +225,8 @@ describe('forwarding requests between instances over a real nats-server', { skip
     b.local.add('conn_1', on.link);
     await Promise.all([a.nats.flush(), b.nats.flush()]);
     for (let i = 0; i < 10; i++) {
-      assert.equal(await c.cluster.allowsWrites('conn_1'), true, `asked from C, time ${i}`);
-      assert.equal(await a.cluster.allowsWrites('conn_1'), true, `asked from A, time ${i}`);
+      assert.equal((await c.cluster.reach('conn_1', true))?.allowsWrites, true, `asked from C, time ${i}`);
+      assert.equal((await a.cluster.reach('conn_1', true))?.allowsWrites, true, `asked from A, time ${i}`);
     }
     for (const from of [a, c, a, c, a, c]) void from.cluster.request('conn_1', write(), 5_000).catch(() => {});
     const deadline = Date.now() + 2_000;
@@ -237,12 +237,12 @@ describe('forwarding requests between instances over a real nats-server', { skip
     b.local.remove('conn_1', on.link);
     on.link.closed();
     await b.nats.flush();
-    assert.equal(await c.cluster.allowsWrites('conn_1'), false);
+    assert.equal((await c.cluster.reach('conn_1', true))?.allowsWrites, false);
     await assert.rejects(
       c.cluster.request('conn_1', write(), 5_000),
       (e: ApiError) => e.code === 'CONNECTION_OFFLINE' || /writes/.test(e.message),
     );
-    assert.notEqual(await c.cluster.companies('conn_1'), null);
+    assert.notEqual(await c.cluster.reach('conn_1'), null);
     for (const i of [a, b]) await i.responder.stop();
   });
 

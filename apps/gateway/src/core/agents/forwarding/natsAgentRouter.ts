@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../../errors/apiError.ts';
 import { OutageNotice } from '../../../infrastructure/outageNotice.ts';
 import type { AgentAnswer } from '../agentLink.ts';
-import type { AgentRouter, Tenant } from '../agentRouter.ts';
+import type { AgentReach, AgentRouter, Tenant } from '../agentRouter.ts';
 import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -56,16 +56,17 @@ export class NatsAgentRouter implements AgentRouter {
     });
   }
 
-  async companies(agentKey: string): Promise<readonly Company[] | null> {
-    return (await this.holder(agentKey))?.companies ?? null;
-  }
-
   /**
-   * Asked on the connection's writers' subject, where only instances with an agent that has writes
-   * on answer (another holder's "no" would not be the deployment's answer); not cached, as writes are few.
+   * The holder's answer, reused for `companiesCacheMs`. A write asks the connection's writers' subject
+   * as well, uncached (writes are few, and a writer that just left must not be counted): only
+   * instances with an agent that has writes on answer there, since one holder's "no" is not the
+   * deployment's answer.
    */
-  async allowsWrites(agentKey: string): Promise<boolean> {
-    return (await this.ask(writersSubject(this.options.prefix, agentKey)))?.allowsWrites ?? false;
+  async reach(agentKey: string, forWrite?: boolean): Promise<AgentReach | null> {
+    const held = await this.holder(agentKey);
+    if (!held || !forWrite) return held && { companies: held.companies, allowsWrites: held.allowsWrites };
+    const writers = await this.ask(writersSubject(this.options.prefix, agentKey));
+    return { companies: held.companies, allowsWrites: writers?.allowsWrites ?? false };
   }
 
   /** Asks every `WAIT_POLL_MS` whether some instance holds an agent of the connection, until `timeoutMs`. */
