@@ -29,8 +29,8 @@ const skip = skipWithout('redis-server', 'several gateway instances') || skipWit
 /** An agent of one connection, in process, dialling through the balancer like a customer's agent. */
 interface TestAgent {
   stop(): Promise<void>;
-  /** Lists of this object wait until cancelled (a slow query); the reasons they were cancelled with. */
-  slow: { object: string | null; cancelled: string[]; releaseAfterMs?: number };
+  /** Lists of this object wait until cancelled (a slow query); how many began, and the reasons they were cancelled with. */
+  slow: { object: string | null; began: number; cancelled: string[]; releaseAfterMs?: number };
   /** Why its connections closed, as the agent logged them. */
   reasons(): string[];
 }
@@ -75,10 +75,11 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
   const startAgent = (gatewayUrl: string, token = agentToken): TestAgent => {
     const stop = new AbortController();
     const real = new ReadService(executor);
-    const slow: TestAgent['slow'] = { object: null, cancelled: [] };
+    const slow: TestAgent['slow'] = { object: null, began: 0, cancelled: [] };
     const service = {
       handle: (op: ReadOperation, signal?: AbortSignal) => {
         if (op.object !== slow.object) return real.handle(op, signal);
+        slow.began++;
         if (slow.releaseAfterMs) return sleep(slow.releaseAfterMs).then(() => real.handle(op, signal));
         return new Promise<never>((_, reject) =>
           signal?.addEventListener('abort', () => {
@@ -275,7 +276,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
       agent.slow.object = 'vendors';
       agent.slow.releaseAfterMs = 400;
       const inFlight = get(spare.url, '/v1/vendors?limit=2', key, created.connection.id);
-      await sleep(100);
+      await until('the list is running at the agent', () => agent.slow.began === 1);
       const b = gateways.find((g) => g.instanceId === 'B')!;
       lb.backends = [b.port];
       const drained = spare.drain(5_000);
@@ -336,7 +337,7 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     await until('B has no agent left', () => !holds(b));
     agent.slow.object = 'vendors';
     const pending = get(b.url, '/v1/vendors?limit=5');
-    await sleep(200);
+    await until('the forwarded list is running at the agent', () => agent.slow.began === 1);
     const started = Date.now();
     await a2.close(); // stands for kill -9: sockets cut, nothing drained
     const res = await pending;
