@@ -52,6 +52,9 @@ test('the buckets may live in a shared limiter: each kind of refusal under its o
       const spent = taken.filter((b) => b === bucket).length;
       return { allowed: spent <= 2, remaining: 0, resetSeconds: 7, retryAfterSeconds: spent <= 2 ? 0 : 7 };
     },
+    async refund() {
+      assert.fail('refusals are never given back');
+    },
   };
   const { log, lines } = logged();
   const throttle = new RefusalThrottle({ what: 'agent upgrades', log, limiter: shared, bucket: 'agent', limit: 2 });

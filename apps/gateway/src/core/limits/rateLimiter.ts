@@ -21,4 +21,6 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Spends one request of `bucket` under `policy`, or refuses it. */
   take(bucket: string, policy: RatePolicy): Promise<RateDecision>;
+  /** Gives back one request taken from `bucket`: what counts only failures takes first, and refunds a success. */
+  refund(bucket: string, policy: RatePolicy): Promise<void>;
 }

@@ -56,6 +56,16 @@ export class RedisRateLimiter implements RateLimiter {
     };
   }
 
+  async refund(bucket: string, policy: RatePolicy): Promise<void> {
+    try {
+      await this.limiterFor(policy).reward(bucket, 1);
+      this.outage.succeeded();
+    } catch (error) {
+      this.outage.failed(error);
+      await this.options.fallback.refund(bucket, policy);
+    }
+  }
+
   private limiterFor(policy: RatePolicy): RateLimiterRedis {
     const id = `${policy.limit}/${policy.windowSeconds}`;
     let limiter = this.limiters.get(id);

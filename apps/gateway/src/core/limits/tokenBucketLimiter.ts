@@ -57,6 +57,11 @@ export class InMemoryTokenBucketLimiter implements RateLimiter {
     };
   }
 
+  async refund(key: string, policy: RatePolicy): Promise<void> {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(policy.limit, bucket.tokens + 1);
+  }
+
   /** Buckets held in memory, for tests of the sweep. */
   get size(): number {
     return this.buckets.size;

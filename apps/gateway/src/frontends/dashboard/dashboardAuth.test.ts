@@ -54,11 +54,28 @@ test('sign-in: one answer for a wrong password and an unknown email; each succes
   assert.equal(await auth.session(second.sessionId), null);
 });
 
-test('sign-in is throttled per account after five tries in five minutes, even with the right password', async () => {
+test('failed sign-ins are throttled per account and address; the owner elsewhere still signs in, and successes spend nothing', async () => {
   const { auth } = await userWithPassword('guessed@example.com', 'the right password');
-  for (let i = 0; i < 5; i++) assert.equal((await auth.signIn('guessed@example.com', `guess ${i}`, `10.0.1.${i}`)).ok, false);
-  const throttled = await auth.signIn('guessed@example.com', 'the right password', '10.0.2.1');
+  for (let i = 0; i < 5; i++)
+    assert.deepEqual(await auth.signIn('guessed@example.com', `guess ${i}`, '10.0.1.1'), { ok: false, reason: 'refused' });
+  const throttled = await auth.signIn('guessed@example.com', 'guess 6', '10.0.1.1');
   assert.ok(!throttled.ok && throttled.reason === 'throttled' && throttled.retryAfterSeconds > 0);
+  assert.equal(
+    (await auth.signIn('guessed@example.com', 'the right password', '10.0.2.1')).ok,
+    true,
+    'the guesser does not lock the owner out',
+  );
+
+  // An office behind one address: its people's sign-ins spend nothing, however many.
+  const office = await userWithPassword('office@example.com', 'the office password');
+  for (let i = 0; i < 30; i++) assert.equal((await office.auth.signIn('office@example.com', 'the office password', '10.0.3.1')).ok, true);
+  // Guessing across accounts from one address stops after twenty failures in all.
+  const results = [];
+  for (let i = 0; i < 21; i++) results.push(await office.auth.signIn(`someone${i % 4}@example.com`, 'a guess', '10.0.4.1'));
+  assert.deepEqual(
+    results.map((r) => (r.ok ? 'ok' : r.reason)),
+    [...Array(20).fill('refused'), 'throttled'],
+  );
 });
 
 test('a session idle for 12 hours is over; a changed password ends every session', async () => {

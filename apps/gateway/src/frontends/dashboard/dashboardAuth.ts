@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mintSessionId, sha256Hex } from '../../core/auth/secrets.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/auth/passwords.ts';
-import type { RateLimiter } from '../../core/limits/rateLimiter.ts';
+import type { RateLimiter, RatePolicy } from '../../core/limits/rateLimiter.ts';
 import type { DashboardSession, Store, User } from '../../infrastructure/store/store.ts';
 
 /** A session nobody used for this long is over (docs/decisions.md#dashboard). */
@@ -10,11 +10,12 @@ export const SESSION_IDLE_MS = 12 * 3600_000;
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * Sign-in attempts allowed per account and per client address: five tries per account in five
- * minutes stops guessing a password without locking its owner out for long; an address gets more,
- * since an office shares one.
+ * Failed sign-ins allowed (docs/decisions.md#dashboard): five per account from one address in five
+ * minutes, and twenty per address over all accounts (an office shares one). Only failures count: a
+ * right password is never refused because someone else guessed wrong, from another address, and
+ * an office's people signing in spend nothing.
  */
-const PER_ACCOUNT = { limit: 5, windowSeconds: 300 };
+const PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowSeconds: 300 };
 const PER_ADDRESS = { limit: 20, windowSeconds: 300 };
 
 export type SignInResult =
@@ -44,17 +45,24 @@ export class DashboardAuth {
 
   async signIn(email: string, password: string, address: string): Promise<SignInResult> {
     const account = email.trim().toLowerCase();
-    for (const [bucket, policy] of [
-      [`sign-in:account:${account}`, PER_ACCOUNT],
+    // Taken before the check (so that attempts at once cannot all pass it) and given back on success.
+    const buckets: [string, RatePolicy][] = [
+      [`sign-in:account:${account}:address:${address}`, PER_ACCOUNT_AND_ADDRESS],
       [`sign-in:address:${address}`, PER_ADDRESS],
-    ] as const) {
+    ];
+    const refund = (spent: [string, RatePolicy][]) => Promise.all(spent.map(([bucket, policy]) => this.attempts.refund(bucket, policy)));
+    for (const [i, [bucket, policy]] of buckets.entries()) {
       const decision = await this.attempts.take(bucket, policy);
-      if (!decision.allowed) return { ok: false, reason: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
+      if (!decision.allowed) {
+        await refund(buckets.slice(0, i));
+        return { ok: false, reason: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
+      }
     }
     const found = await this.store.findUserForSignIn(account);
     const hash = found?.passwordHash ?? (await (decoy ??= hashPassword('no account has this password')));
     const verified = await verifyPassword(password, hash);
     if (!found || !found.passwordHash || !verified) return { ok: false, reason: 'refused' };
+    await refund(buckets);
     return { ok: true, sessionId: await this.startSession(found.user), user: found.user };
   }
 
