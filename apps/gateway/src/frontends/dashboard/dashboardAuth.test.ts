@@ -37,6 +37,25 @@ test('a sign-in link sets the password once; it signs the user in; used or unkno
   assert.ok(stored?.passwordHash?.startsWith('scrypt$') && !stored.passwordHash.includes('good long'));
 });
 
+test('a user has one live sign-in link: a newer link, a password set or a sign-in ends the older ones', async () => {
+  const org = await admin.createOrganisation('One link');
+  const invited = await admin.inviteUser({ orgId: org.id, email: 'one-link@example.com', role: 'admin' });
+  const auth = new DashboardAuth(store, new InMemoryTokenBucketLimiter());
+  assert.equal(await auth.linkIsLive(invited.signInToken), true);
+  const newer = await admin.newSignInLink(org.id, invited.user.id);
+  assert.equal(await auth.linkIsLive(invited.signInToken), false, 'the older link ends when a newer one is made');
+  const stolen = await auth.acceptSignInLink(invited.signInToken, 'the thief’s password');
+  assert.ok(!stolen.ok, 'whoever holds the older link cannot set the password');
+  assert.ok((await auth.acceptSignInLink(newer.signInToken, 'the owner’s password')).ok);
+  assert.equal(await auth.linkIsLive(newer.signInToken), false, 'spent');
+
+  // A link made, then the owner signs in with the password they know: the link is of no more use.
+  const forgotten = await admin.newSignInLink(org.id, invited.user.id);
+  assert.equal((await auth.signIn('one-link@example.com', 'the owner’s password', '10.9.0.1')).ok, true);
+  assert.equal(await auth.linkIsLive(forgotten.signInToken), false, 'a sign-in ends the links');
+  assert.equal(await auth.linkIsLive('lb_link_unknown'), false);
+});
+
 test('sign-in: one answer for a wrong password and an unknown email; each success is a new session', async () => {
   const { auth, firstSession } = await userWithPassword('signin@example.com', 'the right password');
   assert.deepEqual(await auth.signIn('signin@example.com', 'the wrong password', '10.0.0.1'), { ok: false, reason: 'refused' });

@@ -66,6 +66,11 @@ export class DashboardAuth {
     return { ok: true, sessionId: await this.startSession(found.user), user: found.user };
   }
 
+  /** Whether a sign-in link can still be used (unused, unexpired, and the user's latest). */
+  linkIsLive(token: string): Promise<boolean> {
+    return this.store.isSignInLinkLive(sha256Hex(token), new Date());
+  }
+
   /** Sets the password of a sign-in link's user (spending the link) and signs them in. */
   async acceptSignInLink(token: string, password: string): Promise<LinkResult> {
     const problem = passwordProblem(password);

@@ -5,8 +5,12 @@ import { field } from '../pageParts.ts';
 import { clearSessionCookie, setSessionCookie } from '../security.ts';
 import { render } from '../views.ts';
 
+const DEAD_LINK =
+  'It was used already, it has expired (links last 72 hours), or a newer link was made for you since, which ends every older one. ' +
+  'If you know your password, sign in; otherwise ask an admin of your organisation for a new link.';
+
 /** Sign-in, the first password (a sign-in link), sign-out. */
-export function signInPages(router: Router, { auth, frame, signedIn, userOf }: PageContext): void {
+export function signInPages(router: Router, { auth, frame, message, signedIn, userOf }: PageContext): void {
   router.get('/', (_req, res) => res.redirect(303, visitOf(res).session ? '/dashboard/keys' : '/dashboard/sign-in'));
 
   router.get('/sign-in', async (_req, res) => render(res, 200, 'sign-in', await frame(res), { title: 'Sign in' }));
@@ -32,6 +36,8 @@ export function signInPages(router: Router, { auth, frame, signedIn, userOf }: P
 
   router.get('/welcome', async (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
+    // Said before anything is asked: a password typed into a dead link would be wasted.
+    if (!(await auth.linkIsLive(token))) return message(res, 410, 'This sign-in link no longer works', DEAD_LINK);
     render(res, 200, 'welcome', await frame(res), { title: 'Choose your password', token, minLength: PASSWORD_MIN_LENGTH });
   });
 

@@ -58,12 +58,19 @@ export interface UsersStore {
   setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null>;
   /** Removes the user with their sessions and links; false when the organisation has no such user. */
   removeUser(orgId: string, id: string): Promise<boolean>;
-  /** Sets the password and ends every session of the user (a changed password signs out everywhere). */
+  /** Sets the password, ends every session of the user (a changed password signs out everywhere) and every sign-in link. */
   setUserPassword(id: string, passwordHash: string): Promise<void>;
+  /** Records a sign-in, which ends the user's sign-in links: they are for when the password is not known. */
   recordSignIn(id: string, at: Date): Promise<void>;
 
-  /** A one-time link for the user to set a password (first sign-in, invitation). */
+  /**
+   * A one-time link for the user to set a password (first sign-in, invitation, a forgotten
+   * password). It is the user's only live link: making it ends every older one, so a link that
+   * leaked earlier cannot take the account over once a newer one was given.
+   */
   createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void>;
+  /** Whether the link is unused and unexpired, without spending it: the page says so before asking for a password. */
+  isSignInLinkLive(tokenHash: string, at: Date): Promise<boolean>;
   /** Spends the link if it is unused and unexpired, in one step; its user, or null. */
   useSignInLink(tokenHash: string, at: Date): Promise<User | null>;
 

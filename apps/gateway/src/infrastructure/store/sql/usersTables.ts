@@ -73,23 +73,41 @@ export class UsersTables implements UsersStore {
     await this.engine.transaction(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
       await trx.deleteFrom('dashboard_sessions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('sign_in_links').where('user_id', '=', id).execute();
     });
   }
 
   async recordSignIn(id: string, at: Date): Promise<void> {
-    await this.db.updateTable('users').set({ last_sign_in_at: at.toISOString() }).where('id', '=', id).execute();
+    await this.engine.transaction(async (trx) => {
+      await trx.updateTable('users').set({ last_sign_in_at: at.toISOString() }).where('id', '=', id).execute();
+      await trx.deleteFrom('sign_in_links').where('user_id', '=', id).execute();
+    });
   }
 
   async createSignInLink(link: { tokenHash: string; userId: string; expiresAt: Date; at: Date }): Promise<void> {
-    await this.db
-      .insertInto('sign_in_links')
-      .values({
-        token_hash: link.tokenHash,
-        user_id: link.userId,
-        created_at: link.at.toISOString(),
-        expires_at: link.expiresAt.toISOString(),
-      })
-      .execute();
+    await this.engine.transaction(async (trx) => {
+      await trx.deleteFrom('sign_in_links').where('user_id', '=', link.userId).execute();
+      await trx
+        .insertInto('sign_in_links')
+        .values({
+          token_hash: link.tokenHash,
+          user_id: link.userId,
+          created_at: link.at.toISOString(),
+          expires_at: link.expiresAt.toISOString(),
+        })
+        .execute();
+    });
+  }
+
+  async isSignInLinkLive(tokenHash: string, at: Date): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sign_in_links')
+      .select('token_hash')
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at.toISOString())
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
