@@ -124,7 +124,7 @@ test('tool errors say what was expected; composite records carry their id; filte
   assert.ok(address.data.length > 0);
   for (const a of address.data) assert.equal(a.id, `${a.customerId}:${a.code}`);
   const missing = await error('get_record', { object: 'customer-addresses', id: 'AARONFIT0001' });
-  assert.match(missing.message, /Its ids have the form <customerId>:<code>, e\.g\. AARONFIT0001:PRIMARY/);
+  assert.match(missing.message, /Its ids have the form <customerId>:<code>, e\.g\. AARONACA0001:PRIMARY/);
   const one = (await call('list_objects', { object: 'customers' })).result.structuredContent as { objects: { name: string }[] };
   assert.deepEqual(
     one.objects.map((o) => o.name),

@@ -6,8 +6,11 @@ import {
   MAX_SEARCH_LENGTH,
   OBJECTS,
   UtcTimestampSchema,
+  writeBodySchema,
+  writeSpec,
   type FilterSpec,
   type ObjectSpec,
+  type WritableObjectName,
 } from '@gp-gateway/protocol';
 import { idExampleOf } from '../../core/reads/idExamples.ts';
 
@@ -92,6 +95,8 @@ const ObjectDescriptionSchema = z.object({
   idExample: z.string().nullable().optional(),
   companyScoped: z.boolean(),
   linesOf: z.string().nullable(),
+  /** For one writable object asked by name: the JSON Schema of the fields create_record takes. */
+  createFields: z.record(z.string(), z.unknown()).optional(),
 });
 export const CatalogueSchema = z.object({
   types: z.record(z.string(), z.string()),
@@ -99,7 +104,19 @@ export const CatalogueSchema = z.object({
 });
 export type Catalogue = z.infer<typeof CatalogueSchema>;
 
-function describe(spec: ObjectSpec): z.infer<typeof ObjectDescriptionSchema> {
+/** The JSON Schema of an object's write body: the schema REST validates POST /v1/{object} with. */
+function createFieldsOf(name: string): Record<string, unknown> | undefined {
+  const spec = writeSpec(name);
+  if (!spec) return undefined;
+  const { $schema: _, ...schema } = z.toJSONSchema(writeBodySchema(name as WritableObjectName), {
+    target: 'draft-7',
+    io: 'input',
+  }) as Record<string, unknown>;
+  return schema;
+}
+
+function describe(spec: ObjectSpec, withCreateFields: boolean): z.infer<typeof ObjectDescriptionSchema> {
+  const createFields = withCreateFields ? createFieldsOf(spec.name) : undefined;
   return {
     name: spec.name,
     // The REST path in a lines object's description means nothing to an MCP client.
@@ -112,6 +129,7 @@ function describe(spec: ObjectSpec): z.infer<typeof ObjectDescriptionSchema> {
     ...(idExampleOf(spec) ? { idExample: idExampleOf(spec) } : {}),
     companyScoped: spec.companyScoped,
     linesOf: spec.parent ?? null,
+    ...(createFields ? { createFields } : {}),
   };
 }
 
@@ -123,7 +141,8 @@ export function catalogueResult(object?: string): { structured: Catalogue; text:
   let catalogue = catalogues.get(key);
   if (!catalogue) {
     const specs = Object.values(OBJECTS as Record<string, ObjectSpec>).filter((spec) => object === undefined || spec.name === object);
-    const structured = { types: { ...TYPE_LEGEND }, objects: specs.map(describe) };
+    // A body's schema only for the object asked by name: all eight would triple the answer.
+    const structured = { types: { ...TYPE_LEGEND }, objects: specs.map((spec) => describe(spec, object !== undefined)) };
     catalogue = { structured, text: JSON.stringify(structured) };
     catalogues.set(key, catalogue);
   }

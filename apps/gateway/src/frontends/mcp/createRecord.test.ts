@@ -41,7 +41,7 @@ async function call(client: Client, args: Record<string, unknown>) {
   return { result, text, json: JSON.parse(text) as any };
 }
 
-test('create_record is listed for keys with mcp and write, with one input schema per object from the body schemas', async () => {
+test('create_record is listed for keys with mcp and write; each body’s schema comes from list_objects; every input schema is one a host accepts', async () => {
   const writer = await connect(h.keys.writer, h.connections.hq.id);
   const tools = (await writer.listTools()).tools;
   assert.deepEqual(
@@ -56,18 +56,28 @@ test('create_record is listed for keys with mcp and write, with one input schema
     idempotentHint: true,
     openWorldHint: false,
   });
-  const variants = (tool.inputSchema as unknown as { oneOf: { properties: { object: { const: string }; fields: unknown } }[] }).oneOf;
-  assert.deepEqual(
-    variants.map((v) => v.properties.object.const),
-    [...WRITABLE_OBJECT_NAMES],
-  );
-  for (const variant of variants) {
-    const { $schema: _, ...expected } = z.toJSONSchema(writeBodySchema(variant.properties.object.const as 'customers'), {
-      target: 'draft-7',
-      io: 'input',
-    }) as Record<string, unknown>;
-    assert.deepEqual(variant.properties.fields, expected, variant.properties.object.const);
+  // What Anthropic's API and OpenAI's function calling take: an object schema, no oneOf, allOf or anyOf at its top.
+  for (const { name, inputSchema } of tools) {
+    assert.equal(inputSchema.type, 'object', name);
+    for (const keyword of ['oneOf', 'allOf', 'anyOf', 'not', 'enum']) assert.ok(!(keyword in inputSchema), `${name}: top-level ${keyword}`);
   }
+  const listed = JSON.stringify((await writer.listTools()).tools);
+  assert.ok(listed.length < 6_000, `tools/list for a key with write is ${listed.length} characters`);
+
+  for (const object of WRITABLE_OBJECT_NAMES) {
+    const described = (await writer.callTool({ name: 'list_objects', arguments: { object } })) as CallToolResult;
+    const { objects } = described.structuredContent as { objects: { createFields?: unknown }[] };
+    const { $schema: _, ...expected } = z.toJSONSchema(writeBodySchema(object), { target: 'draft-7', io: 'input' }) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(objects[0]!.createFields, expected, object);
+  }
+  const all = (await writer.callTool({ name: 'list_objects', arguments: {} })) as CallToolResult;
+  assert.ok(
+    (all.structuredContent as { objects: object[] }).objects.every((o) => !('createFields' in o)),
+    'every object at once stays short',
+  );
 
   const reader = await connect(h.keys.reader, h.connections.hq.id);
   assert.deepEqual(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OBJECTS, WRITABLE_OBJECT_NAMES, writeBodySchema, type ObjectSpec, type ValidationIssue } from '@gp-gateway/protocol';
+import { OBJECTS, WRITABLE_OBJECT_NAMES, type ObjectSpec, type ValidationIssue } from '@gp-gateway/protocol';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../errors/apiError.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
@@ -20,33 +20,20 @@ const CreateRecordArguments = z
       .describe('The object to create, e.g. customers'),
     fields: z
       .record(z.string(), z.unknown(), 'must be an object of the record’s fields')
-      .describe('The record’s fields, as the input schema for the object gives them; money and quantities are decimal strings'),
+      .describe(
+        'The record’s fields: list_objects with this object gives their JSON Schema as createFields. Money and quantities are decimal strings',
+      ),
     validateOnly: z
       .boolean('must be true or false')
       .optional()
-      .describe('Run every check, GP’s included, and change nothing; answers what would be created. Default false'),
+      .describe('Check everything, GP’s checks included, and change nothing. Default false'),
     idempotencyKey: z
       .string('must be a string')
       .optional()
-      .describe(
-        'Any unique string (1–255 printable characters) naming this create: calling again with the same key and fields returns the first answer instead of creating a second record. Use a new key for each new record, the same one when retrying',
-      ),
+      .describe('A new unique string (1–255 characters) per record, the same when retrying: a retry returns the first answer'),
     company: CompanyArgument.optional(),
   })
   .strict();
-
-/**
- * The arguments' JSON Schema, with `fields` described per object: one variant per writable object,
- * its `fields` the JSON Schema of the same body schema REST validates with (docs/api.md#mcp).
- */
-function inputSchema(): Tool['inputSchema'] {
-  const base = jsonSchemaOf(CreateRecordArguments);
-  const variants = WRITABLE_OBJECT_NAMES.map((name) => {
-    const { $schema: _, ...fields } = z.toJSONSchema(writeBodySchema(name), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
-    return { properties: { object: { const: name }, fields }, required: ['object', 'fields'] };
-  });
-  return { ...base, oneOf: variants };
-}
 
 const AnyRecord = z.looseObject({});
 
@@ -54,10 +41,12 @@ export const CREATE_RECORD_TOOL: Tool = {
   name: 'create_record',
   title: 'Create a record',
   description:
-    `Creates one record in GP: ${WRITABLE_OBJECT_NAMES.join(', ')} (sales orders and journal entries with their lines). ` +
-    'Answers {"data": the record as GP now holds it} (a journal entry: the array of its lines). A create never updates: an existing id is ALREADY_EXISTS. ' +
-    'Try the fields with validateOnly: true first. Pass an idempotencyKey, and the same one when retrying after an error or a timeout, so that a retry never creates a second record.',
-  inputSchema: inputSchema(),
+    'Creates one record in GP and answers it as GP holds it; never updates (an existing id is ALREADY_EXISTS). ' +
+    'First get the fields’ schema: list_objects with the object (createFields); then try with validateOnly: true. ' +
+    'Retry with the same idempotencyKey, so that a retry never creates a second record.',
+  // One plain object schema: hosts refuse oneOf, allOf and anyOf at the top of a tool's input (Anthropic's
+  // API does), and the eight bodies' schemas were three quarters of tools/list; list_objects gives one on demand.
+  inputSchema: jsonSchemaOf(CreateRecordArguments),
   outputSchema: jsonSchemaOf(z.object({ data: z.union([AnyRecord, z.array(AnyRecord)]) }), 'output'),
   annotations: { title: 'Create a record', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };

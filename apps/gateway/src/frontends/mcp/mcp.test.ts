@@ -276,7 +276,15 @@ describe('tools', () => {
     const addresses = catalogue.objects.find((o: any) => o.name === 'customer-addresses');
     assert.equal(addresses.idForm, '<customerId>:<code>');
     assert.match(addresses.filters.customerId, /^string ≤\d+, required: /);
-    assert.equal(addresses.idExample, 'AARONFIT0001:PRIMARY');
+    assert.equal(addresses.idExample, 'AARONACA0001:PRIMARY');
+    // Every example is a record of the sandbox: a model that tries one gets it.
+    const examples = catalogue.objects.filter((o: any) => o.idForm !== null);
+    assert.ok(
+      examples.every((o: any) => typeof o.idExample === 'string'),
+      'an example for every object with get-by-id',
+    );
+    const client = await connect(keys.test!);
+    for (const { name, idExample } of examples) ok(await call(client, 'get_record', { object: name, id: idExample }));
     const lines = catalogue.objects.find((o: any) => o.name === 'sales-order-lines');
     assert.deepEqual([lines.idForm, lines.linesOf], [null, 'sales-orders']);
     assert.match(lines.filters.documentId, /, required: /);
@@ -348,10 +356,10 @@ describe('tools', () => {
     const missing = failed(await call(client, 'get_record', { object: 'customer-addresses', id: 'AARONFIT0001' }), 'NOT_FOUND');
     assert.equal(
       missing.message,
-      'No record of customer-addresses has the id "AARONFIT0001". Its ids have the form <customerId>:<code>, e.g. AARONFIT0001:PRIMARY; list_records gives each record\'s id.',
+      'No record of customer-addresses has the id "AARONFIT0001". Its ids have the form <customerId>:<code>, e.g. AARONACA0001:PRIMARY; list_records gives each record\'s id.',
     );
     const invoice = failed(await call(client, 'get_record', { object: 'ar-invoices', id: 'STDINV2261' }), 'NOT_FOUND');
-    assert.match(invoice.message, /the form <type>:<documentNumber>, e\.g\. invoice:STDINV2261;/);
+    assert.match(invoice.message, /the form <type>:<documentNumber>, e\.g\. invoice:INV00001047;/);
   });
 
   test('the lines of a document are listed with filters.documentId', async () => {

@@ -20,7 +20,7 @@ export interface ToolContext {
 export const CompanyArgument = z
   .string('must be a string')
   .min(1, 'must not be empty')
-  .describe('Company database id, e.g. TWO. Default: the X-Company header, else the connection’s default company.');
+  .describe('Company id, e.g. TWO; default: the connection’s default company');
 
 /**
  * The target of one call. The `company` argument stands in for X-Company. A client's X-Company header
@@ -45,7 +45,7 @@ export async function namingCompanyArgument<T>(company: string | undefined, read
 
 /**
  * Records as MCP returns them: with an `id` where the REST object has none (its composite id, e.g.
- * `AARONFIT0001:PRIMARY`), first, so that a model never builds an id by hand. Null when the object's
+ * `AARONACA0001:PRIMARY`), first, so that a model never builds an id by hand. Null when the object's
  * records are returned as REST returns them.
  */
 export function recordIds(spec: ObjectSpec): ((record: Record<string, unknown>) => Record<string, unknown>) | null {

@@ -17,7 +17,7 @@ import { documentFilter } from '../../core/reads/recordReader.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { pageWithinBudget } from './budget.ts';
 import { idExampleOf } from '../../core/reads/idExamples.ts';
-import { CatalogueSchema, catalogueResult } from './catalogue.ts';
+import { catalogueResult } from './catalogue.ts';
 import { nearestName } from './suggest.ts';
 import { toolError, toolResult } from './results.ts';
 import { createRecord, CREATE_RECORD_TOOL } from './createRecord.ts';
@@ -48,6 +48,12 @@ function objectArgument(names: [ObjectName, ...ObjectName[]]) {
 
 const ListObjectsArguments = z
   .object({ object: objectArgument(OBJECT_NAMES).optional().describe('One object to describe, e.g. customers; all of them when absent') })
+  .strict();
+/** As advertised: the names are what the tool answers, so the schema need not list them too. */
+const ListObjectsAdvertised = z
+  .object({
+    object: z.string().optional().describe('One object to describe, e.g. customers (with its createFields if writable); all when absent'),
+  })
   .strict();
 
 const ListRecordsArguments = z
@@ -82,7 +88,7 @@ const GetRecordArguments = z
       .string('must be a string')
       .min(1, 'must not be empty')
       .max(MAX_RECORD_ID_LENGTH, `must be at most ${MAX_RECORD_ID_LENGTH} characters`)
-      .describe('The record’s id in the idForm list_objects gives, e.g. AARONFIT0001, AARONFIT0001:PRIMARY or invoice:STDINV2261'),
+      .describe('The record’s id in the idForm list_objects gives, e.g. AARONACA0001, AARONACA0001:PRIMARY or order:ORDST1050'),
     company: CompanyArgument.optional(),
   })
   .strict();
@@ -97,8 +103,12 @@ const TOOLS: Tool[] = [
     title: 'List objects',
     description:
       'Every object this API reads (customers, vendors, items, GL accounts and entries, receivables, payables, sales and purchase orders, …), or the one named by object: its fields and their types, the filters list_records takes for it, and the form of its id with an example. Call it first.',
-    inputSchema: jsonSchemaOf(ListObjectsArguments),
-    outputSchema: jsonSchemaOf(CatalogueSchema, 'output'),
+    inputSchema: jsonSchemaOf(ListObjectsAdvertised),
+    // The outline only: each object's description is for the model to read, not for a client to validate.
+    outputSchema: jsonSchemaOf(
+      z.object({ types: z.record(z.string(), z.string()), objects: z.array(z.looseObject({ name: z.string() })) }),
+      'output',
+    ),
     annotations: { title: 'List objects', ...READ_ONLY },
   },
   {

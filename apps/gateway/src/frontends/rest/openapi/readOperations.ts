@@ -23,34 +23,6 @@ import { AGENT_ERRORS, AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } 
  * so that each has its own typed filters, id form and response schema.
  */
 
-/**
- * Ids of the demo sandbox as `pnpm start` generates it (seed 1, scale 1), so that a request built from the
- * document is answered 200; routes.test.ts requests every one.
- */
-const PLAIN_ID_EXAMPLES: Readonly<Record<string, string>> = {
-  companies: 'TWO',
-  customers: 'AARONACA0001',
-  vendors: 'AARONCHE0001',
-  items: 'ACCS-10011-BK',
-  accounts: '000-1100-00',
-  'purchase-orders': 'PO02093',
-  sites: 'EAST',
-  checkbooks: 'CANADIAN BANK',
-  'payment-terms': 'Net 30',
-  salespeople: 'ERIN J.',
-  batches: 'GLJE20240112',
-};
-const COMPOSITE_ID_EXAMPLES: Readonly<Record<string, string>> = {
-  'customer-addresses': 'AARONACA0001:PRIMARY',
-  'vendor-addresses': 'AARONCHE0001:PRIMARY',
-  'item-quantities': 'ACCS-10011-BK:EAST',
-  'ar-invoices': 'invoice:INV00001047',
-  'ar-payments': 'payment:PYMNT00001002',
-  'ap-invoices': 'invoice:00000000000001016',
-  'ap-payments': 'payment:00000000000001002',
-  'sales-orders': 'order:ORDST1050',
-};
-
 /** Values of the filters a list requires, from the same sandbox rows. */
 const REQUIRED_FILTER_EXAMPLES: Readonly<Record<string, string>> = { customerId: 'AARONACA0001', vendorId: 'AARONCHE0001' };
 
@@ -194,7 +166,7 @@ function getSchema(spec: ObjectSpec): JsonSchema {
 }
 
 function idExample(spec: ObjectSpec): string {
-  return PLAIN_ID_EXAMPLES[spec.name] ?? COMPOSITE_ID_EXAMPLES[spec.name] ?? idExampleOf(spec) ?? 'ID';
+  return idExampleOf(spec) ?? 'ID';
 }
 
 function idParameter(spec: ObjectSpec, description: string): unknown {
