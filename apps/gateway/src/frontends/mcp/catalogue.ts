@@ -98,7 +98,7 @@ const ObjectDescriptionSchema = z.object({
   /** For one writable object asked by name: the JSON Schema of the fields create_record takes. */
   createFields: z.record(z.string(), z.unknown()).optional(),
 });
-export const CatalogueSchema = z.object({
+const CatalogueSchema = z.object({
   types: z.record(z.string(), z.string()),
   objects: z.array(ObjectDescriptionSchema),
 });
