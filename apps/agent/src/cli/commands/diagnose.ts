@@ -1,16 +1,14 @@
-import os from 'node:os';
 import type { Command } from 'commander';
-import { AGENT_VERSION_LINE } from '../../version.ts';
+import { checkDatabase } from '../../diagnostics/database.ts';
+import type { Finding } from '../../diagnostics/findings.ts';
+import { checkGateway } from '../../diagnostics/gateway.ts';
+import { formatReport, reportOf, type DiagnoseReport } from '../../diagnostics/report.ts';
+import { checkWrites } from '../../diagnostics/writeGrants.ts';
 import { openExecutor } from '../common.ts';
-import { checkDatabase, checkGateway, checkWrites } from '../diagnostics.ts';
-import type { Finding } from '../findings.ts';
-import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
-export interface DiagnoseReport {
-  findings: Finding[];
-  /** True when any check failed: the command exits 1. */
-  failed: boolean;
-}
+/** `gp-agent install` prints the same report after it installs. */
+export { formatReport };
+import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
 /**
  * Every check support needs, in the order a problem would show: configuration, database, gateway.
@@ -74,27 +72,7 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
   if (config) findings.push(...(await checkGateway(config)).findings);
   else findings.push({ check: 'Gateway', status: 'skip', summary: 'needs a valid gateway URL and token' });
 
-  return { findings, failed: findings.some((f) => f.status === 'fail') };
-}
-
-const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
-
-export function formatReport(report: DiagnoseReport): string[] {
-  const width = Math.max(...report.findings.map((f) => f.check.length));
-  const lines = [`gp-agent ${AGENT_VERSION_LINE} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
-  for (const f of report.findings) {
-    lines.push(`  ${MARK[f.status]}  ${f.check.padEnd(width)}  ${f.summary}`);
-    const indent = ' '.repeat(width + 10);
-    for (const detail of f.details ?? []) lines.push(`${indent}- ${detail}`);
-    if (f.fix && (f.status === 'fail' || f.status === 'warn')) lines.push(`${indent}Fix: ${f.fix}`);
-  }
-  const failed = report.findings.filter((f) => f.status === 'fail').length;
-  const warned = report.findings.filter((f) => f.status === 'warn').length;
-  lines.push('');
-  if (failed)
-    lines.push(`${failed} ${failed === 1 ? 'check' : 'checks'} failed${warned ? `, ${warned} with warnings` : ''}: see "Fix" above.`);
-  else lines.push(`All checks passed${warned ? `, ${warned} with warnings` : ''}.`);
-  return lines;
+  return reportOf(findings);
 }
 
 export function registerDiagnoseCommand(program: Command): void {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { ReadService } from '../../service/readService.ts';
-import { checkSnapshotIsolation } from '../gpDatabaseChecks.ts';
+import { checkSnapshotIsolation } from '../../diagnostics/gpDatabaseChecks.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
