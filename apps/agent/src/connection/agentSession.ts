@@ -78,7 +78,7 @@ export class AgentSession {
 
   /** Reads the agent's health and says hello with it; resolves once the hello is sent. */
   async hello(agent: AgentInfo): Promise<HealthReport> {
-    const report = await this.service.health();
+    const report = this.withWriteCheck(await this.service.health());
     this.lastReport = report;
     if (report.health.database === 'unavailable') {
       this.log.error(
@@ -174,7 +174,7 @@ export class AgentSession {
   refreshHealth(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const report = await this.service.health();
+        const report = this.withWriteCheck(await this.service.health());
         const changed = !this.lastReport || summary(this.lastReport) !== summary(report);
         this.lastReport = report;
         if (!changed || this.draining) return;
@@ -190,6 +190,12 @@ export class AgentSession {
       }
     })();
     return this.refreshing;
+  }
+
+  /** The health to report: the database's, and the last write check when writes are on and one ran. */
+  private withWriteCheck(report: HealthReport): HealthReport {
+    const writeCheck = this.options.writes?.lastCheck?.() ?? null;
+    return writeCheck ? { ...report, health: { ...report.health, writeCheck } } : report;
   }
 
   private stopStatus(): void {
@@ -321,8 +327,14 @@ export class AgentSession {
 
 /** What operators see of a health report; a change in it is worth a status frame. */
 function summary(report: HealthReport): string {
-  const { database, databaseMessage, gpVersion } = report.health;
-  return JSON.stringify([database, databaseMessage, gpVersion, report.companies.map((c: Company) => [c.id, c.name])]);
+  const { database, databaseMessage, gpVersion, writeCheck } = report.health;
+  return JSON.stringify([
+    database,
+    databaseMessage,
+    gpVersion,
+    report.companies.map((c: Company) => [c.id, c.name]),
+    writeCheck?.checkedAt,
+  ]);
 }
 
 /** The id of a frame that claims to be a request, if its header names one the gateway could match; else null. */
