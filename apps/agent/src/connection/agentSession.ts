@@ -68,6 +68,8 @@ export class AgentSession {
   private lastReport: HealthReport | null = null;
   private statusTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
+  /** Stops listening for write checks (set while the session says hello and lives). */
+  private stopCheckListener: (() => void) | null = null;
 
   constructor(channel: FrameChannel, service: OperationHandler, log: Logger, options: AgentSessionOptions = {}) {
     this.channel = channel;
@@ -87,6 +89,8 @@ export class AgentSession {
       );
     }
     this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'hello', agent, companies: report.companies, health: report.health }));
+    // A write check that finishes is reported at once, not with the next periodic status.
+    this.stopCheckListener = this.options.writes?.onCheck?.(() => void this.refreshHealth()) ?? null;
     const every = this.options.statusIntervalMs ?? 60_000;
     if (every > 0) {
       this.statusTimer = setInterval(() => void this.refreshHealth(), every);
@@ -201,6 +205,8 @@ export class AgentSession {
   private stopStatus(): void {
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.statusTimer = null;
+    this.stopCheckListener?.();
+    this.stopCheckListener = null;
   }
 
   private stop(id: string, reason: StopReason): void {

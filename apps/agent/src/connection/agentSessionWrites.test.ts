@@ -77,12 +77,17 @@ test("a refused write's error frame carries details.issues", async () => {
   assert.deepEqual(error!.header.details, { issues: [{ path: 'customerId', message: 'no customer with this id' }] });
 });
 
-test("the last write check goes into the agent's health: in the hello, and in a status frame once it ran", async () => {
+test("the last write check goes into the agent's health: a status frame as soon as it finished, then in every report", async () => {
   let last: WriteCheck | null = null;
+  const listeners = new Set<() => void>();
   const handler: WriteHandler = {
     write: async (): Promise<WriteAnswer> => ({ outcome: 'validated', payload: '{}' }),
     outcome: async (): Promise<WriteAnswer> => ({ outcome: 'not_executed', payload: null }),
     lastCheck: () => last,
+    onCheck: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
   const sent: string[] = [];
   const s = new AgentSession({ send: (frame) => sent.push(String(frame)) }, reads, pino({ level: 'silent' }), {
@@ -104,6 +109,8 @@ test("the last write check goes into the agent's health: in the hello, and in a 
       },
     ],
   };
+  for (const listener of listeners) listener();
+  // The listener started a refresh; this waits for that same one.
   await s.refreshHealth();
   const status = JSON.parse(sent.at(-1)!);
   assert.equal(status.type, 'status');
@@ -113,4 +120,5 @@ test("the last write check goes into the agent's health: in the hello, and in a 
   await s.refreshHealth();
   assert.equal(sent.filter((f) => JSON.parse(f).type === 'status').length, 1);
   s.closed();
+  assert.equal(listeners.size, 0, 'a closed session listens no more');
 });

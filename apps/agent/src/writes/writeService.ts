@@ -19,6 +19,8 @@ export interface WriteHandler {
   outcome(op: OutcomeOperation): Promise<WriteAnswer>;
   /** The last write check's result (writeCheck.ts), for the agent's health; null before one ran. */
   lastCheck?(): WriteCheck | null;
+  /** Calls `listener` each time a write check finishes (the session then reports it at once); returns how to stop. */
+  onCheck?(listener: () => void): () => void;
 }
 
 /** A database's writer: checks, rows and journal, in one transaction (SqliteWriter; the SQL Server one runs eConnect). */
@@ -62,6 +64,7 @@ export class WriteService implements WriteHandler {
   private readonly options: WriteServiceOptions;
   private queue: Promise<unknown> = Promise.resolve();
   private checked: WriteCheck | null = null;
+  private readonly checkListeners = new Set<() => void>();
 
   constructor(writer: Writer, options: WriteServiceOptions) {
     this.writer = writer;
@@ -95,8 +98,15 @@ export class WriteService implements WriteHandler {
    * where validate-only is answered then (validateOnlyWhenOff); kept for the agent's health.
    */
   async check(reads: OperationHandler, companies: readonly string[]): Promise<WriteCheck> {
-    this.checked = await runWriteChecks(this, reads, companies);
-    return this.checked;
+    const checked = await runWriteChecks(this, reads, companies);
+    this.checked = checked;
+    for (const listener of this.checkListeners) listener();
+    return checked;
+  }
+
+  onCheck(listener: () => void): () => void {
+    this.checkListeners.add(listener);
+    return () => this.checkListeners.delete(listener);
   }
 
   lastCheck(): WriteCheck | null {
