@@ -501,7 +501,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     assert.equal(returned.outcome, 'validated');
   });
 
-  test("the stand-in refuses where GP's procedures refuse: 4647, 67 and 183 when called without what GP requires", async () => {
+  test("the stand-in refuses where GP's procedures refuse: 4647, 67, 183 and 866 when called without what GP requires", async () => {
     // Called directly (the writer never sends these): the stand-in's checks, which the findings above rest on.
     const call = async (batch: string) =>
       Number(
@@ -528,6 +528,13 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
         `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 4, @I_vSOPNUMBE = 'STANDIN-RTN', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDRTN', @I_vQUANTITY = 2, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
       ),
       183,
+    );
+    // GP computes the taxes (CREATETAXES = 1), so a tax amount passed with it is refused.
+    assert.equal(
+      await call(
+        `${line('@I_vQUANTITY = 1, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1')} EXEC @rc = [${COMPANY}].[dbo].[taSopHdrIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vDOCID = 'STDORD', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vBACHNUMB = 'STANDIN-CHK', @I_vTAXAMNT = 1, @I_vDEFPRICING = 1, @I_vCREATETAXES = 1, @I_vDEFTAXSCHDS = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      866,
     );
   });
 });

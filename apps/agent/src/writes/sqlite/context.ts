@@ -48,5 +48,5 @@ export function today(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** v1 writes carry no tax (GP takes a tax amount only with tax detail lines: the protocol's NOT_WRITTEN). */
+/** Receivables and payables invoices carry no tax (GP takes a tax amount only with tax detail lines: the protocol's NOT_WRITTEN). */
 export const NO_TAX = new Decimal(0);

@@ -45,6 +45,8 @@ export function writeSalesOrder({ db, body, checks, dry, read }: WriteContext): 
       LOCNCODE: String(line.siteId ?? body.siteId ?? ''),
     };
   });
+  // GP adds the tax its engine computes from the customer's schedule (econnect.ts: CREATETAXES); the
+  // embedded database has no tax schedule details (TX00201), so there is none to add here.
   const total = subtotal.plus(String(body.freightAmount ?? '0'));
   const id = `${typeName}:${number}`;
   if (dry) return preview(id, { ...body, type: typeName, number, subtotal: subtotal.toFixed(5), total: total.toFixed(5) });
