@@ -9,6 +9,15 @@ import { WritableObjectNameSchema } from './writes.ts';
  */
 export const WRITE_CHECK_STATUSES = ['works', 'refused', 'forbidden', 'failed', 'skipped'] as const;
 
+/** Each status in the words the CLI and the dashboard show it with. */
+export const WRITE_CHECK_WORDS: Readonly<Record<(typeof WRITE_CHECK_STATUSES)[number], string>> = {
+  works: 'works',
+  refused: 'refused',
+  forbidden: 'not permitted',
+  failed: 'failed',
+  skipped: 'not checked',
+};
+
 const WriteCheckObjectSchema = z.object({
   object: WritableObjectNameSchema,
   /**

@@ -1,4 +1,4 @@
-import type { WriteCheck, WriteCheckObject } from '@gp-gateway/protocol';
+import { WRITE_CHECK_WORDS, type WriteCheck, type WriteCheckObject } from '@gp-gateway/protocol';
 import type { OperationHandler } from '../service/readService.ts';
 import type { WriteService } from '../writes/writeService.ts';
 import type { Finding } from './findings.ts';
@@ -18,19 +18,11 @@ export async function checkWritesEndToEnd(
   return { findings: writeCheckFindings(check), check };
 }
 
-const SAYS: Record<WriteCheckObject['status'], string> = {
-  works: 'works',
-  refused: 'refused',
-  forbidden: 'not permitted',
-  failed: 'failed',
-  skipped: 'not checked',
-};
-
 /** One object's line: what became of it, and why. */
 function describeObject(o: WriteCheckObject): string {
   const gp = o.gp?.map((g) => `GP error ${g.code}: ${g.message}`).join('; ');
   const why = [gp, o.message].filter(Boolean).join(' — ');
-  return `${o.object}: ${SAYS[o.status]}${why ? ` (${why})` : ''}`;
+  return `${o.object}: ${WRITE_CHECK_WORDS[o.status]}${why ? ` (${why})` : ''}`;
 }
 
 export function writeCheckFindings(check: WriteCheck): Finding[] {

@@ -1,4 +1,4 @@
-import type { WriteCheck, WriteCheckObject } from '@gp-gateway/protocol';
+import { WRITE_CHECK_WORDS, type WriteCheck } from '@gp-gateway/protocol';
 
 /** One row of the connections page's write check table: a company's object and what became of it. */
 export interface WriteCheckRow {
@@ -10,21 +10,13 @@ export interface WriteCheckRow {
   why: string;
 }
 
-const SAYS: Record<WriteCheckObject['status'], string> = {
-  works: 'works',
-  refused: 'refused',
-  forbidden: 'not permitted',
-  failed: 'failed',
-  skipped: 'not checked',
-};
-
 /** The agent's last write check as the page lists it, one row per company and object. */
 export function writeCheckRows(check: WriteCheck): WriteCheckRow[] {
   return check.companies.flatMap(({ company, objects }) =>
     objects.map((o) => ({
       company,
       object: o.object,
-      result: SAYS[o.status],
+      result: WRITE_CHECK_WORDS[o.status],
       why: [...(o.gp ?? []).map((g) => `GP error ${g.code}: ${g.message}`), ...(o.message ? [o.message] : [])].join('; '),
     })),
   );
