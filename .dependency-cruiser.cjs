@@ -33,17 +33,18 @@ module.exports = {
       comment:
         'The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what ' +
         'each API field and filter means in GP) ▸ db (executors) ▸ service (read operations) ▸ writes (write ' +
-        'operations, which read back through the catalogue) ▸ connection (the WebSocket client) ▸ cli. A ' +
+        'operations, which read back through the catalogue) ▸ connection (the WebSocket client) ▸ diagnostics ' +
+        '(the checks of `gp-agent diagnose`) ▸ cli. A ' +
         'layer imports only layers below it; tests may reach further.',
       severity: 'error',
-      from: { path: '^apps/agent/src/(sql|catalogue|db|service|writes|connection)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^apps/agent/src/(sql|catalogue|db|service|writes|connection|diagnostics)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^apps/agent/src/cli/' },
     },
     {
       name: 'agent-sql-and-catalogue-below-execution',
       severity: 'error',
       from: { path: '^apps/agent/src/(sql|catalogue)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(db|service|writes|connection)/' },
+      to: { path: '^apps/agent/src/(db|service|writes|connection|diagnostics)/' },
     },
     {
       name: 'agent-sql-below-catalogue',
@@ -55,19 +56,25 @@ module.exports = {
       name: 'agent-db-below-service',
       severity: 'error',
       from: { path: '^apps/agent/src/db/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(service|writes|connection)/' },
+      to: { path: '^apps/agent/src/(service|writes|connection|diagnostics)/' },
     },
     {
       name: 'agent-service-below-writes',
       severity: 'error',
       from: { path: '^apps/agent/src/service/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(writes|connection)/' },
+      to: { path: '^apps/agent/src/(writes|connection|diagnostics)/' },
+    },
+    {
+      name: 'agent-connection-below-diagnostics',
+      severity: 'error',
+      from: { path: '^apps/agent/src/connection/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/agent/src/diagnostics/' },
     },
     {
       name: 'agent-writes-below-connection',
       severity: 'error',
       from: { path: '^apps/agent/src/writes/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/connection/' },
+      to: { path: '^apps/agent/src/(connection|diagnostics)/' },
     },
     {
       name: 'gateway-infrastructure-at-the-bottom',

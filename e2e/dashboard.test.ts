@@ -233,6 +233,36 @@ test(
   },
 );
 
+test(
+  "an agent with writes on shows its write check per object on the connections page: GP's answer for each, nothing written",
+  { skip },
+  async () => {
+    await page.goto(`${gateway.url}/dashboard/connections`);
+    await page.fill('form[action="/dashboard/connections"] input[name=name]', 'Writer');
+    await page.click('button:has-text("Create connection")');
+    const token = await shownSecret();
+    agents.push(startAgentProcess(gateway.url, token, path.join(dataDir, 'demo'), {}, ['--allow-writes']));
+    const card = page.locator('section.card:has-text("Writer")');
+    await waitFor("the agent's write check to show", async () => {
+      await page.goto(`${gateway.url}/dashboard/connections`);
+      return (await card.locator('.write-check tbody tr').count()) >= 16 ? true : null;
+    });
+    // A row's text is its cells, tab-separated.
+    const rows = (await card.locator('.write-check tbody tr').allInnerTexts()).map((row) => row.split('\t'));
+    const two = rows.filter(([company]) => company === 'TWO');
+    assert.deepEqual(
+      two.map(([, object, result]) => [object, result]),
+      ['customers', 'customer-addresses', 'vendors', 'vendor-addresses', 'sales-orders', 'ar-invoices', 'ap-invoices', 'gl-entries'].map(
+        (object) => [object, 'works'],
+      ),
+    );
+    assert.match(
+      (await card.locator('.write-check caption').textContent())!,
+      /validate-only write of each object through GP, nothing written/,
+    );
+  },
+);
+
 test("another organisation's key and connection ids in the forms change nothing", { skip }, async () => {
   await operator('org', 'create', 'Other Co');
   const issued = await operator('key', 'create', '--org', 'Other Co', '--name', 'Theirs', '--mode', 'live');

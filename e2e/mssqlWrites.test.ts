@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import sql from 'mssql';
-import { checkWriteBody, type WritableObjectName, type WriteBody } from '@gp-gateway/protocol';
+import { checkWriteBody, WRITABLE_OBJECT_NAMES, type WritableObjectName, type WriteBody } from '@gp-gateway/protocol';
 import { demoDatabasePaths } from '@gp-gateway/gp-demo';
 import { batchesOf } from '@gp-gateway/gp-demo/mssql';
 import { MssqlExecutor } from '../apps/agent/src/db/mssqlExecutor.ts';
@@ -12,6 +12,8 @@ import { payloadText, ReadService } from '../apps/agent/src/service/readService.
 import { MSSQL_JOURNAL_DDL, JOURNAL_TABLE } from '../apps/agent/src/writes/journal.ts';
 import { econnectWrite } from '../apps/agent/src/writes/mssql/econnect.ts';
 import { MssqlWriter } from '../apps/agent/src/writes/mssql/mssqlWriter.ts';
+import { runWriteChecks } from '../apps/agent/src/writes/writeCheck.ts';
+import { WriteService } from '../apps/agent/src/writes/writeService.ts';
 import {
   plannedCalls,
   recordedCallsSql,
@@ -396,6 +398,25 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     assert.equal(await fingerprint(), before, 'the transaction was rolled back by the driver');
   });
 
+  test('the write check (gp-agent diagnose --writes) as the least-privilege login: every object works through the stand-in, nothing is written and no number taken; a revoked grant is named on the objects it stops', async () => {
+    const before = await fingerprint();
+    const writes = new WriteService(writer, { allowWrites: false, validateOnlyWhenOff: true });
+    const works = await runWriteChecks(writes, reads, [COMPANY]);
+    assert.deepEqual(
+      works.companies[0]!.objects.map((o) => [o.object, o.status, o.message ?? '']),
+      WRITABLE_OBJECT_NAMES.map((object) => [object, 'works', '']),
+    );
+    const denied = await withChange(
+      `USE [DYNAMICS]; REVOKE EXECUTE ON [dbo].[tasmGetNextNoteIndex] FROM [gp_gateway_write]; USE [${COMPANY}];`,
+      `USE [DYNAMICS]; GRANT EXECUTE ON [dbo].[tasmGetNextNoteIndex] TO [gp_gateway_write]; USE [${COMPANY}];`,
+      () => runWriteChecks(writes, reads, [COMPANY]),
+    );
+    const customers = denied.companies[0]!.objects.find((o) => o.object === 'customers')!;
+    assert.equal(customers.status, 'forbidden');
+    assert.match(customers.message!, /lacks EXECUTE on DYNAMICS\.\.tasmGetNextNoteIndex/);
+    assert.equal(await fingerprint(), before, 'validate-only: nothing written, no number taken');
+  });
+
   test("GP's currency check (1305: not set up for the company in DYNAMICS..MC60100) comes back as details.gp, in a status row the driver read", async () => {
     const before = await fingerprint();
     const refused = await withChange(
@@ -480,7 +501,7 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     assert.equal(returned.outcome, 'validated');
   });
 
-  test("the stand-in refuses where GP's procedures refuse: 4647, 67 and 183 when called without what GP requires", async () => {
+  test("the stand-in refuses where GP's procedures refuse: 4647, 67, 183 and 866 when called without what GP requires", async () => {
     // Called directly (the writer never sends these): the stand-in's checks, which the findings above rest on.
     const call = async (batch: string) =>
       Number(
@@ -507,6 +528,13 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
         `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 4, @I_vSOPNUMBE = 'STANDIN-RTN', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${item}', @I_vDOCID = 'STDRTN', @I_vQUANTITY = 2, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
       ),
       183,
+    );
+    // GP computes the taxes (CREATETAXES = 1), so a tax amount passed with it is refused.
+    assert.equal(
+      await call(
+        `${line('@I_vQUANTITY = 1, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1')} EXEC @rc = [${COMPANY}].[dbo].[taSopHdrIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vDOCID = 'STDORD', @I_vCUSTNMBR = '${customer}', @I_vDOCDATE = '2026-11-20', @I_vBACHNUMB = 'STANDIN-CHK', @I_vTAXAMNT = 1, @I_vDEFPRICING = 1, @I_vCREATETAXES = 1, @I_vDEFTAXSCHDS = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      866,
     );
   });
 });

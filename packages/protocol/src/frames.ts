@@ -3,6 +3,7 @@ import { CompanySchema } from './resources.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
 import { WritableObjectNameSchema } from './writes.ts';
+import { WriteCheckSchema } from './writeCheck.ts';
 
 /**
  * Frames between gateway and agent (docs/decisions.md#gateway-and-agent-protocol), one per WebSocket text message.
@@ -42,6 +43,8 @@ export const AgentHealthSchema = z.object({
   gpVersion: z.string().max(64).nullable(),
   /** When the agent checked, ISO-8601 UTC by the agent's clock. */
   checkedAt: z.string().max(40),
+  /** The last write check (writeCheck.ts), from agents with writes on once it ran; older gateways ignore it. */
+  writeCheck: WriteCheckSchema.optional(),
 });
 export type AgentHealth = z.infer<typeof AgentHealthSchema>;
 

@@ -114,6 +114,8 @@ export {
   withReconnectHint,
 } from './frames.ts';
 export { sendInBatches } from './sendInBatches.ts';
+export { MAX_WRITE_CHECK_COMPANIES, WRITE_CHECK_STATUSES, WRITE_CHECK_WORDS, WriteCheckSchema } from './writeCheck.ts';
+export type { WriteCheck, WriteCheckCompany, WriteCheckObject } from './writeCheck.ts';
 export type { Corkable } from './sendInBatches.ts';
 export type {
   AgentHealth,

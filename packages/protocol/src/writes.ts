@@ -372,7 +372,7 @@ export function writeBodySchema(object: WritableObjectName): z.ZodType {
  */
 const NOT_WRITTEN: Readonly<Record<string, string>> = {
   taxAmount:
-    'taxAmount is not written: GP accepts a tax amount only with tax detail lines, which v1 writes do not take; the document is written without tax and its tax is added in GP',
+    "taxAmount is not written: GP computes a sales document's tax from the customer's tax schedule, and accepts a tax amount on other documents only with tax detail lines, which v1 writes do not take (their tax is added in GP)",
 };
 
 /** A write body after validation: ids upper-cased, every field as the schema gives it. */

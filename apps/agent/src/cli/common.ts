@@ -10,7 +10,7 @@ import { ThreadedReadService } from '../service/threadedReadService.ts';
 import { FAULT_ENV, FAULT_EXIT_CODE, type Fault } from '../writes/faults.ts';
 import { MssqlWriter } from '../writes/mssql/mssqlWriter.ts';
 import { SqliteWriter } from '../writes/sqliteWriter.ts';
-import { WriteService, type WriteHandler } from '../writes/writeService.ts';
+import { WriteService } from '../writes/writeService.ts';
 
 export interface AgentLogger {
   log: Logger;
@@ -71,7 +71,7 @@ export interface ServingOptions {
 export interface Serving {
   service: OperationHandler;
   /** Present only when writes are on. */
-  writes?: WriteHandler;
+  writes?: WriteService;
   dialect: AgentInfo['dialect'];
   /** The SQL Server executor the service reads with, for the checks at start; null on SQLite. */
   mssql: Executor | null;
@@ -113,15 +113,18 @@ function openWrites(database: DatabaseConfig, fault: Fault | null): WriteService
           process.exit(FAULT_EXIT_CODE);
         }
       : undefined;
-  const writer =
-    database.kind === 'mssql'
-      ? new MssqlWriter(database.connection, {
-          systemDatabase: database.systemDatabase,
-          lockTimeoutMs: database.lockTimeoutMs,
-          ...(database.writeTimeoutMs !== undefined && { requestTimeoutMs: database.writeTimeoutMs }),
-        })
-      : new SqliteWriter({ dir: database.dir, readonly: false });
-  return new WriteService(writer, { allowWrites: true, ...(afterCommit && { afterCommit }) });
+  return new WriteService(openWriter(database), { allowWrites: true, ...(afterCommit && { afterCommit }) });
+}
+
+/** The configured database's writer: eConnect's procedures on SQL Server, the embedded writer on SQLite. */
+export function openWriter(database: DatabaseConfig): MssqlWriter | SqliteWriter {
+  return database.kind === 'mssql'
+    ? new MssqlWriter(database.connection, {
+        systemDatabase: database.systemDatabase,
+        lockTimeoutMs: database.lockTimeoutMs,
+        ...(database.writeTimeoutMs !== undefined && { requestTimeoutMs: database.writeTimeoutMs }),
+      })
+    : new SqliteWriter({ dir: database.dir, readonly: false });
 }
 
 function openReads(

@@ -68,6 +68,8 @@ export class AgentSession {
   private lastReport: HealthReport | null = null;
   private statusTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
+  /** Stops listening for write checks (set while the session says hello and lives). */
+  private stopCheckListener: (() => void) | null = null;
 
   constructor(channel: FrameChannel, service: OperationHandler, log: Logger, options: AgentSessionOptions = {}) {
     this.channel = channel;
@@ -78,7 +80,7 @@ export class AgentSession {
 
   /** Reads the agent's health and says hello with it; resolves once the hello is sent. */
   async hello(agent: AgentInfo): Promise<HealthReport> {
-    const report = await this.service.health();
+    const report = this.withWriteCheck(await this.service.health());
     this.lastReport = report;
     if (report.health.database === 'unavailable') {
       this.log.error(
@@ -87,6 +89,8 @@ export class AgentSession {
       );
     }
     this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'hello', agent, companies: report.companies, health: report.health }));
+    // A write check that finishes is reported at once, not with the next periodic status.
+    this.stopCheckListener = this.options.writes?.onCheck?.(() => void this.refreshHealth()) ?? null;
     const every = this.options.statusIntervalMs ?? 60_000;
     if (every > 0) {
       this.statusTimer = setInterval(() => void this.refreshHealth(), every);
@@ -174,7 +178,7 @@ export class AgentSession {
   refreshHealth(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const report = await this.service.health();
+        const report = this.withWriteCheck(await this.service.health());
         const changed = !this.lastReport || summary(this.lastReport) !== summary(report);
         this.lastReport = report;
         if (!changed || this.draining) return;
@@ -192,9 +196,17 @@ export class AgentSession {
     return this.refreshing;
   }
 
+  /** The health to report: the database's, and the last write check when writes are on and one ran. */
+  private withWriteCheck(report: HealthReport): HealthReport {
+    const writeCheck = this.options.writes?.lastCheck?.() ?? null;
+    return writeCheck ? { ...report, health: { ...report.health, writeCheck } } : report;
+  }
+
   private stopStatus(): void {
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.statusTimer = null;
+    this.stopCheckListener?.();
+    this.stopCheckListener = null;
   }
 
   private stop(id: string, reason: StopReason): void {
@@ -321,8 +333,14 @@ export class AgentSession {
 
 /** What operators see of a health report; a change in it is worth a status frame. */
 function summary(report: HealthReport): string {
-  const { database, databaseMessage, gpVersion } = report.health;
-  return JSON.stringify([database, databaseMessage, gpVersion, report.companies.map((c: Company) => [c.id, c.name])]);
+  const { database, databaseMessage, gpVersion, writeCheck } = report.health;
+  return JSON.stringify([
+    database,
+    databaseMessage,
+    gpVersion,
+    report.companies.map((c: Company) => [c.id, c.name]),
+    writeCheck?.checkedAt,
+  ]);
 }
 
 /** The id of a frame that claims to be a request, if its header names one the gateway could match; else null. */

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { PROTOCOL_VERSION, type OutcomeOperation, type WriteOperation } from '@gp-gateway/protocol';
+import {
+  AgentToGatewayFrameSchema,
+  decodeFrame,
+  PROTOCOL_VERSION,
+  type OutcomeOperation,
+  type WriteCheck,
+  type WriteOperation,
+} from '@gp-gateway/protocol';
 import { AgentError } from '../service/agentError.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import { WRITES_OFF_MESSAGE, type WriteAnswer, type WriteHandler } from '../writes/writeService.ts';
@@ -68,4 +75,50 @@ test("a refused write's error frame carries details.issues", async () => {
   };
   const [error] = (await session(handler)(write)).filter((f) => f.header.type === 'error');
   assert.deepEqual(error!.header.details, { issues: [{ path: 'customerId', message: 'no customer with this id' }] });
+});
+
+test("the last write check goes into the agent's health: a status frame as soon as it finished, then in every report", async () => {
+  let last: WriteCheck | null = null;
+  const listeners = new Set<() => void>();
+  const handler: WriteHandler = {
+    write: async (): Promise<WriteAnswer> => ({ outcome: 'validated', payload: '{}' }),
+    outcome: async (): Promise<WriteAnswer> => ({ outcome: 'not_executed', payload: null }),
+    lastCheck: () => last,
+    onCheck: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const sent: string[] = [];
+  const s = new AgentSession({ send: (frame) => sent.push(String(frame)) }, reads, pino({ level: 'silent' }), {
+    writes: handler,
+    statusIntervalMs: 0,
+  });
+  const agent = { version: '1', host: 'h', platform: 'linux', dialect: 'sqlite' } as const;
+  await s.hello(agent);
+  assert.equal(JSON.parse(sent[0]!).health.writeCheck, undefined);
+  last = {
+    checkedAt: '2026-11-26T12:00:00.000Z',
+    companies: [
+      {
+        company: 'TWO',
+        objects: [
+          { object: 'customers', status: 'works' },
+          { object: 'ap-invoices', status: 'refused', gp: [{ code: 310, message: 'The voucher number already exists' }] },
+        ],
+      },
+    ],
+  };
+  for (const listener of listeners) listener();
+  // The listener started a refresh; this waits for that same one.
+  await s.refreshHealth();
+  const status = JSON.parse(sent.at(-1)!);
+  assert.equal(status.type, 'status');
+  assert.deepEqual(status.health.writeCheck, last);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, sent.at(-1)!).ok, true);
+  // Nothing changed since: no second status frame.
+  await s.refreshHealth();
+  assert.equal(sent.filter((f) => JSON.parse(f).type === 'status').length, 1);
+  s.closed();
+  assert.equal(listeners.size, 0, 'a closed session listens no more');
 });

@@ -48,6 +48,7 @@ export const ECONNECT_SYSTEM_OBJECTS: readonly SystemObject[] = [
       'taUpdateCreateVendorRcd',
       'taSopLineIvcInsert',
       'taSopHdrIvcInsert',
+      'taSopLineIvcTaxInsert',
       'taRMTransaction',
       'taPMTransactionInsert',
       'taGLTransactionLineInsert',

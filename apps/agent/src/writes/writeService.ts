@@ -1,6 +1,8 @@
-import { checkWriteBody, type OutcomeOperation, type WriteOperation, type WriteOutcome } from '@gp-gateway/protocol';
+import { checkWriteBody, type OutcomeOperation, type WriteCheck, type WriteOperation, type WriteOutcome } from '@gp-gateway/protocol';
+import type { OperationHandler } from '../service/readService.ts';
 import { AgentError } from '../service/agentError.ts';
 import { WriteRefusal } from './refusals.ts';
+import { runWriteChecks } from './writeCheck.ts';
 
 /** What the gateway is told the agent's customer IT decided, word for word (the gateway shows it as is). */
 export const WRITES_OFF_MESSAGE = "writes are turned off on this agent; the customer's IT turns them on with --allow-writes";
@@ -15,6 +17,10 @@ export interface WriteAnswer {
 export interface WriteHandler {
   write(op: WriteOperation): Promise<WriteAnswer>;
   outcome(op: OutcomeOperation): Promise<WriteAnswer>;
+  /** The last write check's result (writeCheck.ts), for the agent's health; null before one ran. */
+  lastCheck?(): WriteCheck | null;
+  /** Calls `listener` each time a write check finishes (the session then reports it at once); returns how to stop. */
+  onCheck?(listener: () => void): () => void;
 }
 
 /** A database's writer: checks, rows and journal, in one transaction (SqliteWriter; the SQL Server one runs eConnect). */
@@ -57,6 +63,8 @@ export class WriteService implements WriteHandler {
   private readonly writer: Writer;
   private readonly options: WriteServiceOptions;
   private queue: Promise<unknown> = Promise.resolve();
+  private checked: WriteCheck | null = null;
+  private readonly checkListeners = new Set<() => void>();
 
   constructor(writer: Writer, options: WriteServiceOptions) {
     this.writer = writer;
@@ -83,6 +91,26 @@ export class WriteService implements WriteHandler {
     if (!this.options.allowWrites) throw new AgentError('FORBIDDEN', WRITES_OFF_MESSAGE);
     const done = await this.serially(() => this.writer.outcome(op.company, op.operationId));
     return { outcome: done.outcome, payload: done.answer };
+  }
+
+  /**
+   * The write check in `companies` (writeCheck.ts): validate-only writes, so with writes off only
+   * where validate-only is answered then (validateOnlyWhenOff); kept for the agent's health.
+   */
+  async check(reads: OperationHandler, companies: readonly string[]): Promise<WriteCheck> {
+    const checked = await runWriteChecks(this, reads, companies);
+    this.checked = checked;
+    for (const listener of this.checkListeners) listener();
+    return checked;
+  }
+
+  onCheck(listener: () => void): () => void {
+    this.checkListeners.add(listener);
+    return () => this.checkListeners.delete(listener);
+  }
+
+  lastCheck(): WriteCheck | null {
+    return this.checked;
   }
 
   close(): Promise<void> {

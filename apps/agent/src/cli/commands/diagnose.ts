@@ -1,22 +1,27 @@
-import os from 'node:os';
 import type { Command } from 'commander';
-import { AGENT_VERSION_LINE } from '../../version.ts';
-import { openExecutor } from '../common.ts';
-import { checkDatabase, checkGateway, checkWrites } from '../diagnostics.ts';
-import type { Finding } from '../findings.ts';
+import { checkDatabase } from '../../diagnostics/database.ts';
+import type { Finding } from '../../diagnostics/findings.ts';
+import { checkGateway } from '../../diagnostics/gateway.ts';
+import { formatReport, reportOf, type DiagnoseReport } from '../../diagnostics/report.ts';
+import { checkWrites } from '../../diagnostics/writeGrants.ts';
+import { checkWritesEndToEnd } from '../../diagnostics/writeCheck.ts';
+import { ReadService } from '../../service/readService.ts';
+import { WriteService } from '../../writes/writeService.ts';
+import { openExecutor, openWriter } from '../common.ts';
 import { ConfigError, loadAgentConfig, settingsHelp, type AgentConfig, type DatabaseConfig } from '../runConfig.ts';
 
-export interface DiagnoseReport {
-  findings: Finding[];
-  /** True when any check failed: the command exits 1. */
-  failed: boolean;
-}
+/** `gp-agent install` prints the same report after it installs. */
+export { formatReport };
 
 /**
  * Every check support needs, in the order a problem would show: configuration, database, gateway.
  * A check that depends on an earlier one that failed is skipped and says so.
  */
-export async function diagnose(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Promise<DiagnoseReport> {
+export async function diagnose(
+  flags: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
+  options: { writes?: boolean; company?: string } = {},
+): Promise<DiagnoseReport> {
   const findings: Finding[] = [];
   let config: AgentConfig | null = null;
   let database: DatabaseConfig | null = null;
@@ -62,8 +67,9 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
     try {
       const checked = await checkDatabase(database, executor);
       findings.push(...checked.findings);
-      if (config && !checked.findings.some((f) => f.status === 'fail'))
-        findings.push(await checkWrites(database, executor, checked.companies, config.allowWrites));
+      const readable = !checked.findings.some((f) => f.status === 'fail');
+      if (config && readable) findings.push(await checkWrites(database, executor, checked.companies, config.allowWrites));
+      if (options.writes) findings.push(...(await writeCheck(database, executor, readable ? checked.companies : null, options.company)));
     } finally {
       await executor.close().catch(() => {});
     }
@@ -74,27 +80,36 @@ export async function diagnose(flags: Record<string, string | undefined>, env: N
   if (config) findings.push(...(await checkGateway(config)).findings);
   else findings.push({ check: 'Gateway', status: 'skip', summary: 'needs a valid gateway URL and token' });
 
-  return { findings, failed: findings.some((f) => f.status === 'fail') };
+  return reportOf(findings);
 }
 
-const MARK = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
-
-export function formatReport(report: DiagnoseReport): string[] {
-  const width = Math.max(...report.findings.map((f) => f.check.length));
-  const lines = [`gp-agent ${AGENT_VERSION_LINE} on ${os.hostname()} (${process.platform}), ${new Date().toISOString()}`, ''];
-  for (const f of report.findings) {
-    lines.push(`  ${MARK[f.status]}  ${f.check.padEnd(width)}  ${f.summary}`);
-    const indent = ' '.repeat(width + 10);
-    for (const detail of f.details ?? []) lines.push(`${indent}- ${detail}`);
-    if (f.fix && (f.status === 'fail' || f.status === 'warn')) lines.push(`${indent}Fix: ${f.fix}`);
+/**
+ * `--writes`: the write check (writes/writeCheck.ts) in `--company`, or in the first companies,
+ * whether or not writes are on (it writes nothing), after the database checks passed.
+ */
+async function writeCheck(
+  database: DatabaseConfig,
+  executor: ReturnType<typeof openExecutor>,
+  companies: string[] | null,
+  company: string | undefined,
+): Promise<Finding[]> {
+  if (companies === null) return [{ check: 'Write check', status: 'skip', summary: 'needs the database checks to pass first' }];
+  const wanted = company?.toUpperCase();
+  if (wanted !== undefined && !companies.includes(wanted))
+    return [
+      {
+        check: 'Write check',
+        status: 'fail',
+        summary: `there is no company ${company}`,
+        fix: `name one of ${companies.join(', ')} with --company`,
+      },
+    ];
+  const writes = new WriteService(openWriter(database), { allowWrites: false, validateOnlyWhenOff: true });
+  try {
+    return (await checkWritesEndToEnd(writes, new ReadService(executor), wanted ? [wanted] : companies)).findings;
+  } finally {
+    await writes.close();
   }
-  const failed = report.findings.filter((f) => f.status === 'fail').length;
-  const warned = report.findings.filter((f) => f.status === 'warn').length;
-  lines.push('');
-  if (failed)
-    lines.push(`${failed} ${failed === 1 ? 'check' : 'checks'} failed${warned ? `, ${warned} with warnings` : ''}: see "Fix" above.`);
-  else lines.push(`All checks passed${warned ? `, ${warned} with warnings` : ''}.`);
-  return lines;
 }
 
 export function registerDiagnoseCommand(program: Command): void {
@@ -108,6 +123,8 @@ export function registerDiagnoseCommand(program: Command): void {
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION)')
     .option('--sqlite-dir <dir>', 'folder of GP-shaped SQLite databases (env GP_SQLITE_DIR)')
     .option('--allow-writes', 'check as an agent with writes on (env GP_AGENT_ALLOW_WRITES)')
+    .option('--writes', 'also run a validate-only write of every writable object through GP (nothing is written, no number taken)')
+    .option('--company <db>', 'the company (its database) --writes checks; else the first five SY01500 lists')
     .option('--json', 'print the findings as JSON')
     .addHelpText(
       'after',
@@ -116,16 +133,23 @@ export function registerDiagnoseCommand(program: Command): void {
         'read permission on every table the API reads, in every company; writes (off, or on and permitted: every\n' +
         'grant of `gp-agent mssql grant-write`, in the system database and every company, each missing one named);\n' +
         'gateway reachable over HTTPS; WebSocket upgrade and\n' +
-        'token accepted; clock skew against the gateway; round-trip time. Run it where the service runs, as\n' +
+        'token accepted; clock skew against the gateway; round-trip time. With --writes, a validate-only write of\n' +
+        'every writable object through GP (eConnect on SQL Server), references taken from the company, rolled back\n' +
+        "and taking no number: per object, works, or GP's error codes and words, or the grant the login lacks.\n" +
+        'Run it where the service runs, as\n' +
         "the service's account, with the service's configuration file.\n" +
         settingsHelp() +
         '\nExamples:\n' +
         '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf\n' +
         '  gp-agent diagnose --config "C:\\ProgramData\\gp-agent\\gp-agent.conf"\n' +
+        '  gp-agent diagnose --config /etc/gp-agent/gp-agent.conf --writes --company TWO\n' +
         '  gp-agent diagnose --gateway https://gateway.example.com --token-file agent.token --sqlite-dir ./demo --json\n',
     )
-    .action(async (flags: Record<string, string | undefined> & { json?: boolean }) => {
-      const report = await diagnose(flags, process.env);
+    .action(async (flags: Record<string, string | undefined> & { json?: boolean; writes?: boolean }) => {
+      const report = await diagnose(flags, process.env, {
+        writes: flags.writes === true,
+        ...(flags.company && { company: flags.company }),
+      });
       if (flags.json) console.log(JSON.stringify(report, null, 2));
       else console.log(formatReport(report).join('\n'));
       process.exitCode = report.failed ? 1 : 0;

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { ReadService } from '../../service/readService.ts';
-import { checkSnapshotIsolation } from '../gpDatabaseChecks.ts';
+import { checkSnapshotIsolation } from '../../diagnostics/gpDatabaseChecks.ts';
 import { dialGateway, FatalConnectionError } from '../../connection/dialGateway.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
@@ -49,6 +49,7 @@ async function runAgent(config: AgentConfig): Promise<number> {
   );
   // In the background: a database that is down must not hold up connecting to the gateway.
   void checkAtStart(config, serving, log);
+  void checkWritesAtStart(serving, log);
   if (config.fault)
     log.warn({ fault: config.fault }, `${FAULT_ENV} is set: the agent stops itself at the point it names. It is for tests only; unset it.`);
   if (config.testDelayMs > 0)
@@ -117,6 +118,34 @@ async function checkAtStart(config: AgentConfig, serving: Serving, log: Logger):
     console.error([`gp-agent: ${finding.summary}`, ...(finding.details ?? []).map((d) => `  ${d}`), `  Fix: ${finding.fix}`].join('\n'));
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'snapshot isolation could not be checked at start; `gp-agent diagnose` checks it');
+  }
+}
+
+/**
+ * With writes on, the write check (writes/writeCheck.ts) once at start: a validate-only write of
+ * every writable object in the first companies, nothing written and no number taken. Its result
+ * goes into the agent's health (the gateway's dashboard shows it per object) and, when an object
+ * fails, into the log in plain words; `gp-agent diagnose --writes` runs the same check on demand.
+ */
+async function checkWritesAtStart(serving: Serving, log: Logger): Promise<void> {
+  if (!serving.writes) return;
+  try {
+    const { companies } = await serving.service.health();
+    const check = await serving.writes.check(
+      serving.service,
+      companies.map((c) => c.id),
+    );
+    for (const { company, objects } of check.companies) {
+      const failing = objects.filter((o) => o.status !== 'works');
+      if (!failing.length) log.info({ check: 'writes', company }, `write check: every object works in ${company}`);
+      else
+        log.warn(
+          { check: 'writes', company, objects: failing },
+          `write check: ${failing.map((o) => o.object).join(', ')} would not be written in ${company}; \`gp-agent diagnose --writes\` says why`,
+        );
+    }
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'the write check could not run at start; `gp-agent diagnose --writes` runs it');
   }
 }
 

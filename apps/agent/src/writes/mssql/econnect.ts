@@ -319,8 +319,11 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
             { ...rest, ...(FRTAMNT !== undefined && { FREIGHT: FRTAMNT }) },
             { ...lengthsOf(object, CATALOGUE['sales-orders']), SOPNUMBE: 21 },
             // The header's subtotal is the sum of the lines GP inserted and its total GP's sum too
-            // (DEFPRICING = 1): a subtotal other than the lines' sum is error 67.
-            { UpdateExisting: 0, DEFPRICING: 1 },
+            // (DEFPRICING = 1): a subtotal other than the lines' sum is error 67. The tax is GP's
+            // own: CREATETAXES = 1 runs its tax engine (taSopTaxEngine) on the lines, with the tax
+            // schedule of the customer's ship-to address (DEFTAXSCHDS = 1), and adds the tax to the
+            // document amount (docs/decisions.md#tax-from-the-customers-schedule).
+            { UpdateExisting: 0, DEFPRICING: 1, CREATETAXES: 1, DEFTAXSCHDS: 1 },
           );
           return calls.batch();
         },

@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
+import { encodeFrame, PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { tempStore } from '../../testing/tempStore.ts';
 import { AgentPresenceRecorder } from './agentPresence.ts';
 import { AgentLink } from './agentLink.ts';
@@ -65,4 +66,30 @@ test("the built-in agent shows on every organisation's sandbox; a stopping gatew
   for (const org of [a, b]) assert.equal((await store.listConnections(org.id))[0]?.presence.connectedAgents, 1);
   await presence.stop();
   for (const org of [a, b]) assert.equal((await store.listConnections(org.id))[0]?.presence.connectedAgents, 0);
+});
+
+test("an agent's write check, sent in its status, is kept with its details for the dashboard", async () => {
+  const org = await store.createOrganisation('Write check');
+  const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: 'b'.repeat(64), defaultCompany: 'TWO' });
+  const { router, presence } = await setUp();
+  const link = agentLink('gp03', ['TWO']);
+  router.add(conn.id, link);
+  const writeCheck = {
+    checkedAt: '2026-11-26T12:00:00.000Z',
+    companies: [
+      {
+        company: 'TWO',
+        objects: [
+          { object: 'customers' as const, status: 'works' as const },
+          { object: 'ap-invoices' as const, status: 'forbidden' as const, message: 'lacks EXECUTE on DYNAMICS..smGetConstantInt' },
+        ],
+      },
+    ],
+  };
+  const health = { database: 'ok', databaseMessage: null, gpVersion: 'demo', checkedAt: '2026-11-26T12:00:00.000Z', writeCheck };
+  link.receive(encodeFrame({ v: PROTOCOL_VERSION, type: 'status', companies: [{ id: 'TWO', name: null, number: null }], health }));
+  await presence.settled();
+  const [agent] = (await store.listConnections(org.id)).find((c) => c.id === conn.id)!.agents;
+  assert.deepEqual(agent!.details!.writeCheck, writeCheck);
+  await presence.stop();
 });

@@ -104,5 +104,6 @@ function detailsOf(link: AgentLink): AgentDetails {
     database: link.health?.database ?? 'unknown',
     databaseMessage: link.health?.databaseMessage ?? null,
     draining: link.draining,
+    ...(link.health?.writeCheck && { writeCheck: link.health.writeCheck }),
   };
 }

@@ -78,7 +78,7 @@ BEGIN
   SELECT 'gp' AS [stopped], 'taSopLineIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];
   RETURN;
 END;
-EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p20, @I_vCUSTNMBR = @p21, @I_vDOCDATE = @p22, @I_vBACHNUMB = @p23, @I_vLOCNCODE = @p24, @I_vCSTPONBR = @p25, @I_vSOPTYPE = @p26, @I_vSOPNUMBE = @p27, @I_vFREIGHT = @p28, @I_vUpdateExisting = 0, @I_vDEFPRICING = 1, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
+EXEC @rc = [TWO].[dbo].[taSopHdrIvcInsert] @I_vDOCID = @p20, @I_vCUSTNMBR = @p21, @I_vDOCDATE = @p22, @I_vBACHNUMB = @p23, @I_vLOCNCODE = @p24, @I_vCSTPONBR = @p25, @I_vSOPTYPE = @p26, @I_vSOPNUMBE = @p27, @I_vFREIGHT = @p28, @I_vUpdateExisting = 0, @I_vDEFPRICING = 1, @I_vCREATETAXES = 1, @I_vDEFTAXSCHDS = 1, @O_iErrorState = @O_iErrorState OUTPUT, @oErrString = @oErrString OUTPUT;
 IF @rc <> 0 OR @O_iErrorState <> 0
 BEGIN
   SELECT 'gp' AS [stopped], 'taSopHdrIvcInsert' AS [procedure], COALESCE(NULLIF(@O_iErrorState, 0), @rc) AS [state], @oErrString AS [codes];

@@ -55,9 +55,12 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 1305, 1327, 4646, 4647);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 866, 1305, 1327, 2212, 2213, 4646, 4647);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
+(866, 'STAND-IN (GP code of taSopHdrIvcInsert): a tax amount was passed while GP creates the taxes'),
+(2212, 'STAND-IN (GP code of taSopHdrIvcInsert): CREATETAXES is neither 0 nor 1'),
+(2213, 'STAND-IN (GP code of taSopHdrIvcInsert): DEFTAXSCHDS is neither 0 nor 1'),
 (183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
 (4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
 (4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
@@ -690,6 +693,8 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopHdrIvcInsert]
     @I_vDOCAMNT numeric(19, 5) = NULL,
     @I_vUpdateExisting tinyint = NULL,
     @I_vDEFPRICING tinyint = NULL,
+    @I_vCREATETAXES smallint = NULL,
+    @I_vDEFTAXSCHDS smallint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -719,9 +724,32 @@ BEGIN
         (@call, N'I_vSUBTOTAL', @I_vSUBTOTAL),
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
         (@call, N'I_vUpdateExisting', @I_vUpdateExisting),
-        (@call, N'I_vDEFPRICING', @I_vDEFPRICING);
+        (@call, N'I_vDEFPRICING', @I_vDEFPRICING),
+        (@call, N'I_vCREATETAXES', @I_vCREATETAXES),
+        (@call, N'I_vDEFTAXSCHDS', @I_vDEFTAXSCHDS);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
+    -- GP's tax flags (taSopHdrIvcInsert line 5): each 0 or 1 (2212, 2213), and a tax amount passed
+    -- while GP computes the taxes is refused (866). GP's tax engine (taSopTaxEngine) then computes the
+    -- tax from the schedules; the demo has no tax schedule details, so the stand-in's tax stays zero.
+    IF COALESCE(@I_vCREATETAXES, 0) NOT IN (0, 1)
+    BEGIN
+        SET @O_iErrorState = 2212;
+        SET @oErrString = '2212';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vDEFTAXSCHDS, 0) NOT IN (0, 1)
+    BEGIN
+        SET @O_iErrorState = 2213;
+        SET @oErrString = '2213';
+        RETURN @O_iErrorState;
+    END;
+    IF @I_vCREATETAXES = 1 AND COALESCE(@I_vTAXAMNT, 0) <> 0
+    BEGIN
+        SET @O_iErrorState = 866;
+        SET @oErrString = '866';
+        RETURN @O_iErrorState;
+    END;
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
     SELECT @sCompanyID = [CMPANYID] FROM [DYNAMICS].[dbo].[SY01500] WHERE [INTERID] = DB_NAME();
     -- GP's batch procedure (taCreateUpdateBatchHeaderRcd) looks for a bank reconcile in progress before

@@ -7,6 +7,7 @@ import { installSteps } from '../installSteps.ts';
 import type { PageContext } from '../pageContext.ts';
 import { describeStatus, field, fields, originOf, problemOf, secretShown } from '../pageParts.ts';
 import { render } from '../views.ts';
+import { writeCheckRows } from '../writeCheckView.ts';
 
 /** The connections page: create, default company, writable objects, agent token rotation and revocation, the organisation's limits. */
 export function connectionsPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as }: PageContext): void {
@@ -23,6 +24,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
       writable: writableObjects(),
       describeStatus,
       outdated: outdatedAgentNote,
+      writeCheckRows,
       canChange: user.role === 'admin',
       gateway: originOf(req),
       ...extra,

@@ -1,3 +1,4 @@
+import type { WriteCheck } from '@gp-gateway/protocol';
 /** A key's mode: live keys reach customers' connections, test keys only the sandbox. */
 export type KeyMode = 'live' | 'test';
 
@@ -86,6 +87,8 @@ export interface AgentDetails {
   databaseMessage: string | null;
   /** The agent is shutting down. */
   draining: boolean;
+  /** The agent's last write check (gp-agent diagnose --writes; agents with writes on run it at start), per company and object. */
+  writeCheck?: WriteCheck;
 }
 
 /** One agent connected now (any gateway instance), for operators. */

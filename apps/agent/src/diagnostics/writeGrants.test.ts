@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Executor } from '../db/executor.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import { writeRoleScript } from '../mssql/writeRole.ts';
-import { checkWrites } from './diagnostics.ts';
+import { checkWrites } from './writeGrants.ts';
 
 const MSSQL = { kind: 'mssql', connection: '', isolation: 'read-committed', lockTimeoutMs: 5000, systemDatabase: 'GPSYS' } as const;
 
