@@ -55,10 +55,11 @@ test('limit bounds and repeated single-valued parameters', () => {
   assert.deepEqual(!repeated.ok && repeated.issues, [{ path: 'classId', message: 'must be given once' }]);
 });
 
-test('customer-addresses requires customerId', () => {
+test('customer-addresses requires customerId, and says so', () => {
   const parsed = parseListQuery(OBJECTS['customer-addresses'], {});
-  assert.equal(parsed.ok, false);
-  assert.deepEqual(!parsed.ok && parsed.issues.map((i) => i.path), ['customerId']);
+  assert.deepEqual(!parsed.ok && parsed.issues, [{ path: 'customerId', message: 'is required for customer-addresses' }]);
+  const tool = parseToolFilters(OBJECTS['customer-addresses'], {});
+  assert.deepEqual(!tool.ok && tool.issues, [{ path: 'filters.customerId', message: 'is required for customer-addresses' }]);
   assert.equal(parseListQuery(OBJECTS['customer-addresses'], { customerId: '' }).ok, false);
 });
 

@@ -48,7 +48,10 @@ function listQuerySchema(spec: ObjectSpec): z.ZodType {
 
 /** Validates the raw query string of `GET /v1/{object}` into limit, cursor and typed filters. */
 export function parseListQuery(spec: ObjectSpec, query: Record<string, unknown>): Parsed<ListQuery> {
-  const result = listQuerySchema(spec).safeParse(query);
+  // A required filter left out: say so, rather than zod's "Invalid input".
+  const result = listQuerySchema(spec).safeParse(query, {
+    error: (issue) => (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? `is required for ${spec.name}` : undefined),
+  });
   if (!result.success) return { ok: false, issues: issuesOf(result.error) };
   const { limit, cursor, ...raw } = result.data as Record<string, unknown> & { limit?: number; cursor?: string };
   const filters: FilterValues = {};
