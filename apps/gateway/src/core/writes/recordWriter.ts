@@ -223,7 +223,7 @@ export class RecordWriter {
     if (sandbox && !validateOnly) {
       throw new ApiError(
         'FORBIDDEN',
-        'The sandbox is read-only: with a test key, writes can only be validated (?validateOnly=true), which changes nothing.',
+        'The sandbox is read-only: with a test key, writes can only be validated, which changes nothing (REST: ?validateOnly=true; MCP create_record: validateOnly: true).',
       );
     }
     if (!writeSpec(object)) throw new ApiError('FORBIDDEN', `${object} is read-only: v1 writes ${WRITABLE_OBJECT_NAMES.join(', ')}.`);

@@ -147,5 +147,5 @@ test('refusals are tool errors with the API code, naming the arguments', async (
   const sandbox = await connect(h.keys.tester);
   const live = await call(sandbox, { object: 'customers', fields: { id: 'S1', name: 'Sandbox' } });
   assert.equal(live.json.error.code, 'FORBIDDEN');
-  assert.match(live.json.error.message, /validateOnly/);
+  assert.match(live.json.error.message, /MCP create_record: validateOnly: true/, 'names the tool argument, not only the REST query');
 });
