@@ -53,7 +53,7 @@ function assertError(res: { status: number; body: any; headers: Headers }, statu
 }
 
 describe('authentication', () => {
-  test('missing, malformed, unknown and revoked keys get the same 401', async () => {
+  test('missing, malformed, unknown and revoked keys get the same 401, saying how to authenticate', async () => {
     const answers = await Promise.all([
       get('/v1/customers'),
       get('/v1/customers', { authorization: 'Bearer nope' }),
@@ -61,6 +61,8 @@ describe('authentication', () => {
       get('/v1/customers', as(keys.revoked!)),
     ]);
     for (const res of answers) assertError(res, 401, 'UNAUTHORIZED');
+    for (const res of answers)
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="gp-gateway"', 'RFC 9110: how to authenticate');
     assert.equal(new Set(answers.map((r) => r.body.error.message)).size, 1);
   });
 

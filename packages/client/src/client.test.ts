@@ -2,7 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayClient, GatewayError } from './client.ts';
+import fs from 'node:fs';
+import { GatewayClient, GatewayError, ROUTES_WITHOUT_COMPANY } from './client.ts';
 import { retryAfterMs } from './retry.ts';
 
 /** A real HTTP server answering from a script, recording every request it got. */
@@ -52,6 +53,36 @@ test('the key and the routing headers go with every request', async () => {
   assert.equal(seen[0]!.headers['x-connection-id'], 'conn_1');
   assert.equal(seen[0]!.headers['x-company'], 'TWO');
   assert.equal(seen[0]!.headers['idempotency-key'], undefined, 'only POSTs carry one');
+});
+
+test('the company goes only where the gateway takes it: not on the companies themselves', async () => {
+  script(() => ({ status: 200, body: { data: [], nextCursor: null } }));
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_live_x', connectionId: 'conn_1', company: 'TWO' });
+  for await (const _ of client.list('companies')) assert.fail('no companies were scripted');
+  await client.page('customers');
+  assert.deepEqual(
+    seen.map((r) => [r.url, r.headers['x-company'] ?? null]),
+    [
+      ['/v1/companies', null],
+      ['/v1/customers', 'TWO'],
+    ],
+  );
+  // Every documented /v1 operation without the X-Company parameter, and only those, is on the list.
+  const document = JSON.parse(fs.readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
+  for (const [route, operations] of Object.entries(
+    document.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>,
+  )) {
+    if (!route.startsWith('/v1/')) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      const takesCompany = (operation.parameters ?? []).some((p) => p.$ref?.endsWith('/Company'));
+      const example = route.replace(/\{[^}]+\}/g, 'x');
+      assert.equal(
+        ROUTES_WITHOUT_COMPANY.some((r) => r.test(example)),
+        !takesCompany,
+        `${method} ${route}`,
+      );
+    }
+  }
 });
 
 test('list walks every page with the same filters, passing each nextCursor back', async () => {

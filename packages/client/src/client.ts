@@ -96,6 +96,22 @@ const idempotencyKeys: Middleware = {
   },
 };
 
+/**
+ * The routes that take no X-Company (the gateway refuses it there: a company is not chosen for the
+ * list of companies, nor for the key's own routes); the client's company stays off them. The client
+ * test checks the list against the OpenAPI document.
+ */
+export const ROUTES_WITHOUT_COMPANY = [/^\/v1\/companies(\/[^/]+)?$/, /^\/v1\/api-keys\//, /^\/v1\/openapi\.json$/];
+
+const companyOnlyWhereTaken: Middleware = {
+  onRequest({ request }) {
+    if (request.headers.has('X-Company') && ROUTES_WITHOUT_COMPANY.some((route) => route.test(new URL(request.url).pathname))) {
+      request.headers.delete('X-Company');
+    }
+    return request;
+  },
+};
+
 function toError(status: number, body: unknown): GatewayError {
   const error = (body as { error?: { code?: string; message?: string; requestId?: string; details?: Json | null } } | undefined)?.error;
   return new GatewayError(
@@ -126,7 +142,7 @@ export class GatewayClient {
       headers,
       fetch: retryingFetch(options.fetch ?? globalThis.fetch, options),
     });
-    this.http.use(idempotencyKeys);
+    this.http.use(idempotencyKeys, companyOnlyWhereTaken);
   }
 
   /** Raw typed access to every documented operation (openapi-fetch's GET, POST, …). */

@@ -1437,10 +1437,12 @@ export interface components {
                 "application/json": components["schemas"]["Error400"];
             };
         };
-        /** @description UNAUTHORIZED: No key, or a malformed, unknown or revoked one. Carries no rate-limit headers. */
+        /** @description UNAUTHORIZED: No key, or a malformed, unknown or revoked one; `WWW-Authenticate: Bearer`. Carries no rate-limit headers. */
         Error401Response: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
+                /** @description How to authenticate: `Bearer realm="gp-gateway"` */
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {

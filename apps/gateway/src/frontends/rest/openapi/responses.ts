@@ -11,7 +11,7 @@ import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
 
 const WHEN: Readonly<Record<number, string>> = {
   400: 'A bad query parameter, filter value, cursor or routing header (details.issues names each).',
-  401: 'No key, or a malformed, unknown or revoked one. Carries no rate-limit headers.',
+  401: 'No key, or a malformed, unknown or revoked one; `WWW-Authenticate: Bearer`. Carries no rate-limit headers.',
   403: 'The key lacks the scope the route needs.',
   404: 'No such route, object or record.',
   409: 'A write conflicts with an earlier one.',
@@ -81,6 +81,12 @@ function errorResponse(status: number): Record<string, unknown> {
   // A 401 is answered before the key is known, so it has no quota to report (docs/api.md#rate-limits).
   const headers: Record<string, unknown> = status === 401 ? requestIdHeader() : rateLimitHeaders();
   // Inline, not a $ref: a reference may not carry `required` beside it.
+  if (status === 401)
+    headers['WWW-Authenticate'] = {
+      description: 'How to authenticate: `Bearer realm="gp-gateway"`',
+      schema: { type: 'string' },
+      required: true,
+    };
   if (status === 429) headers['Retry-After'] = { ...HEADERS.RetryAfter, required: true };
   if (status === 503) headers['Retry-After'] = header('RetryAfter');
   return {
