@@ -50,7 +50,10 @@ function listQuerySchema(spec: ObjectSpec): z.ZodType {
 export function parseListQuery(spec: ObjectSpec, query: Record<string, unknown>): Parsed<ListQuery> {
   // A required filter left out: say so, rather than zod's "Invalid input".
   const result = listQuerySchema(spec).safeParse(query, {
-    error: (issue) => (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? `is required for ${spec.name}` : undefined),
+    error: (issue) =>
+      issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')
+        ? `is required for ${spec.name}`
+        : undefined,
   });
   if (!result.success) return { ok: false, issues: issuesOf(result.error) };
   const { limit, cursor, ...raw } = result.data as Record<string, unknown> & { limit?: number; cursor?: string };
