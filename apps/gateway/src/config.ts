@@ -110,6 +110,18 @@ const ConfigSchema = z
       .int()
       .min(50, 'AGENT_TOKEN_CHECK_MS must be at least 50')
       .default(1_000),
+    /** Host header values that may call /mcp, comma-separated (a name, or name:port); unset: see loadConfig. */
+    mcpAllowedHosts: z
+      .string()
+      .optional()
+      .transform((text) =>
+        text === undefined
+          ? undefined
+          : text
+              .split(',')
+              .map((h) => h.trim())
+              .filter(Boolean),
+      ),
     /** Browser origins that may call /mcp besides the gateway's own, comma-separated; `*` for any. */
     mcpAllowedOrigins: z
       .string()
@@ -191,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     agentMaxPerConnection: env.AGENT_MAX_PER_CONNECTION || undefined,
     agentTokenCheckMs: env.AGENT_TOKEN_CHECK_MS || undefined,
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
+    mcpAllowedHosts: env.MCP_ALLOWED_HOSTS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -200,5 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+  // Bound to loopback, only loopback's names reach /mcp unless told otherwise (DNS rebinding); elsewhere any.
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(parsed.data.host ?? '');
+  const mcpAllowedHosts = parsed.data.mcpAllowedHosts ?? (loopback ? ['localhost', '127.0.0.1', '[::1]'] : []);
+  return { ...parsed.data, mcpAllowedHosts, dataDir: path.resolve(parsed.data.dataDir) };
 }

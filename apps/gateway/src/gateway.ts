@@ -82,6 +82,8 @@ export interface GatewayOptions {
   mcpResultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (mcp/transportHttp.ts). */
   mcpAllowedOrigins?: readonly string[];
+  /** Host values that may call /mcp (mcp/transportHttp.ts checkHost); any when absent. */
+  mcpAllowedHosts?: readonly string[];
   /** Several instances sharing limits on Redis and routing requests over NATS (docs/decisions.md#several-gateway-instances). */
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
@@ -236,6 +238,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ready: readinessProbe({ store: options.store, redis, nats, draining: () => draining }),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
+    ...(options.mcpAllowedHosts ? { mcpAllowedHosts: options.mcpAllowedHosts } : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);

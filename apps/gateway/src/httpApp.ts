@@ -45,6 +45,8 @@ export interface AppOptions {
   mcpResultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
   mcpAllowedOrigins?: readonly string[];
+  /** Host values that may call /mcp (DNS-rebinding protection); any when empty. */
+  mcpAllowedHosts?: readonly string[];
   /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
   ready?: () => Promise<ReadyReport>;
 }
@@ -81,6 +83,7 @@ export function createApp(options: AppOptions): Express {
     log,
     ...(options.mcpResultBudgetBytes ? { resultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
+    ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
   app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);

@@ -40,6 +40,8 @@ export interface InProcessGatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** Largest text of an MCP tool result in bytes; 64 KiB unless given. */
   mcpResultBudgetBytes?: number;
+  /** Host values that may call /mcp; any unless given. */
+  mcpAllowedHosts?: readonly string[];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     requestTimeoutMs: 5000,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.mcpAllowedHosts ? { mcpAllowedHosts: options.mcpAllowedHosts } : {}),
   });
 
   const executor = new SqliteExecutor({ dir: demoDir });

@@ -36,6 +36,7 @@ export async function runStart(): Promise<void> {
     sandboxDir: paths.demo,
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    mcpAllowedHosts: config.mcpAllowedHosts,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,
     cluster: {

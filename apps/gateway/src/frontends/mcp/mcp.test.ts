@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -176,6 +177,85 @@ describe('protocol', () => {
       call(client, 'drop_tables', {}),
       (error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams,
     );
+  });
+});
+
+describe('one JSON-RPC message per request; every refusal carries the API code and the request id', () => {
+  const raw = async (body: string) => {
+    const res = await fetch(`${t.gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(keys.test!) },
+      body,
+    });
+    return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as any };
+  };
+  const list = { jsonrpc: '2.0', method: 'tools/list', id: 7 };
+
+  test('a batch is refused whole (-32600), and nothing in it runs', async () => {
+    const batch = await raw(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ ...list, id: i }))));
+    assert.equal(batch.status, 400);
+    assert.deepEqual(batch.body.error, {
+      code: -32600,
+      message: 'Batches are not supported: send one JSON-RPC message per request.',
+      data: { code: 'VALIDATION_ERROR', requestId: batch.requestId },
+    });
+    assert.equal(batch.body.id, null);
+  });
+
+  test('JSON that is no JSON-RPC message is -32600; a body that is not JSON -32700; one too large 413', async () => {
+    for (const body of ['{"method":"tools/list","id":1}', '"tools/list"', '{"jsonrpc":"1.0","method":"x","id":1}']) {
+      const refused = await raw(body);
+      assert.equal(refused.status, 400, body);
+      assert.equal(refused.body.error.code, -32600, body);
+      assert.deepEqual(refused.body.error.data, { code: 'VALIDATION_ERROR', requestId: refused.requestId });
+    }
+    const broken = await raw('{"jsonrpc":"2.0",');
+    assert.deepEqual([broken.status, broken.body.error.code, broken.body.error.data.code], [400, -32700, 'VALIDATION_ERROR']);
+    const large = await raw(JSON.stringify({ ...list, params: { padding: 'x'.repeat(70_000) } }));
+    assert.deepEqual(
+      [large.status, large.body.error.data.code, large.body.error.data.requestId],
+      [413, 'VALIDATION_ERROR', large.requestId],
+    );
+    assert.equal((await raw(JSON.stringify(list))).status, 200, 'one message is served');
+  });
+});
+
+describe('a gateway bound to loopback serves /mcp only to loopback Host names (DNS rebinding)', () => {
+  test('another Host is 403 before the key is looked at; localhost and 127.0.0.1 pass', async () => {
+    const bound = await startInProcessGateway({ mcpAllowedHosts: ['localhost', '127.0.0.1', '[::1]'] });
+    try {
+      const org = await bound.admin.createOrganisation('Rebinding');
+      const key = (await bound.makeKey(org.id, 'test', ['read', 'mcp'])).secret;
+      const send = (host: string) =>
+        new Promise<{ status: number; body: any }>((resolve, reject) => {
+          const url = new URL(`${bound.gateway.url}/mcp`);
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port: url.port,
+              path: '/mcp',
+              method: 'POST',
+              headers: { host, 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key}` },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (d) => (text += d));
+              res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ jsonrpc: '2.0', method: 'tools/list', id: 1 }));
+        });
+      const evil = await send(`attacker.example:${new URL(bound.gateway.url).port}`);
+      assert.equal(evil.status, 403);
+      assert.equal(evil.body.error.data.code, 'FORBIDDEN');
+      assert.match(evil.body.error.message, /attacker\.example/);
+      for (const host of [`localhost:${new URL(bound.gateway.url).port}`, `127.0.0.1:${new URL(bound.gateway.url).port}`]) {
+        assert.equal((await send(host)).status, 200, host);
+      }
+    } finally {
+      await bound.close();
+    }
   });
 });
 

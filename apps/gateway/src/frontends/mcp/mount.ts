@@ -5,7 +5,7 @@ import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 import { requireScope } from '../../core/auth/authenticate.ts';
 import { RESULT_BUDGET_BYTES } from './budget.ts';
 import { mcpEndpoint, mcpMethodNotAllowed } from './endpoint.ts';
-import { acceptAnyMcpClient, checkOrigin, mcpErrors, readMcpBody } from './transportHttp.ts';
+import { acceptAnyMcpClient, checkHost, checkOrigin, mcpErrors, oneJsonRpcMessage, readMcpBody } from './transportHttp.ts';
 
 export interface McpMountOptions {
   /** Authentication and limits, as every API request passes them. */
@@ -17,6 +17,8 @@ export interface McpMountOptions {
   resultBudgetBytes?: number;
   /** Browser origins besides the gateway's own that may call /mcp (`*`: any); requests without Origin always may. */
   allowedOrigins?: readonly string[];
+  /** Host header values (names, or name:port) that may call /mcp; empty or absent: any. */
+  allowedHosts?: readonly string[];
 }
 
 /**
@@ -26,10 +28,13 @@ export interface McpMountOptions {
 export function mountMcp(app: Express, options: McpMountOptions): void {
   app.post(
     '/mcp',
+    checkHost(options.allowedHosts ?? []),
     readMcpBody,
     checkOrigin(options.allowedOrigins ?? []),
     ...options.authenticated,
     requireScope('mcp'),
+    // After the key's budget is spent: a refused batch costs a request like any other.
+    oneJsonRpcMessage,
     acceptAnyMcpClient,
     mcpEndpoint({
       reader: options.reader,

@@ -25,11 +25,52 @@ export function checkOrigin(allowed: readonly string[]) {
 }
 
 /**
+ * DNS rebinding (the transport specification): a page of a site whose name resolves to this
+ * machine's address reaches a gateway bound to loopback with its own Host header. With a list (by
+ * default the loopback names when the gateway listens on loopback; MCP_ALLOWED_HOSTS otherwise),
+ * any other Host is refused; an empty list allows any (a public gateway is reached by many names).
+ */
+export function checkHost(allowed: readonly string[]) {
+  const listed = new Set(allowed.map((h) => h.toLowerCase()));
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!listed.size) return next();
+    const host = (req.headers.host ?? '').toLowerCase();
+    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+    if (listed.has(host) || listed.has(name)) return next();
+    throw new McpRefusal('FORBIDDEN', `The Host ${JSON.stringify(host)} may not use this MCP endpoint (MCP_ALLOWED_HOSTS).`, SERVER_ERROR, 403);
+  };
+}
+
+/**
+ * One JSON-RPC message per POST. A batch (an array: JSON-RPC 2.0 allows them, MCP since 2025-06-18
+ * does not) would run several calls on one request of the key's budget, so it is refused whole;
+ * a body that is JSON but no JSON-RPC message is -32600 Invalid Request, as JSON-RPC names it.
+ */
+export function oneJsonRpcMessage(req: Request, _res: Response, next: NextFunction): void {
+  const body: unknown = req.body;
+  if (Array.isArray(body)) {
+    throw new McpRefusal('VALIDATION_ERROR', 'Batches are not supported: send one JSON-RPC message per request.', INVALID_REQUEST);
+  }
+  const message = body as { jsonrpc?: unknown; method?: unknown; result?: unknown; error?: unknown } | null | undefined;
+  const isMessage =
+    message !== null &&
+    typeof message === 'object' &&
+    message.jsonrpc === '2.0' &&
+    (typeof message.method === 'string' || 'result' in message || 'error' in message);
+  // Not JSON at all (another Content-Type) is the transport's to answer (415).
+  if (body !== undefined && !isMessage) {
+    throw new McpRefusal('VALIDATION_ERROR', 'Invalid Request: the body is not a JSON-RPC 2.0 message.', INVALID_REQUEST);
+  }
+  next();
+}
+
+/**
  * Read before authentication so that every refusal can name the JSON-RPC request it refuses; the
  * transport is then handed the parsed body. Only JSON bodies are read: others reach the transport,
  * which answers 415.
  */
-export const readMcpBody = express.json({ limit: MAX_MCP_REQUEST_BYTES, type: 'application/json' });
+// Not strict: a JSON string or number is JSON, and is refused as no JSON-RPC message (-32600), not as unreadable.
+export const readMcpBody = express.json({ limit: MAX_MCP_REQUEST_BYTES, type: 'application/json', strict: false });
 
 /**
  * The transport answers 406 unless Accept lists both application/json and text/event-stream, and
@@ -59,9 +100,22 @@ function jsonRpcIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** JSON-RPC's code for a body that is not JSON, and the SDK's for refusals of the transport. */
+/** JSON-RPC's codes for a body that is not JSON and one that is no request, and the SDK's for refusals of the transport. */
 const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;
+
+/** A refusal of /mcp's own, with its JSON-RPC code, and its HTTP status where it is not the API code's. */
+class McpRefusal extends ApiError {
+  readonly rpcCode: number;
+  readonly httpStatus: number | null;
+
+  constructor(code: ApiError['code'], message: string, rpcCode: number, httpStatus: number | null = null) {
+    super(code, message);
+    this.rpcCode = rpcCode;
+    this.httpStatus = httpStatus;
+  }
+}
 
 /**
  * Refusals on /mcp before a tool runs (bad or missing key, missing scope, foreign origin, rate
@@ -74,12 +128,19 @@ export function mcpErrors(log: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     let apiError: ApiError;
     let rpcCode = SERVER_ERROR;
-    if (error instanceof ApiError) apiError = error;
+    let status: number | null = null;
+    if (error instanceof McpRefusal) {
+      apiError = error;
+      rpcCode = error.rpcCode;
+      status = error.httpStatus;
+    } else if (error instanceof ApiError) apiError = error;
     else {
-      const status = (error as { status?: unknown; type?: unknown }).status;
-      if (typeof status !== 'number' || status < 400 || status >= 500) return next(error);
+      const given = (error as { status?: unknown; type?: unknown }).status;
+      if (typeof given !== 'number' || given < 400 || given >= 500) return next(error);
       const tooLarge = (error as { type?: unknown }).type === 'entity.too.large';
       rpcCode = tooLarge ? SERVER_ERROR : PARSE_ERROR;
+      // 413 Content Too Large, as the transport itself answers one (RFC 9110).
+      if (tooLarge) status = 413;
       apiError = new ApiError(
         'VALIDATION_ERROR',
         tooLarge ? `The request body is larger than ${MAX_MCP_REQUEST_BYTES} bytes.` : 'Parse error: the request body is not valid JSON.',
@@ -95,7 +156,7 @@ export function mcpErrors(log: Logger) {
       ...(apiError.retryAfterSeconds !== null ? { retryAfterSeconds: apiError.retryAfterSeconds } : {}),
     };
     res
-      .status(apiError.status)
+      .status(status ?? apiError.status)
       .json({ jsonrpc: '2.0', id: jsonRpcIdOf(req.body), error: { code: rpcCode, message: apiError.message, data } });
   };
 }
