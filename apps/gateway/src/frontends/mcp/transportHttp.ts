@@ -37,7 +37,12 @@ export function checkHost(allowed: readonly string[]) {
     const host = (req.headers.host ?? '').toLowerCase();
     const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
     if (listed.has(host) || listed.has(name)) return next();
-    throw new McpRefusal('FORBIDDEN', `The Host ${JSON.stringify(host)} may not use this MCP endpoint (MCP_ALLOWED_HOSTS).`, SERVER_ERROR, 403);
+    throw new McpRefusal(
+      'FORBIDDEN',
+      `The Host ${JSON.stringify(host)} may not use this MCP endpoint (MCP_ALLOWED_HOSTS).`,
+      SERVER_ERROR,
+      403,
+    );
   };
 }
 
