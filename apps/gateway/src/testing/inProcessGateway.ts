@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AgentSession, ReadService, sandboxWrites, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
+import { startGateway, type GatewayLimitOptions, type MetricsOptions, type RunningGateway } from '../gateway.ts';
 import { AdminService } from '../core/admin/adminService.ts';
 import { openSqliteStore } from '../infrastructure/store/openStore.ts';
 import type { Store } from '../infrastructure/store/store.ts';
@@ -40,6 +40,8 @@ export interface InProcessGatewayOptions {
   limits?: Partial<GatewayLimitOptions>;
   /** Largest text of an MCP tool result in bytes; 64 KiB unless given. */
   mcpResultBudgetBytes?: number;
+  /** Prometheus metrics (gateway.ts); none unless given. */
+  metrics?: MetricsOptions;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     requestTimeoutMs: 5000,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 
   const executor = new SqliteExecutor({ dir: demoDir });

@@ -38,6 +38,9 @@ export async function runStart(): Promise<void> {
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,
+    ...(config.metricsPort !== null || config.metricsToken !== null
+      ? { metrics: { port: config.metricsPort ?? undefined, host: config.metricsHost, token: config.metricsToken ?? undefined } }
+      : {}),
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,
@@ -49,7 +52,9 @@ export async function runStart(): Promise<void> {
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +
-      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
+      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n` +
+      (gateway.metricsUrl ? `Prometheus metrics: ${gateway.metricsUrl}\n` : '') +
+      '\n',
   );
   // A deploy's SIGTERM (or Ctrl+C) drains: requests in flight finish, agents are sent to another
   // instance (1012), then the process exits. A second signal stops it at once.

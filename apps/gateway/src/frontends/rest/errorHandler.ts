@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/apiError.ts';
 
 function sendError(res: Response, error: ApiError): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.locals.errorCode = error.code; // for the metrics (rest/requestMetrics.ts)
   res.status(error.status).json({
     error: { code: error.code, message: error.message, requestId: res.locals.requestId as string, details: error.details },
   });

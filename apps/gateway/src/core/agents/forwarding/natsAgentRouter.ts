@@ -4,6 +4,7 @@ import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection,
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../../errors/apiError.ts';
 import { OutageNotice } from '../../../infrastructure/outageNotice.ts';
+import { NO_METRICS, type GatewayMetrics } from '../../../infrastructure/telemetry/metrics.ts';
 import type { AgentAnswer } from '../agentLink.ts';
 import type { AgentRouter, Tenant } from '../agentRouter.ts';
 import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
@@ -19,6 +20,15 @@ export interface NatsAgentRouterOptions {
   missedKeepalives?: number;
   /** How long a connection's companies, asked of the holder, are reused. */
   companiesCacheMs?: number;
+  /** Where forwarded requests and NATS's "no responders" are counted. */
+  metrics?: GatewayMetrics;
+}
+
+/** NATS said no instance holds an agent of the connection: 503 CONNECTION_OFFLINE, told apart for the metrics. */
+class NoRespondersError extends ApiError {
+  constructor() {
+    super('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
+  }
 }
 
 /** Beyond the request's own deadline (which the holder enforces and answers), how long to wait for that answer. */
@@ -46,9 +56,11 @@ export class NatsAgentRouter implements AgentRouter {
    */
   private readonly inbox: string;
   private readonly waiting = new Map<string, (msg: Msg) => void>();
+  private readonly metrics: GatewayMetrics;
 
   constructor(options: NatsAgentRouterOptions) {
     this.options = options;
+    this.metrics = options.metrics ?? NO_METRICS;
     this.outage = new OutageNotice(options.log, 'requests for agents on other instances fail with 503', 'NATS');
     this.inbox = createInbox();
     options.nats.subscribe(`${this.inbox}.*`, {
@@ -97,7 +109,10 @@ export class NatsAgentRouter implements AgentRouter {
       this.outage.succeeded();
     } catch (error) {
       const code = (error as NatsError).code;
-      if (code === NatsErrorCode.NoResponders) return null;
+      if (code === NatsErrorCode.NoResponders) {
+        this.metrics.noResponders('lookup');
+        return null;
+      }
       if (code !== NatsErrorCode.Timeout) this.outage.failed(error);
       return null;
     }
@@ -107,7 +122,22 @@ export class NatsAgentRouter implements AgentRouter {
     return { companies: reply.companies, allowsWrites: reply.allowsWrites === true };
   }
 
-  request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
+  async request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const answer = await this.forward(agentKey, op, timeoutMs, signal);
+      this.metrics.forwarded('ok', seconds());
+      return answer;
+    } catch (error) {
+      const noResponders = error instanceof NoRespondersError;
+      if (noResponders) this.metrics.noResponders('request');
+      this.metrics.forwarded(noResponders ? 'no_responders' : error instanceof ApiError ? error.code : 'error', seconds());
+      throw error;
+    }
+  }
+
+  private forward(agentKey: string, op: Operation, timeoutMs: number, signal?: AbortSignal): Promise<AgentAnswer> {
     const { nats, keepaliveMs } = this.options;
     const silenceMs = keepaliveMs * (this.options.missedKeepalives ?? 3);
     const id = randomBytes(12).toString('base64url');
@@ -151,7 +181,7 @@ export class NatsAgentRouter implements AgentRouter {
       this.waiting.set(id, (msg) => {
         if (msg.data.length === 0 && msg.headers?.code === 503) {
           // No instance holds an agent of the connection (it left a moment ago): nothing was sent anywhere.
-          return finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+          return finish(() => reject(new NoRespondersError()));
         }
         clearTimeout(silence);
         silence = setTimeout(holderGone, silenceMs);
