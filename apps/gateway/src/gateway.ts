@@ -90,6 +90,8 @@ export interface GatewayOptions {
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
   agentHandshakesPerSecond?: number;
+  /** A span per HTTP request, continued through NATS to the agent (docs/operations.md#traces); the caller starts the exporter (@gp-gateway/telemetry). */
+  tracing?: boolean;
   /** Prometheus metrics (docs/operations.md#metrics); none are kept unless given. */
   metrics?: MetricsOptions;
 }
@@ -266,6 +268,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(prom ? { metrics } : {}),
+    ...(options.tracing ? { tracing: true } : {}),
     ...(prom && options.metrics?.token
       ? { metricsRoute: { tokenHash: sha256Hex(options.metrics.token), render: prom.render, contentType: prom.contentType } }
       : {}),

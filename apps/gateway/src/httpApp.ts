@@ -18,6 +18,7 @@ import { applyLimits } from './frontends/rest/applyLimits.ts';
 import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
 import { metricsRoute, type MetricsRouteOptions } from './frontends/rest/metricsRoute.ts';
 import { requestMetrics } from './frontends/rest/requestMetrics.ts';
+import { requestTracing } from './frontends/rest/requestTracing.ts';
 import type { GatewayMetrics } from './infrastructure/telemetry/metrics.ts';
 import { mountRest } from './frontends/rest/mount.ts';
 import { requestId } from './frontends/rest/requestId.ts';
@@ -54,6 +55,8 @@ export interface AppOptions {
   metrics?: GatewayMetrics;
   /** `GET /metrics` on this port, behind METRICS_TOKEN (rest/metricsRoute.ts); not served unless given. */
   metricsRoute?: MetricsRouteOptions;
+  /** A span per request (frontends/rest/requestTracing.ts), when tracing is on. */
+  tracing?: boolean;
 }
 
 /**
@@ -77,6 +80,7 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   // node:querystring: `id[]=a&id[]=b` arrives as { 'id[]': ['a', 'b'] }, no nested objects.
   app.set('query parser', 'simple');
+  if (options.tracing) app.use(requestTracing());
   app.use(requestId);
   if (options.metrics) app.use(requestMetrics(options.metrics));
   app.use(accessLog(log, options.usage));

@@ -18,6 +18,8 @@ import { AgentError } from '../service/agentError.ts';
 import type { HealthReport, OperationHandler } from '../service/readService.ts';
 import { WRITES_OFF_MESSAGE, type WriteHandler } from '../writes/writeService.ts';
 import { publishOperation } from '../telemetry/events.ts';
+import { contextFrom, inSpan, SpanKind } from '@gp-gateway/telemetry';
+import { trace } from '@opentelemetry/api';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -117,7 +119,14 @@ export class AgentSession {
     const frame = decoded.frame;
     switch (frame.type) {
       case 'request':
-        void this.answer(frame);
+        // Continues the gateway's trace when the frame carries one (docs/operations.md#traces).
+        void inSpan(
+          `gp-agent ${frame.op.kind}`,
+          SpanKind.SERVER,
+          { 'gp.operation': frame.op.kind, 'gp.object': operationObject(frame.op) ?? '' },
+          () => this.answer(frame),
+          contextFrom(frame.traceparent),
+        );
         return;
       case 'cancel':
         this.stop(frame.id, frame.reason);
@@ -317,6 +326,7 @@ export class AgentSession {
   private counted(running: Running, outcome: string): void {
     const { op } = running;
     const object = operationObject(op) ?? '';
+    trace.getActiveSpan()?.setAttribute('gp.outcome', outcome);
     publishOperation({ kind: op.kind, object, outcome, seconds: (performance.now() - running.started) / 1000 });
   }
 

@@ -10,6 +10,7 @@ import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from 
 import { FAULT_ENV } from '../../writes/faults.ts';
 import { startAgentMetrics, type AgentMetricsServer } from '../../telemetry/promMetrics.ts';
 import { metricsAddress, type MetricsAddress } from '../metricsAddress.ts';
+import { startTracing } from '@gp-gateway/telemetry';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -26,6 +27,8 @@ const EXIT_REFUSED = 2;
 async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): Promise<number> {
   const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
   const metrics = metricsAt ? await serveMetrics(metricsAt, log) : null;
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+  const tracing = startTracing('gp-agent', { 'host.name': os.hostname() });
   for (const warning of config.warnings) {
     console.error(`gp-agent: warning: ${warning}`);
     log.warn(warning);
@@ -101,6 +104,7 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
     for (const signal of signals) process.off(signal, onSignal);
     await serving.close().catch(() => {});
     await metrics?.close();
+    await tracing?.shutdown().catch(() => {});
     flush();
   }
   return code;

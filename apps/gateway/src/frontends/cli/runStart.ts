@@ -5,6 +5,7 @@ import { AdminService } from '../../core/admin/adminService.ts';
 import { openStore } from '../../infrastructure/store/openStore.ts';
 import type { Organisation } from '../../infrastructure/store/store.ts';
 import { startGateway } from '../../gateway.ts';
+import { startTracing } from '@gp-gateway/telemetry';
 import { dataPaths, ensureDemo, loadOrCreateCursorKey } from '../../infrastructure/dataDir.ts';
 
 const DEMO_ORGANISATION = 'Demo organisation';
@@ -15,7 +16,9 @@ export async function runStart(): Promise<void> {
   const paths = dataPaths(config.dataDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (ensureDemo(paths.demo, config.demoScale, (line) => process.stderr.write(`\r${line}   `))) process.stderr.write('\n');
-  const log = createLogger(config.logLevel);
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+  const tracing = startTracing('gp-gateway', config.instanceId ? { 'service.instance.id': config.instanceId } : {});
+  const log = createLogger(config.logLevel, { traceIds: tracing !== null });
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   const admin = new AdminService(store);
   const org = await demoOrganisation(admin);
@@ -38,6 +41,7 @@ export async function runStart(): Promise<void> {
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,
+    tracing: tracing !== null,
     ...(config.metricsPort !== null || config.metricsToken !== null
       ? { metrics: { port: config.metricsPort ?? undefined, host: config.metricsHost, token: config.metricsToken ?? undefined } }
       : {}),
@@ -70,6 +74,7 @@ export async function runStart(): Promise<void> {
       void gateway
         .drain(config.shutdownGraceMs)
         .then(() => store.close())
+        .then(() => tracing?.shutdown())
         .then(() => process.exit(0));
     });
   }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Company, Operation } from '@gp-gateway/protocol';
+import { operationObject, type Company, type Operation } from '@gp-gateway/protocol';
 import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../../errors/apiError.ts';
 import { OutageNotice } from '../../../infrastructure/outageNotice.ts';
 import { NO_METRICS, type GatewayMetrics } from '../../../infrastructure/telemetry/metrics.ts';
+import { inSpan, SpanKind } from '@gp-gateway/telemetry';
 import type { AgentAnswer } from '../agentLink.ts';
 import type { AgentRouter, Tenant } from '../agentRouter.ts';
 import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
@@ -126,7 +127,10 @@ export class NatsAgentRouter implements AgentRouter {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
-      const answer = await this.forward(agentKey, op, timeoutMs, signal);
+      const attributes = { 'gp.operation': op.kind, 'gp.object': operationObject(op) ?? '' };
+      const answer = await inSpan(`nats forward ${op.kind}`, SpanKind.PRODUCER, attributes, (traceparent) =>
+        this.forward(agentKey, op, timeoutMs, signal, traceparent),
+      );
       this.metrics.forwarded('ok', seconds());
       return answer;
     } catch (error) {
@@ -137,7 +141,13 @@ export class NatsAgentRouter implements AgentRouter {
     }
   }
 
-  private forward(agentKey: string, op: Operation, timeoutMs: number, signal?: AbortSignal): Promise<AgentAnswer> {
+  private forward(
+    agentKey: string,
+    op: Operation,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    traceparent: string | undefined,
+  ): Promise<AgentAnswer> {
     const { nats, keepaliveMs } = this.options;
     const silenceMs = keepaliveMs * (this.options.missedKeepalives ?? 3);
     const id = randomBytes(12).toString('base64url');
@@ -211,9 +221,13 @@ export class NatsAgentRouter implements AgentRouter {
       try {
         // A write that changes something goes only where an agent has writes on (AgentResponder).
         const subject = op.kind === 'write' && !op.validateOnly ? writersSubject : connectionSubject;
-        nats.publish(subject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
-          reply: `${this.inbox}.${id}`,
-        });
+        nats.publish(
+          subject(this.options.prefix, agentKey),
+          encodeMessage({ t: 'request', id, op, timeoutMs, ...(traceparent ? { traceparent } : {}) }),
+          {
+            reply: `${this.inbox}.${id}`,
+          },
+        );
         this.outage.succeeded();
       } catch (error) {
         this.outage.failed(error);

@@ -1,0 +1,1 @@
+export { contextFrom, currentTraceparent, inSpan, SpanKind, startTracing, traceIdOfActiveSpan, type Tracing } from './tracing.ts';
