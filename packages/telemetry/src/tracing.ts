@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 
 export interface Tracing {
   /** Sends the spans still buffered, then stops. */
@@ -15,14 +15,19 @@ export interface Tracing {
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set and OTEL_SDK_DISABLED is not `true`; otherwise nothing is
  * registered, every span the code starts is OpenTelemetry's no-op, and null is returned. The
  * exporter reads the other standard variables itself (OTEL_EXPORTER_OTLP_HEADERS, …);
- * OTEL_SERVICE_NAME overrides `serviceName`, OTEL_BSP_SCHEDULE_DELAY how often spans are sent (ms).
+ * OTEL_SERVICE_NAME overrides `serviceName`, OTEL_BSP_SCHEDULE_DELAY how often spans are sent (ms),
+ * OTEL_TRACES_SAMPLER_ARG the share of new traces recorded (0 to 1; every one unless set): a trace
+ * the caller's traceparent says is sampled is always continued, as `parentbased_traceidratio` does.
  * Process-wide: OpenTelemetry's API has one global tracer provider and context manager.
  */
 export function startTracing(serviceName: string, attributes: Record<string, string> = {}, env = process.env): Tracing | null {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return null;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG ? Number(env.OTEL_TRACES_SAMPLER_ARG) : 1;
+  if (!(ratio >= 0 && ratio <= 1)) throw new Error('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (the share of traces recorded)');
   const provider = new BasicTracerProvider({
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, ...attributes }),
     spanProcessors: [
       new BatchSpanProcessor(new OTLPTraceExporter(), Number.isFinite(delay) && delay > 0 ? { scheduledDelayMillis: delay } : {}),

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
-import { routeTemplateOf } from './routeTemplate.ts';
+import { routeTemplate } from './routeTemplate.ts';
 
 /**
  * Reports each request to the metrics once its response is done (or its client gone): the route's
@@ -10,11 +10,10 @@ import { routeTemplateOf } from './routeTemplate.ts';
 export function requestMetrics(metrics: GatewayMetrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const done = metrics.requestStarted();
-    const template = routeTemplateOf(req, res);
     res.once('close', () => {
       const code = typeof res.locals.errorCode === 'string' ? res.locals.errorCode : '';
       done({
-        route: template(),
+        route: routeTemplate(req),
         method: req.method,
         status: res.headersSent ? res.statusCode : 0,
         code,

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { routeTemplateOf } from './routeTemplate.ts';
+import { routeTemplate } from './routeTemplate.ts';
 
 const tracer = trace.getTracer('gp-gateway');
 
@@ -15,13 +15,13 @@ export function requestTracing() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const parent = propagation.extract(context.active(), req.headers);
     const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
-    const template = routeTemplateOf(req, res);
     const { traceId, spanId, traceFlags } = span.spanContext();
     res.locals.traceId = traceId;
     res.setHeader('traceresponse', `00-${traceId}-${spanId}-0${traceFlags.toString(16)}`);
     res.once('close', () => {
-      span.updateName(`${req.method} ${template()}`);
-      span.setAttribute('http.route', template());
+      const template = routeTemplate(req);
+      span.updateName(`${req.method} ${template}`);
+      span.setAttribute('http.route', template);
       span.setAttribute('http.response.status_code', res.statusCode);
       if (typeof res.locals.requestId === 'string') span.setAttribute('gp.request_id', res.locals.requestId);
       if (typeof res.locals.errorCode === 'string') span.setAttribute('error.type', res.locals.errorCode);
