@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { prometheusSamples } from '@gp-gateway/testing';
 import { startInProcessGateway, type InProcessGateway } from '../../testing/inProcessGateway.ts';
 
 /** The gateway's Prometheus metrics (docs/operations.md#metrics) as an operator's scraper sees them. */
@@ -19,24 +20,11 @@ after(async () => {
 
 const as = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-/** Samples of the Prometheus text format: `name{a="x",b="y"} value`, keyed by name and sorted labels. */
-function samples(text: string): Map<string, number> {
-  const found = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels = [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}=${v}`).sort();
-    found.set(`${m[1]}{${labels.join(',')}}`, Number(m[3]));
-  }
-  return found;
-}
-
 async function scrape(): Promise<Map<string, number>> {
   const res = await fetch(gw.gateway.metricsUrl!);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
-  return samples(await res.text());
+  return prometheusSamples(await res.text());
 }
 
 const requests = (route: string, method: string, statusClass: string, code: string) =>
