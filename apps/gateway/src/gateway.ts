@@ -40,7 +40,7 @@ import type { Store } from './infrastructure/store/store.ts';
 import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NO_METRICS } from './infrastructure/telemetry/metrics.ts';
-import { startMetricsServer, type MetricsServer } from './infrastructure/telemetry/metricsServer.ts';
+import { startMetricsServer, type MetricsServer } from '@gp-gateway/telemetry';
 import { createPromMetrics } from './infrastructure/telemetry/promMetrics.ts';
 import { sha256Hex } from './core/auth/secrets.ts';
 

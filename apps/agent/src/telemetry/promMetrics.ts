@@ -1,21 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { startMetricsServer, type MetricsServer } from '@gp-gateway/telemetry';
 import { subscribeAgentEvents } from './events.ts';
 
 /** Seconds: from an indexed get (a few ms) to a long list near the gateway's 30 s deadline. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export interface AgentMetricsServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type { MetricsServer as AgentMetricsServer } from '@gp-gateway/telemetry';
 
 /**
  * The agent's Prometheus metrics (docs/operations.md#agent-metrics), counted from its events
  * (events.ts) and served at `GET /metrics` on `host:port`, loopback by default.
  */
-export async function startAgentMetrics(host: string, port: number): Promise<AgentMetricsServer> {
+export async function startAgentMetrics(host: string, port: number): Promise<MetricsServer> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -78,36 +74,17 @@ export async function startAgentMetrics(host: string, port: number): Promise<Age
     },
   });
 
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://agent').pathname;
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Only GET /metrics is served here.\n');
-      return;
-    }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text),
-      (error: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics failed: ${(error as Error).message}\n`),
-    );
-  });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host }, () => resolve());
-    });
+    const server = await startMetricsServer({ host, port, render: () => registry.metrics(), contentType: registry.contentType });
+    return {
+      url: server.url,
+      close: async () => {
+        unsubscribe();
+        await server.close();
+      },
+    };
   } catch (error) {
     unsubscribe();
     throw error;
   }
-  // Never what keeps the agent running: it exits when its connection loop ends.
-  server.unref();
-  const bound = (server.address() as AddressInfo).port;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        unsubscribe();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

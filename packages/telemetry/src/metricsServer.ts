@@ -7,8 +7,9 @@ export interface MetricsServer {
 }
 
 /**
- * `GET /metrics` on a port of its own (METRICS_PORT), for Prometheus on the same host or private
- * network: loopback unless METRICS_HOST says otherwise, and nothing else is served there.
+ * `GET /metrics` on a port of its own (the gateway's METRICS_PORT, the agent's --metrics), for
+ * Prometheus on the same host or private network; nothing else is served there. `render` is the
+ * registry's text; the server never keeps the process alive.
  */
 export async function startMetricsServer(options: {
   port: number;
@@ -31,6 +32,7 @@ export async function startMetricsServer(options: {
     server.once('error', reject);
     server.listen({ port: options.port, host: options.host }, () => resolve());
   });
+  server.unref();
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
