@@ -123,11 +123,11 @@ export interface Server {
 }
 
 /** Starts a TypeScript entry point that prints `listening <port>` once it serves. */
-export function startProcess(script: string, args: string[], nodeArgs: string[] = []): Promise<Server> {
+export function startProcess(script: string, args: string[], nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Server> {
   const child = spawn(process.execPath, [...RUNTIME_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -187,6 +187,8 @@ export interface SystemOptions {
    * connection's write whitelist, and the agent runs with --allow-writes (on `dir`, which it changes).
    */
   writes?: readonly string[];
+  /** Added to both processes' environment (bench/observability.ts: metrics and tracing on or off). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -213,7 +215,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = [], options: Sys
     }
   }
 
-  const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs);
+  const gateway = await startProcess('bench/gatewayServer.ts', [gatewayDir], nodeArgs, options.env);
   const url = `http://127.0.0.1:${gateway.port}`;
   const agent = spawn(
     process.execPath,
@@ -236,7 +238,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = [], options: Sys
       cwd: ROOT,
       // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
       stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
+      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
     },
   );
   const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connectionId };

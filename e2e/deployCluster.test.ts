@@ -30,8 +30,17 @@ function interpolate(value: string): string {
   );
 }
 
-test('the cluster has PostgreSQL, Redis, NATS, two gateways and a balancer', () => {
-  assert.deepEqual(Object.keys(compose.services).sort(), ['gateway-a', 'gateway-b', 'lb', 'nats', 'postgres', 'redis']);
+test('the cluster has PostgreSQL, Redis, NATS, two gateways, a balancer, Prometheus and Grafana', () => {
+  assert.deepEqual(Object.keys(compose.services).sort(), [
+    'gateway-a',
+    'gateway-b',
+    'grafana',
+    'lb',
+    'nats',
+    'postgres',
+    'prometheus',
+    'redis',
+  ]);
 });
 
 test('every gateway shares the store, Redis, NATS and cursor key, under its own name and data folder', () => {

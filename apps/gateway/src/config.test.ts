@@ -62,3 +62,13 @@ test('AGENT_HANDSHAKES_PER_SECOND, SHUTDOWN_GRACE_MS and INSTANCE_ID have defaul
   assert.throws(() => loadConfig({ SHUTDOWN_GRACE_MS: '-1' }), /^Error: SHUTDOWN_GRACE_MS must be 0 or more/);
   assert.throws(() => loadConfig({ INSTANCE_ID: 'gw.1' }), /^Error: INSTANCE_ID must be 1 to 64 letters/);
 });
+
+test('METRICS_PORT, METRICS_HOST and METRICS_TOKEN: off unless set, loopback by default, and named when wrong', () => {
+  const config = loadConfig({});
+  assert.deepEqual([config.metricsPort, config.metricsHost, config.metricsToken], [null, '127.0.0.1', null]);
+  const set = loadConfig({ METRICS_PORT: '9300', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'a'.repeat(32) });
+  assert.deepEqual([set.metricsPort, set.metricsHost, set.metricsToken], [9300, '0.0.0.0', 'a'.repeat(32)]);
+  assert.throws(() => loadConfig({ METRICS_PORT: '70000' }), /^Error: METRICS_PORT must be a port number/);
+  assert.throws(() => loadConfig({ METRICS_PORT: 'nine' }), /^Error: METRICS_PORT must be a port number/);
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /^Error: METRICS_TOKEN must be at least 16 characters/);
+});

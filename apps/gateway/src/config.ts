@@ -161,6 +161,21 @@ const ConfigSchema = z
       .min(0, 'SHUTDOWN_GRACE_MS must be 0 or more')
       .max(600_000, 'SHUTDOWN_GRACE_MS must be at most 600000 (10 minutes)')
       .default(30_000),
+    /** `GET /metrics` on a port of its own (docs/operations.md#metrics); off unless set. */
+    metricsPort: z.coerce
+      .number({ message: 'METRICS_PORT must be a port number' })
+      .int('METRICS_PORT must be a port number')
+      .min(0, 'METRICS_PORT must be a port number')
+      .max(65535, 'METRICS_PORT must be a port number')
+      .nullable()
+      .default(null),
+    metricsHost: z.string().default('127.0.0.1'),
+    /** `GET /metrics` on the public port for `Authorization: Bearer <METRICS_TOKEN>`; not served there unless set. */
+    metricsToken: z
+      .string()
+      .min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. the output of: openssl rand -hex 32)')
+      .nullable()
+      .default(null),
   })
   .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
     message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
@@ -211,6 +226,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     instanceId: env.INSTANCE_ID || undefined,
     agentHandshakesPerSecond: env.AGENT_HANDSHAKES_PER_SECOND || undefined,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS || undefined,
+    metricsPort: env.METRICS_PORT || undefined,
+    metricsHost: env.METRICS_HOST || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   // Bound to loopback, only loopback's names reach /mcp unless told otherwise (DNS rebinding); elsewhere any.

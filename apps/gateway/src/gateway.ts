@@ -39,6 +39,10 @@ import { startBuiltinAgent, type BuiltinAgent } from './core/sandbox/builtinAgen
 import type { Store } from './infrastructure/store/store.ts';
 import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NO_METRICS } from './infrastructure/telemetry/metrics.ts';
+import { startMetricsServer, type MetricsServer } from '@gp-gateway/telemetry';
+import { createPromMetrics } from './infrastructure/telemetry/promMetrics.ts';
+import { sha256Hex } from './core/auth/secrets.ts';
 
 /** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {
@@ -88,6 +92,19 @@ export interface GatewayOptions {
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
   agentHandshakesPerSecond?: number;
+  /** A span per HTTP request, continued through NATS to the agent (docs/operations.md#traces); the caller starts the exporter (@gp-gateway/telemetry). */
+  tracing?: boolean;
+  /** Prometheus metrics (docs/operations.md#metrics); none are kept unless given. */
+  metrics?: MetricsOptions;
+}
+
+export interface MetricsOptions {
+  /** `GET /metrics` on a port of its own (0: any free one) ... */
+  port?: number | undefined;
+  /** ... on this address; loopback unless given. */
+  host?: string | undefined;
+  /** `GET /metrics` on the public port too, for requests with `Authorization: Bearer <token>`. */
+  token?: string | undefined;
 }
 
 export interface ClusterOptions {
@@ -129,6 +146,8 @@ export interface RunningGateway {
   /** Stops at once: sockets cut, requests in flight failed. */
   /** The HTTP app, for tests that enumerate its routes against the OpenAPI document. */
   app: Express;
+  /** Where the metrics' own port serves them, when it has one. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -149,6 +168,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const redis = cluster.redisUrl ? await connectRedis(cluster.redisUrl, options.log.child({ component: 'redis' })) : null;
   const nats = cluster.natsUrl ? await connectNats(cluster.natsUrl, instanceId, options.log.child({ component: 'nats' })) : null;
   const notShared = new Set([SANDBOX_AGENT_KEY]);
+  const prom = options.metrics ? createPromMetrics() : null;
+  const metrics = prom?.metrics ?? NO_METRICS;
 
   const router = new LocalAgentRouter(options.log.child({ component: 'agents' }));
   const presence = new AgentPresenceRecorder({
@@ -158,6 +179,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   router.listen(presence);
   presence.start();
+  if (prom) {
+    router.listen({
+      added: (key) => {
+        if (!notShared.has(key)) prom.agentAdded();
+      },
+      removed: (key) => {
+        if (!notShared.has(key)) prom.agentRemoved();
+      },
+    });
+  }
   const redisPresence = redis
     ? new RedisPresence({
         redis,
@@ -189,7 +220,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const agents: AgentRouter = nats
     ? new ClusterAgentRouter(
         router,
-        new NatsAgentRouter({ nats, prefix, keepaliveMs, log: options.log.child({ component: 'forwarding' }) }),
+        new NatsAgentRouter({ nats, prefix, keepaliveMs, metrics, log: options.log.child({ component: 'forwarding' }) }),
       )
     : router;
 
@@ -228,7 +259,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
     dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter()),
-    agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection),
+    agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection, metrics),
     cursors: new CursorCodec(options.cursorSecret),
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -239,6 +270,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { mcpAllowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(options.mcpAllowedHosts ? { mcpAllowedHosts: options.mcpAllowedHosts } : {}),
+    ...(prom ? { metrics } : {}),
+    ...(options.tracing ? { tracing: true } : {}),
+    ...(prom && options.metrics?.token
+      ? { metricsRoute: { tokenHash: sha256Hex(options.metrics.token), render: prom.render, contentType: prom.contentType } }
+      : {}),
   });
   const server = createExpressShapedServer(app);
   answerClientErrors(server);
@@ -252,6 +288,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(options.agentHandshakesPerSecond ? { handshakesPerSecond: options.agentHandshakesPerSecond } : {}),
     ...(shared ? { refusalLimiter: shared } : {}),
     ...options.agentAdmission,
+    metrics,
   });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
@@ -260,6 +297,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     server.listen({ port: options.port, host: options.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  let metricsServer: MetricsServer | null = null;
+  if (prom && options.metrics?.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      port: options.metrics.port,
+      host: options.metrics.host ?? '127.0.0.1',
+      render: prom.render,
+      contentType: prom.contentType,
+    });
+  }
 
   let closing: Promise<void> | null = null;
   const closeRest = async () => {
@@ -277,6 +323,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     sharedInFlight?.stop();
     await nats?.drain().catch(() => {});
     redis?.disconnect();
+    await metricsServer?.close();
+    prom?.close();
   };
   return {
     url: `http://localhost:${port}`,
@@ -288,6 +336,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     presence,
     usage,
     app,
+    metricsUrl: metricsServer?.url ?? null,
     drain(graceMs: number) {
       closing ??= (async () => {
         draining = true;

@@ -16,6 +16,10 @@ import { mountMcp } from './frontends/mcp/mount.ts';
 import { accessLog } from './frontends/rest/accessLog.ts';
 import { applyLimits } from './frontends/rest/applyLimits.ts';
 import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
+import { metricsRoute, type MetricsRouteOptions } from './frontends/rest/metricsRoute.ts';
+import { requestMetrics } from './frontends/rest/requestMetrics.ts';
+import { requestTracing } from './frontends/rest/requestTracing.ts';
+import type { GatewayMetrics } from './infrastructure/telemetry/metrics.ts';
 import { mountRest } from './frontends/rest/mount.ts';
 import { requestId } from './frontends/rest/requestId.ts';
 import { requireHost } from './frontends/rest/requireHost.ts';
@@ -49,6 +53,12 @@ export interface AppOptions {
   mcpAllowedHosts?: readonly string[];
   /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
   ready?: () => Promise<ReadyReport>;
+  /** Where each request is reported (infrastructure/telemetry/metrics.ts); nothing unless given. */
+  metrics?: GatewayMetrics;
+  /** `GET /metrics` on this port, behind METRICS_TOKEN (rest/metricsRoute.ts); not served unless given. */
+  metricsRoute?: MetricsRouteOptions;
+  /** A span per request (frontends/rest/requestTracing.ts), when tracing is on. */
+  tracing?: boolean;
 }
 
 /**
@@ -72,9 +82,12 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   // node:querystring: `id[]=a&id[]=b` arrives as { 'id[]': ['a', 'b'] }, no nested objects.
   app.set('query parser', 'simple');
+  if (options.tracing) app.use(requestTracing());
   app.use(requestId);
+  if (options.metrics) app.use(requestMetrics(options.metrics));
   app.use(accessLog(log, options.usage));
   app.use(requireHost);
+  if (options.metricsRoute) app.get('/metrics', metricsRoute(options.metricsRoute));
   mountRest(app, { authenticated, reader, writer, admin, ...(options.ready ? { ready: options.ready } : {}) });
   mountMcp(app, {
     authenticated,

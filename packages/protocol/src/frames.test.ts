@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentToGatewayFrameSchema, decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from './frames.ts';
+import {
+  AgentToGatewayFrameSchema,
+  decodeFrame,
+  encodeFrame,
+  GatewayToAgentFrameSchema,
+  PROTOCOL_VERSION,
+  RequestFrameSchema,
+} from './frames.ts';
 
 test('a response frame carries its payload untouched after the header', () => {
   const payload = '[{"id":"A\\nB","name":"line\\nbreak"}]';
@@ -70,4 +77,29 @@ test('a payload given as bytes is framed as bytes, and decodes to the same heade
   assert.ok(decoded.ok);
   assert.deepEqual(decoded.frame, { v: 1, type: 'response', id: '8', next: null });
   assert.deepEqual(decoded.payload, payload);
+});
+
+test('a request frame may carry a W3C traceparent, and agents and gateways from before it still read each other', () => {
+  const op = { kind: 'get', object: 'customers', company: 'TWO', id: 'AARONFIT0001' } as const;
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const traced = decodeFrame(
+    GatewayToAgentFrameSchema,
+    encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id: '1', timeoutMs: 100, op, traceparent }),
+  );
+  assert.ok(traced.ok && traced.frame.type === 'request' && traced.frame.traceparent === traceparent);
+  // A gateway from before sends none: the frame is as valid as ever.
+  const plain = decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id: '2', timeoutMs: 100, op }));
+  assert.ok(plain.ok && plain.frame.type === 'request' && plain.frame.traceparent === undefined);
+  // An agent from before reads the frame with the schema it had, without the field: unknown keys are dropped, not refused.
+  const before = decodeFrame(
+    RequestFrameSchema.omit({ traceparent: true }),
+    encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id: '3', timeoutMs: 100, op, traceparent }),
+  );
+  assert.ok(before.ok && !('traceparent' in before.frame));
+  // One it cannot read costs the trace, never the request.
+  const odd = decodeFrame(
+    GatewayToAgentFrameSchema,
+    encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id: '4', timeoutMs: 100, op, traceparent: 'ff-some-later-format' }),
+  );
+  assert.ok(odd.ok);
 });

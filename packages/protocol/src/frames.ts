@@ -175,6 +175,14 @@ export const RequestFrameSchema = z.object({
   /** Milliseconds the agent has before the gateway gives up on the answer. */
   timeoutMs: z.number().int().positive(),
   op: OperationSchema,
+  /**
+   * The W3C trace context of the gateway's span for this request, when the gateway traces
+   * (docs/operations.md#traces): the agent's spans continue the trace. Optional both ways: an agent
+   * from before it drops the unknown key, and a gateway from before it sends none. Only bounded
+   * here: one the agent cannot read (a later version of the format) starts a new trace, it never
+   * costs the request.
+   */
+  traceparent: z.string().max(256).optional(),
 });
 
 /**

@@ -1,3 +1,4 @@
+import { traceIdOfActiveSpan } from '@gp-gateway/telemetry';
 import pino, { type Logger } from 'pino';
 import type { DatabaseConfig } from './runConfig.ts';
 import type { AgentInfo } from '@gp-gateway/protocol';
@@ -30,6 +31,8 @@ export function createAgentLogger(level: string, file: string | null): AgentLogg
     {
       level,
       base: { component: 'agent' },
+      // The trace id of the gateway request being answered, when tracing (docs/operations.md#traces).
+      mixin: traceIdOfActiveSpan,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['token', 'connection', '*.token', '*.connection', 'headers.authorization'], censor: '[redacted]' },
     },

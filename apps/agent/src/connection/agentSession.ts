@@ -17,6 +17,9 @@ import { QueryCancelledError } from '../db/executor.ts';
 import { AgentError } from '../service/agentError.ts';
 import type { HealthReport, OperationHandler } from '../service/readService.ts';
 import { WRITES_OFF_MESSAGE, type WriteHandler } from '../writes/writeService.ts';
+import { publishOperation } from '../telemetry/events.ts';
+import { contextFrom, inSpan, SpanKind } from '@gp-gateway/telemetry';
+import { trace } from '@opentelemetry/api';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -120,7 +123,14 @@ export class AgentSession {
     const frame = decoded.frame;
     switch (frame.type) {
       case 'request':
-        void this.answer(frame);
+        // Continues the gateway's trace when the frame carries one (docs/operations.md#traces).
+        void inSpan(
+          `gp-agent ${frame.op.kind}`,
+          SpanKind.SERVER,
+          { 'gp.operation': frame.op.kind, 'gp.object': operationObject(frame.op) ?? '' },
+          () => this.answer(frame),
+          contextFrom(frame.traceparent),
+        );
         return;
       case 'cancel':
         this.stop(frame.id, frame.reason);
@@ -247,9 +257,11 @@ export class AgentSession {
         // The gateway would drop the whole socket for it (and every request on it): refuse this one instead.
         this.log.error({ id, object: op.object, limit: op.kind === 'list' ? op.limit : null }, 'page too large for a frame');
         this.sendError(id, 'INTERNAL_ERROR', 'the page is larger than a frame may be');
+        this.counted(running, 'INTERNAL_ERROR');
         return;
       }
       this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: result.next }, result.payload));
+      this.counted(running, 'ok');
       this.log.debug({ id, op: op.kind, object: op.object, ms: this.elapsed(running) }, 'request answered');
       if (this.lastReport?.health.database === 'unavailable') void this.refreshHealth();
     } catch (error) {
@@ -278,6 +290,7 @@ export class AgentSession {
       this.channel.send(
         encodeFrame({ v: PROTOCOL_VERSION, type: 'response', id, next: null, outcome: answer.outcome }, answer.payload ?? undefined),
       );
+      this.counted(running, 'ok');
       this.log.info(
         { id, op: op.kind, object: operationObject(op), operationId: op.operationId, outcome: answer.outcome, ms: this.elapsed(running) },
         op.kind === 'write' ? 'write answered' : 'outcome answered',
@@ -304,6 +317,7 @@ export class AgentSession {
       const stopped = STOPPED[running.reason];
       this.log.warn({ id, object: operationObject(op), company: op.company, reason: running.reason, ms }, 'request cancelled');
       this.sendError(id, stopped.code, stopped.message(ms));
+      this.counted(running, stopped.code);
       return;
     }
     if (error instanceof AgentError) {
@@ -312,10 +326,20 @@ export class AgentSession {
         void this.refreshHealth();
       }
       this.sendError(id, error.code, error.message, error.details);
+      this.counted(running, error.code);
       return;
     }
     this.log.error({ err: error, id, object: operationObject(op) }, 'request failed');
     this.sendError(id, 'INTERNAL_ERROR', 'the agent failed to answer this request');
+    this.counted(running, 'INTERNAL_ERROR');
+  }
+
+  /** Tells the metrics (telemetry/events.ts) how an operation ended. */
+  private counted(running: Running, outcome: string): void {
+    const { op } = running;
+    const object = operationObject(op) ?? '';
+    trace.getActiveSpan()?.setAttribute('gp.outcome', outcome);
+    publishOperation({ kind: op.kind, object, outcome, seconds: (performance.now() - running.started) / 1000 });
   }
 
   private sendError(id: string, code: ErrorCode, message: string, details?: Record<string, unknown>): void {

@@ -15,6 +15,7 @@ import type { WriteHandler } from '../writes/writeService.ts';
 import { AgentSession } from './agentSession.ts';
 import { nextReconnect, type ConnectionEnd } from './reconnectPolicy.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
+import { publishConnection } from '../telemetry/events.ts';
 
 /** Timings of the connection; every field has a default fit for the field (see DEFAULT_TIMINGS). */
 export interface ConnectionTimings {
@@ -99,11 +100,13 @@ export async function dialGateway(options: DialOptions, control: DialControl | A
   let offlineSince: number | null = null;
   while (!stop.aborted) {
     const outcome = await connectOnce(options, timings, info, stop, force, () => {
+      publishConnection({ event: 'welcomed', reconnect: offlineSince !== null });
       if (offlineSince !== null) {
         options.log.info({ attempts: attempt + 1, offlineMs: Date.now() - offlineSince }, 'reconnected to the gateway');
       }
       offlineSince = null;
     });
+    publishConnection({ event: 'closed', code: outcome.code });
     if (outcome.fatal) throw new FatalConnectionError(outcome.reason);
     if (stop.aborted) return;
     offlineSince ??= Date.now();

@@ -1,4 +1,5 @@
 import sql from 'mssql';
+import { publishSql } from '../telemetry/events.ts';
 import { mssqlDialectFor } from '../sql/mssqlDialect.ts';
 import type { Dialect } from '../sql/dialect.ts';
 import type { MssqlIsolation } from './mssqlIsolation.ts';
@@ -145,10 +146,14 @@ export class MssqlExecutor implements Executor {
     });
     const cancel = () => request.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
+    const started = performance.now();
     try {
       await request.query(this.lockTimeout + query.sql);
       if (failure !== null) throw failure;
+      publishSql({ seconds: (performance.now() - started) / 1000, failed: false, errorNumber: null });
     } catch (error) {
+      const number = (error as { number?: unknown }).number;
+      publishSql({ seconds: (performance.now() - started) / 1000, failed: true, errorNumber: typeof number === 'number' ? number : null });
       throw this.failed(error, signal);
     } finally {
       signal?.removeEventListener('abort', cancel);

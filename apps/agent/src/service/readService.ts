@@ -24,6 +24,7 @@ import { renderSelect } from '../sql/render.ts';
 import { renderJsonPage } from '../catalogue/sqlite/pageJson.ts';
 import { readAccountFramework } from './accountFramework.ts';
 import { AgentError } from './agentError.ts';
+import { tracedExecutor } from '../db/tracedExecutor.ts';
 
 export interface ReadResult {
   /**
@@ -122,7 +123,7 @@ export class ReadService implements OperationHandler {
   private companiesReadAt = 0;
 
   constructor(executor: Executor) {
-    this.executor = executor;
+    this.executor = tracedExecutor(executor);
     for (const [name, def] of Object.entries(CATALOGUE)) {
       const resource = new PreparedResource(def, executor.dialect);
       this.resources.set(name, resource);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { publishOutage } from './telemetry/outages.ts';
 
 /**
  * Logs a shared server's outage once when it starts and once when it ends, however many requests
@@ -24,6 +25,7 @@ export class OutageNotice {
 
   failed(error: unknown): void {
     this.failures += 1;
+    publishOutage({ server: this.server, event: 'failed', began: this.since === null });
     if (this.since !== null) return;
     this.since = Date.now();
     this.log.warn(
@@ -34,6 +36,7 @@ export class OutageNotice {
 
   succeeded(): void {
     if (this.since === null) return;
+    publishOutage({ server: this.server, event: 'recovered', began: false });
     this.log.info(
       { outageMs: Date.now() - this.since, failedCalls: this.failures },
       `${this.server} reachable again (${this.meanwhile} no longer)`,

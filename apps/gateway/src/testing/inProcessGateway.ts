@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AgentSession, ReadService, sandboxWrites, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { startGateway, type GatewayLimitOptions, type RunningGateway } from '../gateway.ts';
+import { startGateway, type GatewayLimitOptions, type MetricsOptions, type RunningGateway } from '../gateway.ts';
 import { AdminService } from '../core/admin/adminService.ts';
 import { openSqliteStore } from '../infrastructure/store/openStore.ts';
 import type { Store } from '../infrastructure/store/store.ts';
@@ -42,6 +42,8 @@ export interface InProcessGatewayOptions {
   mcpResultBudgetBytes?: number;
   /** Host values that may call /mcp; any unless given. */
   mcpAllowedHosts?: readonly string[];
+  /** Prometheus metrics (gateway.ts); none unless given. */
+  metrics?: MetricsOptions;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedHosts ? { mcpAllowedHosts: options.mcpAllowedHosts } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 
   const executor = new SqliteExecutor({ dir: demoDir });

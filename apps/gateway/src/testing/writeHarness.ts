@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { startGateway, type RunningGateway } from '../gateway.ts';
+import { startGateway, type MetricsOptions, type RunningGateway } from '../gateway.ts';
 import type { Scope } from '../infrastructure/store/store.ts';
 import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
@@ -32,7 +32,7 @@ export interface WriteHarness {
  * (packages/testing/src/scriptedAgent.ts): what the gateway's write path is tested against until the real
  * agent's writes exist, and for faults a real agent cannot be made to show on cue.
  */
-export async function startWriteHarness(options: { requestTimeoutMs?: number } = {}): Promise<WriteHarness> {
+export async function startWriteHarness(options: { requestTimeoutMs?: number; metrics?: MetricsOptions } = {}): Promise<WriteHarness> {
   const { store, admin, dispose } = await tempStore();
   const logs: string[] = [];
   const sink = new Writable({
@@ -48,6 +48,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number } =
     port: 0,
     host: '127.0.0.1',
     requestTimeoutMs: options.requestTimeoutMs ?? 2000,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const org = await admin.createOrganisation('Writers');
   await admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });

@@ -51,7 +51,7 @@ export function skipWithout(program: string, what: string): string | false {
 }
 
 function debianPackage(program: string): string {
-  return program === 'nats-server' ? 'nats-server' : program === 'redis-server' ? 'redis-server' : program;
+  return program === 'promtool' ? 'prometheus' : program;
 }
 
 /** A loopback port nothing listens on now (the OS picks it). */

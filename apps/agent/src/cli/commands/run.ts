@@ -8,6 +8,9 @@ import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 import { FAULT_ENV } from '../../writes/faults.ts';
+import { startAgentMetrics, type AgentMetricsServer } from '../../telemetry/promMetrics.ts';
+import { metricsAddress, type MetricsAddress } from '../metricsAddress.ts';
+import { startTracing } from '@gp-gateway/telemetry';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -21,8 +24,11 @@ const EXIT_REFUSED = 2;
  * drains: the gateway is told, new requests go elsewhere, requests in flight get the grace period,
  * then the agent exits 0. A second signal stops at once.
  */
-async function runAgent(config: AgentConfig): Promise<number> {
+async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): Promise<number> {
   const { log, flush } = createAgentLogger(config.logLevel, config.logFile);
+  const metrics = metricsAt ? await serveMetrics(metricsAt, log) : null;
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+  const tracing = startTracing('gp-agent', { 'host.name': os.hostname() });
   for (const warning of config.warnings) {
     console.error(`gp-agent: warning: ${warning}`);
     log.warn(warning);
@@ -98,9 +104,32 @@ async function runAgent(config: AgentConfig): Promise<number> {
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
     await serving.close().catch(() => {});
+    await metrics?.close();
+    await tracing?.shutdown().catch(() => {});
     flush();
   }
   return code;
+}
+
+/**
+ * The metrics port (docs/operations.md#agent-metrics). The default one taken (another agent, or
+ * anything else, on this machine) is worth a warning, not a stopped agent; a port the operator chose
+ * that cannot be had stops it, as any configuration error does.
+ */
+async function serveMetrics(at: MetricsAddress, log: Logger): Promise<AgentMetricsServer | null> {
+  try {
+    const server = await startAgentMetrics(at.host, at.port);
+    log.info({ url: server.url }, 'serving metrics');
+    return server;
+  } catch (error) {
+    const message = `metrics could not listen on ${at.host}:${at.port}: ${(error as Error).message}`;
+    if (at.explicit) throw new Error(`${message}; choose another with --metrics host:port, or --metrics off`);
+    log.warn(
+      { host: at.host, port: at.port, err: (error as Error).message },
+      'metrics not served: the default port is taken; choose one with --metrics',
+    );
+    return null;
+  }
 }
 
 /**
@@ -165,6 +194,10 @@ export function registerRunCommand(program: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)')
     .option('--log-file <file>', 'write logs to this file instead of standard output (env GP_AGENT_LOG_FILE)')
     .option(
+      '--metrics <address>',
+      'Prometheus metrics at http://<address>/metrics: host:port, a port on 127.0.0.1, or off (env GP_AGENT_METRICS; default 127.0.0.1:9464)',
+    )
+    .option(
       '--allow-writes',
       "write into GP when the gateway asks (env GP_AGENT_ALLOW_WRITES=true); off by default: the customer's IT decides",
     )
@@ -179,7 +212,7 @@ export function registerRunCommand(program: Command): void {
     )
     .action(async (flags: Record<string, string | undefined>) => {
       const config = loadAgentConfig(flags, process.env, 'all');
-      const code = await runAgent(config);
+      const code = await runAgent(config, metricsAddress(flags.metrics ?? process.env.GP_AGENT_METRICS));
       // Exit now: a database driver's idle sockets must not keep a stopped service alive.
       process.exit(code);
     });

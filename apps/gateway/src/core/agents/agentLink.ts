@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../errors/apiError.ts';
 import { payloadProblem, RecordFields, type PayloadShape } from './payloadShape.ts';
 import { clientDetails, outcomeProblem } from './writeAnswers.ts';
+import { inSpan, SpanKind } from '@gp-gateway/telemetry';
 
 /** A way to send frames to one agent and to drop it: a WebSocket, or the built-in agent's worker. */
 export interface AgentChannel {
@@ -143,6 +144,11 @@ export class AgentLink {
    * (the gateway that forwarded it gave up): it is rejected at once and the agent told to cancel.
    */
   request(op: Operation, timeoutMs: number, signal?: AbortSignal): Promise<AgentAnswer> {
+    const attributes = { 'gp.operation': op.kind, 'gp.object': operationObject(op) ?? '' };
+    return inSpan(`agent ${op.kind}`, SpanKind.CLIENT, attributes, (traceparent) => this.send(op, timeoutMs, signal, traceparent));
+  }
+
+  private send(op: Operation, timeoutMs: number, signal: AbortSignal | undefined, traceparent: string | undefined): Promise<AgentAnswer> {
     if (!this.open) return Promise.reject(new AgentLostError('The connection’s agent is offline.', false));
     if (this.draining) return Promise.reject(new AgentLostError('The connection’s agent is shutting down.', false));
     if (signal?.aborted) return Promise.reject(abandoned());
@@ -159,7 +165,8 @@ export class AgentLink {
         op,
         sentAt: Date.now(),
       });
-      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id, timeoutMs, op }));
+      // The trace context rides in the frame; agents from before it ignore the field.
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'request', id, timeoutMs, op, ...(traceparent ? { traceparent } : {}) }));
     });
   }
 

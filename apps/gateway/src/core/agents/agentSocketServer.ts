@@ -21,6 +21,7 @@ import { StoreUnavailableError } from '../../errors/apiError.ts';
 import type { RateLimiter } from '../limits/rateLimiter.ts';
 import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
+import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
 import { acceptAgent } from './acceptAgent.ts';
 import { AgentAdmission, CONNECTION_BUFFER_BUDGET_BYTES, DEFAULT_MAX_AGENTS_PER_CONNECTION, type ByteRefusal } from './agentAdmission.ts';
 import type { AgentRegistry } from './agentRouter.ts';
@@ -66,6 +67,8 @@ export interface AgentSocketServerOptions {
   handshakesPerSecond?: number;
   /** Where unknown tokens' refusals per address are counted (auth/refusalThrottle.ts): shared by the instances when given, else here. */
   refusalLimiter?: RateLimiter;
+  /** Where refused sockets and agents' close codes are counted. */
+  metrics?: GatewayMetrics;
 }
 
 /** The close code (RFC 6455 §7.4.1) the gateway sends its agents when it restarts (gateway.ts). */
@@ -88,6 +91,7 @@ export function attachAgentSocketServer({
   tokenCheckMs,
   handshakesPerSecond,
   refusalLimiter,
+  metrics = NO_METRICS,
 }: AgentSocketServerOptions): {
   /** Closes every agent socket with `code` (their agents reconnect, to another instance) and resolves once they are closed. */
   closeAgents(code: number, reason: string): Promise<void>;
@@ -107,6 +111,10 @@ export function attachAgentSocketServer({
   const tokens = new AgentTokenWatch({ store, log, ...(tokenCheckMs ? { checkMs: tokenCheckMs } : {}) });
   tokens.start();
 
+  const refuse = (socket: Duplex, status: number, text: string, headers: Record<string, string> = {}) => {
+    metrics.agentRefused(`http_${status}`);
+    refuseUpgrade(socket, status, text, headers);
+  };
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://gateway');
@@ -128,6 +136,7 @@ export function attachAgentSocketServer({
         // A close code needs a WebSocket: the upgrade completes and the socket is closed at once.
         const reason = withReconnectHint('too many agents connecting to this gateway', { afterMs: turn.retryAfterMs });
         return wss.handleUpgrade(req, socket, head, (ws) => {
+          metrics.agentRefused(String(CLOSE_TRY_AGAIN_LATER));
           ws.close(CLOSE_TRY_AGAIN_LATER, reason);
           setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         });
@@ -155,7 +164,7 @@ export function attachAgentSocketServer({
       if (link) {
         agents.remove(connectionId, link);
         link.closed();
-      }
+      } else metrics.agentRefused(String(code));
       if (now) return ws.terminate();
       ws.close(code, reason);
       setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
@@ -203,7 +212,12 @@ export function attachAgentSocketServer({
       }
       // Requests to one agent leave in one write per turn of the event loop.
       const send = sendInBatches(socket, (frame: string) => ws.send(frame));
-      link = acceptAgent({ send, close: (code, reason) => ws.close(code, reason) }, data, connectionId, log);
+      const close = (code: number, reason: string) => {
+        // Before it returns, acceptAgent closes only a hello it refuses.
+        if (!link) metrics.agentRefused(String(code));
+        ws.close(code, reason);
+      };
+      link = acceptAgent({ send, close }, data, connectionId, log);
       if (!link) return;
       admitted.becameAgent();
       agents.add(connectionId, link);
@@ -213,6 +227,7 @@ export function attachAgentSocketServer({
       tokens.delete(watched);
       admitted.left();
       if (!link) return;
+      metrics.agentClosed(code);
       agents.remove(connectionId, link);
       link.closed();
       log.info({ connectionId, host: link.agent.host, code, reason: reason.toString() }, 'agent disconnected');
@@ -274,7 +289,7 @@ export function attachAgentSocketServer({
   };
 }
 
-function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
+function refuseUpgrade(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
   const extra = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');

@@ -5,6 +5,7 @@ import { AdminService } from '../../core/admin/adminService.ts';
 import { openStore } from '../../infrastructure/store/openStore.ts';
 import type { Organisation } from '../../infrastructure/store/store.ts';
 import { startGateway } from '../../gateway.ts';
+import { startTracing } from '@gp-gateway/telemetry';
 import { dataPaths, ensureDemo, loadOrCreateCursorKey } from '../../infrastructure/dataDir.ts';
 
 const DEMO_ORGANISATION = 'Demo organisation';
@@ -15,7 +16,9 @@ export async function runStart(): Promise<void> {
   const paths = dataPaths(config.dataDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (ensureDemo(paths.demo, config.demoScale, (line) => process.stderr.write(`\r${line}   `))) process.stderr.write('\n');
-  const log = createLogger(config.logLevel);
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces).
+  const tracing = startTracing('gp-gateway', config.instanceId ? { 'service.instance.id': config.instanceId } : {});
+  const log = createLogger(config.logLevel, { traceIds: tracing !== null });
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log });
   const admin = new AdminService(store);
   const org = await demoOrganisation(admin);
@@ -39,6 +42,10 @@ export async function runStart(): Promise<void> {
     mcpAllowedHosts: config.mcpAllowedHosts,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,
+    tracing: tracing !== null,
+    ...(config.metricsPort !== null || config.metricsToken !== null
+      ? { metrics: { port: config.metricsPort ?? undefined, host: config.metricsHost, token: config.metricsToken ?? undefined } }
+      : {}),
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,
@@ -50,7 +57,9 @@ export async function runStart(): Promise<void> {
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +
-      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n\n`,
+      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n` +
+      (gateway.metricsUrl ? `Prometheus metrics: ${gateway.metricsUrl}\n` : '') +
+      '\n',
   );
   // A deploy's SIGTERM (or Ctrl+C) drains: requests in flight finish, agents are sent to another
   // instance (1012), then the process exits. A second signal stops it at once.
@@ -66,6 +75,7 @@ export async function runStart(): Promise<void> {
       void gateway
         .drain(config.shutdownGraceMs)
         .then(() => store.close())
+        .then(() => tracing?.shutdown())
         .then(() => process.exit(0));
     });
   }

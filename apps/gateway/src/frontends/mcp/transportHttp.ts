@@ -153,6 +153,7 @@ export function mcpErrors(log: Logger) {
       log.debug({ requestId: res.locals.requestId, err: (error as Error).message }, 'mcp request body refused');
     }
     if (apiError.retryAfterSeconds !== null) res.setHeader('Retry-After', String(apiError.retryAfterSeconds));
+    res.locals.errorCode = apiError.code; // for the metrics (rest/requestMetrics.ts)
     if (apiError.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="gp-gateway"');
     const data = {
       code: apiError.code,

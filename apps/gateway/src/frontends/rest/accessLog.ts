@@ -23,7 +23,8 @@ export function accessLog(log: Logger, usage: UsageRecorder | null) {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const key = res.locals.auth?.key;
       const requestId = res.locals.requestId as string;
-      log.info({ requestId, method: req.method, path, status: res.statusCode, ms, key: key?.prefix }, 'request');
+      const traceId = res.locals.traceId as string | undefined; // when tracing (rest/requestTracing.ts)
+      log.info({ requestId, method: req.method, path, status: res.statusCode, ms, key: key?.prefix, traceId }, 'request');
       if (usage && key) {
         usage.record({
           orgId: key.orgId,

@@ -6,6 +6,7 @@ import { errorBody } from '../../errors/errorBody.ts';
 /** The error envelope with its status and Retry-After; `requestId` other than this request's only for a replayed refusal. */
 export function sendError(res: Response, error: ApiError, requestId: string = res.locals.requestId as string): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  res.locals.errorCode = error.code; // for the metrics (rest/requestMetrics.ts)
   // RFC 9110: a 401 says how to authenticate.
   if (error.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="gp-gateway"');
   res.status(error.status).json(errorBody(error, requestId));

@@ -1,6 +1,9 @@
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../../errors/apiError.ts';
+import { operationObject } from '@gp-gateway/protocol';
+import { contextFrom } from '@gp-gateway/telemetry';
+import { inSpan, SpanKind } from '@gp-gateway/telemetry';
 import type { AgentAnswer, AgentLink } from '../agentLink.ts';
 import type { AgentLinkListener, LocalAgentRouter } from '../agentRouter.ts';
 import {
@@ -136,7 +139,14 @@ export class AgentResponder implements AgentLinkListener {
     if (this.running.size === 1) this.idle = new Promise((resolve) => (this.settle = resolve));
     const keepalive = setInterval(() => this.reply(msg, { t: 'alive', cancel: this.cancelAt }), this.options.keepaliveMs);
     try {
-      const answer = await this.options.local.request(agentKey, request.op, request.timeoutMs, undefined, abort.signal);
+      const attributes = { 'gp.operation': request.op.kind, 'gp.object': operationObject(request.op) ?? '' };
+      const answer = await inSpan(
+        `nats serve ${request.op.kind}`,
+        SpanKind.CONSUMER,
+        attributes,
+        () => this.options.local.request(agentKey, request.op, request.timeoutMs, undefined, abort.signal),
+        contextFrom(request.traceparent),
+      );
       clearInterval(keepalive);
       this.sendAnswer(msg, answer);
     } catch (error) {

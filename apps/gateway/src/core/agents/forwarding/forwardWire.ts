@@ -9,7 +9,8 @@ import type { Company, ErrorCode, Operation, Position, WriteOutcome } from '@gp-
 
 /** Sent to the connection's subject by the instance that received the client's request. */
 export type ForwardRequest =
-  | { t: 'request'; id: string; op: Operation; timeoutMs: number }
+  /** `traceparent`: the forwarder's span (W3C), when it traces; instances from before it ignore it. */
+  | { t: 'request'; id: string; op: Operation; timeoutMs: number; traceparent?: string }
   | { t: 'companies' }
   /** The forwarder gave up (its deadline passed): the holder cancels the request at its agent. */
   | { t: 'cancel'; id: string };

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Company, Operation } from '@gp-gateway/protocol';
+import { operationObject, type Company, type Operation } from '@gp-gateway/protocol';
 import { createInbox, ErrorCode as NatsErrorCode, type Msg, type NatsConnection, type NatsError } from 'nats';
 import type { Logger } from 'pino';
 import { AgentLostError, ApiError } from '../../../errors/apiError.ts';
 import { OutageNotice } from '../../../infrastructure/outageNotice.ts';
+import { NO_METRICS, type GatewayMetrics } from '../../../infrastructure/telemetry/metrics.ts';
+import { inSpan, SpanKind } from '@gp-gateway/telemetry';
 import type { AgentAnswer } from '../agentLink.ts';
 import type { AgentReach, AgentRouter, Tenant } from '../agentRouter.ts';
 import { connectionSubject, decodeMessage, encodeMessage, writersSubject, type ForwardReply } from './forwardWire.ts';
@@ -19,6 +21,15 @@ export interface NatsAgentRouterOptions {
   missedKeepalives?: number;
   /** How long a connection's companies, asked of the holder, are reused. */
   companiesCacheMs?: number;
+  /** Where forwarded requests and NATS's "no responders" are counted. */
+  metrics?: GatewayMetrics;
+}
+
+/** NATS said no instance holds an agent of the connection: 503 CONNECTION_OFFLINE, told apart for the metrics. */
+class NoRespondersError extends ApiError {
+  constructor() {
+    super('CONNECTION_OFFLINE', 'The connection’s agent is offline.');
+  }
 }
 
 /** Beyond the request's own deadline (which the holder enforces and answers), how long to wait for that answer. */
@@ -46,9 +57,11 @@ export class NatsAgentRouter implements AgentRouter {
    */
   private readonly inbox: string;
   private readonly waiting = new Map<string, (msg: Msg) => void>();
+  private readonly metrics: GatewayMetrics;
 
   constructor(options: NatsAgentRouterOptions) {
     this.options = options;
+    this.metrics = options.metrics ?? NO_METRICS;
     this.outage = new OutageNotice(options.log, 'requests for agents on other instances fail with 503', 'NATS');
     this.inbox = createInbox();
     options.nats.subscribe(`${this.inbox}.*`, {
@@ -98,7 +111,10 @@ export class NatsAgentRouter implements AgentRouter {
       this.outage.succeeded();
     } catch (error) {
       const code = (error as NatsError).code;
-      if (code === NatsErrorCode.NoResponders) return null;
+      if (code === NatsErrorCode.NoResponders) {
+        this.metrics.noResponders('lookup');
+        return null;
+      }
       if (code !== NatsErrorCode.Timeout) this.outage.failed(error);
       return null;
     }
@@ -108,7 +124,31 @@ export class NatsAgentRouter implements AgentRouter {
     return { companies: reply.companies, allowsWrites: reply.allowsWrites === true };
   }
 
-  request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
+  async request(agentKey: string, op: Operation, timeoutMs: number, _tenant?: Tenant, signal?: AbortSignal): Promise<AgentAnswer> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const attributes = { 'gp.operation': op.kind, 'gp.object': operationObject(op) ?? '' };
+      const answer = await inSpan(`nats forward ${op.kind}`, SpanKind.PRODUCER, attributes, (traceparent) =>
+        this.forward(agentKey, op, timeoutMs, signal, traceparent),
+      );
+      this.metrics.forwarded('ok', seconds());
+      return answer;
+    } catch (error) {
+      const noResponders = error instanceof NoRespondersError;
+      if (noResponders) this.metrics.noResponders('request');
+      this.metrics.forwarded(noResponders ? 'no_responders' : error instanceof ApiError ? error.code : 'error', seconds());
+      throw error;
+    }
+  }
+
+  private forward(
+    agentKey: string,
+    op: Operation,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    traceparent: string | undefined,
+  ): Promise<AgentAnswer> {
     const { nats, keepaliveMs } = this.options;
     const silenceMs = keepaliveMs * (this.options.missedKeepalives ?? 3);
     const id = randomBytes(12).toString('base64url');
@@ -152,7 +192,7 @@ export class NatsAgentRouter implements AgentRouter {
       this.waiting.set(id, (msg) => {
         if (msg.data.length === 0 && msg.headers?.code === 503) {
           // No instance holds an agent of the connection (it left a moment ago): nothing was sent anywhere.
-          return finish(() => reject(new ApiError('CONNECTION_OFFLINE', 'The connection’s agent is offline.')));
+          return finish(() => reject(new NoRespondersError()));
         }
         clearTimeout(silence);
         silence = setTimeout(holderGone, silenceMs);
@@ -182,9 +222,13 @@ export class NatsAgentRouter implements AgentRouter {
       try {
         // A write that changes something goes only where an agent has writes on (AgentResponder).
         const subject = op.kind === 'write' && !op.validateOnly ? writersSubject : connectionSubject;
-        nats.publish(subject(this.options.prefix, agentKey), encodeMessage({ t: 'request', id, op, timeoutMs }), {
-          reply: `${this.inbox}.${id}`,
-        });
+        nats.publish(
+          subject(this.options.prefix, agentKey),
+          encodeMessage({ t: 'request', id, op, timeoutMs, ...(traceparent ? { traceparent } : {}) }),
+          {
+            reply: `${this.inbox}.${id}`,
+          },
+        );
         this.outage.succeeded();
       } catch (error) {
         this.outage.failed(error);
