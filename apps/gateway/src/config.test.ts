@@ -62,3 +62,10 @@ test('AGENT_HANDSHAKES_PER_SECOND, SHUTDOWN_GRACE_MS and INSTANCE_ID have defaul
   assert.throws(() => loadConfig({ SHUTDOWN_GRACE_MS: '-1' }), /^Error: SHUTDOWN_GRACE_MS must be 0 or more/);
   assert.throws(() => loadConfig({ INSTANCE_ID: 'gw.1' }), /^Error: INSTANCE_ID must be 1 to 64 letters/);
 });
+
+test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself when wrong', () => {
+  assert.equal(loadConfig({}).eventsRetentionDays, 30);
+  assert.equal(loadConfig({ EVENTS_RETENTION_DAYS: '7' }).eventsRetentionDays, 7);
+  assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' }), /EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650/);
+  assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
+});

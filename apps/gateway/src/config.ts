@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
 
 /** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. */
 const CursorSecretSchema = z
@@ -149,6 +150,13 @@ const ConfigSchema = z
       .min(0, 'SHUTDOWN_GRACE_MS must be 0 or more')
       .max(600_000, 'SHUTDOWN_GRACE_MS must be at most 600000 (10 minutes)')
       .default(30_000),
+    /** How long the change feed's events are kept (docs/api.md#events). */
+    eventsRetentionDays: z.coerce
+      .number({ message: 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650' })
+      .int('EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .min(1, 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .max(3650, 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .default(EVENTS_RETENTION_DAYS),
   })
   .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
     message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
@@ -198,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     instanceId: env.INSTANCE_ID || undefined,
     agentHandshakesPerSecond: env.AGENT_HANDSHAKES_PER_SECOND || undefined,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS || undefined,
+    eventsRetentionDays: env.EVENTS_RETENTION_DAYS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
