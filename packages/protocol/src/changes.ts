@@ -86,3 +86,25 @@ export type Change = z.infer<typeof ChangeSchema>;
 
 /** At most this many changes in one frame; an agent sends more in several. */
 export const MAX_CHANGES_PER_FRAME = 500;
+
+/** An event as the API serves it (`GET /v1/events`, docs/api.md#events); the organisation is the key's. */
+export const EventSchema = z
+  .object({
+    id: z.string().describe('`evt_` and 16 characters; stable, the same in every read and delivery'),
+    type: z.string().describe('`customer.created`, `ar-invoice.updated`, `connection.online`, …'),
+    connectionId: z.string(),
+    company: z.string().nullable().describe("the company database (GP's INTERID); null for a connection's own events"),
+    object: z.string().nullable().describe("the object the record is of (`customers`); null for a connection's own events"),
+    recordId: z.string().nullable().describe('the id `GET /v1/{object}/{id}` takes; null for a connection’s own events'),
+    changedAt: z
+      .string()
+      .nullable()
+      .describe('when GP changed the record (its DEX_ROW_TS), ISO-8601 UTC; for a delete, when the agent found it gone'),
+    recordedAt: z.string().describe('when the gateway stored the event, ISO-8601 UTC'),
+    data: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('the record as the API serves it (created, updated); `{ "id": … }` for a delete; details of a connection event'),
+  })
+  .strict();
+export type Event = z.infer<typeof EventSchema>;

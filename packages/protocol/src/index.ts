@@ -151,12 +151,15 @@ export {
   EVENT_OBJECT_NAMES,
   EVENT_TYPES,
   EventObjectNameSchema,
+  EventSchema,
   MAX_CHANGES_PER_FRAME,
   eventTypeMatches,
   eventTypeOf,
   eventTypePatternProblem,
 } from './changes.ts';
-export type { Change, ChangeKind, EventObjectName } from './changes.ts';
+export type { Change, ChangeKind, Event, EventObjectName } from './changes.ts';
+export { parseEventsQuery } from './eventQuery.ts';
+export type { EventsQuery } from './eventQuery.ts';
 
 // Text a client or person names something with: one rule for write bodies, filters and names
 export { idProblem, textProblem } from './text.ts';

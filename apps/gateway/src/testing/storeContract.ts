@@ -679,6 +679,7 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual(await read({ types: ['connection.online'] }), [null, null]);
     assert.deepEqual(await read({ object: 'vendors' }), ['V1']);
     assert.deepEqual(await read({ connectionId: 'conn_2' }), ['B']);
+    assert.deepEqual(await read({ excludeConnectionId: 'conn_1' }), ['B']);
     assert.deepEqual(await read({ company: 'THREE' }), ['C']);
     assert.deepEqual(await read({ since: '2026-03-02T10:00:00.000Z', types: ['customer.*'] }), ['B', 'B']);
     const sixth = (await store.listEvents({ orgId: 'org_feed', types: [], after: null, limit: 6 })).next;

@@ -38,6 +38,7 @@ export async function runStart(): Promise<void> {
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,
+    eventsRetentionDays: config.eventsRetentionDays,
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,

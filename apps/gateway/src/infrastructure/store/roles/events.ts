@@ -48,6 +48,8 @@ export interface EventQuery {
   types: readonly string[];
   object?: string | undefined;
   connectionId?: string | undefined;
+  /** Leaves this connection's events out (live keys do not see the sandbox's). */
+  excludeConnectionId?: string | undefined;
   company?: string | undefined;
   /** Only events recorded at or after this instant (ISO-8601 UTC). */
   since?: string | undefined;

@@ -83,6 +83,7 @@ export class EventsTables implements EventsStore {
       .$if(query.types.length > 0, (q) => q.where((eb) => typeFilter(eb, query.types)))
       .$if(query.object !== undefined, (q) => q.where('object', '=', query.object!))
       .$if(query.connectionId !== undefined, (q) => q.where('connection_id', '=', query.connectionId!))
+      .$if(query.excludeConnectionId !== undefined, (q) => q.where('connection_id', '<>', query.excludeConnectionId!))
       .$if(query.company !== undefined, (q) => q.where('company', '=', query.company!))
       .$if(query.since !== undefined, (q) => q.where('recorded_at', '>=', query.since!))
       .orderBy('txid')
