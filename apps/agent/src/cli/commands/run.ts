@@ -8,6 +8,10 @@ import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 import { FAULT_ENV } from '../../writes/faults.ts';
+import { SqliteExecutor } from '../../db/sqliteExecutor.ts';
+import { catalogueRecords } from '../../changes/catalogueRecords.ts';
+import { ChangeDetector } from '../../changes/changeDetector.ts';
+import { ChangeReporter } from '../../changes/changeReporter.ts';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -74,6 +78,21 @@ async function runAgent(config: AgentConfig): Promise<number> {
   const signals: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGBREAK'] : ['SIGINT', 'SIGTERM'];
   for (const signal of signals) process.on(signal, onSignal);
 
+  // Change detection reads on the calling thread: on SQL Server through the driver's pool, on the
+  // embedded database through a read-only connection of its own (its statements are short at demo scale).
+  const changesExecutor =
+    config.changes.intervalMs > 0
+      ? (serving.mssql ?? (config.database.kind === 'sqlite' ? new SqliteExecutor({ dir: config.database.dir, readonly: true }) : null))
+      : null;
+  const changes = changesExecutor
+    ? new ChangeReporter({
+        detector: new ChangeDetector(changesExecutor, catalogueRecords(serving.service), { overlapMs: config.changes.overlapMs }),
+        companies: async () => (await serving.service.health()).companies.map((c) => c.id),
+        log: log.child({ component: 'changes' }),
+        schedule: { intervalMs: config.changes.intervalMs, budgetMs: config.changes.budgetMs },
+      })
+    : undefined;
+
   let code = EXIT_STOPPED;
   try {
     await dialGateway(
@@ -85,6 +104,7 @@ async function runAgent(config: AgentConfig): Promise<number> {
         log,
         dialect: serving.dialect,
         timings: config.timings,
+        ...(changes && { changes }),
       },
       { stop: stop.signal, force: force.signal },
     );
@@ -96,6 +116,9 @@ async function runAgent(config: AgentConfig): Promise<number> {
     code = EXIT_REFUSED;
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
+    changes?.detach();
+    await changes?.settled();
+    if (changesExecutor && changesExecutor !== serving.mssql) await changesExecutor.close();
     await serving.close().catch(() => {});
     flush();
   }
