@@ -27,10 +27,11 @@ export interface EventPageAnswer {
  * connections coming online and going offline, and reads the feed for the API with signed cursors.
  *
  * The outcome of API writes as events (issue 33, item 2) is not recorded yet: the write path is being
- * reworked. It belongs where a write's answer is known (core/writes/recordWriter.ts, after the
- * idempotency record is completed), as an `appendEvents` of `<noun>.created` whose version is the
- * operation id, so that the agent's own detection of the same row later dedups against it only if
- * it reports the same version; until then the agent's detection reports written rows like any other.
+ * reworked. It belongs where a write's answer is known (core/writes/recordWriter.ts, once the
+ * idempotency record is completed): an `appendEvents` of `<noun>.created` with the created record,
+ * whose version is the same one the agent's detection will report for that row (`changed:` and the
+ * record's DEX_ROW_TS, its `modifiedAt`), so that both are one event. Until then the agent's
+ * detection reports written rows like any other.
  */
 export class EventFeed {
   private readonly store: Store;
