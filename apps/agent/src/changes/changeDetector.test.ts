@@ -128,3 +128,38 @@ test('an unchanged range costs one aggregate query; only a range that differs is
     executor.query = original;
   }
 });
+
+test('receivables documents: a new unposted one is created, posting and moving to history are one update each, a deleted one is deleted', async () => {
+  const arInvoices = TRACKED_OBJECTS.find((t) => t.object === 'ar-invoices')!;
+  const d = detector();
+  assert.deepEqual(await poll(d, arInvoices), []);
+  const [posted, dropped] = gp
+    .prepare('SELECT rtrim(DOCNUMBR) FROM RM10301 WHERE RMDTYPAL = 1 ORDER BY RMDNUMWK LIMIT 2')
+    .pluck()
+    .all() as string[];
+  const open = gp.prepare('SELECT rtrim(DOCNUMBR) FROM RM20101 WHERE RMDTYPAL = 1 ORDER BY DOCNUMBR LIMIT 1').pluck().get() as string;
+
+  gp.prepare("INSERT INTO RM10301 (RMDTYPAL, RMDNUMWK, DOCNUMBR, CUSTNMBR) VALUES (1, 'INVFEED01', 'INVFEED01', 'AARONACA0001')").run();
+  const created = await poll(d, arInvoices);
+  assert.deepEqual(summary(created), ['created invoice:INVFEED01']);
+  assert.equal((created[0]!.record as { documentNumber: string }).documentNumber, 'INVFEED01');
+
+  // Posting, as GP does it in one transaction: the document leaves the work table for the open one.
+  gp.transaction(() => {
+    gp.prepare(
+      'INSERT INTO RM20101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, DOCAMNT, DOCAMNT FROM RM10301 WHERE rtrim(DOCNUMBR) = ?',
+    ).run(posted);
+    gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(posted);
+  })();
+  assert.deepEqual(summary(await poll(d, arInvoices)), [`updated invoice:${posted}`], 'posted: one update, no delete');
+
+  gp.transaction(() => {
+    gp.prepare(
+      'INSERT INTO RM30101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, 0 FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?',
+    ).run(open);
+    gp.prepare('DELETE FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?').run(open);
+  })();
+  gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(dropped);
+  assert.deepEqual(summary(await poll(d, arInvoices)), [`deleted invoice:${dropped}`, `updated invoice:${open}`].sort());
+  assert.deepEqual(await poll(d, arInvoices), []);
+});

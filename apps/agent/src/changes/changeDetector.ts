@@ -1,7 +1,7 @@
 import type { Change } from '@gp-gateway/protocol';
 import type { Executor } from '../db/executor.ts';
 import { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery, tsSeconds, type KeyRange } from './statements.ts';
-import type { TrackedObject } from './trackedObjects.ts';
+import type { TrackedObject, TrackedSource } from './trackedObjects.ts';
 
 /** How far back each poll looks again for rows committed late (docs/decisions.md#change-feed). */
 export const DEFAULT_OVERLAP_MS = 15 * 60 * 1000;
@@ -19,22 +19,41 @@ export interface DetectorOptions {
 /** The API's records of `ids` by id, read through the catalogue; an id without a row is missing. */
 export type RecordReader = (company: string, object: string, ids: readonly string[]) => Promise<Map<string, Record<string, unknown>>>;
 
-/** A row the agent has seen: its DEX_ROW_TS as read back, its DEX_ROW_ID, and the key range it was last counted in. */
+/**
+ * A record the agent has seen: the table it is in (index into the object's sources), its DEX_ROW_TS
+ * as read back, its DEX_ROW_ID, and the key range of that table it was last counted in.
+ */
 interface Known {
+  source: number;
   ts: string;
   rowId: number;
   range: number | null;
 }
 
+type Key = readonly (string | number)[];
+
 /** What the agent knows of one object in one company. */
 interface ObjectState {
+  /** By the record's API id, whichever table holds it: a document keeps its id as posting moves it. */
   known: Map<string, Known>;
-  /** Lower bounds of the key ranges, in the database's key order; the first is null (open below). */
-  bounds: (string | null)[];
+  /** Per source table, the lower bounds of its key ranges in the database's key order; the first is null (open below). */
+  bounds: (Key | null)[][];
   /** The largest DEX_ROW_TS seen. */
   watermark: string;
-  /** The next range to check. */
+  /** The next range to check, counting the ranges of every table in turn. */
   nextRange: number;
+}
+
+/** A row as detection reads it: the key's values, the id's values, DEX_ROW_TS, DEX_ROW_ID. */
+function splitRow(source: TrackedSource, row: unknown[]): { key: Key; id: string; ts: unknown; rowId: number } {
+  const keyEnd = source.key.length;
+  const idEnd = keyEnd + source.idColumns.length;
+  return {
+    key: row.slice(0, keyEnd).map((v, i) => (source.key[i]!.type.kind === 'int' ? Number(v) : String(v))),
+    id: source.idOf(row.slice(keyEnd, idEnd)),
+    ts: row[idEnd],
+    rowId: Number(row[idEnd + 1]),
+  };
 }
 
 export interface Detected {
@@ -92,39 +111,50 @@ export class ChangeDetector {
     const found = new Map<string, Known | null>();
     const kinds = new Map<string, 'created' | 'updated'>();
     const deleted: Change[] = [];
+    const dialect = this.executor.dialect;
     const current = (id: string) => (found.has(id) ? found.get(id)! : (state.known.get(id) ?? null));
-    const seen = (id: string, ts: string, rowId: number, range: number | null) => {
+    const seen = (id: string, source: number, ts: string, rowId: number, range: number | null) => {
       const before = current(id);
-      found.set(id, { ts, rowId, range: range ?? before?.range ?? null });
+      // A record found in another table than before (posted, moved to history) is in none of this table's ranges yet.
+      const placed = range ?? (before?.source === source ? before.range : null);
+      found.set(id, { source, ts, rowId, range: placed });
       if (!before) kinds.set(id, 'created');
-      else if (before.ts !== ts && !kinds.has(id)) kinds.set(id, 'updated');
+      else if ((before.ts !== ts || before.source !== source) && !kinds.has(id)) kinds.set(id, 'updated');
     };
 
-    // Rows stamped since the watermark, less the overlap.
+    // Rows stamped since the watermark, less the overlap, in every table of the object.
     const since = new Date(Date.parse(isoOf(state.watermark)) - this.overlapMs).toISOString();
     let watermark = state.watermark;
-    const stamped = await this.executor.query(company, changedSinceQuery(this.executor.dialect, company, tracked.source, since), signal);
-    for (const [key, ts, rowId] of stamped as [string, string, number][]) {
-      const stamp = this.executor.dialect.decodeDateTime(ts);
-      if (stamp > watermark) watermark = stamp;
-      seen(String(key), stamp, Number(rowId), null);
+    for (const [index, source] of tracked.sources.entries()) {
+      const stamped = await this.executor.query(company, changedSinceQuery(dialect, company, source, since), signal);
+      for (const raw of stamped) {
+        const row = splitRow(source, raw);
+        const stamp = dialect.decodeDateTime(row.ts);
+        if (stamp > watermark) watermark = stamp;
+        seen(row.id, index, stamp, row.rowId, null);
+      }
     }
 
-    // A few key ranges, in turn. A row found by its stamp but not yet placed in a range counts in
-    // none, so the range that holds it differs from what the agent expects and is read: that places it.
-    const checked = Math.min(this.rangesPerPoll, state.bounds.length);
-    const indexes = Array.from({ length: checked }, (_, n) => (state.nextRange + n) % state.bounds.length);
-    const nextRange = (state.nextRange + checked) % state.bounds.length;
-    const membersOf = new Map(indexes.map((i) => [i, [] as string[]]));
+    // A few key ranges, in turn over every table. A row found by its stamp but not yet placed in a
+    // range counts in none, so the range that holds it differs from what the agent expects and is
+    // read: that places it.
+    const ranges = state.bounds.flatMap((bounds, source) => bounds.map((_, range) => ({ source, range })));
+    const checked = Math.min(this.rangesPerPoll, ranges.length);
+    const picked = Array.from({ length: checked }, (_, n) => ranges[(state.nextRange + n) % ranges.length]!);
+    const nextRange = (state.nextRange + checked) % ranges.length;
+    const slot = (source: number, range: number) => `${source}/${range}`;
+    const membersOf = new Map(picked.map((p) => [slot(p.source, p.range), [] as string[]]));
     for (const id of new Set([...state.known.keys(), ...found.keys()])) {
-      const range = current(id)?.range;
-      if (range !== null && range !== undefined) membersOf.get(range)?.push(id);
+      const now = current(id);
+      if (now && now.range !== null) membersOf.get(slot(now.source, now.range))?.push(id);
     }
-    for (const index of indexes) {
-      const range: KeyRange = { lo: state.bounds[index]!, hi: state.bounds[index + 1] ?? null };
-      const [row] = await this.executor.query(company, rangeAggregateQuery(this.executor.dialect, company, tracked.source, range), signal);
+    for (const { source: index, range: r } of picked) {
+      const source = tracked.sources[index]!;
+      const bounds = state.bounds[index]!;
+      const range: KeyRange = { lo: bounds[r]!, hi: bounds[r + 1] ?? null };
+      const [row] = await this.executor.query(company, rangeAggregateQuery(dialect, company, source, range), signal);
       const [count, rowIds, seconds] = (row ?? [0, 0, 0]).map(Number) as [number, number, number];
-      const members = membersOf.get(index)!;
+      const members = membersOf.get(slot(index, r))!;
       const expected = { count: members.length, rowIds: 0, seconds: 0 };
       for (const id of members) {
         const now = current(id)!;
@@ -132,17 +162,17 @@ export class ChangeDetector {
         expected.seconds += tsSeconds(now.ts);
       }
       if (count === expected.count && rowIds === expected.rowIds && seconds === expected.seconds) continue;
-      const rows = await this.executor.query(company, rangeRowsQuery(this.executor.dialect, company, tracked.source, range), signal);
       const present = new Set<string>();
-      for (const [key, ts, rowId] of rows as [string, string, number][]) {
-        const id = String(key);
-        present.add(id);
-        const stamp = this.executor.dialect.decodeDateTime(ts);
+      for (const raw of await this.executor.query(company, rangeRowsQuery(dialect, company, source, range), signal)) {
+        const read = splitRow(source, raw);
+        present.add(read.id);
+        const stamp = dialect.decodeDateTime(read.ts);
         if (stamp > watermark) watermark = stamp;
-        seen(id, stamp, Number(rowId), index);
+        seen(read.id, index, stamp, read.rowId, r);
       }
       for (const id of members) {
-        if (present.has(id)) continue;
+        // Gone from this range: deleted, unless it is now in another table (a document posted or moved to history).
+        if (present.has(id) || current(id)!.source !== index) continue;
         const gone = current(id)!;
         found.set(id, null);
         kinds.delete(id);
@@ -177,21 +207,25 @@ export class ChangeDetector {
     };
   }
 
-  /** The first reading of a table: every key with its stamp, cut into ranges of `rangeRows` in the database's key order. */
+  /** The first reading of an object's tables: every key with its stamp, cut into ranges of `rangeRows` in the database's key order. */
   private async learn(company: string, tracked: TrackedObject, signal?: AbortSignal): Promise<ObjectState> {
-    const rows = await this.executor.query(
-      company,
-      rangeRowsQuery(this.executor.dialect, company, tracked.source, { lo: null, hi: null }),
-      signal,
-    );
-    const state: ObjectState = { known: new Map(), bounds: [null], watermark: '1900-01-01 00:00:00.000', nextRange: 0 };
-    rows.forEach(([key, ts, rowId], i) => {
-      const id = String(key);
-      if (i > 0 && i % this.rangeRows === 0) state.bounds.push(id);
-      const stamp = this.executor.dialect.decodeDateTime(ts);
-      if (stamp > state.watermark) state.watermark = stamp;
-      state.known.set(id, { ts: stamp, rowId: Number(rowId), range: state.bounds.length - 1 });
-    });
+    const state: ObjectState = { known: new Map(), bounds: [], watermark: '1900-01-01 00:00:00.000', nextRange: 0 };
+    for (const [index, source] of tracked.sources.entries()) {
+      const bounds: (Key | null)[] = [null];
+      const rows = await this.executor.query(
+        company,
+        rangeRowsQuery(this.executor.dialect, company, source, { lo: null, hi: null }),
+        signal,
+      );
+      rows.forEach((raw, i) => {
+        const row = splitRow(source, raw);
+        if (i > 0 && i % this.rangeRows === 0) bounds.push(row.key);
+        const stamp = this.executor.dialect.decodeDateTime(row.ts);
+        if (stamp > state.watermark) state.watermark = stamp;
+        state.known.set(row.id, { source: index, ts: stamp, rowId: row.rowId, range: bounds.length - 1 });
+      });
+      state.bounds.push(bounds);
+    }
     return state;
   }
 }
