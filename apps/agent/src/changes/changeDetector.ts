@@ -144,10 +144,11 @@ export class ChangeDetector {
     const nextRange = (state.nextRange + checked) % ranges.length;
     const slot = (source: number, range: number) => `${source}/${range}`;
     const membersOf = new Map(picked.map((p) => [slot(p.source, p.range), [] as string[]]));
-    for (const id of new Set([...state.known.keys(), ...found.keys()])) {
-      const now = current(id);
+    const place = (id: string, now: Known | null) => {
       if (now && now.range !== null) membersOf.get(slot(now.source, now.range))?.push(id);
-    }
+    };
+    for (const [id, known] of state.known) place(id, found.has(id) ? found.get(id)! : known);
+    for (const [id, now] of found) if (!state.known.has(id)) place(id, now);
     for (const { source: index, range: r } of picked) {
       const source = tracked.sources[index]!;
       const bounds = state.bounds[index]!;

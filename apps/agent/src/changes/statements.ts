@@ -48,15 +48,19 @@ class Statement {
       const column: TrackedColumn = { column: source.only.column, type: { kind: 'int' } };
       terms.push(`${this.name(column)} IN (${source.only.values.map((v) => this.bind(v, column)).join(', ')})`);
     }
-    if (range.lo) terms.push(this.atOrAfter(source.key, range.lo));
-    if (range.hi) terms.push(`NOT (${this.atOrAfter(source.key, range.hi)})`);
+    if (range.lo) terms.push(this.compare(source.key, range.lo, '>='));
+    if (range.hi) terms.push(this.compare(source.key, range.hi, '<'));
     return terms;
   }
-  /** `key >= values` in the key's order, written out column by column (T-SQL has no row-value comparison). */
-  private atOrAfter(key: readonly TrackedColumn[], values: readonly (string | number)[]): string {
+  /**
+   * `key >= values` or `key < values` in the key's order, written out column by column (T-SQL has no
+   * row-value comparison): plain comparisons, which a seek on the key's index serves.
+   */
+  private compare(key: readonly TrackedColumn[], values: readonly (string | number)[], op: '>=' | '<'): string {
     const alternatives = key.map((column, i) => {
       const equal = key.slice(0, i).map((c, j) => `${this.name(c)} = ${this.bind(values[j]!, c)}`);
-      const last = `${this.name(column)} ${i === key.length - 1 ? '>=' : '>'} ${this.bind(values[i]!, column)}`;
+      const strict = op === '>=' ? '>' : '<';
+      const last = `${this.name(column)} ${i === key.length - 1 ? op : strict} ${this.bind(values[i]!, column)}`;
       return [...equal, last].join(' AND ');
     });
     return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.map((a) => `(${a})`).join(' OR ')})`;
