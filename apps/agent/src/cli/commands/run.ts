@@ -8,7 +8,7 @@ import { AGENT_COMMIT, AGENT_VERSION } from '../../version.ts';
 import { createAgentLogger, openServing, type Serving } from '../common.ts';
 import { loadAgentConfig, settingsHelp, TEST_DELAY_ENV, type AgentConfig } from '../runConfig.ts';
 import { FAULT_ENV } from '../../writes/faults.ts';
-import { SqliteExecutor } from '../../db/sqliteExecutor.ts';
+import { SqliteWorkerPool } from '../../db/sqliteWorkerPool.ts';
 import { catalogueRecords } from '../../changes/catalogueRecords.ts';
 import { ChangeDetector } from '../../changes/changeDetector.ts';
 import { ChangeReporter } from '../../changes/changeReporter.ts';
@@ -78,12 +78,13 @@ async function runAgent(config: AgentConfig): Promise<number> {
   const signals: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGBREAK'] : ['SIGINT', 'SIGTERM'];
   for (const signal of signals) process.on(signal, onSignal);
 
-  // Change detection reads on the calling thread: on SQL Server through the driver's pool, on the
-  // embedded database through a read-only connection of its own (its statements are short at demo scale).
+  // Change detection reads one statement at a time: on SQL Server through the driver's pool, on the
+  // embedded database on a thread of its own, so that its table scans never hold up the event loop.
   const changesExecutor =
-    config.changes.intervalMs > 0
-      ? (serving.mssql ?? (config.database.kind === 'sqlite' ? new SqliteExecutor({ dir: config.database.dir, readonly: true }) : null))
-      : null;
+    config.changes.intervalMs <= 0
+      ? null
+      : (serving.mssql ??
+        (config.database.kind === 'sqlite' ? new SqliteWorkerPool({ dir: config.database.dir, readonly: true, workers: 1 }) : null));
   const changes = changesExecutor
     ? new ChangeReporter({
         detector: new ChangeDetector(changesExecutor, catalogueRecords(serving.service), { overlapMs: config.changes.overlapMs }),
