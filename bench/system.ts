@@ -187,6 +187,11 @@ export interface SystemOptions {
    * connection's write whitelist, and the agent runs with --allow-writes (on `dir`, which it changes).
    */
   writes?: readonly string[];
+  /**
+   * How often the agent looks for changes (GP_AGENT_CHANGES_INTERVAL_MS); 0 unless given: the read
+   * and write benches measure requests, and change detection is measured by its own bench.
+   */
+  changesIntervalMs?: number;
 }
 
 /**
@@ -236,7 +241,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = [], options: Sys
       cwd: ROOT,
       // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
       stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
+      env: { ...process.env, LOG_LEVEL: 'warn', GP_AGENT_CHANGES_INTERVAL_MS: String(options.changesIntervalMs ?? 0) },
     },
   );
   const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connectionId };
