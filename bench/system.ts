@@ -189,6 +189,11 @@ export interface SystemOptions {
   writes?: readonly string[];
   /** Added to both processes' environment (bench/observability.ts: metrics and tracing on or off). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * How often the agent looks for changes (GP_AGENT_CHANGES_INTERVAL_MS); 0 unless given: the read
+   * and write benches measure requests, and change detection is measured by its own bench.
+   */
+  changesIntervalMs?: number;
 }
 
 /**
@@ -238,7 +243,7 @@ export async function startGatewayAndAgent(nodeArgs: string[] = [], options: Sys
       cwd: ROOT,
       // The agent's log (e.g. requests cancelled when a flood's connections close) goes to a file.
       stdio: ['ignore', fs.openSync(path.join(DATA, 'agent.log'), 'w'), 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+      env: { ...process.env, LOG_LEVEL: 'warn', GP_AGENT_CHANGES_INTERVAL_MS: String(options.changesIntervalMs ?? 0), ...options.env },
     },
   );
   const auth = { authorization: `Bearer ${key}`, 'x-connection-id': connectionId };

@@ -42,7 +42,7 @@ async function rest(pathAndQuery: string): Promise<string> {
 test('the test key start prints reads the demo over MCP: tools, pages, a record, an error', async () => {
   assert.deepEqual(
     (await client.listTools()).tools.map((tool) => tool.name),
-    ['list_objects', 'list_records', 'get_record', 'create_record'],
+    ['list_objects', 'list_records', 'get_record', 'list_events', 'create_record'],
     'the key start prints has the write scope: it may validate writes on the sandbox',
   );
   const objects = (await call('list_objects', {})).result.structuredContent as { objects: { name: string }[] };
@@ -101,7 +101,7 @@ test('a foreign Origin is refused with 403 as a JSON-RPC error; the gateway’s 
   assert.deepEqual([body.id, body.error.data.code], [3, 'FORBIDDEN']);
   assert.match(body.error.message, /origin https:\/\/evil\.example may not use this MCP endpoint/);
   const same = await clientSending({ origin: new URL(gateway.url).origin });
-  assert.equal((await same.listTools()).tools.length, 4);
+  assert.equal((await same.listTools()).tools.length, 5);
   await same.close();
 });
 
@@ -132,6 +132,8 @@ test('tool errors say what was expected; composite records carry their id; filte
   );
   await assert.rejects(
     client.callTool({ name: 'nope', arguments: {} }),
-    (e: Error) => e.message === 'MCP error -32602: Unknown tool: nope; the tools are list_objects, list_records, get_record, create_record',
+    (e: Error) =>
+      e.message ===
+      'MCP error -32602: Unknown tool: nope; the tools are list_objects, list_records, get_record, list_events, create_record',
   );
 });

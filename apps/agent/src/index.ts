@@ -11,3 +11,8 @@ export { AgentSession } from './connection/agentSession.ts';
 export { AGENT_VERSION } from './version.ts';
 export { DEFAULT_TIMINGS, dialGateway, type DialOptions } from './connection/dialGateway.ts';
 export { nextReconnect, type ConnectionEnd } from './connection/reconnectPolicy.ts';
+// The change-poll bench (bench/changePoll.ts) measures detection in-process.
+export { ChangeDetector } from './changes/changeDetector.ts';
+export { catalogueRecords } from './changes/catalogueRecords.ts';
+export { changedSinceQuery, rangeAggregateQuery } from './changes/statements.ts';
+export { TRACKED_OBJECTS } from './changes/trackedObjects.ts';

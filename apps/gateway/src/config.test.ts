@@ -72,3 +72,10 @@ test('METRICS_PORT, METRICS_HOST and METRICS_TOKEN: off unless set, loopback by 
   assert.throws(() => loadConfig({ METRICS_PORT: 'nine' }), /^Error: METRICS_PORT must be a port number/);
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /^Error: METRICS_TOKEN must be at least 16 characters/);
 });
+
+test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself when wrong', () => {
+  assert.equal(loadConfig({}).eventsRetentionDays, 30);
+  assert.equal(loadConfig({ EVENTS_RETENTION_DAYS: '7' }).eventsRetentionDays, 7);
+  assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' }), /EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650/);
+  assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
+});

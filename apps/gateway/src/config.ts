@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
 
 /** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. */
 const CursorSecretSchema = z
@@ -176,6 +177,13 @@ const ConfigSchema = z
       .min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. the output of: openssl rand -hex 32)')
       .nullable()
       .default(null),
+    /** How long the change feed's events are kept (docs/api.md#events). */
+    eventsRetentionDays: z.coerce
+      .number({ message: 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650' })
+      .int('EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .min(1, 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .max(3650, 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650')
+      .default(EVENTS_RETENTION_DAYS),
   })
   .refine((c) => c.agentHeartbeatTimeoutMs > c.agentHeartbeatIntervalMs, {
     message: 'AGENT_HEARTBEAT_TIMEOUT_MS must be longer than AGENT_HEARTBEAT_INTERVAL_MS',
@@ -229,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     metricsPort: env.METRICS_PORT || undefined,
     metricsHost: env.METRICS_HOST || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    eventsRetentionDays: env.EVENTS_RETENTION_DAYS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   // Bound to loopback, only loopback's names reach /mcp unless told otherwise (DNS rebinding); elsewhere any.

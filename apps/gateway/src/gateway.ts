@@ -38,6 +38,10 @@ import { UsageRecorder } from './core/usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './core/sandbox/builtinAgent.ts';
 import type { Store } from './infrastructure/store/store.ts';
 import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
+import { ConnectionEvents } from './core/events/connectionEvents.ts';
+import { EventFeed } from './core/events/eventFeed.ts';
+import { startEventRetention } from './core/events/eventRetention.ts';
+import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NO_METRICS } from './infrastructure/telemetry/metrics.ts';
 import { startMetricsServer, type MetricsServer } from '@gp-gateway/telemetry';
@@ -92,6 +96,8 @@ export interface GatewayOptions {
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
   agentHandshakesPerSecond?: number;
+  /** How long the change feed's events are kept; EVENTS_RETENTION_DAYS unless given. */
+  eventsRetentionDays?: number;
   /** A span per HTTP request, continued through NATS to the agent (docs/operations.md#traces); the caller starts the exporter (@gp-gateway/telemetry). */
   tracing?: boolean;
   /** Prometheus metrics (docs/operations.md#metrics); none are kept unless given. */
@@ -253,6 +259,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let draining = false;
   const usage = new UsageRecorder(options.store, options.log.child({ component: 'usage' }));
   const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
+  const cursors = new CursorCodec(options.cursorSecret);
+  const eventsLog = options.log.child({ component: 'events' });
+  const events = new EventFeed({ store: options.store, cursors, log: eventsLog });
+  const connectionEvents = new ConnectionEvents(events);
+  router.listen(connectionEvents);
+  const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
   const app = createApp({
     usage,
     store: options.store,
@@ -260,7 +272,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     admin: new AdminService(options.store, undefined, redisPresence),
     dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter()),
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection, metrics),
-    cursors: new CursorCodec(options.cursorSecret),
+    cursors,
+    events,
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
@@ -289,6 +302,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(shared ? { refusalLimiter: shared } : {}),
     ...options.agentAdmission,
     metrics,
+    changes: (orgId, connectionId) => ({ orgId, ingest: (frame) => events.ingest(orgId, connectionId, frame) }),
   });
   let sandbox: BuiltinAgent | null = null;
   if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
@@ -316,6 +330,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await presence.stop();
     await redisPresence?.stop();
     await sweep.stop();
+    await retention.stop();
+    await connectionEvents.settled();
     await sandbox?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

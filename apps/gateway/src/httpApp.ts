@@ -6,6 +6,7 @@ import { authenticate } from './core/auth/authenticate.ts';
 import { RefusalThrottle } from './core/auth/refusalThrottle.ts';
 import type { LimitsLookup } from './core/limits/limitsLookup.ts';
 import type { RateLimiter } from './core/limits/rateLimiter.ts';
+import { EventFeed } from './core/events/eventFeed.ts';
 import type { CursorCodec } from './core/reads/cursor.ts';
 import { RecordReader } from './core/reads/recordReader.ts';
 import type { UsageRecorder } from './core/usage/usageRecorder.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
   dashboardAuth: DashboardAuth;
   agents: AgentRouter;
   cursors: CursorCodec;
+  /** The change feed the agents' changes go to; a feed of its own over the store unless given. */
+  events?: EventFeed;
   log: Logger;
   requestTimeoutMs: number;
   /** Each organisation's limits (docs/api.md#rate-limits). */
@@ -69,6 +72,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
+  const events = options.events ?? new EventFeed({ store, cursors, log: log.child({ component: 'events' }) });
   const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }) });
   const refusals = new RefusalThrottle({
     what: 'API requests with invalid keys',
@@ -88,11 +92,12 @@ export function createApp(options: AppOptions): Express {
   app.use(accessLog(log, options.usage));
   app.use(requireHost);
   if (options.metricsRoute) app.get('/metrics', metricsRoute(options.metricsRoute));
-  mountRest(app, { authenticated, reader, writer, admin, ...(options.ready ? { ready: options.ready } : {}) });
+  mountRest(app, { authenticated, reader, writer, admin, events, ...(options.ready ? { ready: options.ready } : {}) });
   mountMcp(app, {
     authenticated,
     reader,
     writer,
+    events,
     log,
     ...(options.mcpResultBudgetBytes ? { resultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),

@@ -219,3 +219,44 @@ test('the types follow the document', () => {
   assert.equal(retryAfterMs(new Date(Date.now() + 10_000).toUTCString()) > 8000, true);
   assert.equal(retryAfterMs(null), 1000);
 });
+
+test('events reads the feed to the present, or follows it: an empty page is asked again later with the same cursor', async () => {
+  const event = (id: string) => ({
+    id,
+    type: 'customer.updated',
+    connectionId: 'conn_1',
+    company: 'TWO',
+    object: 'customers',
+    recordId: id,
+    changedAt: null,
+    recordedAt: '2026-03-01T00:00:00.000Z',
+    data: null,
+  });
+  const pages = [
+    { data: [event('evt_1'), event('evt_2')], nextCursor: 'c1' },
+    { data: [], nextCursor: 'c1' },
+    { data: [event('evt_3')], nextCursor: 'c2' },
+  ];
+  script((_req, i) => ({ status: 200, body: pages[Math.min(i, pages.length - 1)] }));
+  const client = new GatewayClient({ baseUrl, apiKey: 'lb_live_x' });
+  const toPresent: string[] = [];
+  for await (const e of client.events({ type: ['customer.*'] }, { limit: 2 })) toPresent.push(e.id);
+  assert.deepEqual(toPresent, ['evt_1', 'evt_2'], 'without follow it ends at the first empty page');
+  assert.equal(seen[0]!.url, '/v1/events?type=customer.*&limit=2');
+  assert.equal(seen[1]!.url, '/v1/events?type=customer.*&limit=2&cursor=c1');
+
+  script((_req, i) => ({ status: 200, body: pages[Math.min(i, pages.length - 1)] }));
+  const stop = new AbortController();
+  const followed: string[] = [];
+  const cursors: string[] = [];
+  for await (const e of client.events({}, { follow: true, intervalMs: 1, signal: stop.signal, onCursor: (c) => cursors.push(c) })) {
+    followed.push(e.id);
+    if (e.id === 'evt_3') stop.abort();
+  }
+  assert.deepEqual(followed, ['evt_1', 'evt_2', 'evt_3'], 'following reads past the empty page');
+  assert.deepEqual(
+    seen.map((r) => r.url),
+    ['/v1/events', '/v1/events?cursor=c1', '/v1/events?cursor=c1'],
+  );
+  assert.deepEqual(cursors.slice(0, 2), ['c1', 'c1']);
+});

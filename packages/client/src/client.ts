@@ -13,14 +13,31 @@ type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
 type Ok<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
-/** Objects with a list route `/v1/{object}` (lines are listed with `lines`). */
+/** Objects with a list route `/v1/{object}` (lines are listed with `lines`, the change feed with `events`). */
 export type ListObject = {
-  [P in keyof paths]: P extends `/v1/${infer O}` ? (O extends `${string}/${string}` | 'openapi.json' ? never : O) : never;
+  [P in keyof paths]: P extends `/v1/${infer O}` ? (O extends `${string}/${string}` | 'openapi.json' | 'events' ? never : O) : never;
 }[keyof paths];
 /** Objects with a get-by-id route `/v1/{object}/{id}`. */
 export type GetObject = {
-  [P in keyof paths]: P extends `/v1/${infer O}/{id}` ? (O extends `${string}/${string}` ? never : O) : never;
+  [P in keyof paths]: P extends `/v1/${infer O}/{id}` ? (O extends `${string}/${string}` | 'events' ? never : O) : never;
 }[keyof paths];
+/** One event of the change feed (docs/api.md#events). */
+export type Event = Ok<Get<'/v1/events/{id}'>> extends { data: infer E } ? E : never;
+/** The change feed's filters; `type` takes event types and patterns such as `customer.*`. */
+export type EventFilters = Omit<QueryOf<Get<'/v1/events'>>, 'limit' | 'cursor'>;
+
+export interface FollowOptions {
+  /** Where to start: a nextCursor kept from before; the oldest event kept when absent. */
+  cursor?: string;
+  limit?: number;
+  /** Keep reading after the present: wait `intervalMs` after an empty page and ask again, until `signal` aborts. */
+  follow?: boolean;
+  /** How long to wait after an empty page when following; 2 s unless given. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+  /** Told the cursor after each page, to keep: reading again from it misses nothing and repeats nothing. */
+  onCursor?: (cursor: string) => void;
+}
 /** Documents whose lines are listed at `/v1/{object}/{id}/lines`. */
 export type LinesObject = { [P in keyof paths]: P extends `/v1/${infer O}/{id}/lines` ? O : never }[keyof paths];
 
@@ -130,6 +147,20 @@ function queryOf(filters: Json): Json {
   );
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function waitOrAbort(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export class GatewayClient {
   private readonly http;
 
@@ -226,6 +257,31 @@ export class GatewayClient {
       }),
     );
     return answer.data;
+  }
+
+  /**
+   * The change feed, oldest first: `for await (const e of client.events({ type: ['customer.*'] }, { follow: true, signal }))`.
+   * Without `follow` it ends at the present. Keep the cursor `onCursor` reports to resume where you left off.
+   */
+  async *events(filters: EventFilters = {}, options: FollowOptions = {}): AsyncGenerator<Event> {
+    let cursor = options.cursor;
+    for (;;) {
+      if (options.signal?.aborted) return;
+      const query = { ...filters, ...(options.limit ? { limit: options.limit } : {}), ...(cursor ? { cursor } : {}) };
+      const page: { data: Event[]; nextCursor: string } = await this.send(this.http.GET('/v1/events', { params: { query } }));
+      yield* page.data;
+      cursor = page.nextCursor;
+      options.onCursor?.(cursor);
+      if (page.data.length > 0) continue;
+      if (!options.follow) return;
+      await waitOrAbort(options.intervalMs ?? 2_000, options.signal);
+    }
+  }
+
+  /** One event by id. */
+  async event(id: string): Promise<Event> {
+    const body: { data: Event } = await this.send(this.http.GET('/v1/events/{id}', { params: { path: { id } } }));
+    return body.data;
   }
 
   /** Replaces a key's secret (scope `write`); the new secret is in this answer only. */

@@ -2,7 +2,10 @@
 export { GatewayClient, GatewayError } from './client.ts';
 export type {
   Created,
+  Event,
+  EventFilters,
   Filters,
+  FollowOptions,
   GatewayClientOptions,
   GetObject,
   GetRecord,

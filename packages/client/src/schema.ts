@@ -101,6 +101,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description What changed in GP (records created, updated, deleted) and connections coming online or going offline, oldest first, kept 30 days. `nextCursor` is never null: pass it back to read what happened since; an empty page means nothing yet. The feed never skips an event that was stored late (docs/api.md#events).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one event by id
+         * @description An event exactly as the feed lists it; 404 when the organisation has no event with the id (or it is past retention).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -1256,6 +1296,27 @@ export interface components {
             markedToPost: boolean;
             postingDate: string | null;
         };
+        Event: {
+            /** @description `evt_` and 16 characters; stable, the same in every read and delivery */
+            id: string;
+            /** @description `customer.created`, `ar-invoice.updated`, `connection.online`, … */
+            type: string;
+            connectionId: string;
+            /** @description the company database (GP's INTERID); null for a connection's own events */
+            company: string | null;
+            /** @description the object the record is of (`customers`); null for a connection's own events */
+            object: string | null;
+            /** @description the id `GET /v1/{object}/{id}` takes; null for a connection’s own events */
+            recordId: string | null;
+            /** @description when GP changed the record (its DEX_ROW_TS), ISO-8601 UTC; for a delete, when the agent found it gone */
+            changedAt: string | null;
+            /** @description when the gateway stored the event, ISO-8601 UTC */
+            recordedAt: string;
+            /** @description the record as the API serves it (created, updated); `{ "id": … }` for a delete; details of a connection event */
+            data: {
+                [key: string]: unknown;
+            } | null;
+        };
         RotatedKey: {
             key: {
                 id: string;
@@ -1821,6 +1882,94 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error500Response"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Events per page, 1 to 1000. */
+                limit?: number;
+                /** @description The previous page's nextCursor, unchanged, with the same filters. */
+                cursor?: string;
+                /** @description Event types, or a noun's pattern such as `customer.*`; repeat the parameter for several. Nouns: customer, customer-address, vendor, vendor-address, item, item-quantity, account, ar-invoice, ar-payment, ap-invoice, ap-payment, sales-order, sales-order-line, purchase-order, batch, connection. */
+                type?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer-address.created" | "customer-address.updated" | "customer-address.deleted" | "vendor.created" | "vendor.updated" | "vendor.deleted" | "vendor-address.created" | "vendor-address.updated" | "vendor-address.deleted" | "item.created" | "item.updated" | "item.deleted" | "item-quantity.created" | "item-quantity.updated" | "item-quantity.deleted" | "account.created" | "account.updated" | "account.deleted" | "ar-invoice.created" | "ar-invoice.updated" | "ar-invoice.deleted" | "ar-payment.created" | "ar-payment.updated" | "ar-payment.deleted" | "ap-invoice.created" | "ap-invoice.updated" | "ap-invoice.deleted" | "ap-payment.created" | "ap-payment.updated" | "ap-payment.deleted" | "sales-order.created" | "sales-order.updated" | "sales-order.deleted" | "sales-order-line.created" | "sales-order-line.updated" | "sales-order-line.deleted" | "purchase-order.created" | "purchase-order.updated" | "purchase-order.deleted" | "batch.created" | "batch.updated" | "batch.deleted" | "connection.online" | "connection.offline" | "customer.*" | "customer-address.*" | "vendor.*" | "vendor-address.*" | "item.*" | "item-quantity.*" | "account.*" | "ar-invoice.*" | "ar-payment.*" | "ap-invoice.*" | "ap-payment.*" | "sales-order.*" | "sales-order-line.*" | "purchase-order.*" | "batch.*" | "connection.*")[];
+                /** @description Only events of this object. */
+                object?: "customers" | "customer-addresses" | "vendors" | "vendor-addresses" | "items" | "item-quantities" | "accounts" | "ar-invoices" | "ar-payments" | "ap-invoices" | "ap-payments" | "sales-orders" | "sales-order-lines" | "purchase-orders" | "batches";
+                /** @description Only events of this connection. */
+                connectionId?: string;
+                /** @description Only events of this company database (GP's INTERID, case-insensitive). */
+                company?: string;
+                /** @description Only events recorded at or after this time: an ISO-8601 date-time, or a date meaning its UTC midnight. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, and the cursor to continue from. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        nextCursor: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            401: components["responses"]["Error401Response"];
+            403: components["responses"]["Error403Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            503: components["responses"]["Error503Response"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id, `evt_…`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            401: components["responses"]["Error401Response"];
+            403: components["responses"]["Error403Response"];
+            404: components["responses"]["Error404Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            503: components["responses"]["Error503Response"];
         };
     };
     listCompanies: {

@@ -58,7 +58,7 @@ const DateFilterSchema = z.string().transform((text, ctx) => {
 });
 
 /** A date-time (or a date, meaning its UTC midnight) normalised to UTC with milliseconds. */
-const TimestampFilterSchema = z.string().transform((text, ctx) => {
+export const TimestampFilterSchema = z.string().transform((text, ctx) => {
   const dateTime = DATE_TIME.exec(text);
   const valid = dateTime ? isRealDate(dateTime[1]!) : isRealDate(text);
   const parsed = valid ? new Date(dateTime ? text : `${text}T00:00:00Z`) : null;

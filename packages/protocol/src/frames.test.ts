@@ -103,3 +103,42 @@ test('a request frame may carry a W3C traceparent, and agents and gateways from 
   );
   assert.ok(odd.ok);
 });
+
+test('the change feed frames: changes from the agent, acknowledged by id; a welcome names the features, or none (an older gateway)', () => {
+  const change = {
+    kind: 'updated',
+    id: 'AARONFIT0001',
+    version: '2026-01-01T10:00:00.000Z',
+    changedAt: '2026-01-01T10:00:00.000Z',
+    record: { id: 'AARONFIT0001' },
+  };
+  const frame = {
+    v: 1,
+    type: 'changes',
+    id: 'c1',
+    object: 'customers',
+    company: 'TWO',
+    changes: [change, { ...change, kind: 'deleted', record: null }],
+  };
+  assert.deepEqual(decodeFrame(AgentToGatewayFrameSchema, encodeFrame(frame)), { ok: true, frame, payload: null });
+  assert.deepEqual(decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'changes-ack', id: 'c1', stored: 2 })), {
+    ok: true,
+    frame: { v: 1, type: 'changes-ack', id: 'c1', stored: 2 },
+    payload: null,
+  });
+  // Objects without change detection (gl-entries, the system database's companies) and empty frames are refused.
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ ...frame, object: 'gl-entries' })).ok, false);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ ...frame, changes: [] })).ok, false);
+  assert.equal(decodeFrame(AgentToGatewayFrameSchema, encodeFrame({ ...frame, changes: [{ ...change, kind: 'moved' }] })).ok, false);
+
+  const welcome = decodeFrame(
+    GatewayToAgentFrameSchema,
+    encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn_1', features: ['changes'] }),
+  );
+  assert.ok(welcome.ok && welcome.frame.type === 'welcome' && welcome.frame.features?.includes('changes'));
+  const older = decodeFrame(GatewayToAgentFrameSchema, encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn_1' }));
+  assert.ok(
+    older.ok && older.frame.type === 'welcome' && older.frame.features === undefined,
+    'a welcome without features: send no changes',
+  );
+});

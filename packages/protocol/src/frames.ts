@@ -4,6 +4,7 @@ import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
 import { WritableObjectNameSchema } from './writes.ts';
 import { WriteCheckSchema } from './writeCheck.ts';
+import { ChangeSchema, EventObjectNameSchema, MAX_CHANGES_PER_FRAME } from './changes.ts';
 
 /**
  * Frames between gateway and agent (docs/decisions.md#gateway-and-agent-protocol), one per WebSocket text message.
@@ -60,8 +61,48 @@ export const HelloFrameSchema = z.object({
   health: AgentHealthSchema.optional(),
 });
 
+/**
+ * What a gateway takes beyond the first release of protocol 1, named in its welcome: `changes`, the
+ * change feed's frames. An agent sends such frames only to a gateway that names them (an older one
+ * would log them as not understood and drop them); an older agent ignores the list (zod strips
+ * fields it does not know) and simply sends none.
+ */
+export const GATEWAY_FEATURES = ['changes'] as const;
+
 /** Gateway → agent, the answer to a hello it accepts. */
-const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
+const WelcomeFrameSchema = z.object({
+  v: V,
+  type: z.literal('welcome'),
+  connectionId: z.string(),
+  features: z.array(z.string().max(32)).max(32).optional(),
+});
+
+/**
+ * Agent → gateway: changes the agent found in one object of one company (docs/decisions.md#change-feed).
+ * The gateway stores them as events and acknowledges the frame by its id once they are committed;
+ * until then the agent keeps them and its watermark where they were, and sends them again on its
+ * next link if this one drops (the store keeps one event per change, so twice is harmless).
+ */
+export const ChangesFrameSchema = z.object({
+  v: V,
+  type: z.literal('changes'),
+  id: z.string().max(64),
+  object: EventObjectNameSchema,
+  company: z.string().max(5),
+  changes: z.array(ChangeSchema).min(1).max(MAX_CHANGES_PER_FRAME),
+});
+
+/**
+ * Gateway → agent: the changes of frame `id` are stored (`stored`: events new to the store, the
+ * rest it already had), or could not be (`error`: the agent sends them again later).
+ */
+export const ChangesAckFrameSchema = z.object({
+  v: V,
+  type: z.literal('changes-ack'),
+  id: z.string().max(64),
+  stored: z.number().int().nonnegative(),
+  error: z.string().max(500).optional(),
+});
 
 /**
  * Agent → gateway, whenever its health or company list changes and every few minutes besides,
@@ -233,6 +274,7 @@ export const AgentToGatewayFrameSchema = z.discriminatedUnion('type', [
   PongFrameSchema,
   StatusFrameSchema,
   DrainingFrameSchema,
+  ChangesFrameSchema,
 ]);
 export const GatewayToAgentFrameSchema = z.discriminatedUnion('type', [
   WelcomeFrameSchema,
@@ -240,6 +282,7 @@ export const GatewayToAgentFrameSchema = z.discriminatedUnion('type', [
   CancelFrameSchema,
   PingFrameSchema,
   PongFrameSchema,
+  ChangesAckFrameSchema,
 ]);
 export type AgentToGatewayFrame = z.infer<typeof AgentToGatewayFrameSchema>;
 export type GatewayToAgentFrame = z.infer<typeof GatewayToAgentFrameSchema>;
@@ -250,6 +293,8 @@ export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
 export type StatusFrame = z.infer<typeof StatusFrameSchema>;
 export type DrainingFrame = z.infer<typeof DrainingFrameSchema>;
 export type CancelFrame = z.infer<typeof CancelFrameSchema>;
+export type ChangesFrame = z.infer<typeof ChangesFrameSchema>;
+export type ChangesAckFrame = z.infer<typeof ChangesAckFrameSchema>;
 
 /** Close codes the gateway uses when it refuses an agent; the agent stops instead of retrying. */
 export const CLOSE_TOKEN_REJECTED = 4401;

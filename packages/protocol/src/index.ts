@@ -80,6 +80,8 @@ export {
   AgentInfoSchema,
   AgentToGatewayFrameSchema,
   CancelFrameSchema,
+  ChangesAckFrameSchema,
+  ChangesFrameSchema,
   CLOSE_AGENT_STOPPING,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_SERVICE_RESTART,
@@ -89,6 +91,7 @@ export {
   CLOSE_VERSION_UNSUPPORTED,
   DrainingFrameSchema,
   ErrorFrameSchema,
+  GATEWAY_FEATURES,
   GatewayToAgentFrameSchema,
   HelloFrameSchema,
   MAX_FRAME_BYTES,
@@ -122,6 +125,8 @@ export type {
   AgentInfo,
   AgentToGatewayFrame,
   CancelFrame,
+  ChangesAckFrame,
+  ChangesFrame,
   DrainingFrame,
   ErrorFrame,
   GatewayToAgentFrame,
@@ -139,6 +144,24 @@ export type {
   WriteOperation,
   WriteOutcome,
 } from './frames.ts';
+
+// The change feed (docs/api.md#events)
+export {
+  CHANGE_KINDS,
+  ChangeSchema,
+  EVENT_NOUNS,
+  EVENT_OBJECT_NAMES,
+  EVENT_TYPES,
+  EventObjectNameSchema,
+  EventSchema,
+  MAX_CHANGES_PER_FRAME,
+  eventTypeMatches,
+  eventTypeOf,
+  eventTypePatternProblem,
+} from './changes.ts';
+export type { Change, ChangeKind, Event, EventObjectName } from './changes.ts';
+export { parseEventsQuery } from './eventQuery.ts';
+export type { EventsQuery } from './eventQuery.ts';
 
 // Text a client or person names something with: one rule for write bodies, filters and names
 export { idProblem, textProblem } from './text.ts';

@@ -12,12 +12,12 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_CURSOR_LENGTH = 2048;
 
-const LimitSchema = z
+export const LimitSchema = z
   .string('must be given once')
   .regex(/^\d{1,4}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
   .transform(Number)
   .refine((n) => n >= 1 && n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`);
-const CursorSchema = z.string('must be given once').min(1, 'must not be empty').max(MAX_CURSOR_LENGTH, 'is not a valid cursor');
+export const CursorSchema = z.string('must be given once').min(1, 'must not be empty').max(MAX_CURSOR_LENGTH, 'is not a valid cursor');
 
 export interface ListQuery {
   limit: number;

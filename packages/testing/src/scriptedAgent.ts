@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { encodeFrame, type Operation, type WriteOperation } from '@gp-gateway/protocol';
+import { encodeFrame, type Change, type Operation, type WriteOperation } from '@gp-gateway/protocol';
 
 /**
  * What the scripted agents of one customer database share: the write journal (operation id → the
@@ -51,6 +51,10 @@ export interface ScriptedAgentOptions {
 export class ScriptedAgent {
   readonly requests: ScriptedRequest[] = [];
   readonly journal: ScriptedJournal;
+  /** What the gateway's welcome offered beyond protocol 1's first release (`changes`). */
+  features: string[] = [];
+  private readonly acks = new Map<string, (ack: { stored: number; error?: string }) => void>();
+  private nextChanges = 1;
   script: Script;
   private readonly ws: WebSocket;
 
@@ -84,8 +88,22 @@ export class ScriptedAgent {
       });
       ws.on('message', (data: Buffer) => {
         const text = data.toString();
-        const frame = JSON.parse(text.split('\n')[0]!) as { type: string; id: string; op: Operation };
-        if (frame.type === 'welcome') resolve(agent);
+        const frame = JSON.parse(text.split('\n')[0]!) as {
+          type: string;
+          id: string;
+          op: Operation;
+          features?: string[];
+          stored?: number;
+          error?: string;
+        };
+        if (frame.type === 'welcome') {
+          agent.features = frame.features ?? [];
+          resolve(agent);
+        }
+        if (frame.type === 'changes-ack') {
+          agent.acks.get(frame.id)?.({ stored: frame.stored ?? 0, ...(frame.error ? { error: frame.error } : {}) });
+          agent.acks.delete(frame.id);
+        }
         if (frame.type === 'request') {
           const request = { id: frame.id, op: frame.op };
           agent.requests.push(request);
@@ -106,6 +124,15 @@ export class ScriptedAgent {
 
   error(id: string, code: string, message: string, details?: Record<string, unknown>): void {
     this.ws.send(encodeFrame({ v: 1, type: 'error', id, code, message, ...(details ? { details } : {}) }));
+  }
+
+  /** Reports changes as the agent's detection does; resolves with the gateway's acknowledgement. */
+  reportChanges(object: string, company: string, changes: Change[]): Promise<{ stored: number; error?: string }> {
+    const id = `c${this.nextChanges++}`;
+    return new Promise((resolve) => {
+      this.acks.set(id, resolve);
+      this.ws.send(encodeFrame({ v: 1, type: 'changes', id, object, company, changes }));
+    });
   }
 
   /** The link drops (a pulled cable, a killed process): no close handshake. */

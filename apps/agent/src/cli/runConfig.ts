@@ -7,6 +7,8 @@ import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts
 import { WRITE_REQUEST_TIMEOUT_MS } from '../writes/mssql/mssqlWriter.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 import { faultFromEnv, type Fault } from '../writes/faults.ts';
+import { DEFAULT_OVERLAP_MS } from '../changes/changeDetector.ts';
+import { DEFAULT_CHANGE_SCHEDULE } from '../changes/changeReporter.ts';
 
 /**
  * The agent's settings, from a configuration file, environment variables and flags: flags win over
@@ -48,6 +50,9 @@ export const SETTINGS = {
   statusIntervalMs: { name: 'GP_AGENT_STATUS_INTERVAL_MS' },
   sqliteWorkers: { name: 'GP_SQLITE_WORKERS' },
   allowWrites: { name: 'GP_AGENT_ALLOW_WRITES', flag: { key: 'allowWrites', text: '--allow-writes' } },
+  changesIntervalMs: { name: 'GP_AGENT_CHANGES_INTERVAL_MS' },
+  changesBudgetMs: { name: 'GP_AGENT_CHANGES_BUDGET_MS' },
+  changesOverlapMs: { name: 'GP_AGENT_CHANGES_OVERLAP_MS' },
 } as const satisfies Record<string, SettingSpec>;
 type SettingKey = keyof typeof SETTINGS;
 const TIMING_KEYS = [
@@ -111,6 +116,8 @@ export interface AgentConfig {
    * GP_AGENT_ALLOW_WRITES = true; off unless set.
    */
   allowWrites: boolean;
+  /** Change detection (docs/decisions.md#change-feed): how often, within what budget, and how far back each poll looks again. */
+  changes: { intervalMs: number; budgetMs: number; overlapMs: number };
   /** The configuration file read, if any. */
   configFile: string | null;
   /** What works but should change, for the log and the terminal (a token on the command line). */
@@ -375,6 +382,11 @@ function settingsSchema(given: Given) {
       .refine((text) => BOOLEAN_TEXT.has(text), { error: () => problem('allowWrites', 'must be true or false') })
       .transform((text) => BOOLEAN_TEXT.get(text)!)
       .default(false),
+    changes: z.object({
+      intervalMs: wholeNumber('changesIntervalMs', 0, 86_400_000).default(DEFAULT_CHANGE_SCHEDULE.intervalMs),
+      budgetMs: wholeNumber('changesBudgetMs', 1, 3_600_000).default(DEFAULT_CHANGE_SCHEDULE.budgetMs),
+      overlapMs: wholeNumber('changesOverlapMs', 0, 7 * 86_400_000).default(DEFAULT_OVERLAP_MS),
+    }),
     testDelayMs: z
       .string()
       .regex(/^\d+$/, `${TEST_DELAY_ENV} (from environment): must be a whole number of milliseconds (it is for tests only: unset it)`)
@@ -412,6 +424,7 @@ export function loadAgentConfig(
     timings: Object.fromEntries(TIMING_KEYS.map((key) => [key, value(key)])),
     sqliteWorkers: value('sqliteWorkers'),
     allowWrites: value('allowWrites'),
+    changes: { intervalMs: value('changesIntervalMs'), budgetMs: value('changesBudgetMs'), overlapMs: value('changesOverlapMs') },
     testDelayMs: env[TEST_DELAY_ENV] || undefined,
   };
   const schema = settingsSchema(given);
@@ -463,6 +476,9 @@ export function settingsHelp(): string {
     `                     GP_AGENT_STATUS_INTERVAL_MS     re-check the database this often (default ${d.statusIntervalMs})`,
     '                     GP_SQLITE_WORKERS               SQLite threads (default 2)',
     '  --allow-writes     GP_AGENT_ALLOW_WRITES           true: write into GP (POST /v1/…); off by default',
+    `                     GP_AGENT_CHANGES_INTERVAL_MS    look for changes in GP this often; 0: never (default ${DEFAULT_CHANGE_SCHEDULE.intervalMs})`,
+    `                     GP_AGENT_CHANGES_BUDGET_MS      at most this much query time per round (default ${DEFAULT_CHANGE_SCHEDULE.budgetMs})`,
+    `                     GP_AGENT_CHANGES_OVERLAP_MS     how far back each poll looks again for late commits (default ${DEFAULT_OVERLAP_MS})`,
     '',
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   type AgentHealth,
   type AgentInfo,
+  type ChangesAckFrame,
   type Company,
   type ErrorCode,
   type Operation,
@@ -30,8 +31,10 @@ export interface FrameChannel {
 export interface AgentSessionOptions {
   /** How often the agent re-checks its database and tells the gateway when something changed (default 60 s; 0 = never). */
   statusIntervalMs?: number;
-  /** Told when the gateway accepts the hello. */
-  onWelcome?: (connectionId: string) => void;
+  /** Told when the gateway accepts the hello, with what it offers beyond protocol 1's first release (`changes`). */
+  onWelcome?: (connectionId: string, features: readonly string[]) => void;
+  /** Told when the gateway acknowledges a frame of changes (changes/changeReporter.ts). */
+  onChangesAck?: (frame: ChangesAckFrame) => void;
   /** Answers write and outcome operations; without it they are refused (writes off). */
   writes?: WriteHandler;
 }
@@ -139,8 +142,11 @@ export class AgentSession {
         this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at, now: Date.now() }));
         return;
       case 'welcome':
-        this.log.info({ connectionId: frame.connectionId }, 'gateway accepted the agent');
-        this.options.onWelcome?.(frame.connectionId);
+        this.log.info({ connectionId: frame.connectionId, features: frame.features ?? [] }, 'gateway accepted the agent');
+        this.options.onWelcome?.(frame.connectionId, frame.features ?? []);
+        return;
+      case 'changes-ack':
+        this.options.onChangesAck?.(frame);
         return;
       case 'pong':
         return;

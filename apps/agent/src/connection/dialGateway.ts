@@ -10,6 +10,7 @@ import {
   sendInBatches,
   type AgentInfo,
 } from '@gp-gateway/protocol';
+import type { ChangeReporter } from '../changes/changeReporter.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import type { WriteHandler } from '../writes/writeService.ts';
 import { AgentSession } from './agentSession.ts';
@@ -54,6 +55,8 @@ export interface DialOptions {
   log: Logger;
   dialect: AgentInfo['dialect'];
   timings?: Partial<ConnectionTimings>;
+  /** Change detection, run while a gateway that keeps changes is connected (its welcome offers `changes`). */
+  changes?: ChangeReporter;
 }
 
 export interface DialControl {
@@ -167,10 +170,15 @@ function connectOnce(
       {
         statusIntervalMs: timings.statusIntervalMs,
         ...(options.writes && { writes: options.writes }),
-        onWelcome: () => {
+        onWelcome: (_connectionId, features) => {
           welcomed = true;
           onWelcome();
+          if (features.includes('changes'))
+            options.changes?.attach((frame) => {
+              if (ws.readyState === WebSocket.OPEN) send(frame);
+            });
         },
+        onChangesAck: (frame) => options.changes?.acked(frame),
       },
     );
 
@@ -182,6 +190,7 @@ function connectOnce(
       stop.removeEventListener('abort', onStop);
       force?.removeEventListener('abort', onForce);
       session.closed();
+      options.changes?.detach();
       resolve({ code: null, ...result, welcomed, upMs: openedAt ? Date.now() - openedAt : 0 });
     };
 

@@ -18,6 +18,8 @@ import { renderSelect } from './render.ts';
 import type { ColumnRef, SelectQuery } from './model.ts';
 import { goldenBody } from '../writes/mssql/goldenBodies.ts';
 import { STAND_IN_SCRIPT } from '../writes/mssql/stand-in/standIn.ts';
+import { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery, type KeyRange } from '../changes/statements.ts';
+import { TRACKED_OBJECTS } from '../changes/trackedObjects.ts';
 import { checksOf } from '../writes/references/describe.ts';
 import { referenceBatch } from '../writes/references/mssql.ts';
 
@@ -154,6 +156,26 @@ function allStatements(): { label: string; text: string }[] {
     const batch = referenceBatch('TWO', checksOf(object, goldenBody(object)));
     const declare = `DECLARE ${batch.params.map((p) => `@${p.name} ${p.type}`).join(', ')};\n`;
     out.push({ label: `${object} reference checks`, text: `${declare}${batch.sql}\n` });
+  }
+  // Change detection (changes/statements.ts): the watermark's read, and each range's aggregate and rows, bounded or open on either side.
+  for (const { object, sources } of TRACKED_OBJECTS) {
+    for (const source of sources) {
+      const sample = (tag: string) => source.key.map((c) => (c.type.kind === 'int' ? 1 : `${tag}1`));
+      const ranges: KeyRange[] = [
+        { lo: null, hi: null },
+        { lo: sample('A'), hi: null },
+        { lo: null, hi: sample('B') },
+        { lo: sample('A'), hi: sample('B') },
+      ];
+      const queries = [
+        changedSinceQuery(mssqlDialect, 'TWO', source, '2026-03-01T14:05:09.123Z'),
+        ...ranges.flatMap((range) => [
+          rangeAggregateQuery(mssqlDialect, 'TWO', source, range),
+          rangeRowsQuery(mssqlDialect, 'TWO', source, range),
+        ]),
+      ];
+      queries.forEach((q, i) => out.push({ label: `${object} ${source.table} change detection ${i}: ${q.sql}`, text: `${q.sql}\n` }));
+    }
   }
   // The stand-in eConnect script of the gated SQL Server write suite, one file per batch (sqlfluff is
   // much faster on small files than on one large one).

@@ -11,6 +11,10 @@ import { FAULT_ENV } from '../../writes/faults.ts';
 import { startAgentMetrics, type AgentMetricsServer } from '../../telemetry/promMetrics.ts';
 import { metricsAddress, type MetricsAddress } from '../metricsAddress.ts';
 import { startTracing } from '@gp-gateway/telemetry';
+import { SqliteWorkerPool } from '../../db/sqliteWorkerPool.ts';
+import { catalogueRecords } from '../../changes/catalogueRecords.ts';
+import { ChangeDetector } from '../../changes/changeDetector.ts';
+import { ChangeReporter } from '../../changes/changeReporter.ts';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -81,6 +85,22 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
   const signals: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM', 'SIGBREAK'] : ['SIGINT', 'SIGTERM'];
   for (const signal of signals) process.on(signal, onSignal);
 
+  // Change detection reads one statement at a time: on SQL Server through the driver's pool, on the
+  // embedded database on a thread of its own, so that its table scans never hold up the event loop.
+  const changesExecutor =
+    config.changes.intervalMs <= 0
+      ? null
+      : (serving.mssql ??
+        (config.database.kind === 'sqlite' ? new SqliteWorkerPool({ dir: config.database.dir, readonly: true, workers: 1 }) : null));
+  const changes = changesExecutor
+    ? new ChangeReporter({
+        detector: new ChangeDetector(changesExecutor, catalogueRecords(serving.service), { overlapMs: config.changes.overlapMs }),
+        companies: async () => (await serving.service.health()).companies.map((c) => c.id),
+        log: log.child({ component: 'changes' }),
+        schedule: { intervalMs: config.changes.intervalMs, budgetMs: config.changes.budgetMs },
+      })
+    : undefined;
+
   let code = EXIT_STOPPED;
   try {
     await dialGateway(
@@ -92,6 +112,7 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
         log,
         dialect: serving.dialect,
         timings: config.timings,
+        ...(changes && { changes }),
       },
       { stop: stop.signal, force: force.signal },
     );
@@ -103,6 +124,9 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
     code = EXIT_REFUSED;
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
+    changes?.detach();
+    await changes?.settled();
+    if (changesExecutor && changesExecutor !== serving.mssql) await changesExecutor.close();
     await serving.close().catch(() => {});
     await metrics?.close();
     await tracing?.shutdown().catch(() => {});

@@ -1,4 +1,5 @@
 import {
+  GATEWAY_FEATURES,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_VERSION_UNSUPPORTED,
   decodeFrame,
@@ -7,13 +8,20 @@ import {
   PROTOCOL_VERSION,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
-import { AgentLink, type AgentChannel } from './agentLink.ts';
+import { AgentLink, type AgentChannel, type ChangeSink } from './agentLink.ts';
 
 /**
  * Turns an agent's first frame into a link, or refuses it with a close code and a message the agent
- * logs. Shared by WebSocket agents and the built-in sandbox agent.
+ * logs. Shared by WebSocket agents and the built-in sandbox agent. With `changes`, the welcome offers
+ * the change feed (GATEWAY_FEATURES) and the agent's changes are stored there.
  */
-export function acceptAgent(channel: AgentChannel, firstFrame: string | Buffer, connectionId: string, log: Logger): AgentLink | null {
+export function acceptAgent(
+  channel: AgentChannel,
+  firstFrame: string | Buffer,
+  connectionId: string,
+  log: Logger,
+  changes: ChangeSink | null = null,
+): AgentLink | null {
   const decoded = decodeFrame(HelloFrameSchema, firstFrame);
   if (!decoded.ok) {
     log.warn({ connectionId, reason: decoded.error }, 'agent refused: its first frame is not a hello');
@@ -29,8 +37,10 @@ export function acceptAgent(channel: AgentChannel, firstFrame: string | Buffer, 
     );
     return null;
   }
-  const link = new AgentLink(channel, hello, log.child({ connectionId }));
-  channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId }));
+  const link = new AgentLink(channel, hello, log.child({ connectionId }), changes);
+  channel.send(
+    encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId, ...(changes ? { features: [...GATEWAY_FEATURES] } : {}) }),
+  );
   log.info(
     { connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id), health: hello.health ?? null },
     'agent connected',

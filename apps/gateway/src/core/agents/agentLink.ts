@@ -6,6 +6,7 @@ import {
   PROTOCOL_VERSION,
   type AgentHealth,
   type AgentInfo,
+  type ChangesFrame,
   type Company,
   type ErrorCode,
   type Operation,
@@ -94,6 +95,17 @@ interface Pending {
   sentAt: number;
 }
 
+/**
+ * Where an agent's changes go (core/events): an agent whose link has none was not offered the
+ * `changes` feature in its welcome, and one that sends changes anyway is told they were not kept.
+ */
+export interface ChangeSink {
+  /** The organisation the agent's connection belongs to. */
+  orgId: string;
+  /** Stores the frame's changes; how many events were new. */
+  ingest(frame: ChangesFrame): Promise<number>;
+}
+
 export interface AgentHello {
   agent: AgentInfo;
   companies: Company[];
@@ -121,9 +133,12 @@ export class AgentLink {
   private readonly expired = new Map<string, { object: string | null; at: number }>();
   private nextId = 1;
   private open = true;
+  /** Where this agent's changes are stored; null when the gateway keeps none from it (the built-in sandbox agent). */
+  readonly changes: ChangeSink | null;
 
-  constructor(channel: AgentChannel, hello: AgentHello, log: Logger) {
+  constructor(channel: AgentChannel, hello: AgentHello, log: Logger, changes: ChangeSink | null = null) {
     this.channel = channel;
+    this.changes = changes;
     this.agent = hello.agent;
     this.companies = hello.companies;
     this.health = hello.health ?? null;
@@ -273,9 +288,36 @@ export class AgentLink {
       case 'ping':
         this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: frame.at, now: Date.now() }));
         return;
+      case 'changes':
+        void this.storeChanges(frame);
+        return;
       case 'pong':
       case 'hello':
         return;
+    }
+  }
+
+  /**
+   * Stores an agent's changes and acknowledges the frame once they are committed, or says they were
+   * not: the agent keeps them, and its watermark, until an acknowledgement without error.
+   */
+  private async storeChanges(frame: ChangesFrame): Promise<void> {
+    let ack: { stored: number; error?: string };
+    if (!this.changes) {
+      ack = { stored: 0, error: 'this gateway keeps no changes from this agent' };
+    } else {
+      try {
+        ack = { stored: await this.changes.ingest(frame) };
+      } catch (error) {
+        this.log.warn({ err: error, object: frame.object, changes: frame.changes.length }, 'could not store the changes an agent reported');
+        ack = { stored: 0, error: 'the gateway could not store the changes; send them again' };
+      }
+    }
+    if (!this.open) return;
+    try {
+      this.channel.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'changes-ack', id: frame.id, ...ack }));
+    } catch {
+      // The agent is going away; it sends the changes again on its next link.
     }
   }
 

@@ -25,7 +25,7 @@ import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/
 import { acceptAgent } from './acceptAgent.ts';
 import { AgentAdmission, CONNECTION_BUFFER_BUDGET_BYTES, DEFAULT_MAX_AGENTS_PER_CONNECTION, type ByteRefusal } from './agentAdmission.ts';
 import type { AgentRegistry } from './agentRouter.ts';
-import type { AgentLink } from './agentLink.ts';
+import type { AgentLink, ChangeSink } from './agentLink.ts';
 import { AgentTokenWatch, type WatchedSocket } from './agentTokenWatch.ts';
 import { HandshakeCap } from './handshakeCap.ts';
 
@@ -65,6 +65,8 @@ export interface AgentSocketServerOptions {
   tokenCheckMs?: number;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
   handshakesPerSecond?: number;
+  /** Where agents' changes are stored (core/events); without it, agents are not offered the change feed. */
+  changes?: (orgId: string, connectionId: string) => ChangeSink;
   /** Where unknown tokens' refusals per address are counted (auth/refusalThrottle.ts): shared by the instances when given, else here. */
   refusalLimiter?: RateLimiter;
   /** Where refused sockets and agents' close codes are counted. */
@@ -92,6 +94,7 @@ export function attachAgentSocketServer({
   handshakesPerSecond,
   refusalLimiter,
   metrics = NO_METRICS,
+  changes,
 }: AgentSocketServerOptions): {
   /** Closes every agent socket with `code` (their agents reconnect, to another instance) and resolves once they are closed. */
   closeAgents(code: number, reason: string): Promise<void>;
@@ -141,7 +144,7 @@ export function attachAgentSocketServer({
           setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         });
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.id, connection.agentTokenHash!));
+      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.orgId, connection.id, connection.agentTokenHash!));
     })().catch((error: unknown) => {
       // The store is down (the token could not be looked up): the agent retries, with its backoff, as for any refusal.
       if (error instanceof StoreUnavailableError)
@@ -151,7 +154,7 @@ export function attachAgentSocketServer({
     });
   });
 
-  function serve(ws: WebSocket, socket: Duplex, connectionId: string, tokenHash: string): void {
+  function serve(ws: WebSocket, socket: Duplex, orgId: string, connectionId: string, tokenHash: string): void {
     let link: AgentLink | null = null;
     const admitted = admission.opened(connectionId);
     lastHeard.set(ws, Date.now());
@@ -217,7 +220,7 @@ export function attachAgentSocketServer({
         if (!link) metrics.agentRefused(String(code));
         ws.close(code, reason);
       };
-      link = acceptAgent({ send, close }, data, connectionId, log);
+      link = acceptAgent({ send, close }, data, connectionId, log, changes ? changes(orgId, connectionId) : null);
       if (!link) return;
       admitted.becameAgent();
       agents.add(connectionId, link);

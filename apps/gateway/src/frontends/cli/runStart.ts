@@ -46,6 +46,7 @@ export async function runStart(): Promise<void> {
     ...(config.metricsPort !== null || config.metricsToken !== null
       ? { metrics: { port: config.metricsPort ?? undefined, host: config.metricsHost, token: config.metricsToken ?? undefined } }
       : {}),
+    eventsRetentionDays: config.eventsRetentionDays,
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,

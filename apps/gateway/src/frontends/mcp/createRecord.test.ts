@@ -46,7 +46,7 @@ test('create_record is listed for keys with mcp and write; each body’s schema 
   const tools = (await writer.listTools()).tools;
   assert.deepEqual(
     tools.map((t) => t.name),
-    ['list_objects', 'list_records', 'get_record', 'create_record'],
+    ['list_objects', 'list_records', 'get_record', 'list_events', 'create_record'],
   );
   const tool = tools.find((t) => t.name === 'create_record')!;
   assert.deepEqual(tool.annotations, {
@@ -82,7 +82,7 @@ test('create_record is listed for keys with mcp and write; each body’s schema 
   const reader = await connect(h.keys.reader, h.connections.hq.id);
   assert.deepEqual(
     (await reader.listTools()).tools.map((t) => t.name),
-    ['list_objects', 'list_records', 'get_record'],
+    ['list_objects', 'list_records', 'get_record', 'list_events'],
   );
   const refused = await call(reader, { object: 'customers', fields: { id: 'M0', name: 'No' } });
   assert.equal(refused.result.isError, true);

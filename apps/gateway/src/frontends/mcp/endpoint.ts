@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { routeHeadersOf } from '../../core/routing/routeHeaders.ts';
+import type { EventFeed } from '../../core/events/eventFeed.ts';
 import type { RecordReader } from '../../core/reads/recordReader.ts';
 import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 import { createMcpServer } from './server.ts';
@@ -10,6 +11,7 @@ import { MAX_MCP_REQUEST_BYTES } from './transportHttp.ts';
 export interface McpEndpointOptions {
   reader: RecordReader;
   writer: RecordWriter;
+  events: EventFeed;
   log: Logger;
   /** Largest text of a tool result, in bytes (budget.ts). */
   resultBudgetBytes: number;
@@ -21,12 +23,13 @@ export interface McpEndpointOptions {
  * and transport, as the SDK requires of a stateless transport; the key and the X-Connection-Id and
  * X-Company headers of this request are what its tools read with.
  */
-export function mcpEndpoint({ reader, writer, log, resultBudgetBytes }: McpEndpointOptions) {
+export function mcpEndpoint({ reader, writer, events, log, resultBudgetBytes }: McpEndpointOptions) {
   const toolLog = log.child({ component: 'mcp' });
   return async (req: Request, res: Response): Promise<void> => {
     const server = createMcpServer({
       reader,
       writer,
+      events,
       target: { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
       requestId: res.locals.requestId!,
       budgetBytes: resultBudgetBytes,

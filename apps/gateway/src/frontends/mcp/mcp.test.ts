@@ -129,7 +129,7 @@ describe('protocol', () => {
       const res = await post(initialize(version), bearer(keys.test!));
       assert.equal(res.body.result.protocolVersion, version);
       const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, bearer(keys.test!, { 'mcp-protocol-version': version }));
-      assert.equal(list.body.result.tools.length, 3, version);
+      assert.equal(list.body.result.tools.length, 4, version);
     }
     const newer = await post(initialize('2099-01-01'), bearer(keys.test!));
     assert.equal(newer.body.result.protocolVersion, LATEST_PROTOCOL_VERSION, 'an unknown version gets the latest we speak');
@@ -144,7 +144,7 @@ describe('protocol', () => {
     const { tools } = await (await connect(keys.test!)).listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['list_objects', 'list_records', 'get_record'],
+      ['list_objects', 'list_records', 'get_record', 'list_events'],
     );
     for (const tool of tools) {
       assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
@@ -517,7 +517,10 @@ describe('failures are tool errors carrying the API code', () => {
       { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'nope', arguments: {} } },
       bearer(keys.test!, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
     );
-    assert.deepEqual(res.body.error, { code: -32602, message: 'Unknown tool: nope; the tools are list_objects, list_records, get_record' });
+    assert.deepEqual(res.body.error, {
+      code: -32602,
+      message: 'Unknown tool: nope; the tools are list_objects, list_records, get_record, list_events',
+    });
   });
 
   test('bad filters: the issues REST reports, under filters.<name>', async () => {

@@ -1,5 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { EventFeed } from '../../core/events/eventFeed.ts';
 import type { RecordReader } from '../../core/reads/recordReader.ts';
 import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 import { requireScope } from '../../core/auth/authenticate.ts';
@@ -12,6 +13,8 @@ export interface McpMountOptions {
   authenticated: RequestHandler[];
   reader: RecordReader;
   writer: RecordWriter;
+  /** The change feed, for list_events. */
+  events: EventFeed;
   log: Logger;
   /** Largest text of a tool result in bytes; RESULT_BUDGET_BYTES unless given (tests make it tiny). */
   resultBudgetBytes?: number;
@@ -39,6 +42,7 @@ export function mountMcp(app: Express, options: McpMountOptions): void {
     mcpEndpoint({
       reader: options.reader,
       writer: options.writer,
+      events: options.events,
       log: options.log,
       resultBudgetBytes: options.resultBudgetBytes ?? RESULT_BUDGET_BYTES,
     }),

@@ -16,7 +16,8 @@ const READ_INSTRUCTIONS =
   'Read access to the Microsoft Dynamics GP data of one connection: customers, vendors, items, GL accounts and entries, ' +
   'receivables, payables, sales and purchase orders and more. Call list_objects first: it lists every object with its fields, ' +
   'the filters list_records takes for it and the form of its id. Lists are paged: pass nextCursor back as cursor, with the same ' +
-  'object, filters and company, until it is null. Money and quantities are decimal strings.';
+  'object, filters and company, until it is null. Money and quantities are decimal strings. list_events says what changed in GP ' +
+  'since a cursor it gave before.';
 
 const WRITE_INSTRUCTIONS =
   ' With this key, create_record creates customers, vendors, their addresses, sales orders, receivables and payables invoices and ' +

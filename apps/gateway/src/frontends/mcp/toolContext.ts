@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ObjectSpec } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
+import type { EventFeed } from '../../core/events/eventFeed.ts';
 import type { ReadTarget, RecordReader } from '../../core/reads/recordReader.ts';
 import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 
@@ -9,6 +10,7 @@ import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 export interface ToolContext {
   reader: RecordReader;
   writer: RecordWriter;
+  events: EventFeed;
   target: ReadTarget;
   requestId: string;
   /** Largest text of a result, in bytes (budget.ts). */

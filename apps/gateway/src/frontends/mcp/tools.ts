@@ -21,6 +21,7 @@ import { catalogueResult } from './catalogue.ts';
 import { nearestName } from './suggest.ts';
 import { toolError, toolResult } from './results.ts';
 import { createRecord, CREATE_RECORD_TOOL } from './createRecord.ts';
+import { listEvents, LIST_EVENTS_TOOL } from './listEvents.ts';
 import { CompanyArgument, namingCompanyArgument, recordIds, targetFor, type ToolContext } from './toolContext.ts';
 
 export type { ToolContext } from './toolContext.ts';
@@ -131,6 +132,7 @@ const TOOLS: Tool[] = [
     outputSchema: jsonSchemaOf(getEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'Get a record', ...READ_ONLY },
   },
+  LIST_EVENTS_TOOL,
 ];
 
 async function listObjects(_context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -200,6 +202,7 @@ const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   list_objects: listObjects,
   list_records: listRecords,
   get_record: getRecord,
+  list_events: listEvents,
   create_record: createRecord,
 };
 

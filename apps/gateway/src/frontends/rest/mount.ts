@@ -1,11 +1,13 @@
 import type { Express, RequestHandler } from 'express';
 import type { AdminService } from '../../core/admin/adminService.ts';
 import { requireScope } from '../../core/auth/authenticate.ts';
+import type { EventFeed } from '../../core/events/eventFeed.ts';
 import type { RecordReader } from '../../core/reads/recordReader.ts';
 import type { RecordWriter } from '../../core/writes/recordWriter.ts';
 import type { ReadyReport } from '../../infrastructure/cluster/readiness.ts';
 import { docsRouter } from './docsPage/router.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
+import { mountEventRoutes } from './routes/events.ts';
 import { openApiRoute } from './routes/openApi.ts';
 import { mountResourceRoutes } from './routes/resources.ts';
 import { mountWriteRoutes } from './routes/writes.ts';
@@ -16,6 +18,8 @@ export interface RestMountOptions {
   reader: RecordReader;
   writer: RecordWriter;
   admin: AdminService;
+  /** The change feed (`/v1/events`). */
+  events: EventFeed;
   /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
   ready?: () => Promise<ReadyReport>;
 }
@@ -32,6 +36,8 @@ export function mountRest(app: Express, options: RestMountOptions): void {
   });
   // Before the resource routes, whose `/v1/:object` would take it for an object.
   app.get('/v1/openapi.json', openApiRoute());
+  // Before the resource routes too: `/v1/events` is the feed, not an object of GP.
+  mountEventRoutes(app, [...options.authenticated, requireScope('read')], { events: options.events });
   // A 401 carries no quota headers: there is no key whose quota they could describe, and a revoked
   // key's 401 must look exactly like an unknown one's.
   mountResourceRoutes(app, [...options.authenticated, requireScope('read')], { reader: options.reader });

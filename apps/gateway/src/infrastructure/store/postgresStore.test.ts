@@ -163,4 +163,70 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
       await store.close();
     }
   });
+
+  test('the feed skips no event that commits late: of two transactions committing in reverse order, a reader passes neither until both are visible', async () => {
+    const url = await server.createDatabase();
+    const store = await open(url);
+    // A writer holding its transaction open, as a slow gateway instance or a long insert would.
+    const early = new pg.Client({ connectionString: url });
+    await early.connect();
+    const read = async (after: [number, number] | null) => store.listEvents({ orgId: 'org_pg', types: [], after, limit: 100 });
+    const event = (recordId: string) => ({
+      orgId: 'org_pg',
+      connectionId: 'conn_1',
+      company: 'TWO',
+      type: 'customer.updated',
+      object: 'customers',
+      recordId,
+      version: '2026-03-01T09:00:00.000Z',
+      changedAt: '2026-03-01T09:00:00.000Z',
+      data: { id: recordId },
+    });
+    try {
+      await store.appendEvents([event('BEFORE')], new Date());
+      const start = await read(null);
+      assert.deepEqual(
+        start.events.map((e) => e.recordId),
+        ['BEFORE'],
+      );
+
+      // Transaction 1 inserts first (the smaller seq) and stays open; transaction 2 inserts and commits.
+      await early.query('BEGIN');
+      await early.query(
+        `INSERT INTO events (id, org_id, connection_id, company, type, object, record_id, version, changed_at, recorded_at, data)
+         VALUES ('evt_early', 'org_pg', 'conn_1', 'TWO', 'customer.updated', 'customers', 'EARLY', 'v1', now(), now(), '{"id":"EARLY"}')`,
+      );
+      await store.appendEvents([event('LATE')], new Date());
+
+      // A reader now must not pass LATE, or it would never see EARLY: it sees nothing new, and stays where it was.
+      const meanwhile = await read(start.next);
+      assert.deepEqual(meanwhile.events, [], 'nothing is read past a transaction still open');
+      assert.deepEqual(meanwhile.next, start.next);
+
+      await early.query('COMMIT');
+      const after = await read(meanwhile.next);
+      assert.deepEqual(
+        after.events.map((e) => e.recordId),
+        ['EARLY', 'LATE'],
+        'both, once both are committed, in commit-safe order',
+      );
+      assert.deepEqual((await read(after.next)).events, []);
+
+      // A transaction that rolls back leaves nothing, and holds the feed only while it is open.
+      await early.query('BEGIN');
+      await early.query(
+        `INSERT INTO events (id, org_id, connection_id, type, recorded_at) VALUES ('evt_gone', 'org_pg', 'conn_1', 'connection.online', now())`,
+      );
+      await store.appendEvents([event('AFTER')], new Date());
+      assert.deepEqual((await read(after.next)).events, []);
+      await early.query('ROLLBACK');
+      assert.deepEqual(
+        (await read(after.next)).events.map((e) => e.recordId),
+        ['AFTER'],
+      );
+    } finally {
+      await early.end();
+      await store.close();
+    }
+  });
 });

@@ -1,8 +1,10 @@
+import type { EventsStore } from './roles/events.ts';
 import type { IdempotencyStore } from './roles/idempotency.ts';
 import type { KeysStore } from './roles/keys.ts';
 import type { UsageStore } from './roles/usage.ts';
 import type { UsersStore } from './roles/users.ts';
 
+export * from './roles/events.ts';
 export * from './roles/idempotency.ts';
 export * from './roles/keys.ts';
 export * from './roles/usage.ts';
@@ -14,7 +16,7 @@ export * from './roles/users.ts';
  * share (docs/decisions.md#several-gateway-instances), through Kysely; testing/storeContract.ts is what it must do on both. Front ends change
  * it through the admin service, not directly.
  */
-export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore {
+export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore, EventsStore {
   /**
    * Resolves when the store answers within `timeoutMs`, else rejects (`/ready`). A store that can be
    * down on its own (PostgreSQL) also learns from a check that gets no answer: its requests are then

@@ -19,12 +19,31 @@ const contract = new OpenApiContract(document);
 let t: InProcessGateway;
 let key = '';
 let otherKeyId = '';
+/** An event of the organisation's sandbox, for `GET /v1/events/{id}`. */
+let eventId = '';
 
 before(async () => {
   t = await startInProcessGateway();
   const org = await t.admin.createOrganisation('OpenAPI');
   key = (await t.makeKey(org.id, 'test', ['read', 'write', 'mcp'])).secret;
   otherKeyId = (await t.makeKey(org.id, 'test', ['read'])).key.id;
+  const [event] = await t.store.appendEvents(
+    [
+      {
+        orgId: org.id,
+        connectionId: 'sandbox',
+        company: 'TWO',
+        type: 'customer.deleted',
+        object: 'customers',
+        recordId: 'GONE0001',
+        version: 'deleted:2026-03-01T09:00:00.000Z',
+        changedAt: '2026-03-01T09:00:00.000Z',
+        data: { id: 'GONE0001' },
+      },
+    ],
+    new Date(),
+  );
+  eventId = event!.id;
 });
 
 after(() => t.close());
@@ -48,8 +67,10 @@ function exampleRequest(template: string, operation: Json): string {
   let path = template;
   const query = new URLSearchParams();
   for (const p of params) {
-    if (p.in === 'path')
-      path = path.replace(`{${p.name}}`, encodeURIComponent(p.name === 'id' && template.includes('api-keys') ? otherKeyId : p.example));
+    if (p.in === 'path') {
+      const id = template.includes('api-keys') ? otherKeyId : template.includes('events') ? eventId : p.example;
+      path = path.replace(`{${p.name}}`, encodeURIComponent(p.name === 'id' ? id : p.example));
+    }
     if (p.in === 'query' && p.required) query.set(p.name, p.example);
   }
   return query.size ? `${path}?${query}` : path;

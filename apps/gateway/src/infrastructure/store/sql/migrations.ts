@@ -308,6 +308,46 @@ function writeResultsNotBytes(kind: EngineKind): Migration {
 }
 
 /**
+ * Step 3: the change feed's events (roles/events.ts, docs/decisions.md#change-feed). Ordered by
+ * `seq` after `txid`: on PostgreSQL `txid` is the storing transaction's id, which readers compare with
+ * their snapshot's xmin so that they page only over what every earlier writer has committed; on
+ * SQLite, which commits one writer at a time in `seq` order, it is 0. One event per change: the
+ * unique index makes a second report of it (another agent, a resend) insert nothing; events of a
+ * connection itself have no version, and NULLs never collide.
+ */
+function changeFeed(kind: EngineKind): Migration {
+  const t = types(kind);
+  return {
+    async up(db: Db) {
+      await db.schema
+        .createTable('events')
+        .addColumn('seq', t.bigint, (c) => (t.postgres ? c.generatedAlwaysAsIdentity().primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('txid', t.bigint, (c) => c.notNull().defaultTo(t.postgres ? sql`(pg_current_xact_id()::text::bigint)` : sql`0`))
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('connection_id', 'text', (c) => c.notNull())
+        .addColumn('company', 'text')
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('object', 'text')
+        .addColumn('record_id', 'text')
+        .addColumn('version', 'text')
+        .addColumn('changed_at', t.time)
+        .addColumn('recorded_at', t.time, (c) => c.notNull())
+        .addColumn('data', t.json)
+        .execute();
+      await db.schema.createIndex('events_feed').on('events').columns(['org_id', 'txid', 'seq']).execute();
+      await db.schema.createIndex('events_recorded').on('events').column('recorded_at').execute();
+      await db.schema
+        .createIndex('events_one_per_change')
+        .on('events')
+        .columns(['org_id', 'connection_id', 'company', 'object', 'record_id', 'version'])
+        .unique()
+        .execute();
+    },
+  };
+}
+
+/**
  * The store's one migration history, for either engine, in order. Never edit a released step; add
  * the next. Every gateway instance and the operator CLI run it at open, and several may at once:
  * Kysely's Migrator holds a lock for the whole run (PostgreSQL: an advisory lock; SQLite: the file's
@@ -317,6 +357,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
   return {
     '0001_one_store': schemaOfOneStore(kind),
     '0002_write_results': writeResultsNotBytes(kind),
+    '0003_change_feed': changeFeed(kind),
   };
 }
 

@@ -131,6 +131,24 @@ export interface IdempotencyKeysTable {
   expires_at: Time;
 }
 
+export interface EventsTable {
+  /** Orders events (after `txid` on PostgreSQL); SQLite's rowid, PostgreSQL's identity. */
+  seq: Generated<number>;
+  /** The id of the transaction that stored the event (PostgreSQL: `pg_current_xact_id()`; SQLite: 0). */
+  txid: Generated<number | string>;
+  id: string;
+  org_id: string;
+  connection_id: string;
+  company: string | null;
+  type: string;
+  object: string | null;
+  record_id: string | null;
+  version: string | null;
+  changed_at: Time | null;
+  recorded_at: Time;
+  data: Json | null;
+}
+
 export interface StoreSchema {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -143,4 +161,5 @@ export interface StoreSchema {
   usage_daily: UsageDailyTable;
   request_log: RequestLogTable;
   idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
 }

@@ -1,5 +1,6 @@
-import type { IdempotencyStore, KeysStore, Store, UsageStore, UsersStore } from '../store.ts';
+import type { EventsStore, IdempotencyStore, KeysStore, Store, UsageStore, UsersStore } from '../store.ts';
 import type { StoreEngine } from './engine.ts';
+import { EventsTables } from './eventsTables.ts';
 import { IdempotencyTables } from './idempotencyTables.ts';
 import { KeysTables } from './keysTables.ts';
 import { UsageTables } from './usageTables.ts';
@@ -25,6 +26,7 @@ export function storeOn(engine: StoreEngine): Store {
     ...methodsOf<UsersStore>(new UsersTables(engine)),
     ...methodsOf<UsageStore>(new UsageTables(engine)),
     ...methodsOf<IdempotencyStore>(new IdempotencyTables(engine)),
+    ...methodsOf<EventsStore>(new EventsTables(engine)),
     checkReachable: (timeoutMs) => engine.checkReachable(timeoutMs),
     close: () => engine.close(),
   };

@@ -1,0 +1,165 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { CustomerSchema, type Change } from '@gp-gateway/protocol';
+import { generateDemo } from '@gp-gateway/gp-demo';
+import { SqliteExecutor } from '../db/sqliteExecutor.ts';
+import { ReadService } from '../service/readService.ts';
+import { catalogueRecords } from './catalogueRecords.ts';
+import { ChangeDetector, type DetectorOptions } from './changeDetector.ts';
+import { TRACKED_OBJECTS } from './trackedObjects.ts';
+
+/**
+ * Change detection on the embedded GP database, changed as GP changes it: rows inserted with
+ * DEX_ROW_TS stamped by its default, updated with it stamped by GP's trigger, deleted; and rows that
+ * commit late, whose stamp is older than the last poll. Each change is found exactly once.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'changes-'));
+let executor: SqliteExecutor;
+let service: ReadService;
+let gp: Database.Database;
+const customers = TRACKED_OBJECTS.find((t) => t.object === 'customers')!;
+const items = TRACKED_OBJECTS.find((t) => t.object === 'items')!;
+
+before(() => {
+  generateDemo({ dir, scale: 1 });
+  executor = new SqliteExecutor({ dir });
+  service = new ReadService(executor);
+  gp = new Database(path.join(dir, 'TWO.sqlite'));
+});
+after(async () => {
+  gp.close();
+  await executor.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every range checked every poll, in ranges of 20 rows: the sweep is then deterministic. */
+const detector = (options: DetectorOptions = {}) =>
+  new ChangeDetector(executor, catalogueRecords(service), { rangeRows: 20, rangesPerPoll: 10_000, ...options });
+
+async function poll(d: ChangeDetector, tracked = customers): Promise<Change[]> {
+  const found = await d.poll('TWO', tracked);
+  found.commit();
+  return found.changes;
+}
+const summary = (changes: Change[]) => changes.map((c) => `${c.kind} ${c.id}`).sort();
+/** DEX_ROW_TS as GP writes it, `ms` from now. */
+const stamp = (ms: number) => new Date(Date.now() + ms).toISOString().replace('T', ' ').replace('Z', '');
+
+test('inserts, updates and deletes made as GP makes them are found once each, with the record as the API serves it', async () => {
+  const d = detector();
+  assert.deepEqual(await poll(d), [], 'the first poll learns the table: its rows are not changes');
+  assert.deepEqual(await poll(d), [], 'nothing changed');
+
+  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('NEWCUST0001', 'New Customer');
+  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Renamed' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
+  const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 40').pluck().get() as string;
+  gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+
+  const changes = await poll(d);
+  assert.deepEqual(summary(changes), [`deleted ${victim}`, 'created NEWCUST0001', 'updated AARONACA0001'].sort());
+  const updated = changes.find((c) => c.id === 'AARONACA0001')!;
+  assert.equal(CustomerSchema.parse(updated.record).name, 'Renamed');
+  assert.equal(updated.changedAt, (updated.record as { modifiedAt: string }).modifiedAt, 'changedAt is the row’s DEX_ROW_TS');
+  assert.equal(changes.find((c) => c.kind === 'deleted')!.record, null);
+
+  assert.deepEqual(await poll(d), [], 'the overlap reads those rows again, and repeats none of them');
+});
+
+test('a row committed late, stamped before the last poll, is found once: within the overlap by its stamp, beyond it by its range', async () => {
+  const d = detector({ overlapMs: 60_000 });
+  await poll(d);
+  // The watermark is now the newest stamp; GP commits a row it stamped 30 s before that poll...
+  const newest = gp.prepare('SELECT max(DEX_ROW_TS) FROM RM00101').pluck().get() as string;
+  const older = new Date(Date.parse(`${newest.replace(' ', 'T')}Z`) - 30_000).toISOString().replace('T', ' ').replace('Z', '');
+  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0001', 'Late', older);
+  // ... and one it stamped a day before, far beyond the overlap (a transaction held open that long).
+  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0002', 'Later', stamp(-86_400_000));
+  // An update stamped a day back too: only the range's sum of stamps shows it.
+  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Quietly', DEX_ROW_TS = ? WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run(stamp(-86_400_000));
+
+  assert.deepEqual(summary(await poll(d)), ['created LATE0001', 'created LATE0002', 'updated AARONBUI0001']);
+  assert.deepEqual(await poll(d), []);
+});
+
+test('two agents of one connection find the same changes with the same versions; changes not acknowledged are found again alike', async () => {
+  const [a, b] = [detector(), detector()];
+  await poll(a, items);
+  await poll(b, items);
+  gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Changed twice over' WHERE rowid = 3").run();
+  const first = await poll(a, items);
+  assert.equal(first.length, 1);
+  assert.deepEqual(await poll(b, items), first, 'the same change, the same version: the gateway keeps one event');
+
+  gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Not acknowledged' WHERE rowid = 4").run();
+  const lost = await a.poll('TWO', items);
+  assert.equal(lost.changes.length, 1);
+  // The gateway never acknowledged: nothing was committed, so the next poll finds it again.
+  assert.deepEqual(
+    (await poll(a, items)).map((c) => c.version),
+    lost.changes.map((c) => c.version),
+  );
+  assert.deepEqual(await poll(a, items), []);
+});
+
+test('an unchanged range costs one aggregate query; only a range that differs is read', async () => {
+  const d = detector({ rangeRows: 10 });
+  await poll(d);
+  const queries: string[] = [];
+  const original = executor.query.bind(executor);
+  executor.query = async (company, query, signal) => {
+    queries.push(query.sql);
+    return original(company, query, signal);
+  };
+  try {
+    await poll(d);
+    const ranges = queries.filter((q) => q.includes('COUNT(*)')).length;
+    assert.ok(ranges > 5, `every range was checked (${ranges})`);
+    assert.equal(queries.filter((q) => q.includes('ORDER BY')).length, 0, 'no range was read row by row');
+    queries.length = 0;
+    const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 25').pluck().get() as string;
+    gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+    assert.deepEqual(summary(await poll(d)), [`deleted ${victim}`]);
+    assert.equal(queries.filter((q) => q.includes('ORDER BY')).length, 1, 'one range read: the one that lost a row');
+  } finally {
+    executor.query = original;
+  }
+});
+
+test('receivables documents: a new unposted one is created, posting and moving to history are one update each, a deleted one is deleted', async () => {
+  const arInvoices = TRACKED_OBJECTS.find((t) => t.object === 'ar-invoices')!;
+  const d = detector();
+  assert.deepEqual(await poll(d, arInvoices), []);
+  const [posted, dropped] = gp
+    .prepare('SELECT rtrim(DOCNUMBR) FROM RM10301 WHERE RMDTYPAL = 1 ORDER BY RMDNUMWK LIMIT 2')
+    .pluck()
+    .all() as string[];
+  const open = gp.prepare('SELECT rtrim(DOCNUMBR) FROM RM20101 WHERE RMDTYPAL = 1 ORDER BY DOCNUMBR LIMIT 1').pluck().get() as string;
+
+  gp.prepare("INSERT INTO RM10301 (RMDTYPAL, RMDNUMWK, DOCNUMBR, CUSTNMBR) VALUES (1, 'INVFEED01', 'INVFEED01', 'AARONACA0001')").run();
+  const created = await poll(d, arInvoices);
+  assert.deepEqual(summary(created), ['created invoice:INVFEED01']);
+  assert.equal((created[0]!.record as { documentNumber: string }).documentNumber, 'INVFEED01');
+
+  // Posting, as GP does it in one transaction: the document leaves the work table for the open one.
+  gp.transaction(() => {
+    gp.prepare(
+      'INSERT INTO RM20101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, DOCAMNT, DOCAMNT FROM RM10301 WHERE rtrim(DOCNUMBR) = ?',
+    ).run(posted);
+    gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(posted);
+  })();
+  assert.deepEqual(summary(await poll(d, arInvoices)), [`updated invoice:${posted}`], 'posted: one update, no delete');
+
+  gp.transaction(() => {
+    gp.prepare(
+      'INSERT INTO RM30101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, 0 FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?',
+    ).run(open);
+    gp.prepare('DELETE FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?').run(open);
+  })();
+  gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(dropped);
+  assert.deepEqual(summary(await poll(d, arInvoices)), [`deleted invoice:${dropped}`, `updated invoice:${open}`].sort());
+  assert.deepEqual(await poll(d, arInvoices), []);
+});

@@ -1,0 +1,172 @@
+import { eventTypeOf, objectSpec, type ChangesFrame, type Event, type EventsQuery, type FilterValues } from '@gp-gateway/protocol';
+import type { Logger } from 'pino';
+import { ApiError } from '../../errors/apiError.ts';
+import {
+  SANDBOX_CONNECTION_ID,
+  type ApiKey,
+  type EventPosition,
+  type NewEvent,
+  type Store,
+  type StoredEvent,
+} from '../../infrastructure/store/store.ts';
+import type { CursorBinding, CursorCodec } from '../reads/cursor.ts';
+
+/** The first page of a reader that gave no cursor: before every event. */
+const START: EventPosition = [0, 0];
+const BAD_CURSOR = 'is not a cursor of this feed; pass nextCursor back unchanged with the same filters';
+const UNKNOWN_CONNECTION = 'no such connection';
+
+export interface EventPageAnswer {
+  data: Event[];
+  /** Always a cursor: the feed has no last page, only a present; pass it back to read what came since. */
+  nextCursor: string;
+}
+
+/**
+ * The change feed (docs/api.md#events): turns what agents report into events in the store, records
+ * connections coming online and going offline, and reads the feed for the API with signed cursors.
+ *
+ * The outcome of API writes as events (issue 33, item 2) is not recorded yet: the write path is being
+ * reworked. It belongs where a write's answer is known (core/writes/recordWriter.ts, once the
+ * idempotency record is completed): an `appendEvents` of `<noun>.created` with the created record,
+ * whose version is the same one the agent's detection will report for that row (`changed:` and the
+ * record's DEX_ROW_TS, its `modifiedAt`), so that both are one event. Until then the agent's
+ * detection reports written rows like any other.
+ */
+export class EventFeed {
+  private readonly store: Store;
+  private readonly cursors: CursorCodec;
+  private readonly log: Logger;
+
+  constructor(options: { store: Store; cursors: CursorCodec; log: Logger }) {
+    this.store = options.store;
+    this.cursors = options.cursors;
+    this.log = options.log;
+  }
+
+  /**
+   * Stores what an agent of the connection found; how many events were new. A change whose record
+   * is not its object's resource is dropped and logged (an agent's data is never trusted blindly):
+   * the rest are kept.
+   */
+  async ingest(orgId: string, connectionId: string, frame: ChangesFrame): Promise<number> {
+    const resource = objectSpec(frame.object)!.resource;
+    const events: NewEvent[] = [];
+    for (const change of frame.changes) {
+      let data: unknown = { id: change.id };
+      if (change.kind !== 'deleted') {
+        const parsed = resource.safeParse(change.record);
+        if (!parsed.success) {
+          this.log.warn(
+            { connectionId, object: frame.object, id: change.id.slice(0, 64), problem: parsed.error.issues[0]?.message },
+            'agent reported a change whose record is not a valid resource; dropped',
+          );
+          continue;
+        }
+        data = parsed.data;
+      }
+      events.push({
+        orgId,
+        connectionId,
+        company: frame.company,
+        type: eventTypeOf(frame.object, change.kind),
+        object: frame.object,
+        recordId: change.id,
+        version: `${change.kind === 'deleted' ? 'deleted' : 'changed'}:${change.version}`,
+        changedAt: change.changedAt,
+        data,
+      });
+    }
+    const stored = await this.store.appendEvents(events, new Date());
+    return stored.length;
+  }
+
+  /** The connection's first agent on this instance arrived, or its last one left. */
+  async connection(orgId: string, connectionId: string, state: 'online' | 'offline', details: Record<string, unknown>): Promise<void> {
+    try {
+      await this.store.appendEvents(
+        [
+          {
+            orgId,
+            connectionId,
+            company: null,
+            type: `connection.${state}`,
+            object: null,
+            recordId: null,
+            version: null,
+            changedAt: null,
+            data: details,
+          },
+        ],
+        new Date(),
+      );
+    } catch (error) {
+      // The feed is for integrators; an agent is served whether or not its arrival could be recorded.
+      this.log.warn({ err: error, connectionId, state }, 'could not record the connection event');
+    }
+  }
+
+  /** A page of the organisation's feed for this key: live keys see live connections, test keys the sandbox. */
+  async list(key: ApiKey, query: EventsQuery): Promise<EventPageAnswer> {
+    const connectionId = this.connectionFilter(key, query.connectionId);
+    const binding = bindingOf(key, query);
+    const decoded = query.cursor === null ? START : this.cursors.decode(query.cursor, binding);
+    if (decoded === null || decoded.length !== 2 || !decoded.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) {
+      throw ApiError.validation([{ path: 'cursor', message: BAD_CURSOR }]);
+    }
+    const after = decoded as EventPosition;
+    const page = await this.store.listEvents({
+      orgId: key.orgId,
+      types: query.types,
+      object: query.object,
+      connectionId,
+      excludeConnectionId: key.mode === 'live' && connectionId === undefined ? SANDBOX_CONNECTION_ID : undefined,
+      company: query.company,
+      since: query.since,
+      after,
+      limit: query.limit,
+    });
+    return { data: page.events.map(toApiEvent), nextCursor: this.cursors.encode(binding, page.next ?? after) };
+  }
+
+  async get(key: ApiKey, id: string): Promise<Event> {
+    const found = await this.store.findEvent(key.orgId, id);
+    if (!found || (found.connectionId === SANDBOX_CONNECTION_ID) !== (key.mode === 'test')) {
+      throw new ApiError('NOT_FOUND', 'No event has that id.');
+    }
+    return toApiEvent(found);
+  }
+
+  /** The connection a key may filter on: test keys only the sandbox, live keys only live connections. */
+  private connectionFilter(key: ApiKey, asked: string | undefined): string | undefined {
+    if (key.mode === 'test') {
+      if (asked !== undefined && asked !== SANDBOX_CONNECTION_ID)
+        throw ApiError.validation([{ path: 'connectionId', message: UNKNOWN_CONNECTION }]);
+      return SANDBOX_CONNECTION_ID;
+    }
+    if (asked === SANDBOX_CONNECTION_ID) throw ApiError.validation([{ path: 'connectionId', message: UNKNOWN_CONNECTION }]);
+    return asked;
+  }
+}
+
+/** A cursor of the feed is bound to the organisation, the key's mode and every filter. */
+function bindingOf(key: ApiKey, query: EventsQuery): CursorBinding {
+  const filters: FilterValues = { mode: key.mode, types: [...query.types].sort() };
+  if (query.object !== undefined) filters.object = query.object;
+  if (query.since !== undefined) filters.since = query.since;
+  return { orgId: key.orgId, connectionId: query.connectionId ?? '*', company: query.company ?? null, object: 'events', filters };
+}
+
+function toApiEvent(event: StoredEvent): Event {
+  return {
+    id: event.id,
+    type: event.type,
+    connectionId: event.connectionId,
+    company: event.company,
+    object: event.object,
+    recordId: event.recordId,
+    changedAt: event.changedAt,
+    recordedAt: event.recordedAt,
+    data: (event.data ?? null) as Record<string, unknown> | null,
+  };
+}

@@ -1,0 +1,197 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Change } from '@gp-gateway/protocol';
+import type { ScriptedAgent } from '@gp-gateway/testing';
+import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * The change feed end to end in the gateway (docs/api.md#events): agents over real WebSockets report
+ * changes, the gateway stores them once each and acknowledges, and `GET /v1/events` (and MCP's
+ * list_events) reads them with a cursor that follows the feed.
+ */
+let h: WriteHarness;
+
+before(async () => {
+  h = await startWriteHarness();
+});
+after(() => h.close());
+
+const customer = (id: string, name: string) => ({
+  id,
+  name,
+  statementName: null,
+  shortName: null,
+  classId: null,
+  contactPerson: null,
+  primaryAddressCode: null,
+  paymentTermsId: null,
+  salespersonId: null,
+  salesTerritoryId: null,
+  currencyId: null,
+  creditLimit: '0.00',
+  phone: null,
+  taxScheduleId: null,
+  inactive: false,
+  hold: false,
+  createdAt: '2026-03-01',
+  modifiedAt: '2026-03-01T09:00:00.000Z',
+});
+const change = (kind: Change['kind'], id: string, at: string): Change => ({
+  kind,
+  id,
+  version: at,
+  changedAt: at,
+  record: kind === 'deleted' ? null : customer(id, `Customer ${id}`),
+});
+
+async function get(path: string, key = h.keys.reader) {
+  const res = await fetch(`${h.gateway.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+}
+
+/** Every event the key reads from `cursor` on, following nextCursor until a page is empty; and the cursor to continue from. */
+async function readAll(query = '', cursor: string | null = null, key = h.keys.reader) {
+  const events: any[] = [];
+  for (;;) {
+    const sep = query ? '&' : '';
+    const page = await get(`/v1/events?limit=2${sep}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(typeof page.body.nextCursor, 'string', 'a feed always has a cursor to continue from');
+    cursor = page.body.nextCursor;
+    if (page.body.data.length === 0) return { events, cursor };
+    events.push(...page.body.data);
+  }
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(10);
+  }
+}
+
+test('an agent is offered the feed, its changes are stored once each however many agents report them, and read in order with a cursor', async () => {
+  const first: ScriptedAgent = await h.agent('hq', { host: 'gp-1' });
+  assert.deepEqual(first.features, ['changes'], 'the welcome offers the change feed');
+  const second: ScriptedAgent = await h.agent('hq', { host: 'gp-2' });
+
+  const changes = [
+    change('created', 'ALPHA', '2026-03-01T09:00:00.000Z'),
+    change('updated', 'BRAVO', '2026-03-01T09:00:01.000Z'),
+    change('deleted', 'CHARLIE', '2026-03-01T09:00:02.000Z'),
+  ];
+  assert.deepEqual(await first.reportChanges('customers', 'TWO', changes), { stored: 3 });
+  assert.deepEqual(await second.reportChanges('customers', 'TWO', changes), { stored: 0 }, 'the second agent finds the same changes');
+  assert.deepEqual(
+    await first.reportChanges('customers', 'TWO', changes.slice(0, 1)),
+    { stored: 0 },
+    'a resend after a lost acknowledgement',
+  );
+
+  const { events, cursor } = await readAll('type=customer.*');
+  assert.deepEqual(
+    events.map((e) => [e.type, e.recordId, e.company, e.connectionId]),
+    [
+      ['customer.created', 'ALPHA', 'TWO', h.connections.hq.id],
+      ['customer.updated', 'BRAVO', 'TWO', h.connections.hq.id],
+      ['customer.deleted', 'CHARLIE', 'TWO', h.connections.hq.id],
+    ],
+  );
+  assert.deepEqual(events[0].data, customer('ALPHA', 'Customer ALPHA'), 'the record as the API serves it');
+  assert.deepEqual(events[2].data, { id: 'CHARLIE' }, 'a delete carries the id only');
+  assert.equal(events[1].changedAt, '2026-03-01T09:00:01.000Z');
+  assert.match(events[0].id, /^evt_/);
+
+  // Following: the cursor of the last (empty) page reads exactly what came since.
+  await first.reportChanges('customers', 'TWO', [change('updated', 'ALPHA', '2026-03-01T09:05:00.000Z')]);
+  const since = await readAll('type=customer.*', cursor);
+  assert.deepEqual(
+    since.events.map((e) => [e.type, e.recordId]),
+    [['customer.updated', 'ALPHA']],
+  );
+
+  const one = await get(`/v1/events/${events[1].id}`);
+  assert.equal(one.status, 200);
+  assert.deepEqual(one.body.data, events[1]);
+  assert.ok(one.headers.get('x-ratelimit-limit'), 'the same limits and headers as lists');
+
+  const online = await until(
+    () => readAll('type=connection.online'),
+    (r) => r.events.length > 0,
+  );
+  assert.equal(online.events.length, 1, "the connection's first agent brought it online; the second did not again");
+  assert.deepEqual(online.events[0].data, { agentVersion: 'scripted', agentHost: 'gp-1' });
+
+  await h.dropAgents();
+  const offline = await until(
+    () => readAll('type=connection.offline'),
+    (r) => r.events.length > 0,
+  );
+  assert.equal(offline.events.length, 1, 'offline once, when its last agent left');
+});
+
+test('a change whose record is not its resource is dropped; the rest of the frame is kept', async () => {
+  const agent = await h.agent('hq');
+  const bad = { ...change('updated', 'DELTA', '2026-03-02T09:00:00.000Z'), record: { id: 'DELTA', sql: 'DROP TABLE' } };
+  assert.deepEqual(await agent.reportChanges('customers', 'TWO', [bad, change('created', 'ECHO', '2026-03-02T09:00:01.000Z')]), {
+    stored: 1,
+  });
+  const { events } = await readAll('object=customers&company=two');
+  assert.ok(events.some((e) => e.recordId === 'ECHO'));
+  assert.ok(!events.some((e) => e.recordId === 'DELTA'));
+  assert.ok(h.logs.some((l) => l.includes('not a valid resource')));
+  await h.dropAgents();
+});
+
+test('bad filters, cursors and ids get the documented envelope; test keys do not see live connections', async () => {
+  const bad = async (query: string, path: string) => {
+    const res = await get(`/v1/events?${query}`);
+    assert.equal(res.status, 400, query);
+    assert.equal(res.body.error.code, 'VALIDATION_ERROR');
+    assert.equal(res.body.error.details.issues[0].path, path, query);
+  };
+  await bad('type=customers.*', 'type');
+  await bad('object=gl-entries', 'object');
+  await bad('since=yesterday', 'since');
+  await bad('limit=1001', 'limit');
+  await bad('cursor=abc', 'cursor');
+  await bad('connectionId=sandbox', 'connectionId');
+  const { cursor } = await readAll('type=customer.*');
+  await bad(`type=vendor.*&cursor=${encodeURIComponent(cursor!)}`, 'cursor');
+
+  assert.equal((await get('/v1/events/evt_nothing')).status, 404);
+  assert.equal((await get(`/v1/events/${'x'.repeat(600)}`)).body.error.code, 'NOT_FOUND');
+  const tester = await readAll('', null, h.keys.tester);
+  assert.deepEqual(tester.events, [], 'a test key reads the sandbox, which has no events of live connections');
+  const live = (await readAll('')).events;
+  assert.equal((await get(`/v1/events/${live[0].id}`, h.keys.tester)).status, 404);
+  assert.equal((await fetch(`${h.gateway.url}/v1/events`)).status, 401);
+});
+
+test('MCP list_events reads the same feed with the same checks', async () => {
+  const client = new Client({ name: 'events-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${h.gateway.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${h.keys.reader}` } },
+    }),
+  );
+  try {
+    const result = (await client.callTool({ name: 'list_events', arguments: { types: ['customer.created'] } })) as CallToolResult;
+    const page = result.structuredContent as { data: { recordId: string }[]; nextCursor: string };
+    assert.deepEqual(
+      page.data.map((e) => e.recordId),
+      ['ALPHA', 'ECHO'],
+    );
+    const refused = (await client.callTool({ name: 'list_events', arguments: { types: ['customers.*'] } })) as CallToolResult;
+    assert.equal(refused.isError, true);
+    assert.equal(JSON.parse((refused.content[0] as { text: string }).text).error.details.issues[0].path, 'types');
+  } finally {
+    await client.close();
+  }
+});
