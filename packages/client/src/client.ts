@@ -114,11 +114,16 @@ const idempotencyKeys: Middleware = {
 };
 
 /**
- * The routes that take no X-Company (the gateway refuses it there: a company is not chosen for the
- * list of companies, nor for the key's own routes); the client's company stays off them. The client
+ * The routes that take no X-Company (a company is not chosen for the list of companies, nor for the
+ * key's own routes; the change feed filters by its `company` parameter); the client's company stays off them. The client
  * test checks the list against the OpenAPI document.
  */
-export const ROUTES_WITHOUT_COMPANY = [/^\/v1\/companies(\/[^/]+)?$/, /^\/v1\/api-keys\//, /^\/v1\/openapi\.json$/];
+export const ROUTES_WITHOUT_COMPANY = [
+  /^\/v1\/companies(\/[^/]+)?$/,
+  /^\/v1\/events(\/[^/]+)?$/,
+  /^\/v1\/api-keys\//,
+  /^\/v1\/openapi\.json$/,
+];
 
 const companyOnlyWhereTaken: Middleware = {
   onRequest({ request }) {

@@ -17,12 +17,10 @@ const CreateRecordArguments = z
             ? objectMessage
             : `${String(issue.input)} cannot be created; the objects create_record writes are ${WRITABLE_OBJECT_NAMES.join(', ')}`,
       })
-      .describe('The object to create, e.g. customers'),
+      .describe('e.g. customers'),
     fields: z
       .record(z.string(), z.unknown(), 'must be an object of the record’s fields')
-      .describe(
-        'The record’s fields: list_objects with this object gives their JSON Schema as createFields. Money and quantities are decimal strings',
-      ),
+      .describe('Their schema: list_objects with the object (createFields); money as decimal strings'),
     validateOnly: z
       .boolean('must be true or false')
       .optional()
@@ -41,9 +39,8 @@ export const CREATE_RECORD_TOOL: Tool = {
   name: 'create_record',
   title: 'Create a record',
   description:
-    'Creates one record in GP and answers it as GP holds it; never updates (an existing id is ALREADY_EXISTS). ' +
-    'First get the fields’ schema: list_objects with the object (createFields); then try with validateOnly: true. ' +
-    'Retry with the same idempotencyKey, so that a retry never creates a second record.',
+    'Creates one record in GP and answers it as GP holds it (never updates). Get the fields’ schema from list_objects, ' +
+    'try with validateOnly: true, and retry with the same idempotencyKey: a retry never creates a second record.',
   // One plain object schema: hosts refuse oneOf, allOf and anyOf at the top of a tool's input (Anthropic's
   // API does), and the eight bodies' schemas were three quarters of tools/list; list_objects gives one on demand.
   inputSchema: jsonSchemaOf(CreateRecordArguments),

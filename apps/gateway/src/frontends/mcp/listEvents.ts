@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_OBJECT_NAMES, EventSchema, MAX_CURSOR_LENGTH, parseEventsQuery } from '@gp-gateway/protocol';
+import { MAX_CURSOR_LENGTH, parseEventsQuery } from '@gp-gateway/protocol';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../errors/apiError.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
@@ -17,14 +17,11 @@ const ListEventsArguments = z
       .array(z.string('must be a string'), 'must be an array of event types, e.g. ["customer.*"]')
       .max(50)
       .optional()
-      .describe('Event types (customer.created) or patterns (customer.*); every type when absent'),
-    object: z
-      .string('must be a string')
-      .optional()
-      .describe(`Only events of this object: ${EVENT_OBJECT_NAMES.join(', ')}`),
-    connectionId: z.string('must be a string').optional().describe('Only events of this connection'),
-    company: z.string('must be a string').optional().describe('Only events of this company database, e.g. TWO'),
-    since: z.string('must be a string').optional().describe('Only events recorded at or after this ISO-8601 time'),
+      .describe('e.g. customer.created or customer.*; all when absent'),
+    object: z.string('must be a string').optional().describe('Only events of this object, e.g. customers'),
+    connectionId: z.string('must be a string').optional(),
+    company: z.string('must be a string').optional().describe('e.g. TWO'),
+    since: z.string('must be a string').optional().describe('ISO-8601 time: events recorded at or after it'),
     limit: z
       .int(LIMIT_MESSAGE)
       .min(1, LIMIT_MESSAGE)
@@ -36,19 +33,21 @@ const ListEventsArguments = z
       .min(1, 'must not be empty')
       .max(MAX_CURSOR_LENGTH, 'is not a valid cursor')
       .optional()
-      .describe('The nextCursor of the previous call, unchanged, with the same filters: the events since'),
+      .describe('nextCursor of the previous call, with the same filters'),
   })
   .strict();
 
-const EventsPageSchema = z.object({ data: z.array(EventSchema), nextCursor: z.string() });
+/** As advertised, the outline only: each event's fields are in the description (and docs/api.md#events), as list_records leaves a record's to list_objects. */
+const EventsPageOutline = z.object({ data: z.array(z.looseObject({ id: z.string(), type: z.string() })), nextCursor: z.string() });
 
 export const LIST_EVENTS_TOOL: Tool = {
   name: 'list_events',
   title: 'List events',
   description:
-    'What changed in GP, oldest first: records created, updated or deleted (customer.updated, ar-invoice.created, …) and the connection coming online or going offline, each with the record as list_records serves it. Pass nextCursor back to read only what happened since; it is never null.',
+    'What changed in GP, oldest first: {id, type (customer.updated, connection.online, …), connectionId, company, object, recordId, changedAt, recordedAt, data: the record}. ' +
+    'nextCursor (never null) reads what happened since.',
   inputSchema: jsonSchemaOf(ListEventsArguments),
-  outputSchema: jsonSchemaOf(EventsPageSchema, 'output'),
+  outputSchema: jsonSchemaOf(EventsPageOutline, 'output'),
   annotations: { title: 'List events', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 

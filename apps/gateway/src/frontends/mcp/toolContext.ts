@@ -19,10 +19,7 @@ export interface ToolContext {
 }
 
 /** The `company` argument of every tool that reads or writes a company database. */
-export const CompanyArgument = z
-  .string('must be a string')
-  .min(1, 'must not be empty')
-  .describe('Company id, e.g. TWO; default: the connection’s default company');
+export const CompanyArgument = z.string('must be a string').min(1, 'must not be empty').describe('e.g. TWO; default: the connection’s');
 
 /**
  * The target of one call. The `company` argument stands in for X-Company. A client's X-Company header

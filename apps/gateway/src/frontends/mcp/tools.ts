@@ -63,24 +63,24 @@ const ListRecordsArguments = z
     filters: z
       .record(z.string(), z.unknown(), 'must be an object of filters, e.g. {"inactive": false}')
       .optional()
-      .describe(
-        'Filters of this object, as list_objects describes them, e.g. {"inactive": false, "q": "elec"}. Ids filter with "id": ["A", "B"].',
-      ),
-    limit: z
-      .int(LIMIT_MESSAGE)
-      .min(1, LIMIT_MESSAGE)
-      .max(MCP_MAX_LIMIT, LIMIT_MESSAGE)
-      .optional()
-      .describe(`Most records to return; default ${MCP_DEFAULT_LIMIT}`),
+      .describe('As list_objects gives them, e.g. {"inactive": false, "q": "elec"} or {"id": ["A", "B"]}'),
+    limit: z.int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MCP_MAX_LIMIT, LIMIT_MESSAGE).optional().describe(`default ${MCP_DEFAULT_LIMIT}`),
     cursor: z
       .string('must be a string')
       .min(1, 'must not be empty')
       .max(MAX_CURSOR_LENGTH, 'is not a valid cursor')
       .optional()
-      .describe('The nextCursor of the previous page, unchanged, with the same object, filters and company'),
+      .describe('nextCursor of the previous page'),
     company: CompanyArgument.optional(),
   })
   .strict();
+
+/**
+ * What list_records and get_record advertise: `object` a plain string, not the enum of every name
+ * (list_objects gives them, and a wrong one is answered with the nearest); every character of
+ * tools/list is read by the model on every turn. The arguments are still checked with the enums.
+ */
+const advertised = (schema: z.ZodObject, description: string) => jsonSchemaOf(schema.extend({ object: z.string().describe(description) }));
 
 const GetRecordArguments = z
   .object({
@@ -89,7 +89,7 @@ const GetRecordArguments = z
       .string('must be a string')
       .min(1, 'must not be empty')
       .max(MAX_RECORD_ID_LENGTH, `must be at most ${MAX_RECORD_ID_LENGTH} characters`)
-      .describe('The record’s id in the idForm list_objects gives, e.g. AARONACA0001, AARONACA0001:PRIMARY or order:ORDST1050'),
+      .describe('In the object’s idForm, e.g. AARONACA0001 or order:ORDST1050'),
     company: CompanyArgument.optional(),
   })
   .strict();
@@ -103,7 +103,7 @@ const TOOLS: Tool[] = [
     name: 'list_objects',
     title: 'List objects',
     description:
-      'Every object this API reads (customers, vendors, items, GL accounts and entries, receivables, payables, sales and purchase orders, …), or the one named by object: its fields and their types, the filters list_records takes for it, and the form of its id with an example. Call it first.',
+      'Call it first: every object (customers, vendors, items, GL, receivables, payables, orders, …) or the one named, with its fields, filters and id form.',
     inputSchema: jsonSchemaOf(ListObjectsAdvertised),
     // The outline only: each object's description is for the model to read, not for a client to validate.
     outputSchema: jsonSchemaOf(
@@ -116,19 +116,17 @@ const TOOLS: Tool[] = [
     name: 'list_records',
     title: 'List records',
     description:
-      `Records of one object in a stable order, as {"data": [...], "nextCursor": ...}. While nextCursor is not null, call again with cursor = nextCursor and the same object, filters and company for the next page. ` +
-      `A page holds at most limit records (default ${MCP_DEFAULT_LIMIT}, at most ${MCP_MAX_LIMIT}) and at most 64 KiB of JSON, so it may hold fewer than limit while more follow. ` +
-      'Money and quantities are decimal strings.',
-    inputSchema: jsonSchemaOf(ListRecordsArguments),
+      'A page of an object’s records, {data, nextCursor}: while nextCursor is not null, call again with it (same object, filters, company). ' +
+      'At most limit records and 64 KiB, so fewer may come while more follow. Money and quantities are decimal strings.',
+    inputSchema: advertised(ListRecordsArguments, 'The object to list, e.g. customers (list_objects names them)'),
     outputSchema: jsonSchemaOf(listEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'List records', ...READ_ONLY },
   },
   {
     name: 'get_record',
     title: 'Get a record',
-    description:
-      'One record by its id, as {"data": {...}}. Objects without get-by-id (gl-entries, fiscal-periods, lines) are listed with list_records instead.',
-    inputSchema: jsonSchemaOf(GetRecordArguments),
+    description: 'One record by id, {data}; objects without an idForm are read with list_records.',
+    inputSchema: advertised(GetRecordArguments, 'The object, e.g. customers (list_objects: those with an idForm)'),
     outputSchema: jsonSchemaOf(getEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'Get a record', ...READ_ONLY },
   },
