@@ -329,3 +329,25 @@ test('the system database is DYNAMICS unless named, and only a SQL Server identi
     dir: 'demo',
   });
 });
+
+test("the file follows Node's env-file rules (util.parseEnv): quotes, export, and a # that would cut a value is refused", () => {
+  const conf = file(
+    'quoted.conf',
+    [
+      'export GP_GATEWAY_URL="https://gw.example.com"',
+      `GP_AGENT_TOKEN = '${token}' # the token of gp01`,
+      "GP_MSSQL_CONNECTION = 'Server=gp01;Password=ab#c'",
+    ].join('\n'),
+  );
+  const config = loadAgentConfig({ config: conf }, {});
+  assert.equal(config.gatewayUrl, 'https://gw.example.com');
+  assert.equal(config.token, token);
+  assert.equal((config.database as { connection: string }).connection, 'Server=gp01;Password=ab#c');
+  const unquoted = file('hash.conf', 'GP_MSSQL_CONNECTION = Server=gp01;Password=ab#c\n');
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ config: unquoted }, {}, 'database')),
+    [
+      'hash.conf line 1: GP_MSSQL_CONNECTION\'s value holds a #, which starts a comment unless the value is in quotes: write GP_MSSQL_CONNECTION = "…"',
+    ],
+  );
+});

@@ -129,12 +129,24 @@ export interface InstalledSettings {
   database: { kind: 'mssql'; connection: string } | { kind: 'sqlite'; dir: string };
 }
 
+/**
+ * A value as the configuration file (util.parseEnv, and systemd's EnvironmentFile) reads it back:
+ * in quotes when it holds a # (a comment otherwise) or spaces or quotes at its ends, single quotes
+ * first because neither reader expands anything inside them.
+ */
+function fileValue(value: string): string {
+  if (!/[#"'`]|^\s|\s$/.test(value)) return value;
+  const quote = ["'", '"', '`'].find((q) => !value.includes(q));
+  if (!quote) throw new Error('a setting holds every kind of quote (\' " `): the configuration file cannot hold it');
+  return `${quote}${value}${quote}`;
+}
+
 /** The configuration file install writes: the settings given, and the others as comments. */
 export function configFileText(settings: InstalledSettings): string {
   const database =
     settings.database.kind === 'mssql'
-      ? `GP_MSSQL_CONNECTION = ${settings.database.connection}`
-      : `GP_SQLITE_DIR = ${settings.database.dir}`;
+      ? `GP_MSSQL_CONNECTION = ${fileValue(settings.database.connection)}`
+      : `GP_SQLITE_DIR = ${fileValue(settings.database.dir)}`;
   return `# gp-agent configuration, written by \`gp-agent install\`: one setting per line, NAME = value.
 # It holds the agent token (and the SQL Server password): only administrators and the service
 # account can read it. Every setting is listed in \`gp-agent run --help\` and in

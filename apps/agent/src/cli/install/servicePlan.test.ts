@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseEnv } from 'node:util';
 import { describeStep } from './applyPlan.ts';
 import { installPlan, uninstallPlan } from './servicePlan.ts';
 
@@ -67,4 +68,15 @@ test('Linux: service account, private configuration, unit, diagnose, then start;
     ],
   );
   assert.ok(!lines(uninstallPlan('linux')).some((s) => s.includes('gp-agent.conf')));
+});
+
+test('the configuration written reads back as given, a # or a quote in the password included', () => {
+  const connection = `Server=gp01;Password=a#b"c`;
+  const plan = installPlan({
+    platform: 'linux',
+    program: '/tmp/gp-agent',
+    settings: { ...settings, database: { kind: 'mssql', connection } },
+  });
+  const write = plan.steps.find((s) => s.kind === 'write' && s.path === plan.config);
+  assert.equal(write?.kind === 'write' && parseEnv(write.text).GP_MSSQL_CONNECTION, connection);
 });
