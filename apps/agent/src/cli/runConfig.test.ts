@@ -351,3 +351,21 @@ test("the file follows Node's env-file rules (util.parseEnv): quotes, export, an
     ],
   );
 });
+
+test('the gateway must be https:// (the token is sent on connect), except on this machine', () => {
+  const base = { token, sqliteDir: 'd' };
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ ...base, gateway: 'http://gw.example.com' }, {})),
+    [
+      'GP_GATEWAY_URL (from --gateway): must start with https:// (or wss://): over http:// the agent token would cross the network in clear text; http:// is accepted only for a gateway on this machine (localhost, 127.0.0.1, [::1]); got "http://gw.example.com"',
+    ],
+  );
+  for (const gateway of [
+    'https://gw.example.com',
+    'wss://gw.example.com',
+    'http://127.0.0.1:8080',
+    'http://localhost:8080',
+    'http://[::1]:8080',
+  ])
+    assert.equal(loadAgentConfig({ ...base, gateway }, {}).gatewayUrl, gateway);
+});

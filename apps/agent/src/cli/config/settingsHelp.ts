@@ -32,5 +32,10 @@ export function settingsHelp(): string {
     '                     GP_SQLITE_WORKERS               SQLite threads (default 2)',
     '  --allow-writes     GP_AGENT_ALLOW_WRITES           true: write into GP (POST /v1/…); off by default',
     '',
+    'Network (environment variables only, as other tools on the server read them):',
+    '                     HTTPS_PROXY                     reach the gateway through this proxy, e.g. http://proxy:3128',
+    '                     NO_PROXY                        host names that go direct, comma-separated',
+    '                     SSL_CERT_FILE                   more trusted roots (the system store is trusted already)',
+    '',
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from '../../db/mssqlExecutor.ts';
 import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../../db/executor.ts';
 import { WRITE_REQUEST_TIMEOUT_MS } from '../../writes/mssql/mssqlWriter.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../../connection/dialGateway.ts';
+import { insecureGatewayProblem } from '../../connection/gatewayNetwork.ts';
 import type { Given } from './gather.ts';
 import { SETTINGS, TEST_DELAY_ENV, type SettingKey, type SettingSpec } from './settings.ts';
 
@@ -160,7 +161,9 @@ export function settingsSchema(given: Given) {
       'the gateway URL is missing: pass --gateway https://… or set GP_GATEWAY_URL',
       (text) => GATEWAY_URL.safeParse(text).success,
       "must be the gateway's http(s) URL, e.g. https://gateway.example.com",
-    ),
+    ).refine((text) => !GATEWAY_URL.safeParse(text).success || insecureGatewayProblem(text) === null, {
+      error: (issue) => problem('gatewayUrl', insecureGatewayProblem(issue.input as string)!),
+    }),
     token: required(
       'token',
       'the agent token is missing: set GP_AGENT_TOKEN (in the configuration file or the environment) or pass --token-file <file>',
