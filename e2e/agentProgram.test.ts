@@ -74,7 +74,7 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test('both programs are listed in SHA256SUMS; the Windows one is a 64-bit console PE holding the application blob, unsigned', (t) => {
+test('both programs and the .deb are listed in SHA256SUMS; the Windows one is a 64-bit console PE holding the application blob, unsigned', (t) => {
   const listed = fs
     .readFileSync(path.join(DIST, 'SHA256SUMS'), 'utf8')
     .trim()
@@ -82,7 +82,7 @@ test('both programs are listed in SHA256SUMS; the Windows one is a 64-bit consol
     .map((line) => line.split(/\s+/));
   assert.deepEqual(
     listed.map(([, name]) => name),
-    [path.basename(LINUX), path.basename(WINDOWS)],
+    [path.basename(LINUX), path.basename(WINDOWS), 'gp-agent_0.1.0_amd64.deb'],
   );
   for (const [sum, name] of listed)
     assert.equal(
@@ -139,6 +139,8 @@ test('install --root writes the program, a private configuration and the systemd
   assert.match(install.stdout, /\(not run: --root\) run systemctl enable gp-agent/);
   assert.match(install.stdout, /^  ok    WebSocket and token/m);
   assert.match(install.stdout, /All checks passed/);
+  assert.match(install.stdout, /nothing was registered or started \(--root runs no system command\)/);
+  assert.ok(!install.stdout.includes('Installed and started'), 'no start is claimed that did not happen');
   assert.ok(!install.stdout.includes(token), 'the token is not printed');
 
   const installed = path.join(installRoot, 'opt/gp-agent/gp-agent');

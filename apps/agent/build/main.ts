@@ -4,7 +4,8 @@
  *    script; better-sqlite3 is replaced by Node's built-in node:sqlite (nodeSqliteDatabase.ts).
  * 2. The pinned Node 22 runtimes are fetched (or taken from the cache) and checked against their
  *    pinned SHA-512 (runtimes.ts); the Linux one makes the single-executable-application blob.
- * 3. postject injects the blob into a copy of each platform's runtime; SHA256SUMS lists both programs.
+ * 3. postject injects the blob into a copy of each platform's runtime.
+ * 4. The Linux program goes into a .deb (debPackage.ts); SHA256SUMS lists the programs and the package.
  * Built twice from one commit, the programs are the same bytes (the blob names no temporary folder).
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGENT_VERSION } from '../src/version.ts';
 import { bundleAgent } from './bundle.ts';
+import { buildDeb } from './debPackage.ts';
 import { extractRuntime, fetchRuntimeTarball, NODE_VERSION, runtimeCacheDir } from './runtimes.ts';
 import { makeBlob, makeProgram, TARGETS } from './sea.ts';
 
@@ -36,6 +39,15 @@ function commitOf(): string {
     return dirty ? `${head}-modified` : head;
   } catch {
     return 'unknown';
+  }
+}
+
+/** The commit's time, in seconds: every file of the .deb carries it, so two builds give the same bytes. */
+function commitEpoch(): number {
+  try {
+    return Number(execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: ROOT, encoding: 'utf8' }).trim());
+  } catch {
+    return 0;
   }
 }
 
@@ -64,6 +76,15 @@ async function main(): Promise<void> {
       const mb = (fs.statSync(output).size / 1e6).toFixed(1);
       console.log(`${path.relative(ROOT, output)}  ${mb} MB  sha256 ${sum}`);
     }
+    const deb = buildDeb({
+      program: path.join(DIST, TARGETS[0]!.name),
+      version: AGENT_VERSION,
+      example: path.join(ROOT, 'deploy/gp-agent.conf.example'),
+      outDir: DIST,
+      epoch: commitEpoch(),
+    });
+    sums.push(`${sha256Of(deb)}  ${path.basename(deb)}\n`);
+    console.log(`${path.relative(ROOT, deb)}  ${(fs.statSync(deb).size / 1e6).toFixed(1)} MB`);
     fs.writeFileSync(path.join(DIST, 'SHA256SUMS'), sums.join(''));
     console.log(
       `agent ${commit}, Node ${NODE_VERSION}, script ${(fs.statSync(script).size / 1e6).toFixed(2)} MB; checksums in ${path.relative(ROOT, DIST) || '.'}/SHA256SUMS`,

@@ -35,6 +35,18 @@ export const WINDOWS_DEFAULTS = {
   serviceAccount: 'NT AUTHORITY\\LocalService',
 } as const;
 
+/**
+ * Folders the unit's sandbox hides from the service (PrivateTmp= gives it an empty /tmp and /var/tmp,
+ * ProtectHome= hides /home, /root and /run/user): a database folder there passes a check run by
+ * root but is empty or missing for the service. Returns the hiding directive, or null.
+ */
+export function hiddenByUnit(folder: string): string | null {
+  const under = (prefix: string) => folder === prefix || folder.startsWith(`${prefix}/`);
+  if (['/tmp', '/var/tmp'].some(under)) return 'PrivateTmp=yes';
+  if (['/home', '/root', '/run/user'].some(under)) return 'ProtectHome=yes';
+  return null;
+}
+
 /** systemd unit of the agent. */
 export function systemdUnit(layout: LinuxLayout): string {
   return `# systemd unit of the GP gateway agent, written by \`gp-agent install\` (see docs/operations.md, "Running

@@ -54,7 +54,7 @@ test('Linux: service account, private configuration, unit, diagnose, then start;
   assert.deepEqual(
     steps.map((s) => s.split(':')[0]),
     [
-      'run useradd --system --home-dir /opt/gp-agent --shell /usr/sbin/nologin gp-agent',
+      'run useradd --system --user-group --home-dir /opt/gp-agent --no-create-home --shell /usr/sbin/nologin gp-agent',
       'create /opt/gp-agent',
       'copy /tmp/gp-agent-linux-x64 to /opt/gp-agent/gp-agent',
       'create /etc/gp-agent',
@@ -67,7 +67,29 @@ test('Linux: service account, private configuration, unit, diagnose, then start;
       'run systemctl restart gp-agent',
     ],
   );
-  assert.ok(!lines(uninstallPlan('linux')).some((s) => s.includes('gp-agent.conf')));
+  assert.ok(!lines(uninstallPlan({ platform: 'linux' })).some((s) => s.includes('gp-agent.conf')));
+});
+
+test('Linux without systemd: account, program and configuration, diagnose, no unit, no start, and the command to run it by hand', () => {
+  const plan = installPlan({ platform: 'linux', program: '/tmp/gp-agent-linux-x64', settings, systemd: false });
+  assert.ok(!lines(plan).some((s) => /systemctl|gp-agent\.service/.test(s)), lines(plan).join('\n'));
+  assert.equal(plan.steps.at(-1)?.kind, 'diagnose');
+  assert.equal(plan.starts, false);
+  assert.match(plan.notes.join('\n'), /runuser -u gp-agent -- \/opt\/gp-agent\/gp-agent run --config \/etc\/gp-agent\/gp-agent.conf/);
+});
+
+test('uninstall tolerates a missing service, --purge removes the configuration and the account, and both remind to revoke the token', () => {
+  const kept = uninstallPlan({ platform: 'linux' });
+  const stop = kept.steps.find((s) => s.kind === 'run' && s.args.includes('--now'));
+  assert.ok(stop?.kind === 'run' && stop.tolerated, 'a service that is not there is no failure');
+  assert.ok(lines(kept).includes('remove /opt/gp-agent and everything in it'));
+  assert.match(kept.notes.join('\n'), /gp-agent\.conf \(it holds the token\) and the gp-agent account stay.*--purge/);
+  const purged = lines(uninstallPlan({ platform: 'linux', purge: true }));
+  assert.ok(purged.includes('remove /etc/gp-agent and everything in it'));
+  assert.ok(purged.some((s) => s.startsWith('run userdel gp-agent')));
+  for (const plan of [kept, uninstallPlan({ platform: 'win32', purge: true }), uninstallPlan({ platform: 'linux', systemd: false })])
+    assert.match(plan.notes.at(-1)!, /revoke-token/);
+  assert.ok(!lines(uninstallPlan({ platform: 'linux', systemd: false })).some((s) => s.includes('systemctl')));
 });
 
 test('the configuration written reads back as given, a # or a quote in the password included', () => {

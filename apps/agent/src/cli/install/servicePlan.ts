@@ -11,9 +11,23 @@ export type Step =
   | { kind: 'copy'; from: string; to: string; mode: number }
   /** `keep`: an existing file is left as it is (a configuration someone edited). `secret`: never printed. */
   | { kind: 'write'; path: string; text: string; mode: number; keep?: boolean; secret?: boolean }
-  | { kind: 'remove'; path: string }
-  /** A system command; `okCodes` beyond 0 are answers, not failures (useradd: the user exists). */
-  | { kind: 'run'; command: string; args: string[]; why: string; okCodes?: number[] }
+  /** `tree`: a folder and everything in it. */
+  | { kind: 'remove'; path: string; tree?: boolean }
+  /**
+   * A system command, named without a folder: applyPlan runs it from the system's own folders, never
+   * through PATH. `okCodes` beyond 0 are answers, not failures (useradd: the user exists), and do not
+   * call for `undo`; `tolerated` says why a failure is fine (uninstall: the service is not there).
+   * `undo` is run when a later step fails, in reverse order (install leaves nothing half-done).
+   */
+  | {
+      kind: 'run';
+      command: string;
+      args: string[];
+      why: string;
+      okCodes?: number[];
+      tolerated?: string;
+      undo?: { command: string; args: string[] };
+    }
   /** `gp-agent diagnose` on the written configuration; the steps after it run only when it passes. */
   | { kind: 'diagnose'; config: string };
 
@@ -26,6 +40,16 @@ export interface InstallRequest {
   serviceAccount?: string;
   /** Windows: WinSW's program, copied beside the agent as gp-agent-service.exe. */
   winsw?: string;
+  /** Linux: whether systemd runs this machine; without it nothing is registered or started. Default true. */
+  systemd?: boolean;
+}
+
+export interface UninstallRequest {
+  platform: 'linux' | 'win32';
+  /** Also remove the configuration (it holds the token) and, on Linux, the service account. */
+  purge?: boolean;
+  /** Linux: whether systemd runs this machine. Default true. */
+  systemd?: boolean;
 }
 
 export interface Plan {
@@ -35,14 +59,21 @@ export interface Plan {
   logs: string;
   /** What is left to a person, said at the end. */
   notes: string[];
+  /** Whether the last step starts the service: only then may the end say it started. */
+  starts: boolean;
 }
+
+/** Said after every uninstall: the token outlives the agent until the gateway revokes it. */
+const REVOKE_NOTE =
+  "The connection's agent token is still valid at the gateway. Unless another agent of the connection uses it, revoke it there: " +
+  'gp-gateway connection revoke-token <connection> --org <organisation>';
 
 export function installPlan(request: InstallRequest): Plan {
   return request.platform === 'win32' ? windowsInstall(request) : linuxInstall(request);
 }
 
-export function uninstallPlan(platform: 'linux' | 'win32'): Plan {
-  return platform === 'win32' ? windowsUninstall() : linuxUninstall();
+export function uninstallPlan(request: UninstallRequest): Plan {
+  return request.platform === 'win32' ? windowsUninstall(request) : linuxUninstall(request);
 }
 
 function linuxPaths() {
@@ -51,15 +82,22 @@ function linuxPaths() {
   return { installDir, configDir, unit, user, program: p.join(installDir, 'gp-agent'), config: p.join(configDir, 'gp-agent.conf') };
 }
 
+/** How to run the agent by hand as its service account, where no service manager does (a container, WSL). */
+function manualRun(l: ReturnType<typeof linuxPaths>): string {
+  return `runuser -u ${l.user} -- ${l.program} run --config ${l.config}`;
+}
+
 function linuxInstall(request: InstallRequest): Plan {
   const l = linuxPaths();
+  const systemd = request.systemd ?? true;
   const steps: Step[] = [
     {
       kind: 'run',
       command: 'useradd',
-      args: ['--system', '--home-dir', l.installDir, '--shell', '/usr/sbin/nologin', l.user],
+      args: ['--system', '--user-group', '--home-dir', l.installDir, '--no-create-home', '--shell', '/usr/sbin/nologin', l.user],
       why: 'the service account (exit 9: it exists already)',
       okCodes: [9],
+      undo: { command: 'userdel', args: [l.user] },
     },
     { kind: 'mkdir', path: l.installDir, mode: 0o755 },
     { kind: 'copy', from: request.program, to: l.program, mode: 0o755 },
@@ -71,30 +109,65 @@ function linuxInstall(request: InstallRequest): Plan {
       args: [`root:${l.user}`, l.configDir, l.config],
       why: 'the configuration holds the token: root writes it, the service account reads it, nobody else',
     },
+  ];
+  if (!systemd) {
+    steps.push({ kind: 'diagnose', config: l.config });
+    const notes = [
+      'This machine does not run systemd, so no service was registered and nothing was started.',
+      `Run the agent by hand (or from your own supervisor), as its account: ${manualRun(l)}`,
+    ];
+    return { steps, config: l.config, logs: 'standard output', notes, starts: false };
+  }
+  steps.push(
     { kind: 'write', path: l.unit, text: systemdUnit(l), mode: 0o644 },
     { kind: 'run', command: 'systemctl', args: ['daemon-reload'], why: 'systemd reads the new unit' },
-    { kind: 'run', command: 'systemctl', args: ['enable', 'gp-agent'], why: 'the agent starts with the server' },
+    {
+      kind: 'run',
+      command: 'systemctl',
+      args: ['enable', 'gp-agent'],
+      why: 'the agent starts with the server',
+      undo: { command: 'systemctl', args: ['disable', 'gp-agent'] },
+    },
     { kind: 'diagnose', config: l.config },
     { kind: 'run', command: 'systemctl', args: ['restart', 'gp-agent'], why: 'start the agent (or restart it on the new program)' },
-  ];
-  return { steps, config: l.config, logs: 'journalctl -u gp-agent -f', notes: [] };
+  );
+  return { steps, config: l.config, logs: 'journalctl -u gp-agent -f', notes: [], starts: true };
 }
 
-function linuxUninstall(): Plan {
+function linuxUninstall(request: UninstallRequest): Plan {
   const l = linuxPaths();
-  const steps: Step[] = [
-    {
+  const systemd = request.systemd ?? true;
+  const steps: Step[] = [];
+  if (systemd)
+    steps.push({
       kind: 'run',
       command: 'systemctl',
       args: ['disable', '--now', 'gp-agent'],
       why: 'stop the agent (it drains first) and its start at boot',
-    },
-    { kind: 'remove', path: l.unit },
-    { kind: 'run', command: 'systemctl', args: ['daemon-reload'], why: 'systemd forgets the unit' },
-    { kind: 'remove', path: l.program },
+      tolerated: 'no gp-agent service is registered: nothing to stop',
+    });
+  steps.push({ kind: 'remove', path: l.unit });
+  if (systemd) steps.push({ kind: 'run', command: 'systemctl', args: ['daemon-reload'], why: 'systemd forgets the unit' });
+  steps.push({ kind: 'remove', path: l.installDir, tree: true });
+  if (request.purge)
+    steps.push(
+      { kind: 'remove', path: l.configDir, tree: true },
+      {
+        kind: 'run',
+        command: 'userdel',
+        args: [l.user],
+        why: 'remove the service account',
+        okCodes: [6],
+        tolerated: `there is no ${l.user} account`,
+      },
+    );
+  const notes = [
+    ...(request.purge
+      ? []
+      : [`${l.config} (it holds the token) and the ${l.user} account stay, for a later install; uninstall --purge removes them.`]),
+    REVOKE_NOTE,
   ];
-  const notes = [`${l.config} and the journal stay; remove ${l.configDir} and the ${l.user} account by hand if they should go.`];
-  return { steps, config: l.config, logs: 'journalctl -u gp-agent', notes };
+  return { steps, config: l.config, logs: 'journalctl -u gp-agent', notes, starts: false };
 }
 
 function windowsPaths() {
@@ -136,7 +209,13 @@ function windowsInstall(request: InstallRequest): Plan {
     },
     { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${account}:(OI)(CI)M`], why: 'the service writes its logs here' },
     { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
-    { kind: 'run', command: w.winsw, args: ['install'], why: 'register the service with the service control manager' },
+    {
+      kind: 'run',
+      command: w.winsw,
+      args: ['install'],
+      why: 'register the service with the service control manager',
+      undo: { command: w.winsw, args: ['uninstall'] },
+    },
     // Built-in accounts have no password; another account's is set by a person (services.msc), never passed here.
     ...(builtIn ? [setAccount] : []),
     { kind: 'diagnose', config: w.config },
@@ -145,16 +224,29 @@ function windowsInstall(request: InstallRequest): Plan {
   const notes = builtIn
     ? []
     : [`Set the password of ${account} in services.msc (GP gateway agent > Log On), then start the service: ${w.winsw} start`];
-  return { steps: builtIn ? steps : steps.slice(0, -1), config: w.config, logs: w.logDir, notes };
+  return { steps: builtIn ? steps : steps.slice(0, -1), config: w.config, logs: w.logDir, notes, starts: builtIn };
 }
 
-function windowsUninstall(): Plan {
+function windowsUninstall(request: UninstallRequest): Plan {
   const w = windowsPaths();
   const steps: Step[] = [
-    { kind: 'run', command: w.winsw, args: ['stop'], why: 'stop the agent (it drains first)', okCodes: [1] },
-    { kind: 'run', command: w.winsw, args: ['uninstall'], why: 'remove the service' },
+    {
+      kind: 'run',
+      command: w.winsw,
+      args: ['stop'],
+      why: 'stop the agent (it drains first)',
+      okCodes: [1],
+      tolerated: 'the service is not there',
+    },
+    { kind: 'run', command: w.winsw, args: ['uninstall'], why: 'remove the service', tolerated: 'the service is not there' },
     { kind: 'remove', path: w.xml },
+    ...(request.purge ? [{ kind: 'remove' as const, path: w.configDir, tree: true }] : []),
   ];
-  const notes = [`${w.config}, the logs and ${w.installDir} stay: delete the folders by hand if they should go.`];
-  return { steps, config: w.config, logs: w.logDir, notes };
+  const notes = [
+    request.purge
+      ? `${w.installDir} holds the running program: delete it once this command has ended.`
+      : `${w.config} (it holds the token), the logs and ${w.installDir} stay; uninstall --purge removes the configuration and logs.`,
+    REVOKE_NOTE,
+  ];
+  return { steps, config: w.config, logs: w.logDir, notes, starts: false };
 }
