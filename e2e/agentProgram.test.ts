@@ -8,6 +8,8 @@ import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
+import { signAuthenticode, verifyAuthenticode } from '../apps/agent/build/authenticode.ts';
+import { throwawayCertificate } from '@gp-gateway/testing';
 import { ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -113,6 +115,27 @@ test('a second build of the same commit gives the same bytes (nothing of the bui
   });
   assert.equal(build.status, 0, `the second build failed:\n${build.stdout}${build.stderr}`);
   assert.equal(fs.readFileSync(path.join(again, 'SHA256SUMS'), 'utf8'), fs.readFileSync(path.join(DIST, 'SHA256SUMS'), 'utf8'));
+});
+
+test('with a certificate configured, the Windows program is Authenticode-signed: osslsigncode verifies it, the same bytes each time', () => {
+  // A throwaway code-signing certificate stands for the vendor's (GP_AGENT_SIGN_CERT / GP_AGENT_SIGN_KEY).
+  const certificate = throwawayCertificate(tmp, { name: 'code-signing', extensions: ['extendedKeyUsage=codeSigning'] });
+  const signing = { certFile: certificate.certFile, keyFile: certificate.keyFile };
+  const copies = ['signed-1.exe', 'signed-2.exe'].map((name) => path.join(tmp, name));
+  for (const copy of copies) {
+    fs.copyFileSync(WINDOWS, copy);
+    signAuthenticode(copy, signing, 'GP gateway agent', 1_700_000_000);
+  }
+  const signer = verifyAuthenticode(copies[0]!, { caFile: certificate.certFile, publisher: /code-signing \(throwaway, tests only\)/ });
+  assert.match(signer, /CN=code-signing/);
+  assert.ok(peFacts(fs.readFileSync(copies[0]!)).signature, 'the PE carries a signature');
+  assert.ok(fs.readFileSync(copies[0]!).equals(fs.readFileSync(copies[1]!)), 'signing is reproducible (the signing time is fixed)');
+  assert.throws(() => verifyAuthenticode(WINDOWS, { caFile: certificate.certFile, publisher: /./ }), /does not verify/);
+  // One byte changed in the signed program: the signature no longer verifies.
+  const tampered = fs.readFileSync(copies[1]!);
+  tampered[4096] = tampered[4096]! ^ 0xff;
+  fs.writeFileSync(copies[1]!, tampered);
+  assert.throws(() => verifyAuthenticode(copies[1]!, { caFile: certificate.certFile, publisher: /./ }), /does not verify/);
 });
 
 test('--version reports the version and the commit it was built from', () => {

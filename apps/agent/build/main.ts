@@ -5,7 +5,9 @@
  * 2. The pinned Node 22 runtimes are fetched (or taken from the cache) and checked against their
  *    pinned SHA-512 (runtimes.ts); the Linux one makes the single-executable-application blob.
  * 3. postject injects the blob into a copy of each platform's runtime.
- * 4. The Linux program goes into a .deb (debPackage.ts); SHA256SUMS lists the programs and the package.
+ * 4. The Windows program is signed (Authenticode) when GP_AGENT_SIGN_CERT/GP_AGENT_SIGN_KEY name a
+ *    certificate; the Linux program goes into a .deb (debPackage.ts); SHA256SUMS lists them all and,
+ *    when GP_AGENT_RELEASE_KEY names the release key, is signed (releaseSignature.ts).
  * Built twice from one commit, the programs are the same bytes (the blob names no temporary folder).
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +18,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_VERSION } from '../src/version.ts';
 import { bundleAgent } from './bundle.ts';
+import { signAuthenticode, signingCertificateFromEnv } from './authenticode.ts';
 import { buildDeb } from './debPackage.ts';
+import { PUBLIC_KEY_PEM, PUBLIC_KEY_XML, SIGNATURE_FILE, signSums } from './releaseSignature.ts';
 import { extractRuntime, fetchRuntimeTarball, NODE_VERSION, runtimeCacheDir } from './runtimes.ts';
 import { makeBlob, makeProgram, TARGETS } from './sea.ts';
 
@@ -63,6 +67,8 @@ async function main(): Promise<void> {
   try {
     const runtimes = await Promise.all(TARGETS.map((target, i) => extractRuntime(target.runtime, tarballs[i]!, work)));
     const commit = commitOf();
+    const epoch = commitEpoch();
+    const signing = signingCertificateFromEnv(process.env);
     const script = await bundleAgent({ commit, outDir: work });
     const blob = makeBlob(script, work, runtimes[0]!);
     fs.mkdirSync(DIST, { recursive: true });
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
     for (const [i, target] of TARGETS.entries()) {
       const output = path.join(DIST, target.name);
       await makeProgram(target, runtimes[i]!, blob, output);
+      if (signing && output.endsWith('.exe')) signAuthenticode(output, signing, 'GP gateway agent', epoch);
       const sum = sha256Of(output);
       sums.push(`${sum}  ${target.name}\n`);
       const mb = (fs.statSync(output).size / 1e6).toFixed(1);
@@ -81,11 +88,21 @@ async function main(): Promise<void> {
       version: AGENT_VERSION,
       example: path.join(ROOT, 'deploy/gp-agent.conf.example'),
       outDir: DIST,
-      epoch: commitEpoch(),
+      epoch,
     });
     sums.push(`${sha256Of(deb)}  ${path.basename(deb)}\n`);
     console.log(`${path.relative(ROOT, deb)}  ${(fs.statSync(deb).size / 1e6).toFixed(1)} MB`);
     fs.writeFileSync(path.join(DIST, 'SHA256SUMS'), sums.join(''));
+    const releaseKey = process.env.GP_AGENT_RELEASE_KEY;
+    if (releaseKey) {
+      const { fingerprints } = signSums(DIST, fs.readFileSync(releaseKey, 'utf8'));
+      console.log(`SHA256SUMS signed; the README must publish: pem ${fingerprints.pem}, xml ${fingerprints.xml}`);
+    } else {
+      // A signature left by an earlier build would now sign other sums.
+      for (const file of [SIGNATURE_FILE, PUBLIC_KEY_PEM, PUBLIC_KEY_XML]) fs.rmSync(path.join(DIST, file), { force: true });
+      console.log('SHA256SUMS not signed (set GP_AGENT_RELEASE_KEY to the release key, a PEM file)');
+    }
+    if (!signing) console.log('the Windows program is not Authenticode-signed (set GP_AGENT_SIGN_CERT and GP_AGENT_SIGN_KEY)');
     console.log(
       `agent ${commit}, Node ${NODE_VERSION}, script ${(fs.statSync(script).size / 1e6).toFixed(2)} MB; checksums in ${path.relative(ROOT, DIST) || '.'}/SHA256SUMS`,
     );
