@@ -5,6 +5,7 @@ import sea from 'node:sea';
 import type { Command } from 'commander';
 import { applyPlan, describeStep, StepFailed } from '../install/applyPlan.ts';
 import { hiddenByUnit } from '../install/serviceFiles.ts';
+import { lacksPassword, passwordFromFile, promptPassword, withPassword } from '../install/sqlPassword.ts';
 import { installPlan, uninstallPlan, type Plan } from '../install/servicePlan.ts';
 import { loadAgentConfig } from '../runConfig.ts';
 import { diagnose, formatReport } from './diagnose.ts';
@@ -24,6 +25,7 @@ interface InstallFlags extends ServiceFlags {
   sqliteDir?: string;
   serviceAccount?: string;
   winsw?: string;
+  mssqlPasswordFile?: string;
 }
 
 function platform(): Platform {
@@ -113,6 +115,10 @@ export function registerInstallCommands(program: Command): void {
     .requiredOption('--gateway <url>', 'gateway base URL, e.g. https://gateway.example.com (env GP_GATEWAY_URL)')
     .option('--token-file <file>', 'a file holding the agent token (env GP_AGENT_TOKEN_FILE, or GP_AGENT_TOKEN itself)')
     .option('--mssql <connection>', 'SQL Server connection string (env GP_MSSQL_CONNECTION, which keeps the password off the command line)')
+    .option(
+      '--mssql-password-file <file>',
+      "the SQL login's password, first line of this file, when --mssql names a login without it (else install asks)",
+    )
     .option('--sqlite-dir <dir>', 'serve a folder of GP-shaped SQLite databases instead (the demo)')
     .option('--service-account <account>', 'Windows: the account the service runs as (default NT AUTHORITY\\LocalService)')
     .option('--winsw <file>', 'Windows: WinSW v2 x64 (default: gp-agent-service.exe or WinSW-x64.exe beside this program)')
@@ -130,8 +136,8 @@ export function registerInstallCommands(program: Command): void {
         'configuration, starts nothing, and prints the command that runs the agent by hand.\n' +
         '\nExamples:\n' +
         '  sudo ./gp-agent-linux-x64 install --gateway https://gateway.example.com --token-file agent.token \\\n' +
-        '       --mssql "Server=gp01;Database=DYNAMICS;User Id=gp_api_read;Password=…;Encrypt=true"\n' +
-        '  .\\gp-agent-win-x64.exe install --gateway https://gateway.example.com --token-file agent.token --mssql "…"\n',
+        '       --mssql "Server=gp01;Database=DYNAMICS;User Id=gp_api_read;Encrypt=true"     (asks for the password)\n' +
+        '  .\\gp-agent-win-x64.exe install --gateway https://gateway.example.com --token-file agent.token --mssql "Server=gp01;User Id=gp_api_read" --mssql-password-file sql.pw\n',
     )
     .action(async (flags: InstallFlags) => {
       const p = platform();
@@ -139,9 +145,16 @@ export function registerInstallCommands(program: Command): void {
       const { gateway, tokenFile, mssql, sqliteDir } = flags;
       const config = loadAgentConfig({ gateway, tokenFile, mssql, sqliteDir }, { ...process.env, GP_AGENT_CONFIG: undefined }, 'all');
       if (config.database.kind === 'sqlite') checkSandbox(p, path.resolve(config.database.dir), flags);
+      let connection = config.database.kind === 'mssql' ? config.database.connection : '';
+      // The password is asked for (or read from its file), never typed into a command or an environment variable.
+      if (connection && lacksPassword(connection))
+        connection = withPassword(
+          connection,
+          flags.mssqlPasswordFile ? passwordFromFile(flags.mssqlPasswordFile) : await promptPassword("SQL login's password (not shown): "),
+        );
       const database =
         config.database.kind === 'mssql'
-          ? { kind: 'mssql' as const, connection: config.database.connection }
+          ? { kind: 'mssql' as const, connection }
           : { kind: 'sqlite' as const, dir: path.resolve(config.database.dir) };
       const program = flags.dryRun && !sea.isSea() ? process.execPath : runningProgram();
       const winsw = p === 'win32' ? findWinsw(program, flags.winsw) : undefined;

@@ -16,14 +16,18 @@ test('Windows: the program and WinSW are copied, the configuration is locked to 
   const steps = lines(plan);
   assert.ok(steps.includes('copy D:\\dl\\gp-agent-win-x64.exe to C:\\Program Files\\gp-agent\\gp-agent.exe'));
   assert.ok(steps.includes('copy D:\\dl\\WinSW-x64.exe to C:\\Program Files\\gp-agent\\gp-agent-service.exe'));
-  const acl = plan.steps.find((s) => s.kind === 'run' && s.command === 'icacls' && s.args[0] === plan.config);
-  assert.deepEqual(acl?.kind === 'run' && acl.args.slice(1), [
+  const acl = plan.steps.findIndex((s) => s.kind === 'run' && s.command === 'icacls' && s.args[0] === 'C:\\ProgramData\\gp-agent');
+  const step = plan.steps[acl];
+  // Well-known SIDs (Administrators, SYSTEM, LocalService): names are translated on non-English Windows.
+  assert.deepEqual(step?.kind === 'run' && step.args.slice(1), [
     '/inheritance:r',
     '/grant:r',
-    'Administrators:F',
-    'SYSTEM:F',
-    'NT AUTHORITY\\LocalService:R',
+    '*S-1-5-32-544:(OI)(CI)F',
+    '*S-1-5-18:(OI)(CI)F',
+    '*S-1-5-19:(OI)(CI)RX',
   ]);
+  const secret = plan.steps.findIndex((s) => s.kind === 'write' && s.secret);
+  assert.ok(acl !== -1 && acl < secret, 'the folder is locked before the token is written into it');
   const order = (text: string) => steps.findIndex((s) => s.includes(text));
   assert.ok(order('install: register the service') < order('gp-agent diagnose'));
   assert.ok(order('gp-agent diagnose') < order('start: start the agent'));

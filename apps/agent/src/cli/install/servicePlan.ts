@@ -184,6 +184,21 @@ function windowsPaths() {
   };
 }
 
+/** Well-known SIDs, as icacls takes them (`*S-…`): the same on every language of Windows. */
+const SID = {
+  administrators: '*S-1-5-32-544',
+  system: '*S-1-5-18',
+  localService: '*S-1-5-19',
+  networkService: '*S-1-5-20',
+} as const;
+
+/** The service account for icacls: a built-in account by its SID; another (a domain account) by the name given. */
+function accountForAcl(account: string): string {
+  if (/^NT AUTHORITY\\LOCAL ?SERVICE$/i.test(account)) return SID.localService;
+  if (/^NT AUTHORITY\\NETWORK ?SERVICE$/i.test(account)) return SID.networkService;
+  return account;
+}
+
 function windowsInstall(request: InstallRequest): Plan {
   const w = windowsPaths();
   const account = request.serviceAccount ?? WINDOWS_DEFAULTS.serviceAccount;
@@ -195,19 +210,30 @@ function windowsInstall(request: InstallRequest): Plan {
     args: ['config', 'gp-agent', 'obj=', account, 'password=', ''],
     why: `run the service as ${account}`,
   };
+  const grantee = accountForAcl(account);
   const steps: Step[] = [
     { kind: 'mkdir', path: w.installDir, mode: 0o755 },
     { kind: 'copy', from: request.program, to: w.program, mode: 0o755 },
     { kind: 'copy', from: request.winsw, to: w.winsw, mode: 0o755 },
-    { kind: 'mkdir', path: w.logDir, mode: 0o750 },
-    { kind: 'write', path: w.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
+    { kind: 'mkdir', path: w.configDir, mode: 0o750 },
+    // Locked before any secret is in it: if icacls fails, install stops (and undoes) with no token written.
+    // Well-known SIDs, not names, which Windows translates (Administratoren, Système, …).
     {
       kind: 'run',
       command: 'icacls',
-      args: [w.config, '/inheritance:r', '/grant:r', 'Administrators:F', 'SYSTEM:F', `${account}:R`],
-      why: 'the configuration holds the token: administrators and the service account only',
+      args: [
+        w.configDir,
+        '/inheritance:r',
+        '/grant:r',
+        `${SID.administrators}:(OI)(CI)F`,
+        `${SID.system}:(OI)(CI)F`,
+        `${grantee}:(OI)(CI)RX`,
+      ],
+      why: 'the configuration will hold the token: administrators and the service account only, before it is written',
     },
-    { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${account}:(OI)(CI)M`], why: 'the service writes its logs here' },
+    { kind: 'mkdir', path: w.logDir, mode: 0o750 },
+    { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${grantee}:(OI)(CI)M`], why: 'the service writes its logs here' },
+    { kind: 'write', path: w.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
     { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
     {
       kind: 'run',
