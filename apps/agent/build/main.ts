@@ -6,8 +6,10 @@
  *    pinned SHA-512 (runtimes.ts); the Linux one makes the single-executable-application blob.
  * 3. postject injects the blob into a copy of each platform's runtime.
  * 4. The Windows program is signed (Authenticode) when GP_AGENT_SIGN_CERT/GP_AGENT_SIGN_KEY name a
- *    certificate; the Linux program goes into a .deb (debPackage.ts); SHA256SUMS lists them all and,
- *    when GP_AGENT_RELEASE_KEY names the release key, is signed (releaseSignature.ts).
+ *    certificate; WinSW (pinned, from node-windows) goes beside it as gp-agent-service.exe and both into
+ *    an MSI (msiPackage.ts, signed too); the Linux program goes into a .deb (debPackage.ts).
+ * 5. SHA256SUMS lists them all and, when GP_AGENT_RELEASE_KEY names the release key, is signed
+ *    (releaseSignature.ts).
  * Built twice from one commit, the programs are the same bytes (the blob names no temporary folder).
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +22,8 @@ import { AGENT_VERSION } from '../src/version.ts';
 import { bundleAgent } from './bundle.ts';
 import { signAuthenticode, signingCertificateFromEnv } from './authenticode.ts';
 import { buildDeb } from './debPackage.ts';
+import { buildMsi } from './msiPackage.ts';
+import { fetchWinsw } from './winsw.ts';
 import { PUBLIC_KEY_PEM, PUBLIC_KEY_XML, SIGNATURE_FILE, signSums } from './releaseSignature.ts';
 import { extractRuntime, fetchRuntimeTarball, NODE_VERSION, runtimeCacheDir } from './runtimes.ts';
 import { makeBlob, makeProgram, TARGETS } from './sea.ts';
@@ -74,6 +78,10 @@ async function main(): Promise<void> {
     fs.mkdirSync(DIST, { recursive: true });
     // `<sha256>  <name>` lines, which `sha256sum -c SHA256SUMS` checks and Get-FileHash users compare.
     const sums: string[] = [];
+    const record = (file: string) => {
+      sums.push(`${sha256Of(file)}  ${path.basename(file)}\n`);
+      console.log(`${path.relative(ROOT, file)}  ${(fs.statSync(file).size / 1e6).toFixed(1)} MB`);
+    };
     for (const [i, target] of TARGETS.entries()) {
       const output = path.join(DIST, target.name);
       await makeProgram(target, runtimes[i]!, blob, output);
@@ -90,8 +98,13 @@ async function main(): Promise<void> {
       outDir: DIST,
       epoch,
     });
-    sums.push(`${sha256Of(deb)}  ${path.basename(deb)}\n`);
-    console.log(`${path.relative(ROOT, deb)}  ${(fs.statSync(deb).size / 1e6).toFixed(1)} MB`);
+    record(deb);
+    const winsw = path.join(DIST, 'gp-agent-service.exe');
+    fs.copyFileSync(await fetchWinsw(cache, work, (line) => console.log(line)), winsw);
+    record(winsw);
+    const msi = buildMsi({ program: path.join(DIST, TARGETS[1]!.name), winsw, version: AGENT_VERSION, outDir: DIST });
+    if (signing) signAuthenticode(msi, signing, 'GP gateway agent', epoch);
+    record(msi);
     fs.writeFileSync(path.join(DIST, 'SHA256SUMS'), sums.join(''));
     const releaseKey = process.env.GP_AGENT_RELEASE_KEY;
     if (releaseKey) {

@@ -26,6 +26,7 @@ interface InstallFlags extends ServiceFlags {
   serviceAccount?: string;
   winsw?: string;
   mssqlPasswordFile?: string;
+  inPlace?: boolean;
 }
 
 function platform(): Platform {
@@ -121,8 +122,9 @@ export function registerInstallCommands(program: Command): void {
     )
     .option('--sqlite-dir <dir>', 'serve a folder of GP-shaped SQLite databases instead (the demo)')
     .option('--service-account <account>', 'Windows: the account the service runs as (default NT AUTHORITY\\LocalService)')
-    .option('--winsw <file>', 'Windows: WinSW v2 x64 (default: gp-agent-service.exe or WinSW-x64.exe beside this program)')
+    .option('--winsw <file>', 'Windows: WinSW (default: gp-agent-service.exe, shipped with the release, beside this program)')
     .option('--root <dir>', 'write the files under this folder instead of / and run no system command (packaging, tests)')
+    .option('--in-place', 'Windows: the MSI installed the program and the service; write the configuration, check it, start')
     .option('--dry-run', 'print the steps without taking them')
     .addHelpText(
       'after',
@@ -157,7 +159,7 @@ export function registerInstallCommands(program: Command): void {
           ? { kind: 'mssql' as const, connection }
           : { kind: 'sqlite' as const, dir: path.resolve(config.database.dir) };
       const program = flags.dryRun && !sea.isSea() ? process.execPath : runningProgram();
-      const winsw = p === 'win32' ? findWinsw(program, flags.winsw) : undefined;
+      const winsw = p === 'win32' && !flags.inPlace ? findWinsw(program, flags.winsw) : undefined;
       const plan = installPlan({
         platform: p,
         program,
@@ -165,6 +167,7 @@ export function registerInstallCommands(program: Command): void {
         ...(flags.serviceAccount ? { serviceAccount: flags.serviceAccount } : {}),
         ...(winsw ? { winsw } : {}),
         systemd: p === 'linux' && systemdRuns(flags),
+        inPlace: p === 'win32' && flags.inPlace === true,
       });
       // Said only of what happened: --root runs no command, and a plan may end before the start.
       const done =

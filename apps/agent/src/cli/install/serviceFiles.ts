@@ -96,12 +96,12 @@ WantedBy=multi-user.target
 const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * WinSW (v2) service file. Windows services must answer the service control manager, which a
+ * WinSW service file (1.17, shipped in the release and the MSI as gp-agent-service.exe; build/winsw.ts). Windows services must answer the service control manager, which a
  * plain program does not: WinSW does that and runs the agent as its child.
  */
 export function winswXml(layout: WindowsLayout): string {
   return `<!--
-  Windows service of the GP gateway agent, written by \`gp-agent install\` for WinSW v2
+  Windows service of the GP gateway agent, written by \`gp-agent install\` (and shipped in the MSI) for WinSW 1.17
   (gp-agent-service.exe beside gp-agent.exe); see docs/operations.md, "Running the agent in production".
 
   Stopping the service sends Ctrl+C: the agent drains (new requests go to another agent of the

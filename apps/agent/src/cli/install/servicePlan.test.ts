@@ -106,3 +106,15 @@ test('the configuration written reads back as given, a # or a quote in the passw
   const write = plan.steps.find((s) => s.kind === 'write' && s.path === plan.config);
   assert.equal(write?.kind === 'write' && parseEnv(write.text).GP_MSSQL_CONNECTION, connection);
 });
+
+test('Windows --in-place (the MSI placed the program and registered the service): lock the folder, write, check, start; nothing copied or registered', () => {
+  const plan = installPlan({ platform: 'win32', program: 'C:\\Program Files\\gp-agent\\gp-agent.exe', settings, inPlace: true });
+  const steps = lines(plan);
+  assert.ok(!steps.some((s) => s.startsWith('copy') || s.includes(' install: ') || s.includes('sc.exe')), steps.join('\n'));
+  assert.deepEqual(
+    plan.steps.map((s) => s.kind),
+    ['mkdir', 'run', 'mkdir', 'run', 'write', 'diagnose', 'run'],
+  );
+  assert.match(steps.at(-1)!, /gp-agent-service\.exe" start: start the agent$/);
+  assert.equal(plan.starts, true);
+});

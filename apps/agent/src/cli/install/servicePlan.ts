@@ -42,6 +42,11 @@ export interface InstallRequest {
   winsw?: string;
   /** Linux: whether systemd runs this machine; without it nothing is registered or started. Default true. */
   systemd?: boolean;
+  /**
+   * Windows: the MSI has put the program, WinSW and its service file in place and registered the
+   * service; install only writes the configuration (locked first), checks it and starts the service.
+   */
+  inPlace?: boolean;
 }
 
 export interface UninstallRequest {
@@ -203,7 +208,10 @@ function windowsInstall(request: InstallRequest): Plan {
   const w = windowsPaths();
   const account = request.serviceAccount ?? WINDOWS_DEFAULTS.serviceAccount;
   const builtIn = /^NT AUTHORITY\\/i.test(account);
-  if (!request.winsw) throw new Error('WinSW is needed on Windows: put WinSW-x64.exe (v2.12) beside gp-agent.exe, or pass --winsw <file>');
+  if (!request.winsw && !request.inPlace)
+    throw new Error(
+      'WinSW is needed on Windows: put gp-agent-service.exe (from the release, beside gp-agent.exe) there, or pass --winsw <file>',
+    );
   const setAccount: Step = {
     kind: 'run',
     command: 'sc.exe',
@@ -211,10 +219,29 @@ function windowsInstall(request: InstallRequest): Plan {
     why: `run the service as ${account}`,
   };
   const grantee = accountForAcl(account);
+  const placed: Step[] = request.inPlace
+    ? []
+    : [
+        { kind: 'mkdir', path: w.installDir, mode: 0o755 },
+        { kind: 'copy', from: request.program, to: w.program, mode: 0o755 },
+        { kind: 'copy', from: request.winsw!, to: w.winsw, mode: 0o755 },
+      ];
+  const registered: Step[] = request.inPlace
+    ? []
+    : [
+        { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
+        {
+          kind: 'run',
+          command: w.winsw,
+          args: ['install'],
+          why: 'register the service with the service control manager',
+          undo: { command: w.winsw, args: ['uninstall'] },
+        },
+        // Built-in accounts have no password; another account's is set by a person (services.msc), never passed here.
+        ...(builtIn ? [setAccount] : []),
+      ];
   const steps: Step[] = [
-    { kind: 'mkdir', path: w.installDir, mode: 0o755 },
-    { kind: 'copy', from: request.program, to: w.program, mode: 0o755 },
-    { kind: 'copy', from: request.winsw, to: w.winsw, mode: 0o755 },
+    ...placed,
     { kind: 'mkdir', path: w.configDir, mode: 0o750 },
     // Locked before any secret is in it: if icacls fails, install stops (and undoes) with no token written.
     // Well-known SIDs, not names, which Windows translates (Administratoren, Système, …).
@@ -234,16 +261,7 @@ function windowsInstall(request: InstallRequest): Plan {
     { kind: 'mkdir', path: w.logDir, mode: 0o750 },
     { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${grantee}:(OI)(CI)M`], why: 'the service writes its logs here' },
     { kind: 'write', path: w.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
-    { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
-    {
-      kind: 'run',
-      command: w.winsw,
-      args: ['install'],
-      why: 'register the service with the service control manager',
-      undo: { command: w.winsw, args: ['uninstall'] },
-    },
-    // Built-in accounts have no password; another account's is set by a person (services.msc), never passed here.
-    ...(builtIn ? [setAccount] : []),
+    ...registered,
     { kind: 'diagnose', config: w.config },
     { kind: 'run', command: w.winsw, args: ['start'], why: 'start the agent' },
   ];
