@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentVersionsSchema } from './agentVersions.ts';
 import { CompanySchema } from './resources.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
@@ -57,8 +58,16 @@ export const HelloFrameSchema = z.object({
   health: AgentHealthSchema.optional(),
 });
 
-/** Gateway → agent, the answer to a hello it accepts. */
-const WelcomeFrameSchema = z.object({ v: V, type: z.literal('welcome'), connectionId: z.string() });
+/**
+ * Gateway → agent, the answer to a hello it accepts. `agentVersions` (the oldest agent the gateway
+ * supports, the newest it offers) was added after the first release of protocol 1: older agents drop it.
+ */
+const WelcomeFrameSchema = z.object({
+  v: V,
+  type: z.literal('welcome'),
+  connectionId: z.string(),
+  agentVersions: AgentVersionsSchema.optional(),
+});
 
 /**
  * Agent → gateway, whenever its health or company list changes and every few minutes besides,

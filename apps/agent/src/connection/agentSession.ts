@@ -1,4 +1,5 @@
 import {
+  agentVersionAdvice,
   decodeFrame,
   encodeFrame,
   GatewayToAgentFrameSchema,
@@ -17,6 +18,7 @@ import { QueryCancelledError } from '../db/executor.ts';
 import { AgentError } from '../service/agentError.ts';
 import type { HealthReport, OperationHandler } from '../service/readService.ts';
 import { WRITES_OFF_MESSAGE, type WriteHandler } from '../writes/writeService.ts';
+import { AGENT_VERSION } from '../version.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -126,11 +128,18 @@ export class AgentSession {
         return;
       case 'welcome':
         this.log.info({ connectionId: frame.connectionId }, 'gateway accepted the agent');
+        this.adviseOnVersion(frame.agentVersions);
         this.options.onWelcome?.(frame.connectionId);
         return;
       case 'pong':
         return;
     }
+  }
+
+  /** Says in the agent's own log when the gateway supports it no longer, or offers a newer release. */
+  private adviseOnVersion(versions: Parameters<typeof agentVersionAdvice>[1]): void {
+    const advice = agentVersionAdvice(AGENT_VERSION, versions);
+    if (advice) this.log[advice.level]({ agentVersion: AGENT_VERSION, ...versions }, advice.message);
   }
 
   /**
