@@ -19,7 +19,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * anywhere above it, installed with `install --root` (the files it writes checked, its diagnose
  * run against a real gateway), and run from the installed copy with only its configuration file:
  * hello, reads (on the calling thread and on its SQLite threads), drain on SIGTERM. The Windows
- * program is checked as far as this machine allows: a 64-bit console PE holding the blob.
+ * program is a 64-bit console PE holding the blob, and runs under wine (Debian's wine64) for what
+ * needs no Windows service: --version, --help, the install plan.
  */
 const DIST = path.join(ROOT, 'dist');
 const LINUX = path.join(DIST, 'gp-agent-linux-x64');
@@ -142,6 +143,33 @@ test('with a certificate configured, the Windows program is Authenticode-signed:
   tampered[4096] = tampered[4096]! ^ 0xff;
   fs.writeFileSync(copies[1]!, tampered);
   assert.throws(() => verifyAuthenticode(copies[1]!, { caFile: certificate.certFile, publisher: /./ }), /does not verify/);
+});
+
+test('the Windows program runs under wine: --version, diagnose --help, and the Windows install it would carry out', () => {
+  // A prefix of the test's own, reporting Windows 10: Node refuses to start on what a fresh wine
+  // prefix reports by default (older than Windows 8.1).
+  const prefix = path.join(tmp, 'wine');
+  const env = { PATH: '/usr/bin:/bin', HOME: tmp, WINEPREFIX: prefix, WINEDEBUG: '-all', LANG: 'C.UTF-8' };
+  const wine = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    spawnSync('wine64', args, { cwd: tmp, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000 });
+  const configured = wine(['winecfg', '/v', 'win10']);
+  assert.equal(configured.status, 0, configured.stderr);
+  const exe = path.join(tmp, 'gp-agent-win-x64.exe');
+  fs.copyFileSync(WINDOWS, exe);
+  fs.copyFileSync(path.join(DIST, 'gp-agent-service.exe'), path.join(tmp, 'gp-agent-service.exe'));
+  const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const version = wine([exe, '--version']);
+  assert.equal(version.status, 0, version.stderr);
+  assert.match(version.stdout.trim(), new RegExp(`^\\d+\\.\\d+\\.\\d+ \\(commit ${head}(-modified)?\\)$`));
+  const help = wine([exe, 'diagnose', '--help']);
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: gp-agent diagnose \[options\]/);
+  const plan = wine([exe, 'install', '--dry-run', '--gateway', 'https://gw.example.com', '--sqlite-dir', 'C:\\demo'], {
+    GP_AGENT_TOKEN: token,
+  });
+  assert.equal(plan.status, 0, plan.stdout + plan.stderr);
+  assert.match(plan.stdout, /run icacls C:\\ProgramData\\gp-agent \/inheritance:r \/grant:r \*S-1-5-32-544:\(OI\)\(CI\)F/);
+  assert.match(plan.stdout, /copy .*gp-agent-service\.exe to C:\\Program Files\\gp-agent\\gp-agent-service\.exe/);
 });
 
 test('--version reports the version and the commit it was built from', () => {
