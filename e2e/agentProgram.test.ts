@@ -150,8 +150,11 @@ test('the Windows program runs under wine: --version, diagnose --help, and the W
   // prefix reports by default (older than Windows 8.1).
   const prefix = path.join(tmp, 'wine');
   const env = { PATH: '/usr/bin:/bin', HOME: tmp, WINEPREFIX: prefix, WINEDEBUG: '-all', LANG: 'C.UTF-8' };
+  // Debian's wine64 puts its loader in /usr/lib/wine; the `wine` package adds /usr/bin wrappers.
+  const loader = ['/usr/lib/wine/wine64', '/usr/bin/wine64', '/usr/bin/wine'].find((file) => fs.existsSync(file));
+  assert.ok(loader, 'wine64 is installed (.ci/run installs it)');
   const wine = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-    spawnSync('wine64', args, { cwd: tmp, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000 });
+    spawnSync(loader, args, { cwd: tmp, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000 });
   const configured = wine(['winecfg', '/v', 'win10']);
   assert.equal(configured.status, 0, configured.stderr);
   const exe = path.join(tmp, 'gp-agent-win-x64.exe');
