@@ -153,8 +153,18 @@ test('the Windows program runs under wine: --version, diagnose --help, and the W
   // Debian's wine64 puts its loader in /usr/lib/wine; the `wine` package adds /usr/bin wrappers.
   const loader = ['/usr/lib/wine/wine64', '/usr/bin/wine64', '/usr/bin/wine'].find((file) => fs.existsSync(file));
   assert.ok(loader, 'wine64 is installed (.ci/run installs it)');
-  const wine = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-    spawnSync(loader, args, { cwd: tmp, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000 });
+  // Standard output and error are files: Node under wine cannot open a pipe it is given as one
+  // (EBADF from net.Socket), though a file works.
+  const wine = (args: string[], extra: NodeJS.ProcessEnv = {}) => {
+    const [out, err] = ['out', 'err'].map((name) => path.join(tmp, `wine.${name}`));
+    const fds = [out!, err!].map((file) => fs.openSync(file, 'w'));
+    try {
+      const run = spawnSync(loader, args, { cwd: tmp, env: { ...env, ...extra }, stdio: ['ignore', ...fds], timeout: 120_000 });
+      return { status: run.status, stdout: fs.readFileSync(out!, 'utf8'), stderr: fs.readFileSync(err!, 'utf8') };
+    } finally {
+      for (const fd of fds) fs.closeSync(fd);
+    }
+  };
   const configured = wine(['winecfg', '/v', 'win10']);
   assert.equal(configured.status, 0, configured.stderr);
   const exe = path.join(tmp, 'gp-agent-win-x64.exe');
