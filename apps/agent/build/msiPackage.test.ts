@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { throwawayCertificate } from '@gp-gateway/testing';
+import { signAuthenticode, verifyAuthenticode } from './authenticode.ts';
 import { buildMsi } from './msiPackage.ts';
 
 /**
@@ -88,5 +90,18 @@ test('given GATEWAY, a deferred custom action runs gp-agent install --in-place a
       .join('\n'),
     /PASSWORD=|lb_agent_/,
     'no secret is in the package',
+  );
+});
+
+test('with a certificate configured the MSI is Authenticode-signed, and osslsigncode verifies it', () => {
+  const certificate = throwawayCertificate(dir, { name: 'code-signing', extensions: ['extendedKeyUsage=codeSigning'] });
+  const signed = path.join(dir, 'signed.msi');
+  fs.copyFileSync(msi, signed);
+  signAuthenticode(signed, { certFile: certificate.certFile, keyFile: certificate.keyFile }, 'GP gateway agent', 1_700_000_000);
+  assert.match(verifyAuthenticode(signed, { caFile: certificate.certFile, publisher: /code-signing/ }), /CN=code-signing/);
+  assert.throws(
+    () => verifyAuthenticode(msi, { caFile: certificate.certFile, publisher: /./ }),
+    /does not verify/,
+    'the unsigned MSI is not taken for signed',
   );
 });
