@@ -6,7 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
-import { readConfigFile, SETTINGS } from '../apps/agent/src/cli/runConfig.ts';
+import { readConfigFile } from '../apps/agent/src/cli/config/configFile.ts';
+import { SETTINGS } from '../apps/agent/src/cli/config/settings.ts';
 import { installPlan } from '../apps/agent/src/cli/install/servicePlan.ts';
 import { ROOT, waitFor } from './support/processes.ts';
 

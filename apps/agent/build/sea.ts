@@ -1,3 +1,4 @@
+import { verifyNodeRuntime } from './authenticode.ts';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,11 +63,14 @@ export function makeBlob(script: string, workDir: string, generator: string): st
 /**
  * Copies the runtime (`executable`, extracted from the target's checked tarball) to `output` and
  * injects the blob into it. Windows: the runtime's signature
- * (Node's) is removed first, as Node's docs advise (`signtool remove /s`), because the injected file
- * no longer matches it; sign the program with your own certificate afterwards if you have one.
+ * (Node's) is verified, then removed, as Node's docs advise (`signtool remove /s`), because the
+ * injected file no longer matches it; main.ts signs the program when a certificate is configured.
  */
 export async function makeProgram(target: Target, executable: string, blob: string, output: string): Promise<void> {
   const windows = target.name.endsWith('.exe');
+  // Node's own signature is checked (chain to a trusted root, signed by the OpenJS Foundation) before
+  // it is cut: the pinned SHA-512 says the file is the one pinned, this says who made it.
+  if (windows) verifyNodeRuntime(executable);
   const runtime = fs.readFileSync(executable);
   fs.writeFileSync(output, windows ? withoutSignature(runtime) : runtime, { mode: 0o755 });
   const data = fs.readFileSync(blob);

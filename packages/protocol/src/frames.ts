@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentVersionsSchema } from './agentVersions.ts';
 import { CompanySchema } from './resources.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { ObjectNameSchema } from './objects.ts';
@@ -69,12 +70,16 @@ export const HelloFrameSchema = z.object({
  */
 export const GATEWAY_FEATURES = ['changes'] as const;
 
-/** Gateway → agent, the answer to a hello it accepts. */
+/**
+ * Gateway → agent, the answer to a hello it accepts. `agentVersions` (the oldest agent the gateway
+ * supports, the newest it offers) was added after the first release of protocol 1: older agents drop it.
+ */
 const WelcomeFrameSchema = z.object({
   v: V,
   type: z.literal('welcome'),
   connectionId: z.string(),
   features: z.array(z.string().max(32)).max(32).optional(),
+  agentVersions: AgentVersionsSchema.optional(),
 });
 
 /**

@@ -179,3 +179,6 @@ export {
   writeSpec,
 } from './writes.ts';
 export type { WritableObjectName, WriteBody, WriteBodyCheck, WriteField, WriteSpec } from './writes.ts';
+
+// Agent versions named in the welcome (docs/decisions.md#agent-updates)
+export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';

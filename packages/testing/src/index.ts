@@ -8,3 +8,4 @@ export * from './servers/postgres.ts';
 export * from './servers/redis.ts';
 export * from './servers/serverProcess.ts';
 export * from './tcpBalancer.ts';
+export * from './throwawayCertificate.ts';

@@ -330,6 +330,46 @@ test('the system database is DYNAMICS unless named, and only a SQL Server identi
   });
 });
 
+test("the file follows Node's env-file rules (util.parseEnv): quotes, export, and a # that would cut a value is refused", () => {
+  const conf = file(
+    'quoted.conf',
+    [
+      'export GP_GATEWAY_URL="https://gw.example.com"',
+      `GP_AGENT_TOKEN = '${token}' # the token of gp01`,
+      "GP_MSSQL_CONNECTION = 'Server=gp01;Password=ab#c'",
+    ].join('\n'),
+  );
+  const config = loadAgentConfig({ config: conf }, {});
+  assert.equal(config.gatewayUrl, 'https://gw.example.com');
+  assert.equal(config.token, token);
+  assert.equal((config.database as { connection: string }).connection, 'Server=gp01;Password=ab#c');
+  const unquoted = file('hash.conf', 'GP_MSSQL_CONNECTION = Server=gp01;Password=ab#c\n');
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ config: unquoted }, {}, 'database')),
+    [
+      'hash.conf line 1: GP_MSSQL_CONNECTION\'s value holds a #, which starts a comment unless the value is in quotes: write GP_MSSQL_CONNECTION = "…"',
+    ],
+  );
+});
+
+test('the gateway must be https:// (the token is sent on connect), except on this machine', () => {
+  const base = { token, sqliteDir: 'd' };
+  assert.deepEqual(
+    issuesOf(() => loadAgentConfig({ ...base, gateway: 'http://gw.example.com' }, {})),
+    [
+      'GP_GATEWAY_URL (from --gateway): must start with https:// (or wss://): over http:// the agent token would cross the network in clear text; http:// is accepted only for a gateway on this machine (localhost, 127.0.0.1, [::1]); got "http://gw.example.com"',
+    ],
+  );
+  for (const gateway of [
+    'https://gw.example.com',
+    'wss://gw.example.com',
+    'http://127.0.0.1:8080',
+    'http://localhost:8080',
+    'http://[::1]:8080',
+  ])
+    assert.equal(loadAgentConfig({ ...base, gateway }, {}).gatewayUrl, gateway);
+});
+
 test('change detection polls every 15 s within a 2 s budget, looking 15 minutes back, unless set; 0 turns it off', () => {
   const base = { GP_GATEWAY_URL: 'https://gw.example.com', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_SQLITE_DIR: '/tmp/demo' };
   assert.deepEqual(loadAgentConfig({}, base).changes, { intervalMs: 15_000, budgetMs: 2_000, overlapMs: 900_000 });

@@ -1,4 +1,5 @@
 import {
+  agentVersionAdvice,
   decodeFrame,
   encodeFrame,
   GatewayToAgentFrameSchema,
@@ -21,6 +22,7 @@ import { WRITES_OFF_MESSAGE, type WriteHandler } from '../writes/writeService.ts
 import { publishOperation } from '../telemetry/events.ts';
 import { contextFrom, inSpan, SpanKind } from '@gp-gateway/telemetry';
 import { trace } from '@opentelemetry/api';
+import { AGENT_VERSION } from '../version.ts';
 
 /** The smallest surface of a message channel: a WebSocket, or a worker's MessagePort for the built-in agent. */
 export interface FrameChannel {
@@ -143,6 +145,7 @@ export class AgentSession {
         return;
       case 'welcome':
         this.log.info({ connectionId: frame.connectionId, features: frame.features ?? [] }, 'gateway accepted the agent');
+        this.adviseOnVersion(frame.agentVersions);
         this.options.onWelcome?.(frame.connectionId, frame.features ?? []);
         return;
       case 'changes-ack':
@@ -151,6 +154,12 @@ export class AgentSession {
       case 'pong':
         return;
     }
+  }
+
+  /** Says in the agent's own log when the gateway supports it no longer, or offers a newer release. */
+  private adviseOnVersion(versions: Parameters<typeof agentVersionAdvice>[1]): void {
+    const advice = agentVersionAdvice(AGENT_VERSION, versions);
+    if (advice) this.log[advice.level]({ agentVersion: AGENT_VERSION, ...versions }, advice.message);
   }
 
   /**

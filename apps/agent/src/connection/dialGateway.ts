@@ -14,6 +14,7 @@ import type { ChangeReporter } from '../changes/changeReporter.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import type { WriteHandler } from '../writes/writeService.ts';
 import { AgentSession } from './agentSession.ts';
+import { gatewaySocketOptions } from './gatewayNetwork.ts';
 import { nextReconnect, type ConnectionEnd } from './reconnectPolicy.ts';
 import { AGENT_COMMIT, AGENT_VERSION } from '../version.ts';
 import { publishConnection } from '../telemetry/events.ts';
@@ -138,7 +139,10 @@ function connectOnce(
   onWelcome: () => void,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(agentEndpoint(options.gatewayUrl), {
+    const endpoint = agentEndpoint(options.gatewayUrl);
+    const ws = new WebSocket(endpoint, {
+      // HTTPS_PROXY/NO_PROXY and the system's trusted roots (gatewayNetwork.ts).
+      ...gatewaySocketOptions(endpoint),
       headers: { authorization: `Bearer ${options.token}` },
       handshakeTimeout: timings.connectTimeoutMs,
       // Nothing the gateway sends comes near this; a rogue endpoint cannot make the agent buffer more.

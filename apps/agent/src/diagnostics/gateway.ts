@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { agentEndpoint } from '../connection/dialGateway.ts';
+import { gatewaySocketOptions } from '../connection/gatewayNetwork.ts';
 import type { Finding } from './findings.ts';
 import type { DiagnosedGateway } from './target.ts';
 
@@ -119,7 +120,12 @@ type Probe = { ok: true; ws: WebSocket } | { ok: false; summary: string; fix: st
 function openProbe(gatewayUrl: string, token: string): Promise<Probe> {
   return new Promise((resolve) => {
     const endpoint = agentEndpoint(gatewayUrl);
-    const ws = new WebSocket(endpoint, { headers: { authorization: `Bearer ${token}` }, handshakeTimeout: PROBE_TIMEOUT_MS });
+    // The same proxy and trusted roots as the agent's own dial: a probe that went direct would prove nothing.
+    const ws = new WebSocket(endpoint, {
+      headers: { authorization: `Bearer ${token}` },
+      handshakeTimeout: PROBE_TIMEOUT_MS,
+      ...gatewaySocketOptions(endpoint),
+    });
     ws.once('open', () => resolve({ ok: true, ws }));
     ws.once('unexpected-response', (_req, res) => {
       ws.terminate();

@@ -35,6 +35,18 @@ export const WINDOWS_DEFAULTS = {
   serviceAccount: 'NT AUTHORITY\\LocalService',
 } as const;
 
+/**
+ * Folders the unit's sandbox hides from the service (PrivateTmp= gives it an empty /tmp and /var/tmp,
+ * ProtectHome= hides /home, /root and /run/user): a database folder there passes a check run by
+ * root but is empty or missing for the service. Returns the hiding directive, or null.
+ */
+export function hiddenByUnit(folder: string): string | null {
+  const under = (prefix: string) => folder === prefix || folder.startsWith(`${prefix}/`);
+  if (['/tmp', '/var/tmp'].some(under)) return 'PrivateTmp=yes';
+  if (['/home', '/root', '/run/user'].some(under)) return 'ProtectHome=yes';
+  return null;
+}
+
 /** systemd unit of the agent. */
 export function systemdUnit(layout: LinuxLayout): string {
   return `# systemd unit of the GP gateway agent, written by \`gp-agent install\` (see docs/operations.md, "Running
@@ -84,12 +96,12 @@ WantedBy=multi-user.target
 const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * WinSW (v2) service file. Windows services must answer the service control manager, which a
+ * WinSW service file (1.17, shipped in the release and the MSI as gp-agent-service.exe; build/winsw.ts). Windows services must answer the service control manager, which a
  * plain program does not: WinSW does that and runs the agent as its child.
  */
 export function winswXml(layout: WindowsLayout): string {
   return `<!--
-  Windows service of the GP gateway agent, written by \`gp-agent install\` for WinSW v2
+  Windows service of the GP gateway agent, written by \`gp-agent install\` (and shipped in the MSI) for WinSW 1.17
   (gp-agent-service.exe beside gp-agent.exe); see docs/operations.md, "Running the agent in production".
 
   Stopping the service sends Ctrl+C: the agent drains (new requests go to another agent of the
@@ -129,12 +141,24 @@ export interface InstalledSettings {
   database: { kind: 'mssql'; connection: string } | { kind: 'sqlite'; dir: string };
 }
 
+/**
+ * A value as the configuration file (util.parseEnv, and systemd's EnvironmentFile) reads it back:
+ * in quotes when it holds a # (a comment otherwise) or spaces or quotes at its ends, single quotes
+ * first because neither reader expands anything inside them.
+ */
+function fileValue(value: string): string {
+  if (!/[#"'`]|^\s|\s$/.test(value)) return value;
+  const quote = ["'", '"', '`'].find((q) => !value.includes(q));
+  if (!quote) throw new Error('a setting holds every kind of quote (\' " `): the configuration file cannot hold it');
+  return `${quote}${value}${quote}`;
+}
+
 /** The configuration file install writes: the settings given, and the others as comments. */
 export function configFileText(settings: InstalledSettings): string {
   const database =
     settings.database.kind === 'mssql'
-      ? `GP_MSSQL_CONNECTION = ${settings.database.connection}`
-      : `GP_SQLITE_DIR = ${settings.database.dir}`;
+      ? `GP_MSSQL_CONNECTION = ${fileValue(settings.database.connection)}`
+      : `GP_SQLITE_DIR = ${fileValue(settings.database.dir)}`;
   return `# gp-agent configuration, written by \`gp-agent install\`: one setting per line, NAME = value.
 # It holds the agent token (and the SQL Server password): only administrators and the service
 # account can read it. Every setting is listed in \`gp-agent run --help\` and in

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseEnv } from 'node:util';
 import { describeStep } from './applyPlan.ts';
 import { installPlan, uninstallPlan } from './servicePlan.ts';
 
@@ -15,14 +16,18 @@ test('Windows: the program and WinSW are copied, the configuration is locked to 
   const steps = lines(plan);
   assert.ok(steps.includes('copy D:\\dl\\gp-agent-win-x64.exe to C:\\Program Files\\gp-agent\\gp-agent.exe'));
   assert.ok(steps.includes('copy D:\\dl\\WinSW-x64.exe to C:\\Program Files\\gp-agent\\gp-agent-service.exe'));
-  const acl = plan.steps.find((s) => s.kind === 'run' && s.command === 'icacls' && s.args[0] === plan.config);
-  assert.deepEqual(acl?.kind === 'run' && acl.args.slice(1), [
+  const acl = plan.steps.findIndex((s) => s.kind === 'run' && s.command === 'icacls' && s.args[0] === 'C:\\ProgramData\\gp-agent');
+  const step = plan.steps[acl];
+  // Well-known SIDs (Administrators, SYSTEM, LocalService): names are translated on non-English Windows.
+  assert.deepEqual(step?.kind === 'run' && step.args.slice(1), [
     '/inheritance:r',
     '/grant:r',
-    'Administrators:F',
-    'SYSTEM:F',
-    'NT AUTHORITY\\LocalService:R',
+    '*S-1-5-32-544:(OI)(CI)F',
+    '*S-1-5-18:(OI)(CI)F',
+    '*S-1-5-19:(OI)(CI)RX',
   ]);
+  const secret = plan.steps.findIndex((s) => s.kind === 'write' && s.secret);
+  assert.ok(acl !== -1 && acl < secret, 'the folder is locked before the token is written into it');
   const order = (text: string) => steps.findIndex((s) => s.includes(text));
   assert.ok(order('install: register the service') < order('gp-agent diagnose'));
   assert.ok(order('gp-agent diagnose') < order('start: start the agent'));
@@ -53,7 +58,7 @@ test('Linux: service account, private configuration, unit, diagnose, then start;
   assert.deepEqual(
     steps.map((s) => s.split(':')[0]),
     [
-      'run useradd --system --home-dir /opt/gp-agent --shell /usr/sbin/nologin gp-agent',
+      'run useradd --system --user-group --home-dir /opt/gp-agent --no-create-home --shell /usr/sbin/nologin gp-agent',
       'create /opt/gp-agent',
       'copy /tmp/gp-agent-linux-x64 to /opt/gp-agent/gp-agent',
       'create /etc/gp-agent',
@@ -66,5 +71,50 @@ test('Linux: service account, private configuration, unit, diagnose, then start;
       'run systemctl restart gp-agent',
     ],
   );
-  assert.ok(!lines(uninstallPlan('linux')).some((s) => s.includes('gp-agent.conf')));
+  assert.ok(!lines(uninstallPlan({ platform: 'linux' })).some((s) => s.includes('gp-agent.conf')));
+});
+
+test('Linux without systemd: account, program and configuration, diagnose, no unit, no start, and the command to run it by hand', () => {
+  const plan = installPlan({ platform: 'linux', program: '/tmp/gp-agent-linux-x64', settings, systemd: false });
+  assert.ok(!lines(plan).some((s) => /systemctl|gp-agent\.service/.test(s)), lines(plan).join('\n'));
+  assert.equal(plan.steps.at(-1)?.kind, 'diagnose');
+  assert.equal(plan.starts, false);
+  assert.match(plan.notes.join('\n'), /runuser -u gp-agent -- \/opt\/gp-agent\/gp-agent run --config \/etc\/gp-agent\/gp-agent.conf/);
+});
+
+test('uninstall tolerates a missing service, --purge removes the configuration and the account, and both remind to revoke the token', () => {
+  const kept = uninstallPlan({ platform: 'linux' });
+  const stop = kept.steps.find((s) => s.kind === 'run' && s.args.includes('--now'));
+  assert.ok(stop?.kind === 'run' && stop.tolerated, 'a service that is not there is no failure');
+  assert.ok(lines(kept).includes('remove /opt/gp-agent and everything in it'));
+  assert.match(kept.notes.join('\n'), /gp-agent\.conf \(it holds the token\) and the gp-agent account stay.*--purge/);
+  const purged = lines(uninstallPlan({ platform: 'linux', purge: true }));
+  assert.ok(purged.includes('remove /etc/gp-agent and everything in it'));
+  assert.ok(purged.some((s) => s.startsWith('run userdel gp-agent')));
+  for (const plan of [kept, uninstallPlan({ platform: 'win32', purge: true }), uninstallPlan({ platform: 'linux', systemd: false })])
+    assert.match(plan.notes.at(-1)!, /revoke-token/);
+  assert.ok(!lines(uninstallPlan({ platform: 'linux', systemd: false })).some((s) => s.includes('systemctl')));
+});
+
+test('the configuration written reads back as given, a # or a quote in the password included', () => {
+  const connection = `Server=gp01;Password=a#b"c`;
+  const plan = installPlan({
+    platform: 'linux',
+    program: '/tmp/gp-agent',
+    settings: { ...settings, database: { kind: 'mssql', connection } },
+  });
+  const write = plan.steps.find((s) => s.kind === 'write' && s.path === plan.config);
+  assert.equal(write?.kind === 'write' && parseEnv(write.text).GP_MSSQL_CONNECTION, connection);
+});
+
+test('Windows --in-place (the MSI placed the program and registered the service): lock the folder, write, check, start; nothing copied or registered', () => {
+  const plan = installPlan({ platform: 'win32', program: 'C:\\Program Files\\gp-agent\\gp-agent.exe', settings, inPlace: true });
+  const steps = lines(plan);
+  assert.ok(!steps.some((s) => s.startsWith('copy') || s.includes(' install: ') || s.includes('sc.exe')), steps.join('\n'));
+  assert.deepEqual(
+    plan.steps.map((s) => s.kind),
+    ['mkdir', 'run', 'mkdir', 'run', 'write', 'diagnose', 'run'],
+  );
+  assert.match(steps.at(-1)!, /gp-agent-service\.exe" start: start the agent$/);
+  assert.equal(plan.starts, true);
 });

@@ -9,6 +9,7 @@ import {
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLink, type AgentChannel, type ChangeSink } from './agentLink.ts';
+import { MINIMUM_AGENT_VERSION } from './agentVersion.ts';
 
 /**
  * Turns an agent's first frame into a link, or refuses it with a close code and a message the agent
@@ -38,8 +39,16 @@ export function acceptAgent(
     return null;
   }
   const link = new AgentLink(channel, hello, log.child({ connectionId }), changes);
+  // The versions let the agent's own log say when it should be upgraded (older agents ignore them).
+  const agentVersions = { minimum: MINIMUM_AGENT_VERSION, latest: null };
   channel.send(
-    encodeFrame({ v: PROTOCOL_VERSION, type: 'welcome', connectionId, ...(changes ? { features: [...GATEWAY_FEATURES] } : {}) }),
+    encodeFrame({
+      v: PROTOCOL_VERSION,
+      type: 'welcome',
+      connectionId,
+      agentVersions,
+      ...(changes ? { features: [...GATEWAY_FEATURES] } : {}),
+    }),
   );
   log.info(
     { connectionId, agent: hello.agent, companies: hello.companies.map((c) => c.id), health: hello.health ?? null },

@@ -1,3 +1,5 @@
+import { isOlderVersion } from '@gp-gateway/protocol';
+
 /**
  * The oldest agent this gateway supports. Older agents still connect while they speak the protocol
  * (docs/decisions.md#gateway-and-agent-protocol), but operators are told to upgrade them: the CLI's
@@ -5,19 +7,9 @@
  */
 export const MINIMUM_AGENT_VERSION = '0.1.0';
 
-/** `1.2.3` as numbers; null for anything else (a pre-release suffix is ignored). */
-function parts(version: string): [number, number, number] | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(version.trim());
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
 /** Whether an agent reporting `version` is older than `minimum`; a version that is not x.y.z is too. */
 export function isOutdatedAgent(version: string, minimum = MINIMUM_AGENT_VERSION): boolean {
-  const have = parts(version);
-  const need = parts(minimum)!;
-  if (!have) return true;
-  for (let i = 0; i < 3; i++) if (have[i] !== need[i]) return have[i]! < need[i]!;
-  return false;
+  return isOlderVersion(version, minimum);
 }
 
 /** What operators read after an agent's version: nothing, or that it needs upgrading. */

@@ -12,15 +12,16 @@ export interface InstallSteps {
 export function installSteps(gatewayUrl: string): InstallSteps {
   return {
     windows: [
-      '# Elevated PowerShell, in the folder holding gp-agent-win-x64.exe, WinSW-x64.exe and',
-      '# agent.token (the token above, saved in that file):',
-      '$env:GP_MSSQL_CONNECTION = "Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true"',
-      `.\\gp-agent-win-x64.exe install --gateway ${gatewayUrl} --token-file agent.token`,
+      '# Elevated PowerShell, in the folder holding gp-agent-win-x64.exe, gp-agent-service.exe and',
+      '# agent.token (the token above, saved in that file); install asks for the SQL password:',
+      `.\\gp-agent-win-x64.exe install --gateway ${gatewayUrl} --token-file agent.token \``,
+      '  --mssql "Server=<server>;Database=DYNAMICS;User Id=<login>;Encrypt=true"',
       'Remove-Item agent.token',
     ].join('\n'),
     linux: [
-      '# As root, in the folder holding gp-agent-linux-x64 and agent.token (the token above):',
-      `GP_MSSQL_CONNECTION='Server=<server>;Database=DYNAMICS;User Id=<login>;Password=<password>;Encrypt=true' ./gp-agent-linux-x64 install --gateway ${gatewayUrl} --token-file agent.token`,
+      '# As root, in the folder holding gp-agent-linux-x64 and agent.token (the token above);',
+      '# install asks for the SQL password:',
+      `./gp-agent-linux-x64 install --gateway ${gatewayUrl} --token-file agent.token --mssql 'Server=<server>;Database=DYNAMICS;User Id=<login>;Encrypt=true'`,
       'rm agent.token',
     ].join('\n'),
   };
