@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { startPeriodicTask } from '../../infrastructure/periodicTask.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
 
 /** How often events past their retention are deleted; a day's events more or less cost nothing. */
@@ -15,22 +16,14 @@ export function startEventRetention(
   retentionDays: number,
   everyMs = EVENTS_PURGE_MS,
 ): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const purge = () => {
-    running = store
-      .deleteEventsRecordedBefore(new Date(Date.now() - retentionDays * DAY_MS))
-      .then((deleted) => {
-        if (deleted) log.info({ deleted, retentionDays }, 'events past their retention deleted');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'event purge failed'));
-  };
-  purge();
-  const timer = setInterval(purge, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask(
+    () =>
+      store
+        .deleteEventsRecordedBefore(new Date(Date.now() - retentionDays * DAY_MS))
+        .then((deleted) => {
+          if (deleted) log.info({ deleted, retentionDays }, 'events past their retention deleted');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'event purge failed')),
+    everyMs,
+  );
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { startPeriodicTask } from '../../infrastructure/periodicTask.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
 
 /** How often expired Idempotency-Keys are deleted; until then they are ignored by claims anyway. */
@@ -9,22 +10,14 @@ const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
  * a day of writes. Several gateway instances may all sweep: the delete is idempotent.
  */
 export function startIdempotencySweep(store: Store, log: Logger, everyMs = IDEMPOTENCY_SWEEP_MS): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    running = store
-      .deleteExpiredIdempotencyKeys(new Date())
-      .then((deleted) => {
-        if (deleted) log.info({ deleted }, 'expired idempotency keys deleted');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'idempotency key sweep failed'));
-  };
-  sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask(
+    () =>
+      store
+        .deleteExpiredIdempotencyKeys(new Date())
+        .then((deleted) => {
+          if (deleted) log.info({ deleted }, 'expired idempotency keys deleted');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'idempotency key sweep failed')),
+    everyMs,
+  );
 }
