@@ -261,7 +261,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
   const cursors = new CursorCodec(options.cursorSecret);
   const eventsLog = options.log.child({ component: 'events' });
-  const events = new EventFeed({ store: options.store, cursors, log: eventsLog });
+  const events = new EventFeed({ store: options.store, cursors, log: eventsLog, metrics });
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);

@@ -5,6 +5,7 @@ import { decodeFrame, GatewayToAgentFrameSchema, AgentToGatewayFrameSchema, type
 import type { ChangeDetector } from './changeDetector.ts';
 import { ChangeReporter } from './changeReporter.ts';
 import { TRACKED_OBJECTS } from './trackedObjects.ts';
+import { subscribeAgentEvents, type ChangePollEvent } from '../telemetry/events.ts';
 
 /** A detector that learns at once and then finds one change per poll until it is committed. */
 function fakeDetector() {
@@ -71,6 +72,40 @@ test('a poll is committed only once the gateway acknowledges its changes without
   reporter.detach();
   await lost;
   assert.deepEqual(fake.committed, []);
+});
+
+test('each poll reports its cost to the metrics: the object, its time, and the changes it found', async () => {
+  const polls: ChangePollEvent[] = [];
+  const unsubscribe = subscribeAgentEvents({ operation() {}, sql() {}, connection() {}, changePoll: (event) => polls.push(event) });
+  try {
+    const fake = fakeDetector();
+    const sent: string[] = [];
+    const reporter = new ChangeReporter({
+      detector: fake.detector,
+      companies: async () => ['TWO'],
+      log: pino({ level: 'silent' }),
+      schedule: { intervalMs: 3_600_000, budgetMs: 10_000, ackTimeoutMs: 5_000 },
+      tracked: customers,
+    });
+    reporter.attach((text) => sent.push(text));
+    await reporter.settled();
+    const second = reporter.round();
+    await waitFor(() => sent.length === 1);
+    reporter.acked(ack(frames(sent)[0]!.id));
+    await second;
+    reporter.detach();
+    assert.deepEqual(
+      polls.map((p) => [p.object, p.changes]),
+      [
+        ['customers', 0],
+        ['customers', 1],
+      ],
+      'the learning poll finds nothing; the next, its change',
+    );
+    assert.ok(polls.every((p) => p.seconds >= 0 && p.seconds < 60));
+  } finally {
+    unsubscribe();
+  }
 });
 
 async function waitFor(done: () => boolean): Promise<void> {

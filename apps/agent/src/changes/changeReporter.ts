@@ -1,5 +1,6 @@
 import { encodeFrame, MAX_CHANGES_PER_FRAME, PROTOCOL_VERSION, type Change, type ChangesAckFrame } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
+import { publishChangePoll } from '../telemetry/events.ts';
 import type { ChangeDetector } from './changeDetector.ts';
 import { TRACKED_OBJECTS, type TrackedObject } from './trackedObjects.ts';
 
@@ -109,7 +110,13 @@ export class ChangeReporter {
   private async pollOne(company: string, tracked: TrackedObject): Promise<boolean> {
     const signal = this.abort?.signal;
     const learning = !this.detector.knows(company, tracked);
+    const started = performance.now();
     const detected = await this.detector.poll(company, tracked, signal);
+    publishChangePoll({
+      object: tracked.object,
+      seconds: (performance.now() - started) / 1000,
+      changes: learning ? 0 : detected.changes.length,
+    });
     if (learning) {
       detected.commit();
       this.log.info({ object: tracked.object, company }, 'change detection learnt the table; changes from now on are reported');

@@ -9,6 +9,7 @@ import { AgentError } from '../service/agentError.ts';
 import type { OperationHandler } from '../service/readService.ts';
 import { dialGateway } from '../connection/dialGateway.ts';
 import { startAgentMetrics } from './promMetrics.ts';
+import { publishChangePoll } from './events.ts';
 
 /**
  * The agent's metrics (docs/operations.md#agent-metrics) as Prometheus reads them, after the agent
@@ -109,4 +110,17 @@ test('after serving, being sent away with 1012 and reconnecting, the metrics say
   assert.match(await scrape(metrics.url), /^gp_agent_connected 0$/m, 'stopped: no longer connected');
   const other = await fetch(metrics.url.replace('/metrics', '/'));
   assert.equal(other.status, 404, 'nothing else is served on the metrics port');
+});
+
+test("change detection's polls: their time per object, and the changes they found", async () => {
+  const metrics = await startAgentMetrics('127.0.0.1', 0);
+  after(() => metrics.close());
+  publishChangePoll({ object: 'customers', seconds: 0.02, changes: 0 });
+  publishChangePoll({ object: 'customers', seconds: 0.3, changes: 4 });
+  publishChangePoll({ object: 'vendors', seconds: 0.001, changes: 0 });
+  const text = await scrape(metrics.url);
+  assert.match(text, /^gp_agent_change_poll_duration_seconds_count\{object="customers"\} 2$/m);
+  assert.match(text, /^gp_agent_change_poll_duration_seconds_sum\{object="customers"\} 0\.32$/m);
+  assert.match(text, /^gp_agent_change_poll_duration_seconds_count\{object="vendors"\} 1$/m);
+  assert.match(text, /^gp_agent_changes_found_total\{object="customers"\} 4$/m);
 });

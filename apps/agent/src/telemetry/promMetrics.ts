@@ -52,6 +52,19 @@ export async function startAgentMetrics(host: string, port: number): Promise<Met
     labelNames: ['code'] as const,
     registers,
   });
+  const changePollSeconds = new Histogram({
+    name: 'gp_agent_change_poll_duration_seconds',
+    help: "Time one poll of change detection took (one object of one company): the load it puts on GP's database.",
+    labelNames: ['object'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const changesFound = new Counter({
+    name: 'gp_agent_changes_found_total',
+    help: 'Changes change detection found and reported, by API object.',
+    labelNames: ['object'] as const,
+    registers,
+  });
   connected.set(0);
   reconnects.inc(0);
   const unsubscribe = subscribeAgentEvents({
@@ -62,6 +75,10 @@ export async function startAgentMetrics(host: string, port: number): Promise<Met
     sql(event) {
       sqlSeconds.observe(event.seconds);
       if (event.failed) sqlErrors.inc({ number: event.errorNumber === null ? 'none' : String(event.errorNumber) });
+    },
+    changePoll(event) {
+      changePollSeconds.observe({ object: event.object }, event.seconds);
+      if (event.changes) changesFound.inc({ object: event.object }, event.changes);
     },
     connection(event) {
       if (event.event === 'welcomed') {

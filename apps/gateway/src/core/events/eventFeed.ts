@@ -1,6 +1,7 @@
 import { eventTypeOf, objectSpec, type ChangesFrame, type Event, type EventsQuery, type FilterValues } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
+import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
 import {
   SANDBOX_CONNECTION_ID,
   type ApiKey,
@@ -37,11 +38,13 @@ export class EventFeed {
   private readonly store: Store;
   private readonly cursors: CursorCodec;
   private readonly log: Logger;
+  private readonly metrics: GatewayMetrics;
 
-  constructor(options: { store: Store; cursors: CursorCodec; log: Logger }) {
+  constructor(options: { store: Store; cursors: CursorCodec; log: Logger; metrics?: GatewayMetrics }) {
     this.store = options.store;
     this.cursors = options.cursors;
     this.log = options.log;
+    this.metrics = options.metrics ?? NO_METRICS;
   }
 
   /**
@@ -77,7 +80,12 @@ export class EventFeed {
         data,
       });
     }
-    const stored = await this.store.appendEvents(events, new Date());
+    const at = new Date();
+    const stored = await this.store.appendEvents(events, at);
+    for (const event of stored) {
+      const lag = event.changedAt === null ? null : (at.getTime() - Date.parse(event.changedAt)) / 1000;
+      this.metrics.eventStored(event.type.slice(event.type.lastIndexOf('.') + 1), lag);
+    }
     return stored.length;
   }
 

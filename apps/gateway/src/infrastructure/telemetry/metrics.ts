@@ -18,6 +18,11 @@ export interface GatewayMetrics {
   forwarded(outcome: string, seconds: number): void;
   /** NATS found no instance holding an agent of the connection: asked for its companies (`lookup`) or sent a request (`request`). */
   noResponders(kind: 'lookup' | 'request'): void;
+  /**
+   * The change feed stored an event an agent reported, new to it, of this kind (`created`,
+   * `updated`, `deleted`), `lagSeconds` after GP changed the record.
+   */
+  eventStored(kind: string, lagSeconds: number | null): void;
 }
 
 export interface RequestDone {
@@ -42,4 +47,5 @@ export const NO_METRICS: GatewayMetrics = {
   inFlightRefused: () => {},
   forwarded: () => {},
   noResponders: () => {},
+  eventStored: () => {},
 };

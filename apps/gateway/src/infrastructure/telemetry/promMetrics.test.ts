@@ -65,3 +65,20 @@ test('Idempotency-Key: a retry answered by a replay and a reuse with another bod
     await h.dropAgents();
   }
 });
+
+test('the change feed: events stored by kind, and how long after GP changed the record; a change reported again counts nothing', async () => {
+  const agent = await h.agent('hq');
+  try {
+    const tenSecondsAgo = new Date(Date.now() - 10_000).toISOString();
+    const gone = (id: string) => ({ kind: 'deleted' as const, id, version: tenSecondsAgo, changedAt: tenSecondsAgo, record: null });
+    assert.deepEqual(await agent.reportChanges('customers', 'TWO', [gone('METRIC1'), gone('METRIC2')]), { stored: 2 });
+    assert.deepEqual(await agent.reportChanges('customers', 'TWO', [gone('METRIC1')]), { stored: 0 });
+    const m = await scrape();
+    assert.equal(m.get('gateway_events_stored_total{kind=deleted}'), 2);
+    assert.equal(m.get('gateway_event_feed_lag_seconds_count{}'), 2);
+    assert.equal(m.get('gateway_event_feed_lag_seconds_bucket{le=5}'), 0, 'recorded about 10 s after the change');
+    assert.equal(m.get('gateway_event_feed_lag_seconds_bucket{le=15}'), 2);
+  } finally {
+    await h.dropAgents();
+  }
+});

@@ -91,6 +91,18 @@ export function createPromMetrics(): PromMetrics {
     labelNames: ['kind'] as const,
     registers: [registry],
   });
+  const eventsStored = new Counter({
+    name: 'gateway_events_stored_total',
+    help: 'Changes the agents reported that the change feed stored as new events, by kind: created, updated, deleted.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const eventLag = new Histogram({
+    name: 'gateway_event_feed_lag_seconds',
+    help: 'Time from GP changing a record (its DEX_ROW_TS) to its event being stored: the poll interval, the overlap for late commits, and the way here.',
+    buckets: [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600],
+    registers: [registry],
+  });
   const dependencyErrors = new Counter({
     name: 'gateway_dependency_errors_total',
     help: 'Calls to a shared server that failed for want of it (postgresql, redis, nats).',
@@ -152,6 +164,10 @@ export function createPromMetrics(): PromMetrics {
       forwardDuration.observe(seconds);
     },
     noResponders: (kind) => noResponders.inc({ kind }),
+    eventStored(kind, lagSeconds) {
+      eventsStored.inc({ kind });
+      if (lagSeconds !== null) eventLag.observe(Math.max(0, lagSeconds));
+    },
   };
   return {
     metrics,
