@@ -49,7 +49,8 @@ async function main() {
   company.close();
 
   const floor = await startProcess('bench/floorServer.ts', [demoDir]);
-  const system = await startGatewayAndAgent();
+  // Measured as operators run it: the gateway's and the agent's Prometheus metrics on (issue 37).
+  const system = await startGatewayAndAgent([], { env: { BENCH_GATEWAY_METRICS: '1', GP_AGENT_METRICS: '127.0.0.1:0' } });
   const { gateway, agent, auth } = system;
   const gw = system.url;
   const fl = `http://127.0.0.1:${floor.port}`;
