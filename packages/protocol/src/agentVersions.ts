@@ -37,12 +37,12 @@ export function agentVersionAdvice(
   if (isOlderVersion(version, versions.minimum))
     return {
       level: 'warn',
-      message: `this agent (${version}) is older than ${versions.minimum}, the oldest the gateway supports: upgrade it (gp-agent update, or install the current release)`,
+      message: `this agent (${version}) is older than ${versions.minimum}, the oldest the gateway supports: install the current release over it (docs/operations.md, "Running the agent in production")`,
     };
   if (versions.latest && isOlderVersion(version, versions.latest))
     return {
       level: 'info',
-      message: `a newer agent, ${versions.latest}, is available (this one is ${version}): gp-agent update installs it`,
+      message: `a newer agent, ${versions.latest}, is available (this one is ${version}): install it over this one when convenient`,
     };
   return null;
 }

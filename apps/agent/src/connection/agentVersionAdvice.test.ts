@@ -19,7 +19,7 @@ test("an agent older than the gateway's minimum says so in its log, with how to 
   assert.equal(line?.level, 40, 'a warning');
   assert.equal(
     line?.msg,
-    `this agent (${AGENT_VERSION}) is older than 99.0.0, the oldest the gateway supports: upgrade it (gp-agent update, or install the current release)`,
+    `this agent (${AGENT_VERSION}) is older than 99.0.0, the oldest the gateway supports: install the current release over it (docs/operations.md, "Running the agent in production")`,
   );
 });
 
