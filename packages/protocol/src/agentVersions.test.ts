@@ -27,7 +27,10 @@ test('the welcome may name the agent versions; a welcome without them, from an o
 
 test('the agent is told to upgrade below the minimum, told of a newer release below the latest, and told nothing otherwise', () => {
   assert.equal(agentVersionAdvice('0.1.0', { minimum: '0.2.0', latest: null })?.level, 'warn');
-  assert.match(agentVersionAdvice('0.1.0', { minimum: '0.2.0', latest: null })!.message, /older than 0\.2\.0.*upgrade it/);
+  assert.match(
+    agentVersionAdvice('0.1.0', { minimum: '0.2.0', latest: null })!.message,
+    /older than 0\.2\.0.*install the current release over it/,
+  );
   assert.deepEqual(agentVersionAdvice('0.2.0', { minimum: '0.1.0', latest: '0.3.0' })?.level, 'info');
   assert.equal(agentVersionAdvice('0.3.0', { minimum: '0.1.0', latest: '0.3.0' }), null);
   assert.equal(agentVersionAdvice('0.3.0', undefined), null);
