@@ -34,8 +34,8 @@ const ack = (id: string, extra: Record<string, unknown> = {}) => {
   return decoded.frame;
 };
 
-test('a poll is committed only once the gateway acknowledges its changes without error', async () => {
-  const fake = fakeDetector();
+/** A reporter of the customers of TWO over the fake detector, attached to a link that keeps what it sends; rounds run when the test asks. */
+function attachedReporter(fake: ReturnType<typeof fakeDetector>) {
   const sent: string[] = [];
   const reporter = new ChangeReporter({
     detector: fake.detector,
@@ -45,6 +45,12 @@ test('a poll is committed only once the gateway acknowledges its changes without
     tracked: customers,
   });
   reporter.attach((text) => sent.push(text));
+  return { reporter, sent };
+}
+
+test('a poll is committed only once the gateway acknowledges its changes without error', async () => {
+  const fake = fakeDetector();
+  const { reporter, sent } = attachedReporter(fake);
   await reporter.settled();
   assert.deepEqual(sent, [], 'the first round learns the table and reports nothing');
 
@@ -79,15 +85,7 @@ test('each poll reports its cost to the metrics: the object, its time, and the c
   const unsubscribe = subscribeAgentEvents({ operation() {}, sql() {}, connection() {}, changePoll: (event) => polls.push(event) });
   try {
     const fake = fakeDetector();
-    const sent: string[] = [];
-    const reporter = new ChangeReporter({
-      detector: fake.detector,
-      companies: async () => ['TWO'],
-      log: pino({ level: 'silent' }),
-      schedule: { intervalMs: 3_600_000, budgetMs: 10_000, ackTimeoutMs: 5_000 },
-      tracked: customers,
-    });
-    reporter.attach((text) => sent.push(text));
+    const { reporter, sent } = attachedReporter(fake);
     await reporter.settled();
     const second = reporter.round();
     await waitFor(() => sent.length === 1);

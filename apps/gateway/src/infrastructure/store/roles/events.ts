@@ -21,20 +21,13 @@ export interface NewEvent {
   data: unknown;
 }
 
-export interface StoredEvent {
+/** An event as kept: what was stored, less the version that made it one, with its id and when it was stored. */
+export type StoredEvent = Omit<NewEvent, 'version'> & {
   /** `evt_` and 16 random base64url characters. */
   id: string;
-  orgId: string;
-  connectionId: string;
-  company: string | null;
-  type: string;
-  object: string | null;
-  recordId: string | null;
-  changedAt: string | null;
   /** When the gateway stored it, ISO-8601 UTC. */
   recordedAt: string;
-  data: unknown;
-}
+};
 
 /**
  * Where a reader of the feed stands: the last event it was given, as the store orders events
