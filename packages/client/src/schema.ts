@@ -1180,6 +1180,7 @@ export interface components {
             remainingAmount: string | null;
             purchasesAmount: string | null;
             taxAmount: string | null;
+            ten99Amount: string | null;
             description: string | null;
             batchId: string | null;
             currencyId: string | null;
@@ -1196,6 +1197,7 @@ export interface components {
             remainingAmount: string | null;
             purchasesAmount: string | null;
             taxAmount: string | null;
+            ten99Amount: string | null;
             description: string | null;
             batchId: string | null;
             currencyId: string | null;
@@ -4146,6 +4148,8 @@ export interface operations {
                     dueDate?: string;
                     /** @description purchases amount (PRCHAMNT) */
                     purchasesAmount: string & (unknown & unknown);
+                    /** @description 1099 amount (TEN99AMNT); a 1099 vendor only, at most purchasesAmount; absent is 0 */
+                    ten99Amount?: string & (unknown & unknown);
                     /** @description description (TRXDSCRN) */
                     description?: string;
                     /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */

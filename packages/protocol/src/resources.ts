@@ -181,6 +181,7 @@ export const ApDocumentSchema = z
     remainingAmount: NullableDecimal,
     purchasesAmount: NullableDecimal,
     taxAmount: NullableDecimal,
+    ten99Amount: NullableDecimal,
     description: NullableString,
     batchId: NullableString,
     currencyId: NullableString,

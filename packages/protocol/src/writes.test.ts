@@ -77,6 +77,16 @@ test('a sales order needs a line with a positive quantity', () => {
   assert.deepEqual(zero.ok ? [] : zero.issues.map((i) => i.path), ['lines.0.quantity']);
 });
 
+test('a 1099 amount is at most the purchases amount and never negative, as taPMTransactionInsert checks (714, 5631)', () => {
+  const body = { vendorId: 'V', vendorDocumentNumber: 'D1', date: '2026-03-01', purchasesAmount: '100', batchId: 'API' };
+  assert.equal(checkWriteBody('ap-invoices', { ...body, ten99Amount: '100' }).ok, true, 'all of it');
+  assert.equal(checkWriteBody('ap-invoices', { ...body, ten99Amount: '0' }).ok, true);
+  const above = checkWriteBody('ap-invoices', { ...body, ten99Amount: '100.00001' });
+  assert.deepEqual(above.ok ? [] : above.issues.map((i) => [i.path, /error 714/.test(i.message)]), [['ten99Amount', true]]);
+  const negative = checkWriteBody('ap-invoices', { ...body, ten99Amount: '-1' });
+  assert.deepEqual(negative.ok ? [] : negative.issues.map((i) => i.path), ['ten99Amount']);
+});
+
 test('a journal entry balances, and each of its lines is a debit or a credit', () => {
   const entry = (lines: object[]) => ({ reference: 'Accrual', date: '2026-03-31', batchId: 'API', lines });
   const balanced = checkWriteBody(

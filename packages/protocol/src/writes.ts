@@ -239,6 +239,7 @@ const apInvoices: FieldsOf<typeof ApDocumentSchema> = {
   date: date('document date (DOCDATE)', true),
   dueDate: date("due date (DUEDATE); from the vendor's payment terms when absent"),
   purchasesAmount: amount('purchases amount (PRCHAMNT)', true),
+  ten99Amount: amount('1099 amount (TEN99AMNT); a 1099 vendor only, at most purchasesAmount; absent is 0'),
   description: text(30, 'description (TRXDSCRN)'),
   batchId,
   currencyId: id(15, "currency (CURNCYID); the vendor's when absent; must exist"),
@@ -426,6 +427,10 @@ function totalIssues(object: WritableObjectName, body: WriteBody): { path: strin
   }
   if (object === 'ar-invoices' && !fitsNumeric(decimal(body.salesAmount).plus(decimal(body.freightAmount))))
     issues.push({ path: 'salesAmount', message: `salesAmount + freightAmount ${TOO_LARGE}` });
+  // taPMTransactionInsert: "if (@I_vTEN99AMNT > 0) and (@I_vPRCHAMNT - @I_vTRDISAMT < @I_vTEN99AMNT)" is
+  // error 714; a body carries no trade discount, so the limit is the purchases amount.
+  if (object === 'ap-invoices' && decimal(body.ten99Amount).greaterThan(decimal(body.purchasesAmount)))
+    issues.push({ path: 'ten99Amount', message: 'more than purchasesAmount: GP refuses a 1099 amount above the purchases (error 714)' });
   if (object === 'gl-entries') {
     const debits = body.lines!.reduce((sum, line) => sum.plus(decimal(line.debit)), new Decimal(0));
     if (!fitsNumeric(debits)) issues.push({ path: 'lines', message: `the entry's total (its debits) ${TOO_LARGE}` });

@@ -447,6 +447,55 @@ describe('writes on the embedded database', () => {
     }
   });
 
+  test("an AP invoice of a 1099 vendor carries its 1099 amount; GP's refusals (713, 714) write nothing", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const [ten99Vendor, otherVendor] = ['TEN99TYPE >= 2', 'TEN99TYPE = 1'].map((condition) =>
+      String(db.prepare(`SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND ${condition} LIMIT 1`).pluck().get()),
+    );
+    db.close();
+    const body = { vendorId: ten99Vendor!, vendorDocumentNumber: 'T99-1', date: '2026-11-21', purchasesAmount: '800', batchId: 'API-1099' };
+    const answer = await t.writes.write(op('ap-invoices', { ...body, ten99Amount: '750.25' }));
+    const invoice = ApDocumentSchema.parse(JSON.parse(answer.payload!));
+    assert.equal(invoice.ten99Amount, '750.25');
+    assert.deepEqual(await t.get('ap-invoices', `invoice:${invoice.voucherNumber}`), JSON.parse(answer.payload!));
+    const written = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // Both columns, as taPMTransactionInsert sets them: the 1099 amount, and all of it unpaid.
+      const row = written
+        .prepare('SELECT CAST(TEN99AMNT AS TEXT) AS T, CAST(UN1099AM AS TEXT) AS U FROM PM10000 WHERE VCHNUMWK = ?')
+        .get(invoice.voucherNumber!.padEnd(17));
+      assert.deepEqual(row, { T: '75025000', U: '75025000' });
+    } finally {
+      written.close();
+    }
+    // Absent, it is 0 (eConnect's default), also for a 1099 vendor.
+    const plain = ApDocumentSchema.parse(
+      JSON.parse((await t.writes.write(op('ap-invoices', { ...body, vendorDocumentNumber: 'T99-2' }))).payload!),
+    );
+    assert.equal(plain.ten99Amount, '0.00');
+
+    const before = fingerprint(t.dir);
+    const notTen99 = await refusal(
+      t.writes.write(op('ap-invoices', { ...body, vendorId: otherVendor!, vendorDocumentNumber: 'T99-3', ten99Amount: '1' })),
+    );
+    assert.equal(notTen99.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      (notTen99.details as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, /error 713/.test(i.message)]),
+      [['ten99Amount', true]],
+    );
+    const above = await refusal(t.writes.write(op('ap-invoices', { ...body, vendorDocumentNumber: 'T99-4', ten99Amount: '800.01' })));
+    assert.deepEqual(
+      (above.details as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, /error 714/.test(i.message)]),
+      [['ten99Amount', true]],
+    );
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no voucher number taken');
+    // Zero is no 1099 amount: GP checks the vendor only above zero.
+    const zero = await t.writes.write(
+      op('ap-invoices', { ...body, vendorId: otherVendor!, vendorDocumentNumber: 'T99-5', ten99Amount: '0' }),
+    );
+    assert.equal(ApDocumentSchema.parse(JSON.parse(zero.payload!)).ten99Amount, '0.00');
+  });
+
   test('a journal entry goes unposted into GL10000/GL10001 with GL40000 next entry; its answer is its lines', async () => {
     const body = {
       reference: 'API accrual',

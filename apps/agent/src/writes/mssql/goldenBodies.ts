@@ -62,6 +62,7 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     vendorDocumentNumber: 'V-INV-9',
     date: '2026-11-21',
     purchasesAmount: '500.5',
+    ten99Amount: '400',
     batchId: 'API-PM',
   },
   'gl-entries': {

@@ -36,9 +36,18 @@ export function writePayable({ db, company, body, checks, dry, read }: WriteCont
     if (!dry) preparedOnce(db, "UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
   }
   const amount = new Decimal(String(body.purchasesAmount));
+  // taPMTransactionInsert writes the 1099 amount twice: TEN99AMNT and, as none of it is paid yet, UN1099AM.
+  const ten99 = new Decimal(String(body.ten99Amount ?? '0')).toFixed(5);
   const id = `${String(withDefaults.type)}:${voucher}`;
   const currency = String(body.currencyId ?? String(vendor!.CURNCYID).trimEnd());
-  if (dry) return preview(id, { ...withDefaults, voucherNumber: voucher, currencyId: currency, originalAmount: amount.toFixed(5) });
+  if (dry)
+    return preview(id, {
+      ...withDefaults,
+      voucherNumber: voucher,
+      currencyId: currency,
+      originalAmount: amount.toFixed(5),
+      ten99Amount: ten99,
+    });
   insert(db, 'PM10000', {
     ...fieldColumns(unpostedApInvoices, { ...withDefaults, voucherNumber: voucher, currencyId: currency }),
     VCHNUMWK: voucher,
@@ -47,6 +56,8 @@ export function writePayable({ db, company, body, checks, dry, read }: WriteCont
     PYMTRMID: String(vendor!.PYMTRMID).trimEnd(),
     DOCAMNT: amount.toFixed(5),
     CURTRXAM: amount.toFixed(5),
+    TEN99AMNT: ten99,
+    UN1099AM: ten99,
     PSTGDATE: String(body.date),
     MODIFDT: today(),
   });

@@ -55,7 +55,7 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 866, 1305, 1327, 2212, 2213, 4646, 4647);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 866, 1305, 1327, 2212, 2213, 4646, 4647, 5631);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
 (866, 'STAND-IN (GP code of taSopHdrIvcInsert): a tax amount was passed while GP creates the taxes'),
@@ -64,6 +64,9 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
 (4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
 (4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
+(713, 'STAND-IN (GP code of taPMTransactionInsert): a 1099 amount for a vendor that is not a 1099 vendor'),
+(714, 'STAND-IN (GP code of taPMTransactionInsert): the 1099 amount is more than the purchases less the trade discount'),
+(5631, 'STAND-IN (GP code of taPMTransactionInsert): an amount is negative'),
 (44, 'STAND-IN (GP code of taGetPaymentNumber): the document type or increment is missing'),
 (124, 'STAND-IN (GP code of taGetPaymentNumber): RM40401 has no row for the document type'),
 (1305, 'STAND-IN (GP code of taUpdateCreateCustomerRcd): the currency is not set up for this company (MC60100)'),
@@ -943,6 +946,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
     @I_vDUEDATE datetime = NULL,
     @I_vPRCHAMNT numeric(19, 5) = NULL,
     @I_vTAXAMNT numeric(19, 5) = NULL,
+    @I_vTEN99AMNT numeric(19, 5) = NULL,
     @I_vTRXDSCRN char(30) = NULL,
     @I_vBACHNUMB char(15) = NULL,
     @I_vCURNCYID char(15) = NULL,
@@ -969,6 +973,7 @@ BEGIN
         (@call, N'I_vDUEDATE', @I_vDUEDATE),
         (@call, N'I_vPRCHAMNT', @I_vPRCHAMNT),
         (@call, N'I_vTAXAMNT', @I_vTAXAMNT),
+        (@call, N'I_vTEN99AMNT', @I_vTEN99AMNT),
         (@call, N'I_vTRXDSCRN', @I_vTRXDSCRN),
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
@@ -985,17 +990,39 @@ BEGIN
         SET @oErrString = '1327';
         RETURN @O_iErrorState;
     END;
+    -- GP's 1099 checks, as taPMTransactionInsert makes them (docs/decisions.md#the-1099-amount): a
+    -- negative amount 5631, a vendor that is not a 1099 vendor 713, more than the purchases 714.
+    IF COALESCE(@I_vTEN99AMNT, 0) < 0
+    BEGIN
+        SET @O_iErrorState = 5631;
+        SET @oErrString = '5631';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vTEN99AMNT, 0) > 0
+        AND EXISTS (SELECT 1 FROM [dbo].[PM00200] WHERE [VENDORID] = @I_vVENDORID AND [TEN99TYPE] < 2)
+    BEGIN
+        SET @O_iErrorState = 713;
+        SET @oErrString = '713';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vTEN99AMNT, 0) > 0 AND @I_vPRCHAMNT < @I_vTEN99AMNT
+    BEGIN
+        SET @O_iErrorState = 714;
+        SET @oErrString = '714';
+        RETURN @O_iErrorState;
+    END;
     EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
         @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     INSERT INTO [dbo].[PM10000] (
         [BACHNUMB], [BCHSOURC], [VCHNUMWK], [VENDORID], [DOCNUMBR], [DOCTYPE], [SOURCDOC], [DOCAMNT], [DOCDATE],
-        [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [CURTRXAM], [VCHRNMBR], [MODIFDT]
+        [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [TEN99AMNT], [UN1099AM], [CURTRXAM],
+        [VCHRNMBR], [MODIFDT]
     )
     SELECT
         @I_vBACHNUMB, 'PM_Trxent', @I_vVCHNUMWK, @I_vVENDORID, @I_vDOCNUMBR, @I_vDOCTYPE, 'PMTRX', @I_vDOCAMNT,
         @I_vDOCDATE, @I_vDOCDATE, v.[PYMTRMID], COALESCE(@I_vDUEDATE, '19000101'), @I_vPRCHAMNT,
-        COALESCE(@I_vCURNCYID, v.[CURNCYID]), COALESCE(@I_vTRXDSCRN, ''), COALESCE(@I_vTAXAMNT, 0), @I_vDOCAMNT,
-        @I_vVCHNUMWK, CONVERT(date, GETDATE())
+        COALESCE(@I_vCURNCYID, v.[CURNCYID]), COALESCE(@I_vTRXDSCRN, ''), COALESCE(@I_vTAXAMNT, 0), COALESCE(@I_vTEN99AMNT, 0),
+        COALESCE(@I_vTEN99AMNT, 0), @I_vDOCAMNT, @I_vVCHNUMWK, CONVERT(date, GETDATE())
     FROM [dbo].[PM00200] AS v
     WHERE v.[VENDORID] = @I_vVENDORID;
     EXEC [dbo].[gpgw_standin_AddToBatch] 'PM_Trxent', @I_vBACHNUMB, 4, @I_vDOCAMNT;
