@@ -1227,6 +1227,8 @@ export interface components {
             extendedPrice: string | null;
             siteId: string | null;
             qtyFulfilled: string | null;
+            unitOfMeasure: string | null;
+            priceLevel: string | null;
         };
         PurchaseOrder: {
             id: string;
@@ -4546,6 +4548,10 @@ export interface operations {
                         unitPrice: string & (unknown & unknown);
                         /** @description site (LOCNCODE); the document's site when absent; must exist */
                         siteId?: string;
+                        /** @description unit (UOFM) of the item's schedule; its selling unit when absent */
+                        unitOfMeasure?: string;
+                        /** @description price level (PRCLEVEL) pricing the item in the unit; the customer's when absent */
+                        priceLevel?: string;
                     }[];
                 };
             };

@@ -217,6 +217,8 @@ export const SalesOrderLineSchema = z
     extendedPrice: NullableDecimal,
     siteId: NullableString,
     qtyFulfilled: NullableDecimal,
+    unitOfMeasure: NullableString,
+    priceLevel: NullableString,
   })
   .strict();
 

@@ -204,6 +204,8 @@ const salesOrderLines: FieldsOf<typeof SalesOrderLineSchema> = {
   quantity: { kind: 'decimal', required: true, min: 'positive', description: 'quantity (QUANTITY)' },
   unitPrice: amount('unit price (UNITPRCE)', true),
   siteId: id(10, "site (LOCNCODE); the document's site when absent; must exist"),
+  unitOfMeasure: id(8, "unit (UOFM) of the item's schedule; its selling unit when absent"),
+  priceLevel: id(10, "price level (PRCLEVEL) pricing the item in the unit; the customer's when absent"),
 };
 
 const arInvoices: FieldsOf<typeof ArDocumentSchema> = {

@@ -286,6 +286,78 @@ describe('writes on the embedded database', () => {
     assert.notEqual(second.number, order.number, 'numbers never collide');
   });
 
+  test("a sales line's unit of measure and price level are written and read back; absent, GP's defaults; GP's 5313, 928 and 9177 write nothing", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    // An item sold by the each, whose schedule also has a case of 12 (the demo's price lists).
+    const item = String(
+      db
+        .prepare(
+          "SELECT rtrim(ITEMNMBR) FROM IV00101 WHERE rtrim(SELNGUOM) = 'EACH' AND INACTIVE = 0 AND rtrim(PRCLEVEL) = 'RETAIL' LIMIT 1",
+        )
+        .pluck()
+        .get(),
+    );
+    const wholesaleCustomer = String(
+      db
+        .prepare("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(PRCLEVEL) = 'WHOLESALE' AND INACTIVE = 0 AND HOLD = 0 LIMIT 1")
+        .pluck()
+        .get(),
+    );
+    db.close();
+    const order = (lines: Record<string, unknown>[], customerId = wholesaleCustomer) => ({
+      docTypeId: 'STDORD',
+      customerId,
+      date: '2026-11-20',
+      batchId: 'API-UOFM',
+      lines: lines.map((line) => ({ itemId: item, quantity: '2', unitPrice: '10', siteId: 'WAREHOUSE', ...line })),
+    });
+    const answer = await t.writes.write(
+      op('sales-orders', order([{ unitOfMeasure: 'case', priceLevel: 'retail' }, { priceLevel: 'WHOLESALE' }, {}])),
+    );
+    const number = SalesOrderSchema.parse(JSON.parse(answer.payload!)).number!;
+    const lines = (await t.list('sales-order-lines', { documentId: `order:${number}` })) as Record<string, unknown>[];
+    assert.deepEqual(
+      lines.map((l) => [l.unitOfMeasure, l.priceLevel]),
+      [
+        ['CASE', 'RETAIL'],
+        ['EACH', 'WHOLESALE'],
+        // Absent: the item's selling unit, and the customer's price level, which prices the item in it.
+        ['EACH', 'WHOLESALE'],
+      ],
+    );
+    const stored = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // The unit's quantity in the base unit, as GP keeps it beside the line.
+      const quantities = stored
+        .prepare('SELECT CAST(QTYBSUOM AS TEXT) FROM SOP10200 WHERE SOPTYPE = 2 AND SOPNUMBE = ? ORDER BY LNITMSEQ')
+        .pluck()
+        .all(number.padEnd(21));
+      assert.deepEqual(quantities, ['1200000', '100000', '100000']);
+    } finally {
+      stored.close();
+    }
+
+    const before = fingerprint(t.dir);
+    const issuesOf = async (lines: Record<string, unknown>[]) => {
+      const refused = await refusal(t.writes.write(op('sales-orders', order(lines))));
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      return (refused.details as { issues: { path: string; message: string }[] }).issues.map((i) => [
+        i.path,
+        i.message.match(/GP error (\d+)/)?.[1],
+      ]);
+    };
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'PALLET' }]), [['lines.0.unitOfMeasure', '5313']]);
+    assert.deepEqual(await issuesOf([{}, { priceLevel: 'NOSUCH' }]), [['lines.1.priceLevel', '928']]);
+    // WHOLESALE prices the each only: a case at that level has no price.
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'CASE', priceLevel: 'WHOLESALE' }]), [['lines.0.priceLevel', '9177']]);
+    // Every line's problem at once.
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'PALLET' }, {}, { unitOfMeasure: 'CASE', priceLevel: 'WHOLESALE' }]), [
+      ['lines.0.unitOfMeasure', '5313'],
+      ['lines.2.priceLevel', '9177'],
+    ]);
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no number taken');
+  });
+
   test("a document type id without a next number of its own takes the invoice id's or its type's (SOP40300), as taGetSopNumber does", async () => {
     const t = fresh();
     try {

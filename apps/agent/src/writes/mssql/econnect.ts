@@ -297,13 +297,17 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
                 ITEMDESC: (line.description ?? null) as string | null,
                 QUANTITY: String(line.quantity),
                 UNITPRCE: String(line.unitPrice),
+                // Absent, GP takes the item's selling unit and the customer's (else the setup's, else the
+                // item's) price level, and checks either against IV40202, IV40800 and IV00108 (5313, 928, 9177).
+                UOFM: (line.unitOfMeasure ?? null) as string | null,
+                PRCLEVEL: (line.priceLevel ?? null) as string | null,
                 DOCID: String(body.docTypeId),
                 // A return's quantity goes back to stock on hand: taSopLineIvcInsert refuses a return line
                 // of an inventoried item whose five buckets (on hand, returned, in use, in service,
                 // damaged) do not add up to its quantity (error 183) when Inventory is registered.
                 ...(type === 4 && { QTYONHND: String(line.quantity) }),
               },
-              { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
+              { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15, UOFM: 8, PRCLEVEL: 10 },
               // GP computes the extended price, rounded to the document currency's decimals
               // (round(QUANTITY * UNITPRCE, @EDITDECPLCUR)); one the agent computed to 5 decimals was
               // refused with 4647 whenever it had more (1.5 × 19.99 = 29.985).

@@ -46,7 +46,15 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     freightAmount: '12.50',
     lines: [
       { itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '19.99' },
-      { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'NORTH' },
+      {
+        itemId: 'ACCS-10012',
+        quantity: '1.5',
+        unitPrice: '100',
+        description: 'Special',
+        siteId: 'NORTH',
+        unitOfMeasure: 'case',
+        priceLevel: 'retail',
+      },
     ],
   },
   'ar-invoices': {

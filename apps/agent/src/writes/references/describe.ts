@@ -97,6 +97,8 @@ export const LOOKUPS = {
     ],
   },
   item: { table: GP_TABLES.IV00101, key: 'ITEMNMBR', message: 'no item with this id', select: ['ITEMDESC'] },
+  /** taSopLineIvcInsert: "if (@I_vPRCLEVEL <> '') begin if (not exists(select 1 from IV40800 (nolock) where PRCLEVEL = @I_vPRCLEVEL)) … 928". */
+  priceLevel: { table: GP_TABLES.IV40800, key: 'PRCLEVEL', message: 'no price level with this id (GP error 928)', select: [] },
   site: { table: GP_TABLES.IV40700, key: 'LOCNCODE', message: 'no site with this id', select: [] },
   paymentTerms: { table: GP_TABLES.SY03300, key: 'PYMTRMID', message: 'no payment terms with this id', select: [], canonical: true },
   salesperson: { table: GP_TABLES.RM00301, key: 'SLPRSNID', message: 'no salesperson with this id', select: [], canonical: true },
@@ -194,6 +196,7 @@ export const REFERENCES: Record<WritableObjectName, ObjectReferences> = {
     lines: [
       { field: 'siteId', lookup: 'site' },
       { field: 'itemId', lookup: 'item' },
+      { field: 'priceLevel', lookup: 'priceLevel' },
     ],
     batch: 'sales',
   },

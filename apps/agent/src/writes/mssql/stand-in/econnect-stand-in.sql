@@ -55,13 +55,16 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 866, 1305, 1327, 2212, 2213, 4646, 4647, 5631);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 866, 928, 1305, 1327, 2212, 2213, 4646, 4647, 5313, 5631, 9177);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
 (866, 'STAND-IN (GP code of taSopHdrIvcInsert): a tax amount was passed while GP creates the taxes'),
 (2212, 'STAND-IN (GP code of taSopHdrIvcInsert): CREATETAXES is neither 0 nor 1'),
 (2213, 'STAND-IN (GP code of taSopHdrIvcInsert): DEFTAXSCHDS is neither 0 nor 1'),
 (183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
+(5313, 'STAND-IN (GP code of taSopLineIvcInsert): the unit of measure is not in the item''s schedule (IV40202)'),
+(928, 'STAND-IN (GP code of taSopLineIvcInsert): the price level does not exist (IV40800)'),
+(9177, 'STAND-IN (GP code of taSopLineIvcInsert): the price level has no price for the item in the unit (IV00108)'),
 (4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
 (4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
 (713, 'STAND-IN (GP code of taPMTransactionInsert): a 1099 amount for a vendor that is not a 1099 vendor'),
@@ -587,6 +590,8 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopLineIvcInsert]
     @I_vUNITPRCE numeric(19, 5) = NULL,
     @I_vXTNDPRCE numeric(19, 5) = NULL,
     @I_vDOCID char(15) = NULL,
+    @I_vUOFM char(8) = NULL,
+    @I_vPRCLEVEL char(10) = NULL,
     @I_vDEFEXTPRICE int = NULL,
     @I_vQTYONHND numeric(19, 5) = NULL,
     @I_vQTYRTRND numeric(19, 5) = NULL,
@@ -607,6 +612,7 @@ BEGIN
     DECLARE @EDITDECPLCUR int = 2;
     DECLARE @DECPLCUR smallint;
     DECLARE @ITEMTYPE smallint;
+    DECLARE @UOMSCHDL char(10);
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopLineIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -622,6 +628,8 @@ BEGIN
         (@call, N'I_vUNITPRCE', @I_vUNITPRCE),
         (@call, N'I_vXTNDPRCE', @I_vXTNDPRCE),
         (@call, N'I_vDOCID', @I_vDOCID),
+        (@call, N'I_vUOFM', @I_vUOFM),
+        (@call, N'I_vPRCLEVEL', @I_vPRCLEVEL),
         (@call, N'I_vDEFEXTPRICE', @I_vDEFEXTPRICE),
         (@call, N'I_vQTYONHND', @I_vQTYONHND),
         (@call, N'I_vQTYRTRND', @I_vQTYRTRND),
@@ -644,7 +652,35 @@ BEGIN
     FROM [dbo].[RM00101] AS c
     INNER JOIN [DYNAMICS].[dbo].[MC40200] AS m ON m.[CURNCYID] = c.[CURNCYID]
     WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
-    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    -- The unit and price level as GP settles them: the item's selling unit, the customer's price level
+    -- when it prices the item in the unit, else the item's (GP also tries RM40101's, not kept here).
+    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE], @UOMSCHDL = [UOMSCHDL],
+        @I_vUOFM = CASE WHEN COALESCE(@I_vUOFM, '') = '' THEN [SELNGUOM] ELSE @I_vUOFM END
+    FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    IF COALESCE(@I_vPRCLEVEL, '') = ''
+        SELECT @I_vPRCLEVEL = c.[PRCLEVEL] FROM [dbo].[RM00101] AS c
+        WHERE c.[CUSTNMBR] = @I_vCUSTNMBR
+            AND EXISTS (SELECT 1 FROM [dbo].[IV00108] AS p WHERE p.[ITEMNMBR] = @I_vITEMNMBR AND p.[PRCLEVEL] = c.[PRCLEVEL]
+                AND p.[UOFM] = @I_vUOFM AND p.[CURNCYID] IN (c.[CURNCYID], ''));
+    IF COALESCE(@I_vPRCLEVEL, '') = ''
+        SELECT @I_vPRCLEVEL = [PRCLEVEL] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    -- GP's unit and price list checks (taSopLineIvcInsert line 5): 5313, 928, 9177.
+    IF NOT EXISTS (SELECT 1 FROM [dbo].[IV40202] WHERE [UOFM] = @I_vUOFM AND [UOMSCHDL] = @UOMSCHDL)
+        SET @O_iErrorState = 5313;
+    ELSE IF @I_vPRCLEVEL <> '' AND NOT EXISTS (SELECT 1 FROM [dbo].[IV40800] WHERE [PRCLEVEL] = @I_vPRCLEVEL)
+        SET @O_iErrorState = 928;
+    ELSE IF @I_vPRCLEVEL <> '' AND NOT EXISTS (
+        SELECT 1 FROM [dbo].[IV00108] AS p
+        INNER JOIN [dbo].[RM00101] AS c ON c.[CUSTNMBR] = @I_vCUSTNMBR
+        WHERE p.[ITEMNMBR] = @I_vITEMNMBR AND p.[PRCLEVEL] = @I_vPRCLEVEL AND p.[UOFM] = @I_vUOFM
+            AND p.[CURNCYID] IN (c.[CURNCYID], '')
+    )
+        SET @O_iErrorState = 9177;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
     IF COALESCE(@I_vDEFEXTPRICE, 0) = 1 SET @I_vXTNDPRCE = ROUND(@I_vQUANTITY * @I_vUNITPRCE, @EDITDECPLCUR);
     SET @I_vXTNDPRCE = COALESCE(@I_vXTNDPRCE, 0);
     IF @DECPLCUR > 0 AND ROUND(@I_vUNITPRCE, @DECPLCUR - 1) <> @I_vUNITPRCE
@@ -664,7 +700,7 @@ BEGIN
     -- GP numbers lines 16384 apart; the item's description when the line has none.
     INSERT INTO [dbo].[SOP10200] (
         [SOPTYPE], [SOPNUMBE], [LNITMSEQ], [CMPNTSEQ], [ITEMNMBR], [ITEMDESC], [QUANTITY], [UNITPRCE], [XTNDPRCE],
-        [LOCNCODE]
+        [LOCNCODE], [UOFM], [PRCLEVEL]
     )
     SELECT
         @I_vSOPTYPE, @I_vSOPNUMBE,
@@ -674,7 +710,7 @@ BEGIN
         ), 0) + 16384,
         0, @I_vITEMNMBR,
         COALESCE(@I_vITEMDESC, (SELECT i.[ITEMDESC] FROM [dbo].[IV00101] AS i WHERE i.[ITEMNMBR] = @I_vITEMNMBR), ''),
-        @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, '');
+        @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, ''), @I_vUOFM, @I_vPRCLEVEL;
     EXEC @iStatus = [DYNAMICS].[dbo].[taDEXLOCKS] @I_vOperation = 3, @I_vtable_path_name = 'SOP10100', @I_vrow_id = 0,
         @O_oExists = @iExists OUTPUT, @O_oInsertStatus = @iInserted OUTPUT, @O_iErrorState = @iLockState OUTPUT;
     RETURN 0;
