@@ -149,6 +149,17 @@ export const GlEntrySchema = z
   })
   .strict();
 
+/** A receivables or payables document's distribution line (RM10101, PM10100): the GL account it posts to. */
+export const DistributionSchema = z
+  .object({
+    type: NullableString,
+    accountNumber: NullableString,
+    debit: NullableDecimal,
+    credit: NullableDecimal,
+    reference: NullableString,
+  })
+  .strict();
+
 export const ArDocumentSchema = z
   .object({
     type: NullableString,

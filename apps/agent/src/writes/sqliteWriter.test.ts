@@ -568,6 +568,83 @@ describe('writes on the embedded database', () => {
     assert.equal(ApDocumentSchema.parse(JSON.parse(zero.payload!)).ten99Amount, '0.00');
   });
 
+  test("receivables and payables documents carry their own distributions, read back as the document's lines; GP's defaults without them", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const inactive = String(
+      db
+        .prepare(
+          'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 0 AND a.ACCTTYPE = 1 LIMIT 1',
+        )
+        .pluck()
+        .get(),
+    );
+    db.close();
+    const [first, second, third] = accounts as [string, string, string];
+    const ar = { customerId: customers[0]!, date: '2026-11-21', salesAmount: '100', freightAmount: '20', batchId: 'API-DIST' };
+    const arLines = [
+      { type: 'receivables', accountNumber: first, debit: '120', reference: 'due' },
+      { type: 'sales', accountNumber: second, credit: '100' },
+      { type: 'freight', accountNumber: third, credit: '20' },
+    ];
+    const invoice = ArDocumentSchema.parse(JSON.parse((await t.writes.write(op('ar-invoices', { ...ar, lines: arLines }))).payload!));
+    assert.equal(invoice.originalAmount, '120.00');
+    assert.deepEqual(await t.list('ar-invoice-distributions', { documentId: `invoice:${invoice.documentNumber}` }), [
+      { type: 'receivables', accountNumber: first, debit: '120.00', credit: '0.00', reference: 'due' },
+      { type: 'sales', accountNumber: second, debit: '0.00', credit: '100.00', reference: null },
+      { type: 'freight', accountNumber: third, debit: '0.00', credit: '20.00', reference: null },
+    ]);
+    // Without lines, GP's own (posting setup) distributions, readable the same way.
+    const plain = ArDocumentSchema.parse(JSON.parse((await t.writes.write(op('ar-invoices', ar))).payload!));
+    const defaults = (await t.list('ar-invoice-distributions', { documentId: `invoice:${plain.documentNumber}` })) as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(
+      defaults.map((l) => [l.type, l.debit, l.credit]),
+      [
+        ['sales', '0.00', '100.00'],
+        ['freight', '0.00', '20.00'],
+        ['receivables', '120.00', '0.00'],
+      ],
+    );
+
+    const ap = { vendorId: vendors[0]!, vendorDocumentNumber: 'DIST-1', date: '2026-11-21', purchasesAmount: '75.5', batchId: 'API-DIST' };
+    const apLines = [
+      { type: 'purchases', accountNumber: second, debit: '75.5' },
+      { type: 'payables', accountNumber: first, credit: '75.5', reference: 'owed' },
+    ];
+    const voucher = ApDocumentSchema.parse(JSON.parse((await t.writes.write(op('ap-invoices', { ...ap, lines: apLines }))).payload!));
+    assert.deepEqual(await t.list('ap-invoice-distributions', { documentId: `invoice:${voucher.voucherNumber}` }), [
+      { type: 'purchases', accountNumber: second, debit: '75.50', credit: '0.00', reference: null },
+      { type: 'payables', accountNumber: first, debit: '0.00', credit: '75.50', reference: 'owed' },
+    ]);
+
+    // Refused, nothing written: an account that does not exist or is inactive, lines that do not balance.
+    const before = fingerprint(t.dir);
+    const issues = async (object: 'ar-invoices' | 'ap-invoices', body: Record<string, unknown>) => {
+      const refused = await refusal(t.writes.write(op(object, body)));
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      return (refused.details as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    assert.deepEqual(
+      await issues('ar-invoices', { ...ar, lines: [{ ...arLines[0]!, accountNumber: '999-9999-99' }, ...arLines.slice(1)] }),
+      ['lines.0.accountNumber: no account with this number'],
+    );
+    assert.deepEqual(
+      await issues('ap-invoices', {
+        ...ap,
+        vendorDocumentNumber: 'DIST-2',
+        lines: [apLines[0]!, { ...apLines[1]!, accountNumber: inactive }],
+      }),
+      ['lines.1.accountNumber: the account is inactive'],
+    );
+    assert.deepEqual(
+      await issues('ap-invoices', { ...ap, vendorDocumentNumber: 'DIST-3', lines: [apLines[0]!, { ...apLines[1]!, credit: '75' }] }),
+      ['lines: the distributions do not balance: debits and credits must be equal'],
+    );
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no number taken');
+  });
+
   test('a journal entry goes unposted into GL10000/GL10001 with GL40000 next entry; its answer is its lines', async () => {
     const body = {
       reference: 'API accrual',

@@ -64,6 +64,11 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     freightAmount: '80',
     batchId: 'API-RM',
     description: 'Consulting',
+    lines: [
+      { type: 'receivables', accountNumber: '000-1200-00', debit: '1080', reference: 'due' },
+      { type: 'sales', accountNumber: '000-4100-00', credit: '1000' },
+      { type: 'freight', accountNumber: '000-4500-00', credit: '80' },
+    ],
   },
   'ap-invoices': {
     vendorId: 'ACETRAVE0001',
@@ -72,6 +77,10 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     purchasesAmount: '500.5',
     ten99Amount: '400',
     batchId: 'API-PM',
+    lines: [
+      { type: 'purchases', accountNumber: '000-5100-00', debit: '500.5' },
+      { type: 'payables', accountNumber: '000-2100-00', credit: '500.5', reference: 'owed' },
+    ],
   },
   'gl-entries': {
     reference: 'API accrual',

@@ -205,6 +205,9 @@ export const REFERENCES: Record<WritableObjectName, ObjectReferences> = {
       { field: 'customerId', lookup: 'activeCustomer' },
       { field: 'currencyId', lookup: 'currency' },
     ],
+    // A distribution's account: GP's taPMDistribution refuses an unknown (769) or inactive (9001) one;
+    // taRMDistribution an unknown one (1340); an inactive or unit account cannot be posted to in either.
+    lines: [{ field: 'accountNumber', lookup: 'account' }],
     batch: 'receivables',
   },
   'ap-invoices': {
@@ -218,6 +221,7 @@ export const REFERENCES: Record<WritableObjectName, ObjectReferences> = {
         when: (body) => new Decimal(String(body.ten99Amount)).greaterThan(0),
       },
     ],
+    lines: [{ field: 'accountNumber', lookup: 'account' }],
     batch: 'payables',
   },
   'gl-entries': { header: [], lines: [{ field: 'accountNumber', lookup: 'account' }], batch: 'ledger' },

@@ -55,7 +55,7 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 866, 928, 1305, 1327, 2212, 2213, 4646, 4647, 5313, 5631, 9177);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 739, 769, 772, 866, 928, 1305, 1327, 1340, 1342, 1343, 1344, 2212, 2213, 4646, 4647, 5313, 5631, 9001, 9177);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
 (866, 'STAND-IN (GP code of taSopHdrIvcInsert): a tax amount was passed while GP creates the taxes'),
@@ -67,6 +67,14 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (9177, 'STAND-IN (GP code of taSopLineIvcInsert): the price level has no price for the item in the unit (IV00108)'),
 (4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
 (4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
+(1340, 'STAND-IN (GP code of taRMDistribution): no account with this number'),
+(1342, 'STAND-IN (GP code of taRMDistribution): a line has both a debit and a credit'),
+(1343, 'STAND-IN (GP code of taRMDistribution): a negative amount'),
+(1344, 'STAND-IN (GP code of taRMDistribution): a line with neither a debit nor a credit'),
+(769, 'STAND-IN (GP code of taPMDistribution): no account with this number'),
+(9001, 'STAND-IN (GP code of taPMDistribution): the account is inactive'),
+(772, 'STAND-IN (GP code of taPMDistribution): a line has both a debit and a credit'),
+(739, 'STAND-IN (GP code of taPMDistribution): a negative amount'),
 (713, 'STAND-IN (GP code of taPMTransactionInsert): a 1099 amount for a vendor that is not a 1099 vendor'),
 (714, 'STAND-IN (GP code of taPMTransactionInsert): the 1099 amount is more than the purchases less the trade discount'),
 (5631, 'STAND-IN (GP code of taPMTransactionInsert): an amount is negative'),
@@ -867,6 +875,130 @@ BEGIN
 END;
 GO
 
+-- A receivables distribution line, as taRMDistribution inserts it (docs/decisions.md#distribution-lines):
+-- the account by its number (1340 when unknown), one side above zero (1342, 1343, 1344), numbered
+-- max + 16384 within the document, unposted (PSTGSTUS 3, DCSTATUS 1).
+CREATE OR ALTER PROCEDURE [dbo].[taRMDistribution]
+    @I_vRMDTYPAL smallint = NULL,
+    @I_vDOCNUMBR char(20) = NULL,
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vDISTTYPE smallint = NULL,
+    @I_vACTNUMST char(75) = NULL,
+    @I_vDEBITAMT numeric(19, 5) = NULL,
+    @I_vCRDTAMNT numeric(19, 5) = NULL,
+    @I_vDistRef char(30) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @account int;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taRMDistribution');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vRMDTYPAL', @I_vRMDTYPAL),
+        (@call, N'I_vDOCNUMBR', @I_vDOCNUMBR),
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vDISTTYPE', @I_vDISTTYPE),
+        (@call, N'I_vACTNUMST', @I_vACTNUMST),
+        (@call, N'I_vDEBITAMT', @I_vDEBITAMT),
+        (@call, N'I_vCRDTAMNT', @I_vCRDTAMNT),
+        (@call, N'I_vDistRef', @I_vDistRef);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    SELECT @account = [ACTINDX] FROM [dbo].[GL00105] WHERE [ACTNUMST] = @I_vACTNUMST;
+    IF @account IS NULL
+        SET @O_iErrorState = 1340;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) > 0 AND COALESCE(@I_vCRDTAMNT, 0) > 0
+        SET @O_iErrorState = 1342;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) < 0 OR COALESCE(@I_vCRDTAMNT, 0) < 0
+        SET @O_iErrorState = 1343;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) = 0 AND COALESCE(@I_vCRDTAMNT, 0) = 0
+        SET @O_iErrorState = 1344;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
+    INSERT INTO [dbo].[RM10101] (
+        [TRXSORCE], [POSTED], [PSTGSTUS], [DOCNUMBR], [DCSTATUS], [DISTTYPE], [RMDTYPAL], [SEQNUMBR], [CUSTNMBR],
+        [DSTINDX], [DEBITAMT], [CRDTAMNT], [USERID], [DistRef]
+    )
+    SELECT
+        '', 0, 3, @I_vDOCNUMBR, 1, @I_vDISTTYPE, @I_vRMDTYPAL,
+        COALESCE((
+            SELECT MAX(d.[SEQNUMBR]) FROM [dbo].[RM10101] AS d WHERE d.[RMDTYPAL] = @I_vRMDTYPAL AND d.[DOCNUMBR] = @I_vDOCNUMBR
+        ), 0) + 16384,
+        @I_vCUSTNMBR, @account, COALESCE(@I_vDEBITAMT, 0), COALESCE(@I_vCRDTAMNT, 0), '', COALESCE(@I_vDistRef, '');
+    RETURN 0;
+END;
+GO
+
+-- A payables distribution line, as taPMDistribution inserts it: the account by its number (769 when
+-- unknown, 9001 when inactive), not both sides (772), not negative (739), numbered max + 16384.
+CREATE OR ALTER PROCEDURE [dbo].[taPMDistribution]
+    @I_vDOCTYPE smallint = NULL,
+    @I_vVCHRNMBR char(17) = NULL,
+    @I_vVENDORID char(15) = NULL,
+    @I_vDISTTYPE smallint = NULL,
+    @I_vACTNUMST char(75) = NULL,
+    @I_vDEBITAMT numeric(19, 5) = NULL,
+    @I_vCRDTAMNT numeric(19, 5) = NULL,
+    @I_vDistRef char(30) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @account int;
+    DECLARE @active tinyint;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taPMDistribution');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vDOCTYPE', @I_vDOCTYPE),
+        (@call, N'I_vVCHRNMBR', @I_vVCHRNMBR),
+        (@call, N'I_vVENDORID', @I_vVENDORID),
+        (@call, N'I_vDISTTYPE', @I_vDISTTYPE),
+        (@call, N'I_vACTNUMST', @I_vACTNUMST),
+        (@call, N'I_vDEBITAMT', @I_vDEBITAMT),
+        (@call, N'I_vCRDTAMNT', @I_vCRDTAMNT),
+        (@call, N'I_vDistRef', @I_vDistRef);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    SELECT @account = n.[ACTINDX], @active = a.[ACTIVE]
+    FROM [dbo].[GL00105] AS n
+    INNER JOIN [dbo].[GL00100] AS a ON a.[ACTINDX] = n.[ACTINDX]
+    WHERE n.[ACTNUMST] = @I_vACTNUMST;
+    IF @account IS NULL
+        SET @O_iErrorState = 769;
+    ELSE IF @active = 0
+        SET @O_iErrorState = 9001;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) > 0 AND COALESCE(@I_vCRDTAMNT, 0) > 0
+        SET @O_iErrorState = 772;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) < 0 OR COALESCE(@I_vCRDTAMNT, 0) < 0
+        SET @O_iErrorState = 739;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
+    INSERT INTO [dbo].[PM10100] (
+        [VCHRNMBR], [DSTSQNUM], [CNTRLTYP], [CRDTAMNT], [DEBITAMT], [DSTINDX], [DISTTYPE], [USERID], [VENDORID],
+        [TRXSORCE], [INTERID], [XCHGRATE], [APTVCHNM], [SPCLDIST], [DistRef]
+    )
+    SELECT
+        @I_vVCHRNMBR,
+        COALESCE((
+            SELECT MAX(d.[DSTSQNUM]) FROM [dbo].[PM10100] AS d WHERE d.[VCHRNMBR] = @I_vVCHRNMBR AND d.[CNTRLTYP] = 0
+        ), 0) + 16384,
+        0, COALESCE(@I_vCRDTAMNT, 0), COALESCE(@I_vDEBITAMT, 0), @account, @I_vDISTTYPE, '', @I_vVENDORID,
+        '', DB_NAME(), 1, '', 0, COALESCE(@I_vDistRef, '');
+    RETURN 0;
+END;
+GO
+
 CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
     @I_vRMDTYPAL smallint = NULL,
     @I_vDOCNUMBR char(20) = NULL,
@@ -880,6 +1012,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
     @I_vBACHNUMB char(15) = NULL,
     @I_vCURNCYID char(15) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
+    @I_vCREATEDIST smallint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -904,7 +1037,8 @@ BEGIN
         (@call, N'I_vDOCDESCR', @I_vDOCDESCR),
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
-        (@call, N'I_vDOCAMNT', @I_vDOCAMNT);
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
+        (@call, N'I_vCREATEDIST', @I_vCREATEDIST);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
@@ -988,6 +1122,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
     @I_vCURNCYID char(15) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
     @I_vCHRGAMNT numeric(19, 5) = NULL,
+    @I_vCREATEDIST smallint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -1014,7 +1149,8 @@ BEGIN
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
-        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT);
+        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT),
+        (@call, N'I_vCREATEDIST', @I_vCREATEDIST);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
