@@ -33,6 +33,10 @@ before(async () => {
   const order = await first('sales-orders');
   documents['sales-order-lines'] = `${order.type}:${order.number}`;
   documents['purchase-order-lines'] = (await first('purchase-orders')).id;
+  const arInvoice = await first('ar-invoices');
+  documents['ar-invoice-distributions'] = `${arInvoice.type}:${arInvoice.documentNumber}`;
+  const apInvoice = await first('ap-invoices');
+  documents['ap-invoice-distributions'] = `${apInvoice.type}:${apInvoice.voucherNumber}`;
 });
 
 after(async () => {
