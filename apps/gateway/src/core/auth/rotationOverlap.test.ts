@@ -24,7 +24,15 @@ async function answerTo(check: ReturnType<typeof authenticate>, secret: string):
 }
 
 test('the overlaps offered are now, 1 h, 24 h and 7 d; anything else is refused', () => {
-  assert.deepEqual(['now', '1H', ' 24h ', '7d', '30d', '', '1 hour'].map(rotationOverlapNamed), ['now', '1h', '24h', '7d', null, null, null]);
+  assert.deepEqual(['now', '1H', ' 24h ', '7d', '30d', '', '1 hour'].map(rotationOverlapNamed), [
+    'now',
+    '1h',
+    '24h',
+    '7d',
+    null,
+    null,
+    null,
+  ]);
   const at = new Date('2026-01-01T00:00:00Z');
   assert.equal(overlapEnd('now', at), null);
   assert.equal(overlapEnd('24h', at)?.toISOString(), '2026-01-02T00:00:00.000Z');

@@ -108,7 +108,8 @@ export function connectionsPages(router: Router, context: PageContext): void {
     if (!connection) return redirectWith(res, { page: 'connections', problem: NO_SUCH_CONNECTION });
     const now = new Date();
     const agents = connection.presence.connectedAgents;
-    const connected = agents === 0 ? 'No agent is connected now.' : `${agents === 1 ? '1 agent is' : `${agents} agents are`} connected now.`;
+    const connected =
+      agents === 0 ? 'No agent is connected now.' : `${agents === 1 ? '1 agent is' : `${agents} agents are`} connected now.`;
     const earlier = connection.previousAgentTokenUntil
       ? ` The token it replaced last time, which works until ${time(connection.previousAgentTokenUntil)}, stops working at once.`
       : '';

@@ -22,7 +22,9 @@ export function keysPages(router: Router, { admin, frame, signedIn, adminOnly, u
       keys,
       // The old secret of a rotation with an overlap, while it still works.
       oldWorksUntil: (key: (typeof keys)[number]) =>
-        key.previousSecretHash !== null && key.previousSecretUntil !== null && key.previousSecretUntil > now ? key.previousSecretUntil : null,
+        key.previousSecretHash !== null && key.previousSecretUntil !== null && key.previousSecretUntil > now
+          ? key.previousSecretUntil
+          : null,
       canChange: user.role === 'admin',
       ...flash,
     });

@@ -12,8 +12,7 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
     render(res, 200, 'users', await frame(res), { title: 'Users', page: 'users', users, canChange: user.role === 'admin', ...flash });
   }
   /** Every form answers with a redirect back to the page (PageContext.redirectWith). */
-  const answer = (res: Response, flash: Omit<Flash, 'page'>) =>
-    redirectWith(res, { page: 'users', ...flash });
+  const answer = (res: Response, flash: Omit<Flash, 'page'>) => redirectWith(res, { page: 'users', ...flash });
 
   const linkShown = (req: Request, email: string, token: string, expiresAt: Date) =>
     secretShown(
