@@ -333,6 +333,13 @@ test(
     await anonymous.fill('input[name=password]', 'not the password');
     await Promise.all([anonymous.waitForNavigation(), anonymous.click('button[type=submit]')]);
     await check(anonymous, 'sign-in refused');
+    // The check can fail: a button without a name, added to the page, is found.
+    await anonymous.evaluate(() => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const { document } = globalThis as any;
+      document.querySelector('main').append(document.createElement('button'));
+    });
+    assert.match((await seriousViolations(anonymous)).join('\n'), /critical button-name/);
     await anonymous.context().close();
 
     assert.deepEqual(found, []);
