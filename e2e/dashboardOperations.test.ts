@@ -328,7 +328,7 @@ test(
       await anonymous.goto(url);
       await check(anonymous, `anonymous ${what}`);
     }
-      await anonymous.goto(`${gateway.url}/dashboard/sign-in`);
+    await anonymous.goto(`${gateway.url}/dashboard/sign-in`);
     await anonymous.fill('input[name=email]', 'nobody@example.com');
     await anonymous.fill('input[name=password]', 'not the password');
     await Promise.all([anonymous.waitForNavigation(), anonymous.click('button[type=submit]')]);

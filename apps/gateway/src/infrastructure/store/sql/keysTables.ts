@@ -307,7 +307,12 @@ export class KeysTables implements KeysStore {
     return held;
   }
 
-  async setAgentTokenHash(orgId: string, id: string, tokenHash: string | null, keepOldUntil: Date | null = null): Promise<Connection | null> {
+  async setAgentTokenHash(
+    orgId: string,
+    id: string,
+    tokenHash: string | null,
+    keepOldUntil: Date | null = null,
+  ): Promise<Connection | null> {
     const keepUntil = tokenHash === null ? null : (keepOldUntil?.toISOString() ?? null);
     const row = await this.db
       .updateTable('connections')
@@ -364,7 +369,8 @@ export class KeysTables implements KeysStore {
       .execute();
     return rows.map((row) => {
       const agents = sessions.filter((s) => s.connection_id === row.id).map(toSessionInfo);
-      const overlapLive = row.previous_agent_token_hash !== null && row.previous_agent_token_until !== null && row.previous_agent_token_until > now();
+      const overlapLive =
+        row.previous_agent_token_hash !== null && row.previous_agent_token_until !== null && row.previous_agent_token_until > now();
       return {
         ...toConnection(row),
         previousAgentTokenUntil: overlapLive ? row.previous_agent_token_until : null,
