@@ -241,9 +241,24 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual((await readUntil(read, (f) => f?.connection?.writeWhitelist.length === 1, within))?.connection?.writeWhitelist, [
       'customers',
     ]);
+    // A rotation with an overlap elsewhere, then its end brought forward elsewhere: the old secret is
+    // found, then not (PostgreSQL: the trigger's columns include the previous secret's).
+    await operator.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_OVER',
+      secretHash: hash('o'),
+      at: new Date(),
+      keepOldUntil: new Date('2031-01-01T00:00:00Z'),
+    });
+    assert.equal((await readUntil(read, (f) => f?.key.prefix === 'lb_live_OVER', within))?.key.previousSecretHash, key.secretHash);
+    await operator.endApiKeyOverlap(org.id, key.id);
+    assert.equal(await readUntil(read, (f) => f === null, within), null, 'an overlap ended elsewhere');
+    const readRotated = () => gateway.findApiKeyWithConnection(hash('o'), hq.id);
     await operator.revokeApiKey(key.id, new Date('2026-02-01T00:00:00Z'));
     assert.equal(
-      (await readUntil(read, (f) => f?.key.revokedAt !== null, within))?.key.revokedAt,
+      (await readUntil(readRotated, (f) => f?.key.revokedAt !== null, within))?.key.revokedAt,
       '2026-02-01T00:00:00.000Z',
       'a key revoked elsewhere',
     );
