@@ -179,4 +179,8 @@ test('connection rotate-token --keep-old-for keeps the old token opening the con
   assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(agentToken)))?.id, connection.id, 'the old token, in its hour');
   assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(token)))?.id, connection.id);
   assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(agentToken), new Date(Date.parse(until))), null, 'not from its end');
+  assert.match(
+    (await listConnections(admin, org.id)).join('\n'),
+    new RegExp(`Plant .*; the old agent token works until ${formatTime(until)}$`, 'm'),
+  );
 });

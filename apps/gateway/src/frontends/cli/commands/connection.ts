@@ -117,7 +117,13 @@ export async function listConnections(admin: AdminService, idOrName: string): Pr
   const connections = await admin.listConnections(org.id);
   const [header, ...rows] = formatTable(
     ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
-    connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
+    connections.map((c) => [
+      c.id,
+      c.name,
+      c.defaultCompany ?? '-',
+      describeWrites(c),
+      describeAgents(c) + (c.previousAgentTokenUntil ? `; the old agent token works until ${formatTime(c.previousAgentTokenUntil)}` : ''),
+    ]),
   );
   return [`Connections of ${describeOrganisation(org)}:`, header!, ...rows.flatMap((row, i) => [row, ...agentLines(connections[i]!)])];
 }
