@@ -9,7 +9,8 @@ import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type St
 /**
  * The dashboard in a real browser (Debian's chromium driven by playwright-core) against a real
  * gateway process, with a real agent dialling in on a token the dashboard showed. Every secret the
- * run sees is collected, and no page fetched with GET may contain any of them.
+ * run sees is collected: each is shown by the one view a form redirects to, and no page fetched with
+ * GET after that may contain any of them.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
