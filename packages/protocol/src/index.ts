@@ -168,6 +168,7 @@ export {
   codePointName,
   DESCRIPTION_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
+  escapeHidden,
   idProblem,
   lengthProblem,
   multilineTextProblem,

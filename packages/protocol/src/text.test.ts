@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { idProblem, lengthProblem, multilineTextProblem, NAME_MAX_LENGTH, nameProblem, textProblem } from './text.ts';
+import { escapeHidden, idProblem, lengthProblem, multilineTextProblem, NAME_MAX_LENGTH, nameProblem, textProblem } from './text.ts';
 
 /** One of each class the rule refuses, with the words its message names it by. */
 const REFUSED: [string, string][] = [
@@ -99,4 +99,11 @@ test('names are at most 100 characters by default, counted as characters, not UT
     'contains a control character (U+001B) at position 201',
     'the character is named first',
   );
+});
+
+test('escapeHidden writes every refused character out, and leaves visible text alone', () => {
+  assert.equal(escapeHidden('Evil\u001b[2J\r\nkey_forged  Forged'), 'Evil\\x1b[2J\\x0d\\x0akey_forged  Forged');
+  assert.equal(escapeHidden('a\u202eb\u200bc\u0085d\u{e0001}'), 'a\\u202eb\\u200bc\\x85d\\u{e0001}');
+  assert.equal(escapeHidden('Société 東京 🚀'), 'Société 東京 🚀');
+  for (const [char] of REFUSED) assert.equal(textProblem(escapeHidden(`x${char}`)), null, JSON.stringify(char));
 });

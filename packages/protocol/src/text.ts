@@ -122,3 +122,20 @@ export function textRule(problem: (text: string) => string | null) {
     if (found !== null) ctx.addIssue({ code: 'custom', message: found });
   };
 }
+
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
+
+/**
+ * `text` with every character the rule refuses written out as an escape (`\x1b`, `\u202e`,
+ * `\u{e0001}`), so that printing it can neither move a terminal's cursor, clear its screen, start
+ * a line nor reorder what follows: for text stored before the rule existed, or received from
+ * elsewhere, on its way to a terminal or a log read by people.
+ */
+export function escapeHidden(text: string): string {
+  return text.replace(HIDDEN_ALL, (char) => {
+    const code = char.codePointAt(0)!;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+    return `\\u{${code.toString(16)}}`;
+  });
+}

@@ -1,7 +1,7 @@
 import type { KeyMode } from '../../infrastructure/store/store.ts';
 import { mintAgentToken, mintApiKey, mintSignInToken } from '../auth/secrets.ts';
 import { LIMIT_BOUNDS } from '../limits/limits.ts';
-import { textProblem } from '@gp-gateway/protocol';
+import { EMAIL_MAX_LENGTH, nameProblem, textProblem } from '@gp-gateway/protocol';
 import {
   SANDBOX_CONNECTION_ID,
   SCOPES,
@@ -262,8 +262,7 @@ export class AdminService {
    * the operator CLI, later users by an admin in the dashboard.
    */
   async inviteUser(request: { orgId: string; email: string; role: string }): Promise<InvitedUser> {
-    const email = request.email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AdminError(`"${request.email}" is not an email address`);
+    const email = emailOf(request.email);
     const role = checkRole(request.role);
     const user = await this.store.createUser({ orgId: request.orgId, email, role });
     if (!user) throw new AdminError(`a user with the email ${email} already exists`);
@@ -361,16 +360,31 @@ function checkRole(role: string): UserRole {
 }
 
 /**
- * A name as given, trimmed: not empty (`missing` says so), and under the text rule API write bodies
- * follow (the protocol's textProblem: no controls, format, bidi or separator characters), so a name
- * shows in pages and the operator CLI as what it is.
+ * A name as given, trimmed: not empty (`missing` says so), at most NAME_MAX_LENGTH characters (as
+ * the forms say), and under the text rule API write bodies follow (the protocol's nameProblem: no
+ * controls, format, bidi or separator characters), so a name shows in pages and the operator CLI as
+ * what it is.
  */
 function nameOf(given: string, missing: string): string {
   const name = given.trim();
   if (!name) throw new AdminError(missing);
-  const problem = textProblem(name);
+  const problem = nameProblem(name);
   if (problem !== null) throw new AdminError(`the name ${problem}`);
   return name;
+}
+
+/**
+ * An email as stored: trimmed, lower-cased, one @ with something either side, at most
+ * EMAIL_MAX_LENGTH characters, under the text rule. The message never repeats the text: it may hold
+ * the very characters the rule keeps out of pages and terminals.
+ */
+function emailOf(given: string): string {
+  const email = given.trim().toLowerCase();
+  const problem = textProblem(email);
+  if (problem !== null) throw new AdminError(`the email ${problem}`);
+  if (email.length > EMAIL_MAX_LENGTH) throw new AdminError(`the email must be at most ${EMAIL_MAX_LENGTH} characters`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AdminError(`"${email}" is not an email address`);
+  return email;
 }
 
 /** How the limits are named in messages that do not come from a particular front end. */

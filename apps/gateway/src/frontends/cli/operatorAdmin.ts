@@ -1,5 +1,6 @@
 import { AdminError, type AdminService } from '../../core/admin/adminService.ts';
 import { openLocalAdmin } from '../../core/admin/localAdmin.ts';
+import { printable } from './output.ts';
 import { dataDirFrom, databaseUrlFrom, redisUrlFrom } from '../../config.ts';
 import type { ConnectionWithPresence, Organisation } from '../../infrastructure/store/store.ts';
 
@@ -19,7 +20,7 @@ export async function runOperatorCommand(
   });
   try {
     const lines = await action(admin);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.map(printable).join('\n')}\n`);
   } finally {
     await close();
   }
