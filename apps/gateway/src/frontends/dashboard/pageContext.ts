@@ -36,9 +36,11 @@ export interface PageContext {
   userOf(res: Response): User;
   /** The admin service acting as the signed-in user, from the request's address (for the audit log). */
   as(req: Request, res: Response): AdminService;
+  /** The public base URL (GATEWAY_URL) every absolute link starts with; never built from the request. */
+  publicUrl(): string;
 }
 
-export function pageContext(admin: AdminService, auth: DashboardAuth): PageContext {
+export function pageContext(admin: AdminService, auth: DashboardAuth, publicUrl: () => string): PageContext {
   const frame = async (res: Response): Promise<PageFrame> => {
     const visit = visitOf(res);
     const user = visit.session?.user ?? null;
@@ -53,6 +55,7 @@ export function pageContext(admin: AdminService, auth: DashboardAuth): PageConte
   return {
     admin,
     auth,
+    publicUrl,
     frame,
     message,
     signedIn(req, res, next) {

@@ -16,6 +16,8 @@ import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SE
 export interface DashboardOptions {
   admin: AdminService;
   auth: DashboardAuth;
+  /** The public base URL links start with (GATEWAY_URL), never the request's Host. */
+  publicUrl: () => string;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -27,9 +29,9 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * change things, viewers look; a secret (key, agent token, sign-in link) appears only in the answer
  * to the form that made it, never on a page fetched with GET.
  */
-export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, publicUrl }: DashboardOptions): Router {
   const router = Router();
-  const context = pageContext(admin, auth);
+  const context = pageContext(admin, auth, publicUrl);
   const { message } = context;
   router.use(dashboardHeaders);
 

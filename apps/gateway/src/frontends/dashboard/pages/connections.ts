@@ -5,12 +5,12 @@ import type { LimitOverrides } from '../../../infrastructure/store/store.ts';
 import { writableObjects } from '../../../core/writes/writableObjects.ts';
 import { installSteps } from '../installSteps.ts';
 import type { PageContext } from '../pageContext.ts';
-import { describeStatus, field, fields, originOf, problemOf, secretShown } from '../pageParts.ts';
+import { describeStatus, field, fields, problemOf, secretShown } from '../pageParts.ts';
 import { render } from '../views.ts';
 import { writeCheckRows } from '../writeCheckView.ts';
 
 /** The connections page: create, default company, writable objects, agent token rotation and revocation, the organisation's limits. */
-export function connectionsPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as }: PageContext): void {
+export function connectionsPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as, publicUrl }: PageContext): void {
   async function connectionsPage(req: Request, res: Response, status: number, extra: Record<string, unknown> = {}): Promise<void> {
     const user = userOf(res);
     const [connections, org] = await Promise.all([admin.listConnections(user.orgId), admin.findOrganisation(user.orgId)]);
@@ -26,7 +26,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
       outdated: outdatedAgentNote,
       writeCheckRows,
       canChange: user.role === 'admin',
-      gateway: originOf(req),
+      gateway: publicUrl(),
       ...extra,
     });
   }
@@ -42,7 +42,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
       });
       await connectionsPage(req, res, 201, {
         secret: secretShown(`The agent token of "${connection.name}"`, agentToken, 'agent token'),
-        install: installSteps(originOf(req)),
+        install: installSteps(publicUrl()),
         createdId: connection.id,
       });
     } catch (error) {
@@ -74,7 +74,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
       const { connection, agentToken } = await as(req, res).rotateAgentToken(userOf(res).orgId, String(req.params.id));
       await connectionsPage(req, res, 200, {
         secret: secretShown(`The new agent token of "${connection.name}"`, agentToken, 'agent token'),
-        install: installSteps(originOf(req)),
+        install: installSteps(publicUrl()),
         createdId: connection.id,
         notice: `"${connection.name}" has a new agent token: agents on the old one are dropped and cannot reconnect with it.`,
       });

@@ -1,20 +1,20 @@
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import type { PageContext } from '../pageContext.ts';
-import { field, originOf, problemOf, secretShown } from '../pageParts.ts';
+import { field, problemOf, secretShown } from '../pageParts.ts';
 import { render } from '../views.ts';
 
 /** The users page: invite, sign-in links, roles, removal (after a confirmation). */
-export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as }: PageContext): void {
+export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as, publicUrl }: PageContext): void {
   async function usersPage(res: Response, status: number, extra: Record<string, unknown> = {}): Promise<void> {
     const user = userOf(res);
     const users = await admin.listUsers(user.orgId);
     render(res, status, 'users', await frame(res), { title: 'Users', page: 'users', users, canChange: user.role === 'admin', ...extra });
   }
 
-  const linkShown = (req: Request, email: string, token: string, expiresAt: Date) =>
+  const linkShown = (email: string, token: string, expiresAt: Date) =>
     secretShown(
       `The sign-in link of ${email}`,
-      `${originOf(req)}/dashboard/welcome?token=${token}`,
+      `${publicUrl()}/dashboard/welcome?token=${token}`,
       `sign-in link (it works once, until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
     );
 
@@ -23,7 +23,7 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
   router.post('/users', signedIn, adminOnly, async (req, res) => {
     try {
       const invited = await as(req, res).inviteUser({ orgId: userOf(res).orgId, email: field(req, 'email'), role: field(req, 'role') });
-      await usersPage(res, 201, { secret: linkShown(req, invited.user.email, invited.signInToken, invited.expiresAt) });
+      await usersPage(res, 201, { secret: linkShown(invited.user.email, invited.signInToken, invited.expiresAt) });
     } catch (error) {
       await usersPage(res, 400, { problem: problemOf(error) });
     }
@@ -33,7 +33,7 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
     try {
       const link = await as(req, res).newSignInLink(userOf(res).orgId, String(req.params.id));
       const user = (await admin.listUsers(userOf(res).orgId)).find((u) => u.id === req.params.id)!;
-      await usersPage(res, 200, { secret: linkShown(req, user.email, link.signInToken, link.expiresAt) });
+      await usersPage(res, 200, { secret: linkShown(user.email, link.signInToken, link.expiresAt) });
     } catch (error) {
       await usersPage(res, 400, { problem: problemOf(error) });
     }
