@@ -66,7 +66,7 @@ function isLoopback(host: string): boolean {
  * query or fragment; https unless its host is this machine, since a sign-in link over http would
  * cross the network in clear text. Kept without a trailing slash; null when unset.
  */
-export function gatewayUrlProblem(text: string): string | null {
+function gatewayUrlProblem(text: string): string | null {
   const example = 'e.g. https://gateway.example.com';
   let url: URL;
   try {
