@@ -276,7 +276,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
-    dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter()),
+    // The cursor secret is shared by a deployment's instances: a choice of organisation made after
+    // signing in on one is good on another (the key is derived from it, never the secret itself).
+    dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter(), options.cursorSecret),
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection, metrics),
     cursors,
     events,

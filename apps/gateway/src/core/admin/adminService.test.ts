@@ -167,3 +167,22 @@ test('a refused name or email says which character and where; names longer than 
   assert.deepEqual(await admin.listApiKeys(org.id), [], 'nothing refused was stored');
   assert.deepEqual(await admin.listUsers(org.id), []);
 });
+
+test('inviting an email another organisation uses works and says nothing of the other organisation (issue 36 item 4)', async () => {
+  const first = await admin.createOrganisation('First tenant');
+  const second = await admin.createOrganisation('Second tenant');
+  const theirs = await admin.inviteUser({ orgId: first.id, email: 'shared@example.com', role: 'admin' });
+  const ours = await admin.inviteUser({ orgId: second.id, email: 'Shared@Example.com', role: 'viewer' });
+  assert.deepEqual([ours.user.orgId, ours.user.email, ours.user.role], [second.id, 'shared@example.com', 'viewer']);
+  assert.notEqual(ours.user.id, theirs.user.id);
+  assert.notEqual(ours.signInToken, theirs.signInToken);
+  assert.deepEqual(
+    (await admin.listUsers(second.id)).map((u) => u.email),
+    ['shared@example.com'],
+  );
+  assert.equal((await admin.listUsers(first.id))[0]!.role, 'admin', "the other organisation's user is untouched");
+  // Twice in one organisation is refused, naming only that organisation.
+  await assert.rejects(admin.inviteUser({ orgId: second.id, email: 'shared@example.com', role: 'admin' }), {
+    message: 'shared@example.com is already a user of this organisation',
+  });
+});

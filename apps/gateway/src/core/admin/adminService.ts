@@ -257,7 +257,8 @@ export class AdminService {
   }
 
   /**
-   * Adds a dashboard user to the organisation and makes their one-time sign-in link, valid for
+   * Adds a dashboard user to the organisation (an email other organisations use too gets a user of
+   * its own here, with its own password) and makes their one-time sign-in link, valid for
    * SIGN_IN_LINK_TTL_MS: they set their password through it. The first admin is invited this way by
    * the operator CLI, later users by an admin in the dashboard.
    */
@@ -265,7 +266,9 @@ export class AdminService {
     const email = emailOf(request.email);
     const role = checkRole(request.role);
     const user = await this.store.createUser({ orgId: request.orgId, email, role });
-    if (!user) throw new AdminError(`a user with the email ${email} already exists`);
+    // Only this organisation's users are looked at: whether another organisation has the email is
+    // never said (docs/decisions.md#one-email-in-several-organisations); it gets a user of its own.
+    if (!user) throw new AdminError(`${email} is already a user of this organisation`);
     const link = await this.signInLinkFor(user);
     await this.audit(user.orgId, 'user.invited', user.email, { role });
     return { user, ...link };
