@@ -10,8 +10,7 @@ import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
 import { signAuthenticode, verifyAuthenticode } from '../apps/agent/build/authenticode.ts';
 import { throwawayCertificate } from '@gp-gateway/testing';
-import { ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { countLogged, ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * The single-file agent as a customer's IT gets it: `pnpm build:agent` runs first (CI builds both
@@ -228,7 +227,8 @@ test('install --root writes the program, a private configuration and the systemd
 test('the installed program runs with only its configuration file: hello, reads, and a drain on SIGTERM', async () => {
   const conf = path.join(installRoot, 'etc/gp-agent/gp-agent.conf');
   fs.appendFileSync(conf, 'GP_AGENT_DRAIN_GRACE_MS = 10000\nGP_SQLITE_WORKERS = 1\n');
-  const child = spawn(path.join(installRoot, 'opt/gp-agent/gp-agent'), ['run', '--config', conf], {
+  // Debug: "request started" tells the test that a request has reached the agent.
+  const child = spawn(path.join(installRoot, 'opt/gp-agent/gp-agent'), ['run', '--config', conf, '--log-level', 'debug'], {
     cwd: field,
     // Test-only: every list on a thread is held this long, so that one is in flight at SIGTERM.
     env: { ...bareEnv(), GP_AGENT_TEST_DELAY_MS: '1500' },
@@ -272,8 +272,9 @@ test('the installed program runs with only its configuration file: hello, reads,
     assert.equal(page.status, 200, JSON.stringify(page.body));
     assert.equal(page.body.data.length, 5);
     const sent = Date.now();
+    const reached = countLogged(output, 'request started');
     const slow = get('/v1/customers?limit=3&inactive=false');
-    await sleep(500);
+    await waitFor('the list to reach the agent', () => (countLogged(output, 'request started') > reached ? true : null));
     child.kill('SIGTERM');
     const answered = await slow;
     assert.equal(answered.status, 200, JSON.stringify(answered.body));

@@ -21,8 +21,7 @@ import {
   type RedisServer,
   type TcpBalancer,
 } from '@gp-gateway/testing';
-import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { countLogged, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * Two gateway processes as one deployment (docs/decisions.md#several-gateway-instances): one
@@ -47,6 +46,8 @@ const AGENT_ENV = {
   GP_SQLITE_WORKERS: '1',
   // Filtered lists wait this long (a slow query); short unfiltered pages, the load below, do not.
   GP_AGENT_TEST_DELAY_MS: '1500',
+  // "request started" tells a test that a request has reached the agent.
+  LOG_LEVEL: 'debug',
 };
 
 type Instance = Started & { url: string; port: number; name: string };
@@ -356,8 +357,9 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     const other = running.find((i) => i !== holder)!;
     balancer.backends = [other.port];
     // A slow query forwarded to the holder, which dies while it runs: the client is not kept waiting for its deadline.
+    const reached = countLogged(agent.output(), 'request started');
     const slow = get(other.url, '/v1/customers?limit=5&q=a');
-    await sleep(300);
+    await waitFor('the slow list to reach the agent', () => (countLogged(agent.output(), 'request started') > reached ? true : null));
     await holder.stop('SIGKILL');
     const started = Date.now();
     const cut = await slow;

@@ -32,7 +32,8 @@ after(async () => {
 
 async function call(name: string, args: Record<string, unknown>) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { result, text: (result.content[0] as { text: string }).text };
+  const text = (result.content[0] as { text: string }).text;
+  return { result, text, json: JSON.parse(text) as unknown };
 }
 
 async function rest(pathAndQuery: string): Promise<string> {
@@ -45,16 +46,16 @@ test('the test key start prints reads the demo over MCP: tools, pages, a record,
     ['list_objects', 'list_records', 'get_record', 'list_events', 'create_record'],
     'the key start prints has the write scope: it may validate writes on the sandbox',
   );
-  const objects = (await call('list_objects', {})).result.structuredContent as { objects: { name: string }[] };
+  const objects = (await call('list_objects', {})).json as { objects: { name: string }[] };
   assert.ok(objects.objects.some((o) => o.name === 'gl-entries'));
 
   const first = await call('list_records', { object: 'customers', limit: 3 });
   assert.equal(first.text, await rest('/v1/customers?limit=3'));
-  const cursor = (first.result.structuredContent as { nextCursor: string }).nextCursor;
+  const cursor = (first.json as { nextCursor: string }).nextCursor;
   const second = await call('list_records', { object: 'customers', limit: 3, cursor });
   assert.equal(second.text, await rest(`/v1/customers?limit=3&cursor=${encodeURIComponent(cursor)}`));
 
-  const customer = (first.result.structuredContent as { data: { id: string }[] }).data[0]!;
+  const customer = (first.json as { data: { id: string }[] }).data[0]!;
   const record = await call('get_record', { object: 'customers', id: customer.id });
   assert.equal(record.text, await rest(`/v1/customers/${encodeURIComponent(customer.id)}`));
 
@@ -84,7 +85,7 @@ test('clients that accept only application/json, any type, or only text/event-st
     const variant = await clientSending({ accept });
     const page = (await variant.callTool({ name: 'list_records', arguments: { object: 'companies' } })) as CallToolResult;
     assert.equal(page.isError, undefined, accept);
-    assert.ok((page.structuredContent as { data: unknown[] }).data.length > 0, accept);
+    assert.ok((JSON.parse((page.content[0] as { text: string }).text) as { data: unknown[] }).data.length > 0, accept);
     await variant.close();
   }
 });
@@ -116,16 +117,15 @@ test('tool errors say what was expected; composite records carry their id; filte
     (await error('list_records', { object: 'customers', filters: { colour: 'red' } })).details.issues[0].message,
     /^unknown filter; customers filters are q, id, classId, /,
   );
-  const customerId = (
-    (await call('list_records', { object: 'customers', limit: 1 })).result.structuredContent as { data: { id: string }[] }
-  ).data[0]!.id;
-  const address = (await call('list_records', { object: 'customer-addresses', filters: JSON.stringify({ customerId }) })).result
-    .structuredContent as { data: { id: string; customerId: string; code: string }[] };
+  const customerId = ((await call('list_records', { object: 'customers', limit: 1 })).json as { data: { id: string }[] }).data[0]!.id;
+  const address = (await call('list_records', { object: 'customer-addresses', filters: JSON.stringify({ customerId }) })).json as {
+    data: { id: string; customerId: string; code: string }[];
+  };
   assert.ok(address.data.length > 0);
   for (const a of address.data) assert.equal(a.id, `${a.customerId}:${a.code}`);
   const missing = await error('get_record', { object: 'customer-addresses', id: 'AARONFIT0001' });
   assert.match(missing.message, /Its ids have the form <customerId>:<code>, e\.g\. AARONACA0001:PRIMARY/);
-  const one = (await call('list_objects', { object: 'customers' })).result.structuredContent as { objects: { name: string }[] };
+  const one = (await call('list_objects', { object: 'customers' })).json as { objects: { name: string }[] };
   assert.deepEqual(
     one.objects.map((o) => o.name),
     ['customers'],

@@ -248,6 +248,56 @@ test('every writable object is created and reads back as the 201 said; validate-
   assert.equal(unbalanced.status, 400);
 });
 
+test("a document's own distribution lines and a sales line's unit and price level read back through the API's lines routes", async () => {
+  const refs = await references();
+  const [debitAccount, creditAccount] = [refs.accounts[0].id, refs.accounts[1].id];
+  const invoice = await post('ar-invoices', {
+    customerId: refs.customer.id,
+    date: today,
+    salesAmount: '40.00',
+    batchId: 'E2EDIST',
+    lines: [
+      { type: 'receivables', accountNumber: debitAccount, debit: '40.00', reference: 'E2E due' },
+      { type: 'sales', accountNumber: creditAccount, credit: '40.00' },
+    ],
+  });
+  assert.equal(invoice.status, 201, invoice.text);
+  const distributions = await get(`/v1/ar-invoices/${encodeURIComponent(idOf('ar-invoices', invoice.json.data)!)}/lines`);
+  assert.equal(distributions.status, 200);
+  assert.deepEqual(distributions.json.data, [
+    { type: 'receivables', accountNumber: debitAccount, debit: '40.00', credit: '0.00', reference: 'E2E due' },
+    { type: 'sales', accountNumber: creditAccount, debit: '0.00', credit: '40.00', reference: null },
+  ]);
+  const unbalanced = await post('ap-invoices', {
+    vendorDocumentNumber: 'E2E-DIST',
+    vendorId: refs.vendor.id,
+    date: today,
+    purchasesAmount: '50.00',
+    batchId: 'E2EDIST',
+    lines: [
+      { type: 'purchases', accountNumber: debitAccount, debit: '50.00' },
+      { type: 'payables', accountNumber: creditAccount, credit: '49.99' },
+    ],
+  });
+  assert.equal(unbalanced.status, 400, unbalanced.text);
+  assert.deepEqual(
+    unbalanced.json.error.details.issues.map((i: { path: string }) => i.path),
+    ['lines'],
+  );
+
+  const order = await post('sales-orders', {
+    docTypeId: 'STDORD',
+    customerId: refs.customer.id,
+    date: today,
+    batchId: 'E2EUOFM',
+    lines: [{ itemId: refs.item.id, quantity: '1', unitPrice: '10.00', priceLevel: 'RETAIL' }],
+  });
+  assert.equal(order.status, 201, order.text);
+  const lines = await get(`/v1/sales-orders/${encodeURIComponent(idOf('sales-orders', order.json.data)!)}/lines`);
+  assert.equal(lines.json.data[0].priceLevel, 'RETAIL');
+  assert.equal(typeof lines.json.data[0].unitOfMeasure, 'string', "the item's selling unit, as GP defaults it");
+});
+
 test('the agent killed after its commit, before its answer: the retry with the same key gets the original answer, one document', async () => {
   const refs = await references();
   await agent!.stop('SIGKILL');

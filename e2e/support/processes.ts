@@ -52,6 +52,11 @@ export async function waitFor<T>(
   }
 }
 
+/** How many of a process's JSON log lines carry this message (`"msg":"request started"`…). */
+export function countLogged(output: string, msg: string): number {
+  return output.split('\n').filter((line) => line.includes(`"msg":${JSON.stringify(msg)}`)).length;
+}
+
 /** Starts `gp-gateway start` and waits for its printed URL and test key. */
 export async function startGatewayProcess(
   dataDir: string,

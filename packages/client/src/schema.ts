@@ -669,6 +669,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ar-invoices/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the lines of one ar invoice
+         * @description Distribution lines of one unposted or open receivables document (RM10101); GET /v1/ar-invoices/{id}/lines. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
+         */
+        get: operations["listArInvoiceDistributions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ap-invoices/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the lines of one ap invoice
+         * @description Distribution lines of one unposted payables document (PM10100); GET /v1/ap-invoices/{id}/lines. Paged with cursors (docs/api.md#lists-and-paging); filters combine with AND.
+         */
+        get: operations["listApInvoiceDistributions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sales-orders": {
         parameters: {
             query?: never;
@@ -1180,6 +1220,7 @@ export interface components {
             remainingAmount: string | null;
             purchasesAmount: string | null;
             taxAmount: string | null;
+            ten99Amount: string | null;
             description: string | null;
             batchId: string | null;
             currencyId: string | null;
@@ -1196,10 +1237,25 @@ export interface components {
             remainingAmount: string | null;
             purchasesAmount: string | null;
             taxAmount: string | null;
+            ten99Amount: string | null;
             description: string | null;
             batchId: string | null;
             currencyId: string | null;
             voided: boolean;
+        };
+        ArInvoiceDistribution: {
+            type: string | null;
+            accountNumber: string | null;
+            debit: string | null;
+            credit: string | null;
+            reference: string | null;
+        };
+        ApInvoiceDistribution: {
+            type: string | null;
+            accountNumber: string | null;
+            debit: string | null;
+            credit: string | null;
+            reference: string | null;
         };
         SalesOrder: {
             type: string | null;
@@ -1225,6 +1281,8 @@ export interface components {
             extendedPrice: string | null;
             siteId: string | null;
             qtyFulfilled: string | null;
+            unitOfMeasure: string | null;
+            priceLevel: string | null;
         };
         PurchaseOrder: {
             id: string;
@@ -3778,6 +3836,21 @@ export interface operations {
                     batchId: string;
                     /** @description currency (CURNCYID); the customer's when absent; must exist */
                     currencyId?: string;
+                    lines?: {
+                        /**
+                         * @description distribution type (DISTTYPE)
+                         * @enum {string}
+                         */
+                        type?: "cash" | "discountTaken" | "receivables" | "writeoff" | "discountAvailable" | "gst" | "withholding" | "other" | "sales" | "trade" | "freight" | "misc" | "taxes" | "costOfGoods" | "inventory" | "financeCharge" | "returns" | "debitMemo" | "creditMemo" | "service" | "warrantyExpense" | "warrantySales" | "commissionExpense" | "commissionPayable";
+                        /** @description account number (ACTNUMST); must exist, be active and take postings */
+                        accountNumber: string;
+                        /** @description debit (DEBITAMT); absent or zero on a credit line */
+                        debit?: string & (unknown & unknown);
+                        /** @description credit (CRDTAMNT); absent or zero on a debit line */
+                        credit?: string & (unknown & unknown);
+                        /** @description distribution reference (DistRef) */
+                        reference?: string;
+                    }[];
                 };
             };
         };
@@ -4146,12 +4219,29 @@ export interface operations {
                     dueDate?: string;
                     /** @description purchases amount (PRCHAMNT) */
                     purchasesAmount: string & (unknown & unknown);
+                    /** @description 1099 amount (TEN99AMNT); a 1099 vendor only, at most purchasesAmount; absent is 0 */
+                    ten99Amount?: string & (unknown & unknown);
                     /** @description description (TRXDSCRN) */
                     description?: string;
                     /** @description the unposted batch the document goes into (BACHNUMB); created when it does not exist */
                     batchId: string;
                     /** @description currency (CURNCYID); the vendor's when absent; must exist */
                     currencyId?: string;
+                    lines?: {
+                        /**
+                         * @description distribution type (DISTTYPE)
+                         * @enum {string}
+                         */
+                        type?: "cash" | "payables" | "discountAvailable" | "discountTaken" | "financeCharge" | "purchases" | "trade" | "misc" | "freight" | "taxes" | "writeoff" | "other" | "gst" | "withholding" | "unit";
+                        /** @description account number (ACTNUMST); must exist, be active and take postings */
+                        accountNumber: string;
+                        /** @description debit (DEBITAMT); absent or zero on a credit line */
+                        debit?: string & (unknown & unknown);
+                        /** @description credit (CRDTAMNT); absent or zero on a debit line */
+                        credit?: string & (unknown & unknown);
+                        /** @description distribution reference (DistRef) */
+                        reference?: string;
+                    }[];
                 };
             };
         };
@@ -4411,6 +4501,114 @@ export interface operations {
             504: components["responses"]["Error504Response"];
         };
     };
+    listArInvoiceDistributions: {
+        parameters: {
+            query?: {
+                /** @description Objects per page, 1 to 1000. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's nextCursor, unchanged, with the same filters and company. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path: {
+                /**
+                 * @description The document whose lines to list (`<type>:<documentNumber>`, split at the first `:`); URL-encode it.
+                 * @example invoice:INV00001047
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of objects; nextCursor is null on the last page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ArInvoiceDistribution"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            401: components["responses"]["Error401Response"];
+            403: components["responses"]["Error403Response"];
+            404: components["responses"]["Error404Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
+    listApInvoiceDistributions: {
+        parameters: {
+            query?: {
+                /** @description Objects per page, 1 to 1000. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The previous page's nextCursor, unchanged, with the same filters and company. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /** @description The connection to read from. Required with a live key; a test key may leave it out or send `sandbox`. */
+                "X-Connection-Id"?: components["parameters"]["ConnectionId"];
+                /** @description The company database (GP's INTERID, case-insensitive); the connection's default company when absent. */
+                "X-Company"?: components["parameters"]["Company"];
+            };
+            path: {
+                /**
+                 * @description The document whose lines to list (`<type>:<voucherNumber>`, split at the first `:`); URL-encode it.
+                 * @example invoice:00000000000001016
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of objects; nextCursor is null on the last page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApInvoiceDistribution"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            401: components["responses"]["Error401Response"];
+            403: components["responses"]["Error403Response"];
+            404: components["responses"]["Error404Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            502: components["responses"]["Error502Response"];
+            503: components["responses"]["Error503Response"];
+            504: components["responses"]["Error504Response"];
+        };
+    };
     listSalesOrders: {
         parameters: {
             query?: {
@@ -4542,6 +4740,10 @@ export interface operations {
                         unitPrice: string & (unknown & unknown);
                         /** @description site (LOCNCODE); the document's site when absent; must exist */
                         siteId?: string;
+                        /** @description unit (UOFM) of the item's schedule; its selling unit when absent */
+                        unitOfMeasure?: string;
+                        /** @description price level (PRCLEVEL) pricing the item in the unit; the customer's when absent */
+                        priceLevel?: string;
                     }[];
                 };
             };

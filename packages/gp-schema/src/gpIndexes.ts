@@ -144,6 +144,19 @@ export const GP_INDEXES: Readonly<Record<string, readonly GpIndex[]>> = {
     ak('AK3PM00300', ['VENDORID', 'STATE', 'DEX_ROW_ID']),
     ak('AK4PM00300', ['VENDORID', 'ZIPCODE', 'DEX_ROW_ID']),
   ],
+  // Units of measure and price lists (TLECO/Tables/dbo.IV40201.sql, IV40202, IV40800, IV00108).
+  IV40201: [pk('PKIV40201', false, ['UOMSCHDL'])],
+  IV40202: [
+    pk('PKIV40202', true, ['UOMSCHDL', 'SEQNUMBR']),
+    ak('AK3IV40202', ['UOMSCHDL', 'EQUIVUOM', 'DEX_ROW_ID']),
+    ak('AK4IV40202', ['UOMSCHDL', 'QTYBSUOM', 'UOFM', 'EQUIVUOM']),
+    ak('AK2IV40202', ['UOMSCHDL', 'UOFM', 'EQUIVUOM']),
+  ],
+  IV40800: [pk('PKIV40800', false, ['PRCLEVEL']), ak('AK2IV40800', ['DSCRIPTN', 'PRCLEVEL', 'DEX_ROW_ID'])],
+  IV00108: [
+    pk('PKIV00108', false, ['ITEMNMBR', 'CURNCYID', 'PRCLEVEL', 'UOFM', 'TOQTY']),
+    ak('AK2IV00108', ['ITEMNMBR', 'CURNCYID', 'PRCLEVEL', 'QTYBSUOM', 'UOFM', 'TOQTY']),
+  ],
   IV00101: [
     pk('PKIV00101', false, ['ITEMNMBR']),
     ak('AK7IV00101', ['ITEMCODE', 'DEX_ROW_ID']),

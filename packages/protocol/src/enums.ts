@@ -23,6 +23,54 @@ export const AP_DOCUMENT_TYPES = {
   6: 'payment',
 } as const;
 
+/** Receivables distribution types (RM10101.DISTTYPE; eConnect's taRMDistribution). */
+export const AR_DISTRIBUTION_TYPES = {
+  1: 'cash',
+  2: 'discountTaken',
+  3: 'receivables',
+  4: 'writeoff',
+  5: 'discountAvailable',
+  6: 'gst',
+  7: 'withholding',
+  8: 'other',
+  9: 'sales',
+  10: 'trade',
+  11: 'freight',
+  12: 'misc',
+  13: 'taxes',
+  14: 'costOfGoods',
+  15: 'inventory',
+  16: 'financeCharge',
+  17: 'returns',
+  18: 'debitMemo',
+  19: 'creditMemo',
+  20: 'service',
+  21: 'warrantyExpense',
+  22: 'warrantySales',
+  23: 'commissionExpense',
+  24: 'commissionPayable',
+} as const;
+
+/** Payables distribution types (PM10100.DISTTYPE; eConnect's taPMDistribution). */
+export const AP_DISTRIBUTION_TYPES = {
+  1: 'cash',
+  2: 'payables',
+  3: 'discountAvailable',
+  4: 'discountTaken',
+  5: 'financeCharge',
+  6: 'purchases',
+  7: 'trade',
+  8: 'misc',
+  9: 'freight',
+  10: 'taxes',
+  11: 'writeoff',
+  12: 'other',
+  13: 'gst',
+  14: 'withholding',
+  15: 'unit',
+  16: 'round',
+} as const;
+
 export const SALES_DOCUMENT_TYPES = {
   1: 'quote',
   2: 'order',

@@ -17,6 +17,7 @@ export {
   CompanySchema,
   CustomerAddressSchema,
   CustomerSchema,
+  DistributionSchema,
   FiscalPeriodSchema,
   GlEntrySchema,
   ItemQuantitySchema,
@@ -39,7 +40,9 @@ export { PublicApiKeySchema, RotatedKeySchema } from './keys.ts';
 // Enumerations (docs/api.md#enumerations)
 export {
   ACCOUNT_TYPES,
+  AP_DISTRIBUTION_TYPES,
   AP_DOCUMENT_TYPES,
+  AR_DISTRIBUTION_TYPES,
   AR_DOCUMENT_TYPES,
   ITEM_TRACKING,
   ITEM_TYPES,

@@ -149,6 +149,17 @@ export const GlEntrySchema = z
   })
   .strict();
 
+/** A receivables or payables document's distribution line (RM10101, PM10100): the GL account it posts to. */
+export const DistributionSchema = z
+  .object({
+    type: NullableString,
+    accountNumber: NullableString,
+    debit: NullableDecimal,
+    credit: NullableDecimal,
+    reference: NullableString,
+  })
+  .strict();
+
 export const ArDocumentSchema = z
   .object({
     type: NullableString,
@@ -181,6 +192,7 @@ export const ApDocumentSchema = z
     remainingAmount: NullableDecimal,
     purchasesAmount: NullableDecimal,
     taxAmount: NullableDecimal,
+    ten99Amount: NullableDecimal,
     description: NullableString,
     batchId: NullableString,
     currencyId: NullableString,
@@ -216,6 +228,8 @@ export const SalesOrderLineSchema = z
     extendedPrice: NullableDecimal,
     siteId: NullableString,
     qtyFulfilled: NullableDecimal,
+    unitOfMeasure: NullableString,
+    priceLevel: NullableString,
   })
   .strict();
 

@@ -8,7 +8,12 @@ test('every writable object is a catalogue object, and every write field is a fi
     const resourceFields = Object.keys(OBJECTS[name].resource.shape);
     for (const field of Object.keys(WRITES[name].fields)) assert.ok(resourceFields.includes(field), `${name}.${field}`);
   }
-  const lines = { 'sales-orders': 'sales-order-lines', 'gl-entries': 'gl-entries' } as const;
+  const lines = {
+    'sales-orders': 'sales-order-lines',
+    'gl-entries': 'gl-entries',
+    'ar-invoices': 'ar-invoice-distributions',
+    'ap-invoices': 'ap-invoice-distributions',
+  } as const;
   for (const [name, linesOf] of Object.entries(lines)) {
     const resourceFields = Object.keys(OBJECTS[linesOf].resource.shape);
     for (const field of Object.keys(WRITES[name as keyof typeof lines].lines.fields))
@@ -75,6 +80,71 @@ test('a sales order needs a line with a positive quantity', () => {
   assert.equal(checkWriteBody('sales-orders', { ...base, lines: [] }).ok, false);
   const zero = checkWriteBody('sales-orders', { ...base, lines: [{ itemId: 'I', quantity: '0', unitPrice: '1' }] });
   assert.deepEqual(zero.ok ? [] : zero.issues.map((i) => i.path), ['lines.0.quantity']);
+});
+
+test('a 1099 amount is at most the purchases amount and never negative, as taPMTransactionInsert checks (714, 5631)', () => {
+  const body = { vendorId: 'V', vendorDocumentNumber: 'D1', date: '2026-03-01', purchasesAmount: '100', batchId: 'API' };
+  assert.equal(checkWriteBody('ap-invoices', { ...body, ten99Amount: '100' }).ok, true, 'all of it');
+  assert.equal(checkWriteBody('ap-invoices', { ...body, ten99Amount: '0' }).ok, true);
+  const above = checkWriteBody('ap-invoices', { ...body, ten99Amount: '100.00001' });
+  assert.deepEqual(above.ok ? [] : above.issues.map((i) => [i.path, /error 714/.test(i.message)]), [['ten99Amount', true]]);
+  const negative = checkWriteBody('ap-invoices', { ...body, ten99Amount: '-1' });
+  assert.deepEqual(negative.ok ? [] : negative.issues.map((i) => i.path), ['ten99Amount']);
+});
+
+test("a receivables or payables document's own distributions: optional, each a debit or a credit, a type GP takes, balanced to the document", () => {
+  const ar = { customerId: 'C', date: '2026-03-01', salesAmount: '100', freightAmount: '20', batchId: 'API' };
+  const recv = { type: 'receivables', accountNumber: '000-1200-00', debit: '120' };
+  const sales = { type: 'sales', accountNumber: '000-4100-00', credit: '100' };
+  const freight = { type: 'freight', accountNumber: '000-4500-00', credit: '20' };
+  assert.equal(checkWriteBody('ar-invoices', ar).ok, true, "absent, GP's own");
+  assert.equal(checkWriteBody('ar-invoices', { ...ar, lines: [recv, sales, freight] }).ok, true);
+  const paths = (object: 'ar-invoices' | 'ap-invoices', body: Record<string, unknown>) => {
+    const check = checkWriteBody(object, body);
+    return check.ok ? [] : check.issues.map((i) => [i.path, i.message]);
+  };
+  assert.deepEqual(
+    paths('ar-invoices', { ...ar, lines: [recv] }).map(([p]) => p),
+    ['lines'],
+    'at least two lines',
+  );
+  assert.match(
+    paths('ar-invoices', { ...ar, lines: [{ ...recv, debit: '100' }, sales] })[0]![1]!,
+    /total 100, not the document's amount 120/,
+  );
+  assert.match(paths('ar-invoices', { ...ar, lines: [{ ...recv, debit: '121' }, sales, freight] })[0]![1]!, /do not balance/);
+  assert.deepEqual(
+    paths('ar-invoices', { ...ar, lines: [{ ...recv, credit: '1' }, sales, freight] }).map(([p]) => p),
+    ['lines.0'],
+  );
+  // A credit memo line on an invoice is GP's 1339.
+  const wrongType = paths('ar-invoices', { ...ar, lines: [recv, { ...sales, type: 'creditMemo' }, freight] });
+  assert.deepEqual(
+    wrongType.map(([p]) => p),
+    ['lines.1.type'],
+  );
+  assert.match(wrongType[0]![1]!, /error 1339/);
+  assert.equal(
+    checkWriteBody('ar-invoices', {
+      ...ar,
+      type: 'creditMemo',
+      lines: [
+        { ...recv, credit: '120', debit: undefined },
+        { ...sales, type: 'creditMemo', debit: '100', credit: undefined },
+        { ...freight, debit: '20', credit: undefined },
+      ],
+    }).ok,
+    true,
+  );
+  const ap = { vendorId: 'V', vendorDocumentNumber: 'D1', date: '2026-03-01', purchasesAmount: '50', batchId: 'API' };
+  const purch = { type: 'purchases', accountNumber: '000-5100-00', debit: '50' };
+  const pay = { type: 'payables', accountNumber: '000-2100-00', credit: '50' };
+  assert.equal(checkWriteBody('ap-invoices', { ...ap, lines: [purch, pay] }).ok, true);
+  // 16 (round) is past taPMDistribution's 15 (error 770): not offered.
+  assert.deepEqual(
+    paths('ap-invoices', { ...ap, lines: [purch, { ...pay, type: 'round' }] }).map(([p]) => p),
+    ['lines.1.type'],
+  );
 });
 
 test('a journal entry balances, and each of its lines is a debit or a credit', () => {

@@ -1,11 +1,22 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
-import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, SALES_DOCUMENT_TYPES, TEN99_TYPES, VENDOR_STATUSES, type CodeNames } from './enums.ts';
+import {
+  AP_DISTRIBUTION_TYPES,
+  AP_DOCUMENT_TYPES,
+  AR_DISTRIBUTION_TYPES,
+  AR_DOCUMENT_TYPES,
+  codeOf,
+  SALES_DOCUMENT_TYPES,
+  TEN99_TYPES,
+  VENDOR_STATUSES,
+  type CodeNames,
+} from './enums.ts';
 import type {
   ApDocumentSchema,
   ArDocumentSchema,
   CustomerAddressSchema,
   CustomerSchema,
+  DistributionSchema,
   GlEntrySchema,
   SalesOrderLineSchema,
   SalesOrderSchema,
@@ -42,8 +53,16 @@ export interface WriteSpec {
   readonly fields: Readonly<Record<string, WriteField>>;
   /** Body fields that are not resource fields: a document's batch where the resource has none. */
   readonly extraFields?: Readonly<Record<string, WriteField>>;
-  /** A document's lines (sales orders, journal entries): their fields, and how many a body may carry. */
-  readonly lines?: { readonly fields: Readonly<Record<string, WriteField>>; readonly min: number; readonly max: number };
+  /**
+   * A document's lines (sales orders, journal entries; a receivables or payables document's
+   * distributions): their fields, how many a body may carry, and whether a body may leave them out.
+   */
+  readonly lines?: {
+    readonly fields: Readonly<Record<string, WriteField>>;
+    readonly min: number;
+    readonly max: number;
+    readonly optional?: true;
+  };
   /** The eConnect procedures the agent calls, lines first (gp-schema.md §16). */
   readonly procedures: readonly string[];
 }
@@ -204,6 +223,8 @@ const salesOrderLines: FieldsOf<typeof SalesOrderLineSchema> = {
   quantity: { kind: 'decimal', required: true, min: 'positive', description: 'quantity (QUANTITY)' },
   unitPrice: amount('unit price (UNITPRCE)', true),
   siteId: id(10, "site (LOCNCODE); the document's site when absent; must exist"),
+  unitOfMeasure: id(8, "unit (UOFM) of the item's schedule; its selling unit when absent"),
+  priceLevel: id(10, "price level (PRCLEVEL) pricing the item in the unit; the customer's when absent"),
 };
 
 const arInvoices: FieldsOf<typeof ArDocumentSchema> = {
@@ -239,6 +260,7 @@ const apInvoices: FieldsOf<typeof ApDocumentSchema> = {
   date: date('document date (DOCDATE)', true),
   dueDate: date("due date (DUEDATE); from the vendor's payment terms when absent"),
   purchasesAmount: amount('purchases amount (PRCHAMNT)', true),
+  ten99Amount: amount('1099 amount (TEN99AMNT); a 1099 vendor only, at most purchasesAmount; absent is 0'),
   description: text(30, 'description (TRXDSCRN)'),
   batchId,
   currencyId: id(15, "currency (CURNCYID); the vendor's when absent; must exist"),
@@ -258,6 +280,26 @@ const glEntryLines: FieldsOf<typeof GlEntrySchema> = {
   lineDescription: text(30, 'line description (DSCRIPTN)'),
 };
 
+/**
+ * A receivables or payables document's distribution lines (taRMDistribution, taPMDistribution):
+ * absent, GP creates them from the posting accounts, as before (CREATEDIST 1); present, they are the
+ * document's, and GP creates none (CREATEDIST 0). docs/decisions.md#distribution-lines.
+ */
+function distributionLines(types: CodeNames, allowed: readonly string[]): FieldsOf<typeof DistributionSchema> {
+  return {
+    type: { kind: 'enum', codes: types, allowed, description: 'distribution type (DISTTYPE)' },
+    accountNumber: text(75, 'account number (ACTNUMST); must exist, be active and take postings', true),
+    debit: amount('debit (DEBITAMT); absent or zero on a credit line'),
+    credit: amount('credit (CRDTAMNT); absent or zero on a debit line'),
+    reference: text(30, 'distribution reference (DistRef)'),
+  };
+}
+/** GP's distribution types a payables line may have: "if ((@I_vDISTTYPE < 1) or (@I_vDISTTYPE > 15)) … 770" (taPMDistribution). */
+const AP_LINE_TYPES = Object.entries(AP_DISTRIBUTION_TYPES)
+  .filter(([code]) => Number(code) <= 15)
+  .map(([, name]) => name);
+const DISTRIBUTIONS_MAX = 100;
+
 const defined = (fields: Record<string, WriteField | undefined>): Record<string, WriteField> =>
   Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, WriteField] => entry[1] !== undefined));
 
@@ -272,8 +314,21 @@ export const WRITES = {
     lines: { fields: defined(salesOrderLines), min: 1, max: 500 },
     procedures: ['taGetSopNumber', 'taSopLineIvcInsert', 'taSopHdrIvcInsert'],
   },
-  'ar-invoices': { fields: defined(arInvoices), procedures: ['taGetPaymentNumber', 'taRMTransaction'] },
-  'ap-invoices': { fields: defined(apInvoices), procedures: ['taGetPMNextVoucherNumber', 'taPMTransactionInsert'] },
+  'ar-invoices': {
+    fields: defined(arInvoices),
+    lines: {
+      fields: defined(distributionLines(AR_DISTRIBUTION_TYPES, Object.values(AR_DISTRIBUTION_TYPES))),
+      min: 2,
+      max: DISTRIBUTIONS_MAX,
+      optional: true,
+    },
+    procedures: ['taGetPaymentNumber', 'taRMDistribution', 'taRMTransaction'],
+  },
+  'ap-invoices': {
+    fields: defined(apInvoices),
+    lines: { fields: defined(distributionLines(AP_DISTRIBUTION_TYPES, AP_LINE_TYPES)), min: 2, max: DISTRIBUTIONS_MAX, optional: true },
+    procedures: ['taGetPMNextVoucherNumber', 'taPMDistribution', 'taPMTransactionInsert'],
+  },
   'gl-entries': {
     fields: defined(glEntries),
     extraFields: { batchId },
@@ -345,13 +400,12 @@ function objectSchema(fields: Readonly<Record<string, WriteField>>): z.ZodObject
 function buildBodySchema(spec: WriteSpec): z.ZodType {
   const header = objectSchema({ ...spec.fields, ...spec.extraFields });
   if (!spec.lines) return header;
-  const { fields, min, max } = spec.lines;
-  return header.extend({
-    lines: z
-      .array(objectSchema(fields))
-      .min(min, `at least ${min} line${min === 1 ? '' : 's'}`)
-      .max(max, `at most ${max} lines`),
-  });
+  const { fields, min, max, optional } = spec.lines;
+  const lines = z
+    .array(objectSchema(fields))
+    .min(min, `at least ${min} line${min === 1 ? '' : 's'}`)
+    .max(max, `at most ${max} lines`);
+  return header.extend({ lines: optional ? lines.optional() : lines });
 }
 
 const bodySchemas = new Map<string, z.ZodType>(Object.entries(WRITES).map(([name, spec]) => [name, buildBodySchema(spec)]));
@@ -400,7 +454,11 @@ export function checkWriteBody(object: WritableObjectName, input: unknown): Writ
     };
   }
   const body = parsed.data as WriteBody;
-  const issues = [...(object === 'gl-entries' ? journalEntryIssues(body) : []), ...totalIssues(object, body)];
+  const issues = [
+    ...(object === 'gl-entries' ? journalEntryIssues(body) : []),
+    ...((object === 'ar-invoices' || object === 'ap-invoices') && body.lines ? distributionIssues(object, body) : []),
+    ...totalIssues(object, body),
+  ];
   return issues.length ? { ok: false, issues } : { ok: true, body };
 }
 
@@ -426,6 +484,10 @@ function totalIssues(object: WritableObjectName, body: WriteBody): { path: strin
   }
   if (object === 'ar-invoices' && !fitsNumeric(decimal(body.salesAmount).plus(decimal(body.freightAmount))))
     issues.push({ path: 'salesAmount', message: `salesAmount + freightAmount ${TOO_LARGE}` });
+  // taPMTransactionInsert: "if (@I_vTEN99AMNT > 0) and (@I_vPRCHAMNT - @I_vTRDISAMT < @I_vTEN99AMNT)" is
+  // error 714; a body carries no trade discount, so the limit is the purchases amount.
+  if (object === 'ap-invoices' && decimal(body.ten99Amount).greaterThan(decimal(body.purchasesAmount)))
+    issues.push({ path: 'ten99Amount', message: 'more than purchasesAmount: GP refuses a 1099 amount above the purchases (error 714)' });
   if (object === 'gl-entries') {
     const debits = body.lines!.reduce((sum, line) => sum.plus(decimal(line.debit)), new Decimal(0));
     if (!fitsNumeric(debits)) issues.push({ path: 'lines', message: `the entry's total (its debits) ${TOO_LARGE}` });
@@ -450,4 +512,51 @@ function journalEntryIssues(body: WriteBody): { path: string; message: string }[
     issues.push({ path: 'lines', message: 'the entry does not balance: debits and credits must be equal' });
   }
   return issues;
+}
+
+/**
+ * The distribution types taRMDistribution takes per receivables document type (TLECO line 5: "if
+ * ( @I_vRMDTYPAL = 1 and @I_vDISTTYPE not in (1,2,3,5,8,9,10,11,12,13,14,15,23,24,25) or … ) … 1339";
+ * 25 is not among the types eConnect documents, and not offered).
+ */
+const AR_TYPES_OF_DOCUMENT: Readonly<Record<number, readonly number[]>> = {
+  1: [1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 15, 23, 24],
+  3: [1, 2, 3, 5, 8, 10, 11, 12, 13, 14, 15, 18, 23, 24],
+  4: [1, 2, 3, 5, 8, 10, 11, 12, 13, 14, 15, 16, 23, 24],
+  5: [1, 2, 3, 5, 8, 10, 11, 12, 13, 14, 15, 20, 23, 24],
+  6: [8, 10, 11, 12, 13, 14, 15, 21, 22],
+  7: [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 19],
+  8: [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 17, 21, 23, 24],
+};
+
+/**
+ * A document's own distributions, as GP checks each line (taRMDistribution 1342-1344, taPMDistribution
+ * 772 and 739: one side, above zero; 1339: a type the document type takes), then, as the agent's own
+ * rule so that a document is written only as it can be posted, debits equal to credits and to the
+ * document's amount: eConnect checks neither on entry (docs/decisions.md#distribution-lines).
+ */
+function distributionIssues(object: 'ar-invoices' | 'ap-invoices', body: WriteBody): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const documentType = object === 'ar-invoices' ? codeOf(AR_DOCUMENT_TYPES, String(body.type ?? 'invoice'))! : null;
+  let debits = new Decimal(0);
+  let credits = new Decimal(0);
+  body.lines!.forEach((line, index) => {
+    const debit = decimal(line.debit);
+    const credit = decimal(line.credit);
+    if (debit.greaterThan(0) === credit.greaterThan(0))
+      issues.push({ path: `lines.${index}`, message: 'a line is either a debit or a credit, greater than zero' });
+    if (documentType !== null && !AR_TYPES_OF_DOCUMENT[documentType]!.includes(codeOf(AR_DISTRIBUTION_TYPES, String(line.type))!))
+      issues.push({
+        path: `lines.${index}.type`,
+        message: `GP takes no ${String(line.type)} distribution on a ${String(body.type ?? 'invoice')} (error 1339)`,
+      });
+    debits = debits.plus(debit);
+    credits = credits.plus(credit);
+  });
+  if (issues.length) return issues;
+  if (!debits.equals(credits)) return [{ path: 'lines', message: 'the distributions do not balance: debits and credits must be equal' }];
+  const amount = object === 'ar-invoices' ? decimal(body.salesAmount).plus(decimal(body.freightAmount)) : decimal(body.purchasesAmount);
+  if (!debits.equals(amount))
+    return [{ path: 'lines', message: `the distributions total ${debits.toFixed()}, not the document's amount ${amount.toFixed()}` }];
+  return [];
 }

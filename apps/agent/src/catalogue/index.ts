@@ -10,6 +10,7 @@ import { items } from './resources/items.ts';
 import { apInvoices, apPayments } from './resources/payables.ts';
 import { purchaseOrderLines, purchaseOrders } from './resources/purchaseOrders.ts';
 import { arInvoices, arPayments } from './resources/receivables.ts';
+import { apInvoiceDistributions, arInvoiceDistributions } from './resources/distributions.ts';
 import { salesOrderLines, salesOrders } from './resources/salesOrders.ts';
 import { batches, checkbooks, fiscalPeriods, paymentTerms, salespeople, sites } from './resources/setup.ts';
 import { vendorAddresses } from './resources/vendorAddresses.ts';
@@ -32,6 +33,8 @@ export const CATALOGUE: Readonly<Record<ObjectName, ResourceDef>> = {
   'ap-payments': apPayments,
   'sales-orders': salesOrders,
   'sales-order-lines': salesOrderLines,
+  'ar-invoice-distributions': arInvoiceDistributions,
+  'ap-invoice-distributions': apInvoiceDistributions,
   'purchase-orders': purchaseOrders,
   'purchase-order-lines': purchaseOrderLines,
   sites,

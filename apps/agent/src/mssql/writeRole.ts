@@ -43,6 +43,8 @@ export const WRITE_READ_TABLES = [
   'SY03300',
   'IV40700',
   'IV00101',
+  // A sales line's price level is checked against GP's price levels before eConnect is called.
+  'IV40800',
   'GL00105',
   'GL00100',
   'SY00500',

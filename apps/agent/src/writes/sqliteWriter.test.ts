@@ -286,6 +286,78 @@ describe('writes on the embedded database', () => {
     assert.notEqual(second.number, order.number, 'numbers never collide');
   });
 
+  test("a sales line's unit of measure and price level are written and read back; absent, GP's defaults; GP's 5313, 928 and 9177 write nothing", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    // An item sold by the each, whose schedule also has a case of 12 (the demo's price lists).
+    const item = String(
+      db
+        .prepare(
+          "SELECT rtrim(ITEMNMBR) FROM IV00101 WHERE rtrim(SELNGUOM) = 'EACH' AND INACTIVE = 0 AND rtrim(PRCLEVEL) = 'RETAIL' LIMIT 1",
+        )
+        .pluck()
+        .get(),
+    );
+    const wholesaleCustomer = String(
+      db
+        .prepare("SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(PRCLEVEL) = 'WHOLESALE' AND INACTIVE = 0 AND HOLD = 0 LIMIT 1")
+        .pluck()
+        .get(),
+    );
+    db.close();
+    const order = (lines: Record<string, unknown>[], customerId = wholesaleCustomer) => ({
+      docTypeId: 'STDORD',
+      customerId,
+      date: '2026-11-20',
+      batchId: 'API-UOFM',
+      lines: lines.map((line) => ({ itemId: item, quantity: '2', unitPrice: '10', siteId: 'WAREHOUSE', ...line })),
+    });
+    const answer = await t.writes.write(
+      op('sales-orders', order([{ unitOfMeasure: 'case', priceLevel: 'retail' }, { priceLevel: 'WHOLESALE' }, {}])),
+    );
+    const number = SalesOrderSchema.parse(JSON.parse(answer.payload!)).number!;
+    const lines = (await t.list('sales-order-lines', { documentId: `order:${number}` })) as Record<string, unknown>[];
+    assert.deepEqual(
+      lines.map((l) => [l.unitOfMeasure, l.priceLevel]),
+      [
+        ['CASE', 'RETAIL'],
+        ['EACH', 'WHOLESALE'],
+        // Absent: the item's selling unit, and the customer's price level, which prices the item in it.
+        ['EACH', 'WHOLESALE'],
+      ],
+    );
+    const stored = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // The unit's quantity in the base unit, as GP keeps it beside the line.
+      const quantities = stored
+        .prepare('SELECT CAST(QTYBSUOM AS TEXT) FROM SOP10200 WHERE SOPTYPE = 2 AND SOPNUMBE = ? ORDER BY LNITMSEQ')
+        .pluck()
+        .all(number.padEnd(21));
+      assert.deepEqual(quantities, ['1200000', '100000', '100000']);
+    } finally {
+      stored.close();
+    }
+
+    const before = fingerprint(t.dir);
+    const issuesOf = async (lines: Record<string, unknown>[]) => {
+      const refused = await refusal(t.writes.write(op('sales-orders', order(lines))));
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      return (refused.details as { issues: { path: string; message: string }[] }).issues.map((i) => [
+        i.path,
+        i.message.match(/GP error (\d+)/)?.[1],
+      ]);
+    };
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'PALLET' }]), [['lines.0.unitOfMeasure', '5313']]);
+    assert.deepEqual(await issuesOf([{}, { priceLevel: 'NOSUCH' }]), [['lines.1.priceLevel', '928']]);
+    // WHOLESALE prices the each only: a case at that level has no price.
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'CASE', priceLevel: 'WHOLESALE' }]), [['lines.0.priceLevel', '9177']]);
+    // Every line's problem at once.
+    assert.deepEqual(await issuesOf([{ unitOfMeasure: 'PALLET' }, {}, { unitOfMeasure: 'CASE', priceLevel: 'WHOLESALE' }]), [
+      ['lines.0.unitOfMeasure', '5313'],
+      ['lines.2.priceLevel', '9177'],
+    ]);
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no number taken');
+  });
+
   test("a document type id without a next number of its own takes the invoice id's or its type's (SOP40300), as taGetSopNumber does", async () => {
     const t = fresh();
     try {
@@ -445,6 +517,132 @@ describe('writes on the embedded database', () => {
         db.close();
       }
     }
+  });
+
+  test("an AP invoice of a 1099 vendor carries its 1099 amount; GP's refusals (713, 714) write nothing", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const [ten99Vendor, otherVendor] = ['TEN99TYPE >= 2', 'TEN99TYPE = 1'].map((condition) =>
+      String(db.prepare(`SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND ${condition} LIMIT 1`).pluck().get()),
+    );
+    db.close();
+    const body = { vendorId: ten99Vendor!, vendorDocumentNumber: 'T99-1', date: '2026-11-21', purchasesAmount: '800', batchId: 'API-1099' };
+    const answer = await t.writes.write(op('ap-invoices', { ...body, ten99Amount: '750.25' }));
+    const invoice = ApDocumentSchema.parse(JSON.parse(answer.payload!));
+    assert.equal(invoice.ten99Amount, '750.25');
+    assert.deepEqual(await t.get('ap-invoices', `invoice:${invoice.voucherNumber}`), JSON.parse(answer.payload!));
+    const written = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    try {
+      // Both columns, as taPMTransactionInsert sets them: the 1099 amount, and all of it unpaid.
+      const row = written
+        .prepare('SELECT CAST(TEN99AMNT AS TEXT) AS T, CAST(UN1099AM AS TEXT) AS U FROM PM10000 WHERE VCHNUMWK = ?')
+        .get(invoice.voucherNumber!.padEnd(17));
+      assert.deepEqual(row, { T: '75025000', U: '75025000' });
+    } finally {
+      written.close();
+    }
+    // Absent, it is 0 (eConnect's default), also for a 1099 vendor.
+    const plain = ApDocumentSchema.parse(
+      JSON.parse((await t.writes.write(op('ap-invoices', { ...body, vendorDocumentNumber: 'T99-2' }))).payload!),
+    );
+    assert.equal(plain.ten99Amount, '0.00');
+
+    const before = fingerprint(t.dir);
+    const notTen99 = await refusal(
+      t.writes.write(op('ap-invoices', { ...body, vendorId: otherVendor!, vendorDocumentNumber: 'T99-3', ten99Amount: '1' })),
+    );
+    assert.equal(notTen99.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      (notTen99.details as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, /error 713/.test(i.message)]),
+      [['ten99Amount', true]],
+    );
+    const above = await refusal(t.writes.write(op('ap-invoices', { ...body, vendorDocumentNumber: 'T99-4', ten99Amount: '800.01' })));
+    assert.deepEqual(
+      (above.details as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, /error 714/.test(i.message)]),
+      [['ten99Amount', true]],
+    );
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no voucher number taken');
+    // Zero is no 1099 amount: GP checks the vendor only above zero.
+    const zero = await t.writes.write(
+      op('ap-invoices', { ...body, vendorId: otherVendor!, vendorDocumentNumber: 'T99-5', ten99Amount: '0' }),
+    );
+    assert.equal(ApDocumentSchema.parse(JSON.parse(zero.payload!)).ten99Amount, '0.00');
+  });
+
+  test("receivables and payables documents carry their own distributions, read back as the document's lines; GP's defaults without them", async () => {
+    const db = new Database(path.join(t.dir, 'TWO.sqlite'), { readonly: true });
+    const inactive = String(
+      db
+        .prepare(
+          'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 0 AND a.ACCTTYPE = 1 LIMIT 1',
+        )
+        .pluck()
+        .get(),
+    );
+    db.close();
+    const [first, second, third] = accounts as [string, string, string];
+    const ar = { customerId: customers[0]!, date: '2026-11-21', salesAmount: '100', freightAmount: '20', batchId: 'API-DIST' };
+    const arLines = [
+      { type: 'receivables', accountNumber: first, debit: '120', reference: 'due' },
+      { type: 'sales', accountNumber: second, credit: '100' },
+      { type: 'freight', accountNumber: third, credit: '20' },
+    ];
+    const invoice = ArDocumentSchema.parse(JSON.parse((await t.writes.write(op('ar-invoices', { ...ar, lines: arLines }))).payload!));
+    assert.equal(invoice.originalAmount, '120.00');
+    assert.deepEqual(await t.list('ar-invoice-distributions', { documentId: `invoice:${invoice.documentNumber}` }), [
+      { type: 'receivables', accountNumber: first, debit: '120.00', credit: '0.00', reference: 'due' },
+      { type: 'sales', accountNumber: second, debit: '0.00', credit: '100.00', reference: null },
+      { type: 'freight', accountNumber: third, debit: '0.00', credit: '20.00', reference: null },
+    ]);
+    // Without lines, GP's own (posting setup) distributions, readable the same way.
+    const plain = ArDocumentSchema.parse(JSON.parse((await t.writes.write(op('ar-invoices', ar))).payload!));
+    const defaults = (await t.list('ar-invoice-distributions', { documentId: `invoice:${plain.documentNumber}` })) as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(
+      defaults.map((l) => [l.type, l.debit, l.credit]),
+      [
+        ['sales', '0.00', '100.00'],
+        ['freight', '0.00', '20.00'],
+        ['receivables', '120.00', '0.00'],
+      ],
+    );
+
+    const ap = { vendorId: vendors[0]!, vendorDocumentNumber: 'DIST-1', date: '2026-11-21', purchasesAmount: '75.5', batchId: 'API-DIST' };
+    const apLines = [
+      { type: 'purchases', accountNumber: second, debit: '75.5' },
+      { type: 'payables', accountNumber: first, credit: '75.5', reference: 'owed' },
+    ];
+    const voucher = ApDocumentSchema.parse(JSON.parse((await t.writes.write(op('ap-invoices', { ...ap, lines: apLines }))).payload!));
+    assert.deepEqual(await t.list('ap-invoice-distributions', { documentId: `invoice:${voucher.voucherNumber}` }), [
+      { type: 'purchases', accountNumber: second, debit: '75.50', credit: '0.00', reference: null },
+      { type: 'payables', accountNumber: first, debit: '0.00', credit: '75.50', reference: 'owed' },
+    ]);
+
+    // Refused, nothing written: an account that does not exist or is inactive, lines that do not balance.
+    const before = fingerprint(t.dir);
+    const issues = async (object: 'ar-invoices' | 'ap-invoices', body: Record<string, unknown>) => {
+      const refused = await refusal(t.writes.write(op(object, body)));
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      return (refused.details as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    assert.deepEqual(
+      await issues('ar-invoices', { ...ar, lines: [{ ...arLines[0]!, accountNumber: '999-9999-99' }, ...arLines.slice(1)] }),
+      ['lines.0.accountNumber: no account with this number'],
+    );
+    assert.deepEqual(
+      await issues('ap-invoices', {
+        ...ap,
+        vendorDocumentNumber: 'DIST-2',
+        lines: [apLines[0]!, { ...apLines[1]!, accountNumber: inactive }],
+      }),
+      ['lines.1.accountNumber: the account is inactive'],
+    );
+    assert.deepEqual(
+      await issues('ap-invoices', { ...ap, vendorDocumentNumber: 'DIST-3', lines: [apLines[0]!, { ...apLines[1]!, credit: '75' }] }),
+      ['lines: the distributions do not balance: debits and credits must be equal'],
+    );
+    assert.equal(fingerprint(t.dir), before, 'nothing written, no number taken');
   });
 
   test('a journal entry goes unposted into GL10000/GL10001 with GL40000 next entry; its answer is its lines', async () => {

@@ -101,6 +101,58 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual((await store.findApiKeyWithConnection(hash('9'), null))?.key ?? null, rotated);
   });
 
+  test('rotation with an overlap: the old secret finds the key (with its end) in the one lookup, until a later rotation or the end is brought forward', async () => {
+    const store = await fresh();
+    const { org, key } = await orgWithKey(store, 'Overlapping');
+    assert.equal((await store.findApiKeyWithConnection(key.secretHash, 'sandbox'))?.connection?.id, 'sandbox', 'remembered before');
+    const until = new Date('2031-01-01T00:00:00Z');
+    const rotated = await store.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_BBBB',
+      secretHash: hash('9'),
+      at: new Date('2026-02-03T04:05:06Z'),
+      keepOldUntil: until,
+    });
+    assert.deepEqual([rotated?.previousSecretHash, rotated?.previousSecretUntil], [key.secretHash, until.toISOString()]);
+    for (const secret of [key.secretHash, hash('9')]) {
+      const found = await store.findApiKeyWithConnection(secret, 'sandbox');
+      assert.deepEqual(found?.key, rotated, `found by ${secret === key.secretHash ? 'the old' : 'the new'} secret`);
+      assert.equal(found?.connection?.id, 'sandbox', 'with its connection, in the same read');
+    }
+    // A second rotation keeps only the secret it replaces: the first one's old secret ends now.
+    const again = await store.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_CCCC',
+      secretHash: hash('8'),
+      at: new Date(),
+      keepOldUntil: until,
+    });
+    assert.equal(again?.previousSecretHash, hash('9'));
+    assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the secret of two rotations ago finds nothing');
+    assert.equal((await store.findApiKeyWithConnection(hash('9'), null))?.key.id, key.id);
+    const ended = await store.endApiKeyOverlap(org.id, key.id);
+    assert.deepEqual([ended?.previousSecretHash, ended?.previousSecretUntil], [null, null]);
+    assert.equal(await store.findApiKeyWithConnection(hash('9'), null), null, 'ended: the old secret finds nothing');
+    assert.equal((await store.findApiKeyWithConnection(hash('8'), null))?.key.id, key.id, 'the new one still does');
+    const other = await store.createOrganisation('Not theirs');
+    assert.equal(await store.endApiKeyOverlap(other.id, key.id), null, "another organisation's key");
+    // Without an overlap, the replaced secret is not kept.
+    const plain = await store.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_D',
+      secretHash: hash('7'),
+      at: new Date(),
+    });
+    assert.deepEqual([plain?.previousSecretHash, plain?.previousSecretUntil], [null, null]);
+    assert.equal(await store.findApiKeyWithConnection(hash('8'), null), null);
+  });
+
   test('rotation refuses foreign, revoked, unknown keys and keys of another mode, and changes nothing', async () => {
     const store = await fresh();
     const a = await orgWithKey(store, 'Alpha');
@@ -189,9 +241,24 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual((await readUntil(read, (f) => f?.connection?.writeWhitelist.length === 1, within))?.connection?.writeWhitelist, [
       'customers',
     ]);
+    // A rotation with an overlap elsewhere, then its end brought forward elsewhere: the old secret is
+    // found, then not (PostgreSQL: the trigger's columns include the previous secret's).
+    await operator.rotateApiKey({
+      orgId: org.id,
+      id: key.id,
+      mode: 'live',
+      prefix: 'lb_live_OVER',
+      secretHash: hash('o'),
+      at: new Date(),
+      keepOldUntil: new Date('2031-01-01T00:00:00Z'),
+    });
+    assert.equal((await readUntil(read, (f) => f?.key.prefix === 'lb_live_OVER', within))?.key.previousSecretHash, key.secretHash);
+    await operator.endApiKeyOverlap(org.id, key.id);
+    assert.equal(await readUntil(read, (f) => f === null, within), null, 'an overlap ended elsewhere');
+    const readRotated = () => gateway.findApiKeyWithConnection(hash('o'), hq.id);
     await operator.revokeApiKey(key.id, new Date('2026-02-01T00:00:00Z'));
     assert.equal(
-      (await readUntil(read, (f) => f?.key.revokedAt !== null, within))?.key.revokedAt,
+      (await readUntil(readRotated, (f) => f?.key.revokedAt !== null, within))?.key.revokedAt,
       '2026-02-01T00:00:00.000Z',
       'a key revoked elsewhere',
     );
@@ -287,6 +354,61 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.deepEqual(await store.agentTokenHashesHeld([hash('1'), hash('2')]), new Set());
     assert.equal(await store.setAgentTokenHash(org.id, 'sandbox', hash('3')), null);
     assert.equal(await store.setAgentTokenHash(org.id, 'conn_unknown', hash('3')), null);
+  });
+
+  test('agent tokens with an overlap: the old token opens the connection and is held until its end; a revocation or a later rotation ends it', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Token overlap');
+    const conn = await store.createConnection({ orgId: org.id, name: 'HQ', agentTokenHash: hash('1'), defaultCompany: null });
+    const until = new Date('2031-01-01T00:00:00Z');
+    const before = new Date('2030-12-31T23:59:59Z');
+    const after = new Date('2031-01-01T00:00:00Z');
+    await store.setAgentTokenHash(org.id, conn.id, hash('2'), until);
+    assert.equal((await store.findConnectionByAgentTokenHash(hash('1'), before))?.id, conn.id, 'the old token, before the end');
+    assert.equal(await store.findConnectionByAgentTokenHash(hash('1'), after), null, 'and not from the end on');
+    assert.equal((await store.findConnectionByAgentTokenHash(hash('2'), after))?.id, conn.id, 'the new one');
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('1'), hash('2'), hash('3')], before), new Set([hash('1'), hash('2')]));
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('1'), hash('2')], after), new Set([hash('2')]));
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('1')], before), new Set([hash('1')]), 'asked for the old one alone');
+    const listed = async () => (await store.listConnections(org.id)).find((c) => c.id === conn.id)!;
+    assert.equal((await listed()).previousAgentTokenUntil, until.toISOString(), 'the end is listed');
+
+    await store.setAgentTokenHash(org.id, conn.id, hash('3'), until);
+    assert.deepEqual(
+      await store.agentTokenHashesHeld([hash('1'), hash('2'), hash('3')], before),
+      new Set([hash('2'), hash('3')]),
+      'a later rotation keeps only the token it replaces',
+    );
+    assert.equal((await store.endAgentTokenOverlap(org.id, conn.id))?.id, conn.id);
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('2'), hash('3')], before), new Set([hash('3')]), 'ended now');
+    assert.equal((await listed()).previousAgentTokenUntil, null);
+
+    await store.setAgentTokenHash(org.id, conn.id, hash('4'), until);
+    await store.setAgentTokenHash(org.id, conn.id, null);
+    assert.deepEqual(await store.agentTokenHashesHeld([hash('3'), hash('4')], before), new Set(), 'a revocation ends both');
+    assert.equal(await store.endAgentTokenOverlap(org.id, 'sandbox'), null);
+  });
+
+  test('a dashboard session keeps one sealed message for its next view; of two views at once, one takes it', async () => {
+    const store = await fresh();
+    const org = await store.createOrganisation('Flashing');
+    const user = (await store.createUser({ orgId: org.id, email: 'flash@example.com', role: 'admin' }))!;
+    await store.createDashboardSession({ idHash: hash('f'), userId: user.id, at: new Date() });
+    assert.equal(await store.takeDashboardFlash(hash('f')), null, 'none yet');
+    await store.setDashboardFlash(hash('f'), 'sealed-1');
+    await store.setDashboardFlash(hash('f'), 'sealed-2');
+    const taken = await Promise.all([store.takeDashboardFlash(hash('f')), store.takeDashboardFlash(hash('f'))]);
+    assert.deepEqual(
+      taken.filter((t) => t !== null),
+      ['sealed-2'],
+      'the last one set, once',
+    );
+    assert.equal(await store.takeDashboardFlash(hash('f')), null, 'gone once taken');
+    await store.setDashboardFlash(hash('f'), 'sealed-3');
+    await store.setDashboardFlash(hash('f'), null);
+    assert.equal(await store.takeDashboardFlash(hash('f')), null, 'dropped');
+    await store.setDashboardFlash(hash('x'), 'nobody');
+    assert.equal(await store.takeDashboardFlash(hash('x')), null, 'no session, nothing kept');
   });
 
   test('agent presence: connected agents, last seen, version and host; stale sessions stop counting', async () => {

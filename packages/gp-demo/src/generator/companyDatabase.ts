@@ -14,12 +14,13 @@ import { writeCustomers } from './customers.ts';
 import { writeFiscalPeriods, writeFiscalYears } from './fiscalYears.ts';
 import { glLineTarget, writeGeneralLedger } from './generalLedger.ts';
 import { ITEMS_PER_SCALE, writeItems } from './items.ts';
+import { writePriceLists } from './priceLists.ts';
 import { createRng } from './prng.ts';
 import { startPhase } from './progress.ts';
 import type { ProgressListener } from './progress.ts';
 import { PURCHASE_ORDERS_PER_SCALE, writePurchaseOrders } from './purchasing.ts';
 import { SALES_DOCUMENTS_PER_SCALE, writeSales } from './sales.ts';
-import { writeCheckbooks, writePaymentTerms, writePostingAccounts, writeSalespeople, writeSites } from './setup.ts';
+import { SETUP_DATE, writeCheckbooks, writePaymentTerms, writePostingAccounts, writeSalespeople, writeSites } from './setup.ts';
 import {
   PAYABLE_EXTRAS_PER_SCALE,
   RECEIVABLE_EXTRAS_PER_SCALE,
@@ -93,6 +94,14 @@ export function buildCompanyDatabase(path: string, company: DemoCompany, options
         items: writers.IV00101,
         quantities: writers.IV00102,
         progress,
+      });
+      writePriceLists({
+        items,
+        schedules: writers.IV40201,
+        units: writers.IV40202,
+        levels: writers.IV40800,
+        prices: writers.IV00108,
+        createdOn: SETUP_DATE,
       });
       return { vendors, items };
     });

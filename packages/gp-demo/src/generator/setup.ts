@@ -11,7 +11,7 @@ import type { Rng } from './prng.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { PAYMENT_TERM_DEFINITIONS, PLACES, SALESPERSON_DETAILS, SITE_DETAILS } from './vocabulary.ts';
 
-const SETUP_DATE = gpDate('2023-12-15');
+export const SETUP_DATE = gpDate('2023-12-15');
 
 export function writePaymentTerms(rng: Rng, terms: TableWriter): void {
   for (const term of PAYMENT_TERM_DEFINITIONS) {

@@ -9,7 +9,7 @@ import { DEFAULT_ACCOUNT_FRAMEWORK, type AccountFramework } from '../accountFram
 import type { GpTable } from '../gpTable.ts';
 import { CM00100 } from './bankReconciliation.ts';
 import { accountTables, GL00100, GL00105, GL20000, GL30000 } from './generalLedger.ts';
-import { IV00101, IV00102, IV40700 } from './inventory.ts';
+import { IV00101, IV00102, IV00108, IV40201, IV40202, IV40700, IV40800 } from './inventory.ts';
 import { PM00200, PM00300, PM20000, PM30200 } from './payables.ts';
 import { POP10100, POP10110, POP30100, POP30110 } from './purchasing.ts';
 import { RM00101, RM00102, RM00301, RM20101, RM30101 } from './receivables.ts';
@@ -54,6 +54,10 @@ export const GP_TABLES = {
   PM00300,
   IV00101,
   IV00102,
+  IV40201,
+  IV40202,
+  IV40800,
+  IV00108,
   RM20101,
   RM30101,
   PM20000,

@@ -151,3 +151,62 @@ export const IV00102 = table({
   hasRowTs: false,
   bumpsParentRowTs: { table: 'IV00101', key: ['ITEMNMBR'] },
 });
+
+/**
+ * Unit of measure schedules (IV40201) and their units (IV40202): a sales line's unit must be one of
+ * its item's schedule (IV00101.UOMSCHDL; taSopLineIvcInsert error 5313). DEX_ROW_TS left out.
+ */
+export const IV40201 = table({
+  name: 'IV40201',
+  database: 'company',
+  columns: [char('UOMSCHDL', 11), char('UMSCHDSC', 31), numeric('NOTEINDX'), char('BASEUOFM', 9), smallint('UMDPQTYS')],
+  primaryKey: ['UOMSCHDL'],
+  hasRowTs: false,
+});
+
+export const IV40202 = table({
+  name: 'IV40202',
+  database: 'company',
+  columns: [
+    char('UOMSCHDL', 11),
+    char('UOFM', 9),
+    int('SEQNUMBR'),
+    char('EQUIVUOM', 9),
+    numeric('EQUOMQTY'),
+    numeric('QTYBSUOM'),
+    char('UOFMLONGDESC', 255),
+  ],
+  primaryKey: ['UOMSCHDL', 'SEQNUMBR'],
+  hasRowTs: false,
+});
+
+/** Price levels (IV40800): a sales line's price level must be one (taSopLineIvcInsert error 928). DEX_ROW_TS left out. */
+export const IV40800 = table({
+  name: 'IV40800',
+  database: 'company',
+  columns: [char('PRCLEVEL', 11), char('DSCRIPTN', 31), numeric('NOTEINDX'), datetime('CREATDDT'), datetime('MODIFDT')],
+  primaryKey: ['PRCLEVEL'],
+  hasRowTs: false,
+});
+
+/**
+ * Item prices per price level, currency ('' for every currency), unit and quantity band (IV00108):
+ * a sales line's price level needs a price of its item in its unit (taSopLineIvcInsert error 9177).
+ * DEX_ROW_TS left out.
+ */
+export const IV00108 = table({
+  name: 'IV00108',
+  database: 'company',
+  columns: [
+    char('ITEMNMBR', 31),
+    char('CURNCYID', 15),
+    char('PRCLEVEL', 11),
+    char('UOFM', 9),
+    numeric('TOQTY'),
+    numeric('FROMQTY'),
+    numeric('UOMPRICE'),
+    numeric('QTYBSUOM'),
+  ],
+  primaryKey: ['ITEMNMBR', 'CURNCYID', 'PRCLEVEL', 'UOFM', 'TOQTY'],
+  hasRowTs: false,
+});

@@ -84,6 +84,9 @@ export const PM10000 = table({
     char('TRXDSCRN', 31),
     numeric('TAXAMNT'),
     numeric('FRTAMNT'),
+    // The 1099 amount and what of it is unpaid (taPMTransactionInsert sets both to @I_vTEN99AMNT).
+    numeric('TEN99AMNT'),
+    numeric('UN1099AM'),
     numeric('MSCCHAMT'),
     numeric('CURTRXAM'),
     char('VCHRNMBR', 21),

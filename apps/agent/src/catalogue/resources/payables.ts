@@ -30,6 +30,7 @@ function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[
       remainingAmount: { column: 'CURTRXAM', codec: 'money' },
       purchasesAmount: { column: 'PRCHAMNT', codec: 'money' },
       taxAmount: { column: 'TAXAMNT', codec: 'money' },
+      ten99Amount: { column: 'TEN99AMNT', codec: 'money' },
       description: { column: 'TRXDSCRN', codec: 'string' },
       batchId: { column: 'BACHNUMB', codec: 'string' },
       currencyId: { column: 'CURNCYID', codec: 'string' },

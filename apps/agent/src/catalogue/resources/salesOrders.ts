@@ -65,6 +65,8 @@ export const salesOrderLines: ResourceDef = {
     extendedPrice: { column: 'XTNDPRCE', codec: 'money' },
     siteId: { column: 'LOCNCODE', codec: 'string' },
     qtyFulfilled: { column: 'QTYFULFI', codec: 'quantity' },
+    unitOfMeasure: { column: 'UOFM', codec: 'string' },
+    priceLevel: { column: 'PRCLEVEL', codec: 'string' },
   },
   filters: { documentId: { kind: 'document', parts: SALES_DOCUMENT_ID, splitAt: 'first' } },
   // The document pins SOPTYPE and SOPNUMBE, the rows' own condition CMPNTSEQ: lines in GP's line

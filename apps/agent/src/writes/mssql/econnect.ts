@@ -1,7 +1,9 @@
 import { Decimal } from 'decimal.js';
 import { GP_TABLES, type GpTable } from '@gp-gateway/gp-schema';
 import {
+  AP_DISTRIBUTION_TYPES,
   AP_DOCUMENT_TYPES,
+  AR_DISTRIBUTION_TYPES,
   AR_DOCUMENT_TYPES,
   codeOf,
   SALES_DOCUMENT_TYPES,
@@ -65,10 +67,14 @@ const PARAMETER_TYPES: Record<string, string> = {
   CHRGAMNT: 'numeric(19,5)',
   // A returned line's quantity buckets (taSopLineIvcInsert); SOP10200 keeps them in other columns.
   QTYONHND: 'numeric(19,5)',
+  // taPMDistribution's document type ("@I_vDOCTYPE smallint"); PM10100 keeps none.
+  DOCTYPE: 'smallint',
 };
 
 /** eConnect's parameter names where they differ from the column the field is read from. */
-const PARAMETER_OF: Record<string, string> = { PHONE1: 'PHNUMBR1', ZIP: 'ZIPCODE', VCHRNMBR: 'VCHNUMWK' };
+const PARAMETER_OF: Record<string, string> = { PHONE1: 'PHNUMBR1', ZIP: 'ZIPCODE' };
+/** The same, for one procedure: taPMTransactionInsert takes the voucher as VCHNUMWK, taPMDistribution as VCHRNMBR. */
+const PROCEDURE_PARAMETER_OF: Record<string, Record<string, string>> = { taPMTransactionInsert: { VCHRNMBR: 'VCHNUMWK' } };
 
 /** The T-SQL type of a column as a procedure takes it: the usable length of a char (one less than an even char(n)). */
 function parameterType(table: GpTable, column: string, maxLength?: number): string {
@@ -116,7 +122,7 @@ class Calls {
       if (value === null || value === undefined) continue;
       const name = `p${this.params.length}`;
       this.params.push({ name, type: parameterType(table, column, lengths[column]), value });
-      args.push(`@I_v${PARAMETER_OF[column] ?? column} = @${name}`);
+      args.push(`@I_v${PROCEDURE_PARAMETER_OF[proc]?.[column] ?? PARAMETER_OF[column] ?? column} = @${name}`);
     }
     for (const [flag, value] of Object.entries(flags)) args.push(`@I_v${flag} = ${value}`);
     args.push('@O_iErrorState = @O_iErrorState OUTPUT', '@oErrString = @oErrString OUTPUT');
@@ -297,13 +303,17 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
                 ITEMDESC: (line.description ?? null) as string | null,
                 QUANTITY: String(line.quantity),
                 UNITPRCE: String(line.unitPrice),
+                // Absent, GP takes the item's selling unit and the customer's (else the setup's, else the
+                // item's) price level, and checks either against IV40202, IV40800 and IV00108 (5313, 928, 9177).
+                UOFM: (line.unitOfMeasure ?? null) as string | null,
+                PRCLEVEL: (line.priceLevel ?? null) as string | null,
                 DOCID: String(body.docTypeId),
                 // A return's quantity goes back to stock on hand: taSopLineIvcInsert refuses a return line
                 // of an inventoried item whose five buckets (on hand, returned, in use, in service,
                 // damaged) do not add up to its quantity (error 183) when Inventory is registered.
                 ...(type === 4 && { QTYONHND: String(line.quantity) }),
               },
-              { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15 },
+              { ITEMNMBR: 30, ITEMDESC: 100, LOCNCODE: 10, SOPNUMBE: 21, CUSTNMBR: 15, DOCID: 15, UOFM: 8, PRCLEVEL: 10 },
               // GP computes the extended price, rounded to the document currency's decimals
               // (round(QUANTITY * UNITPRCE, @EDITDECPLCUR)); one the agent computed to 5 decimals was
               // refused with 4647 whenever it had more (1.5 × 19.99 = 29.985).
@@ -357,12 +367,32 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
           const number = taken ?? String(body.documentNumber);
           const calls = new Calls(operationId, database);
           const amount = new Decimal(String(body.salesAmount)).plus(String(body.freightAmount ?? '0'));
-          const values = fieldColumns(unpostedArInvoices, { ...body, type: typeName, documentNumber: number });
+          const values = fieldColumns(unpostedArInvoices, { ...headerOf(body), type: typeName, documentNumber: number });
+          // The body's own distributions, each through taRMDistribution before the document (which then
+          // updates them), with the account by its number; GP creates none of its own then (CREATEDIST 0).
+          for (const line of body.lines ?? []) {
+            calls.call(
+              'taRMDistribution',
+              table('RM10101'),
+              {
+                RMDTYPAL: type,
+                DOCNUMBR: number,
+                CUSTNMBR: String(body.customerId),
+                DISTTYPE: codeOf(AR_DISTRIBUTION_TYPES, String(line.type))!,
+                ACTNUMST: String(line.accountNumber),
+                DEBITAMT: String(line.debit ?? '0'),
+                CRDTAMNT: String(line.credit ?? '0'),
+                DistRef: (line.reference ?? null) as string | null,
+              },
+              { DOCNUMBR: 20, ACTNUMST: 75, DistRef: 30 },
+            );
+          }
           calls.call(
             'taRMTransaction',
             table('RM10301'),
             { ...values, DOCAMNT: amount.toFixed(5) },
             { ...lengthsOf(object, unpostedArInvoices), DOCNUMBR: 20 },
+            body.lines ? { CREATEDIST: 0 } : {},
           );
           return calls.batch();
         },
@@ -390,7 +420,26 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
           const voucher = taken ?? String(body.voucherNumber);
           const calls = new Calls(operationId, database);
           const amount = new Decimal(String(body.purchasesAmount));
-          const values = fieldColumns(unpostedApInvoices, { ...body, type: typeName, voucherNumber: voucher });
+          const values = fieldColumns(unpostedApInvoices, { ...headerOf(body), type: typeName, voucherNumber: voucher });
+          // The body's own distributions, each through taPMDistribution before the document, with the
+          // account by its number; GP creates none of its own then (CREATEDIST 0).
+          for (const line of body.lines ?? []) {
+            calls.call(
+              'taPMDistribution',
+              table('PM10100'),
+              {
+                DOCTYPE: type,
+                VCHRNMBR: voucher,
+                VENDORID: String(body.vendorId),
+                DISTTYPE: codeOf(AP_DISTRIBUTION_TYPES, String(line.type))!,
+                ACTNUMST: String(line.accountNumber),
+                DEBITAMT: String(line.debit ?? '0'),
+                CRDTAMNT: String(line.credit ?? '0'),
+                DistRef: (line.reference ?? null) as string | null,
+              },
+              { VCHRNMBR: 17, ACTNUMST: 75, DistRef: 30 },
+            );
+          }
           calls.call(
             'taPMTransactionInsert',
             table('PM10000'),
@@ -398,6 +447,7 @@ export function econnectWrite(object: WritableObjectName, body: WriteBody, opera
             // (nothing, here): taPMTransactionInsert refuses anything else (error 399), and its default is 0.
             { ...values, DOCTYPE: type, DOCAMNT: amount.toFixed(5), CHRGAMNT: amount.toFixed(5) },
             { ...lengthsOf(object, unpostedApInvoices), VCHRNMBR: 17 },
+            body.lines ? { CREATEDIST: 0 } : {},
           );
           return calls.batch();
         },

@@ -46,7 +46,15 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     freightAmount: '12.50',
     lines: [
       { itemId: 'ACCS-10011-BK', quantity: '2', unitPrice: '19.99' },
-      { itemId: 'ACCS-10012', quantity: '1.5', unitPrice: '100', description: 'Special', siteId: 'NORTH' },
+      {
+        itemId: 'ACCS-10012',
+        quantity: '1.5',
+        unitPrice: '100',
+        description: 'Special',
+        siteId: 'NORTH',
+        unitOfMeasure: 'case',
+        priceLevel: 'retail',
+      },
     ],
   },
   'ar-invoices': {
@@ -56,13 +64,23 @@ const BODIES: Record<WritableObjectName, Record<string, unknown>> = {
     freightAmount: '80',
     batchId: 'API-RM',
     description: 'Consulting',
+    lines: [
+      { type: 'receivables', accountNumber: '000-1200-00', debit: '1080', reference: 'due' },
+      { type: 'sales', accountNumber: '000-4100-00', credit: '1000' },
+      { type: 'freight', accountNumber: '000-4500-00', credit: '80' },
+    ],
   },
   'ap-invoices': {
     vendorId: 'ACETRAVE0001',
     vendorDocumentNumber: 'V-INV-9',
     date: '2026-11-21',
     purchasesAmount: '500.5',
+    ten99Amount: '400',
     batchId: 'API-PM',
+    lines: [
+      { type: 'purchases', accountNumber: '000-5100-00', debit: '500.5' },
+      { type: 'payables', accountNumber: '000-2100-00', credit: '500.5', reference: 'owed' },
+    ],
   },
   'gl-entries': {
     reference: 'API accrual',

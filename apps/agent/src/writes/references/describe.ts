@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { GP_TABLES, MC40200, type GpTable } from '@gp-gateway/gp-schema';
 import { codeOf, SALES_DOCUMENT_TYPES, type WritableObjectName, type WriteBody } from '@gp-gateway/protocol';
 import type { GpWriteValue } from '../fieldColumns.ts';
@@ -75,7 +76,29 @@ export const LOOKUPS = {
     // VENDSTTS: 1 active, 2 inactive, 3 temporary.
     rules: [inactive('VENDSTTS', 2, 'the vendor is inactive')],
   },
+  /**
+   * The vendor of a 1099 amount: taPMTransactionInsert refuses one above zero for a vendor whose
+   * TEN99TYPE is below 2 (1 is "not a 1099 vendor"): "if (@I_vTEN99AMNT > 0) begin if (exists(select 1
+   * from PM00200 (nolock) where VENDORID = @I_vVENDORID and TEN99TYPE < 2)) … 713". A missing vendor
+   * is the vendor id's own issue.
+   */
+  ten99Vendor: {
+    table: GP_TABLES.PM00200,
+    key: 'VENDORID',
+    message: 'no vendor with this id',
+    select: [],
+    optional: true,
+    rules: [
+      {
+        columns: ['TEN99TYPE'],
+        broken: (row) => Number(row.TEN99TYPE) < 2,
+        message: 'the vendor is not a 1099 vendor (its ten99Type is none): GP refuses a 1099 amount for it (error 713)',
+      },
+    ],
+  },
   item: { table: GP_TABLES.IV00101, key: 'ITEMNMBR', message: 'no item with this id', select: ['ITEMDESC'] },
+  /** taSopLineIvcInsert: "if (@I_vPRCLEVEL <> '') begin if (not exists(select 1 from IV40800 (nolock) where PRCLEVEL = @I_vPRCLEVEL)) … 928". */
+  priceLevel: { table: GP_TABLES.IV40800, key: 'PRCLEVEL', message: 'no price level with this id (GP error 928)', select: [] },
   site: { table: GP_TABLES.IV40700, key: 'LOCNCODE', message: 'no site with this id', select: [] },
   paymentTerms: { table: GP_TABLES.SY03300, key: 'PYMTRMID', message: 'no payment terms with this id', select: [], canonical: true },
   salesperson: { table: GP_TABLES.RM00301, key: 'SLPRSNID', message: 'no salesperson with this id', select: [], canonical: true },
@@ -124,6 +147,10 @@ export type LookupName = keyof typeof LOOKUPS;
 export interface Reference {
   field: string;
   lookup: LookupName;
+  /** The value looked up when it is not the field's own (a 1099 amount is checked on its vendor). */
+  key?: (body: WriteBody) => unknown;
+  /** Whether the reference applies to this body, the field being present. */
+  when?: (body: WriteBody) => boolean;
   /** Key columns the lookup also matches, from the body (a document type id is per sales document type). */
   also?: (body: WriteBody) => Record<string, GpWriteValue>;
   /** The message when no row matches, when the lookup's own is not specific enough. */
@@ -169,6 +196,7 @@ export const REFERENCES: Record<WritableObjectName, ObjectReferences> = {
     lines: [
       { field: 'siteId', lookup: 'site' },
       { field: 'itemId', lookup: 'item' },
+      { field: 'priceLevel', lookup: 'priceLevel' },
     ],
     batch: 'sales',
   },
@@ -177,13 +205,23 @@ export const REFERENCES: Record<WritableObjectName, ObjectReferences> = {
       { field: 'customerId', lookup: 'activeCustomer' },
       { field: 'currencyId', lookup: 'currency' },
     ],
+    // A distribution's account: GP's taPMDistribution refuses an unknown (769) or inactive (9001) one;
+    // taRMDistribution an unknown one (1340); an inactive or unit account cannot be posted to in either.
+    lines: [{ field: 'accountNumber', lookup: 'account' }],
     batch: 'receivables',
   },
   'ap-invoices': {
     header: [
       { field: 'vendorId', lookup: 'activeVendor' },
       { field: 'currencyId', lookup: 'currency' },
+      {
+        field: 'ten99Amount',
+        lookup: 'ten99Vendor',
+        key: (body) => body.vendorId,
+        when: (body) => new Decimal(String(body.ten99Amount)).greaterThan(0),
+      },
     ],
+    lines: [{ field: 'accountNumber', lookup: 'account' }],
     batch: 'payables',
   },
   'gl-entries': { header: [], lines: [{ field: 'accountNumber', lookup: 'account' }], batch: 'ledger' },
@@ -237,8 +275,8 @@ export function checksOf(object: WritableObjectName, body: WriteBody): Check[] {
   const spec = REFERENCES[object];
   const checks: Check[] = [];
   for (const reference of spec.header)
-    if (body[reference.field] !== undefined)
-      checks.push(checkOf(reference.field, reference.lookup, body[reference.field], body, reference));
+    if (body[reference.field] !== undefined && (reference.when?.(body) ?? true))
+      checks.push(checkOf(reference.field, reference.lookup, reference.key ? reference.key(body) : body[reference.field], body, reference));
   (body.lines ?? []).forEach((line, i) => {
     for (const reference of spec.lines ?? [])
       if (line[reference.field] !== undefined)

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
-import type { WriteBody } from '@gp-gateway/protocol';
+import { codeOf, type CodeNames, type WriteBody } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../../catalogue/types.ts';
 import type { Resolved } from '../references/describe.ts';
 
@@ -50,3 +50,23 @@ export function today(): string {
 
 /** Receivables and payables invoices carry no tax (GP takes a tax amount only with tax detail lines: the protocol's NOT_WRITTEN). */
 export const NO_TAX = new Decimal(0);
+
+/** A distribution line to insert: its type, the account's index, its amounts and reference. */
+export interface DistributionRow {
+  type: number;
+  account: number;
+  debit: Decimal;
+  credit: Decimal;
+  reference: string;
+}
+
+/** A body's own distribution lines, their accounts as the reference checks found them (GL00105.ACTINDX). */
+export function bodyDistributions(body: WriteBody, checks: Resolved, types: CodeNames): DistributionRow[] {
+  return body.lines!.map((line, i) => ({
+    type: codeOf(types, String(line.type))!,
+    account: Number(checks.row(`lines.${i}.accountNumber`)!.ACTINDX),
+    debit: new Decimal(String(line.debit ?? '0')),
+    credit: new Decimal(String(line.credit ?? '0')),
+    reference: String(line.reference ?? ''),
+  }));
+}

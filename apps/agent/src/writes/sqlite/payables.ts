@@ -1,17 +1,17 @@
 import { Decimal } from 'decimal.js';
 import { padChar } from '@gp-gateway/gp-schema';
-import { AP_DOCUMENT_TYPES, codeOf, type WriteBody } from '@gp-gateway/protocol';
+import { AP_DISTRIBUTION_TYPES, AP_DOCUMENT_TYPES, codeOf, type WriteBody } from '@gp-gateway/protocol';
 import { unpostedApInvoices } from '../../catalogue/resources/work.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { payableDistributions } from '../distributions.ts';
-import { fieldColumns } from '../fieldColumns.ts';
+import { fieldColumns, headerOf } from '../fieldColumns.ts';
 import { nextNumber } from '../numbers.ts';
 import { preparedOnce } from '../preparedStatements.ts';
 import { BATCHES } from '../references/describe.ts';
 import { alreadyExists } from '../refusals.ts';
 import { exists, find, insert } from '../sqliteRows.ts';
 import { addToBatch, postingAccount } from './batches.ts';
-import { NO_TAX, preview, today, type Db, type WriteContext, type Written } from './context.ts';
+import { bodyDistributions, NO_TAX, preview, today, type Db, type WriteContext, type Written } from './context.ts';
 
 /** A payables document and its distributions (taPMTransactionInsert, taPMDistributionInsert), numbered from PM40100. */
 export function writePayable({ db, company, body, checks, dry, read }: WriteContext): Written {
@@ -36,24 +36,42 @@ export function writePayable({ db, company, body, checks, dry, read }: WriteCont
     if (!dry) preparedOnce(db, "UPDATE PM40100 SET NTVCHNUM = ? WHERE UNIQKEY = '1'").run(padChar(nextNumber(voucher), 17));
   }
   const amount = new Decimal(String(body.purchasesAmount));
+  // taPMTransactionInsert writes the 1099 amount twice: TEN99AMNT and, as none of it is paid yet, UN1099AM.
+  const ten99 = new Decimal(String(body.ten99Amount ?? '0')).toFixed(5);
   const id = `${String(withDefaults.type)}:${voucher}`;
   const currency = String(body.currencyId ?? String(vendor!.CURNCYID).trimEnd());
-  if (dry) return preview(id, { ...withDefaults, voucherNumber: voucher, currencyId: currency, originalAmount: amount.toFixed(5) });
+  if (dry)
+    return preview(id, {
+      ...headerOf(withDefaults),
+      voucherNumber: voucher,
+      currencyId: currency,
+      originalAmount: amount.toFixed(5),
+      ten99Amount: ten99,
+    });
   insert(db, 'PM10000', {
-    ...fieldColumns(unpostedApInvoices, { ...withDefaults, voucherNumber: voucher, currencyId: currency }),
+    ...fieldColumns(unpostedApInvoices, { ...headerOf(withDefaults), voucherNumber: voucher, currencyId: currency }),
     VCHNUMWK: voucher,
     BCHSOURC: BATCHES.payables.source,
     SOURCDOC: 'PMTRX',
     PYMTRMID: String(vendor!.PYMTRMID).trimEnd(),
     DOCAMNT: amount.toFixed(5),
     CURTRXAM: amount.toFixed(5),
+    TEN99AMNT: ten99,
+    UN1099AM: ten99,
     PSTGDATE: String(body.date),
     MODIFDT: today(),
   });
   // The vendor's own accounts where it names them (PM00200), else the posting setup's.
   const own = find(db, 'PM00200', { VENDORID: vendorId }, 'PMAPINDX, PMPRCHIX')!;
   const ownAccount: Record<number, number> = { 2: Number(own.PMAPINDX), 6: Number(own.PMPRCHIX) };
-  const distributions = payableDistributions(type, { purchases: new Decimal(String(body.purchasesAmount)), tax: NO_TAX });
+  // The body's own lines (taPMDistribution each, CREATEDIST 0), else those GP creates (taPMDistributionCreate).
+  const distributions = body.lines
+    ? bodyDistributions(body, checks, AP_DISTRIBUTION_TYPES)
+    : payableDistributions(type, { purchases: new Decimal(String(body.purchasesAmount)), tax: NO_TAX }).map((line) => ({
+        ...line,
+        account: ownAccount[line.type] || postingAccount(db, line.setup),
+        reference: '',
+      }));
   distributions.forEach((line, i) =>
     insert(db, 'PM10100', {
       VCHRNMBR: voucher!,
@@ -62,7 +80,7 @@ export function writePayable({ db, company, body, checks, dry, read }: WriteCont
       CNTRLTYP: 0,
       CRDTAMNT: line.credit.toFixed(5),
       DEBITAMT: line.debit.toFixed(5),
-      DSTINDX: ownAccount[line.type] || postingAccount(db, line.setup),
+      DSTINDX: line.account,
       DISTTYPE: line.type,
       VENDORID: vendorId,
       INTERID: company,
@@ -70,6 +88,7 @@ export function writePayable({ db, company, body, checks, dry, read }: WriteCont
       ICCURRID: currency,
       // eConnect's rate for a document in the functional currency.
       XCHGRATE: '1',
+      DistRef: line.reference,
     }),
   );
   addToBatch(db, String(body.batchId), 'payables', amount);

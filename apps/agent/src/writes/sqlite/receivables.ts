@@ -1,17 +1,17 @@
 import { Decimal } from 'decimal.js';
 import { padChar } from '@gp-gateway/gp-schema';
-import { AR_DOCUMENT_TYPES, codeOf, type WriteBody } from '@gp-gateway/protocol';
+import { AR_DISTRIBUTION_TYPES, AR_DOCUMENT_TYPES, codeOf, type WriteBody } from '@gp-gateway/protocol';
 import { unpostedArInvoices } from '../../catalogue/resources/work.ts';
 import { AgentError } from '../../service/agentError.ts';
 import { receivableDistributions } from '../distributions.ts';
-import { fieldColumns } from '../fieldColumns.ts';
+import { fieldColumns, headerOf } from '../fieldColumns.ts';
 import { nextNumber } from '../numbers.ts';
 import { preparedOnce } from '../preparedStatements.ts';
 import { BATCHES } from '../references/describe.ts';
 import { alreadyExists } from '../refusals.ts';
 import { exists, find, insert } from '../sqliteRows.ts';
 import { addToBatch, postingAccount } from './batches.ts';
-import { NO_TAX, preview, today, type Db, type WriteContext, type Written } from './context.ts';
+import { bodyDistributions, NO_TAX, preview, today, type Db, type WriteContext, type Written } from './context.ts';
 
 /** A receivables document and its distributions (taRMTransaction, taRMDistributionInsert). */
 export function writeReceivable({ db, body, checks, dry, read }: WriteContext): Written {
@@ -31,9 +31,10 @@ export function writeReceivable({ db, body, checks, dry, read }: WriteContext): 
   const amount = new Decimal(String(body.salesAmount)).plus(String(body.freightAmount ?? '0'));
   const id = `${String(withDefaults.type)}:${number}`;
   const currency = String(body.currencyId ?? String(customer!.CURNCYID).trimEnd());
-  if (dry) return preview(id, { ...withDefaults, documentNumber: number, currencyId: currency, originalAmount: amount.toFixed(5) });
+  if (dry)
+    return preview(id, { ...headerOf(withDefaults), documentNumber: number, currencyId: currency, originalAmount: amount.toFixed(5) });
   insert(db, 'RM10301', {
-    ...fieldColumns(unpostedArInvoices, { ...withDefaults, documentNumber: number, currencyId: currency }),
+    ...fieldColumns(unpostedArInvoices, { ...headerOf(withDefaults), documentNumber: number, currencyId: currency }),
     // The work table's own type numbering (taRMTransaction): 1→1, 3→2, … 8→7.
     DOCTYPE: type === 1 ? 1 : type - 1,
     RMDNUMWK: number.slice(0, 17),
@@ -43,11 +44,14 @@ export function writeReceivable({ db, body, checks, dry, read }: WriteContext): 
     DOCAMNT: amount.toFixed(5),
     LSTEDTDT: today(),
   });
-  const distributions = receivableDistributions(type, {
-    sales: new Decimal(String(body.salesAmount)),
-    freight: new Decimal(String(body.freightAmount ?? '0')),
-    tax: NO_TAX,
-  });
+  // The body's own lines (taRMDistribution each, CREATEDIST 0), else those GP creates (taRMDistributionCreate).
+  const distributions = body.lines
+    ? bodyDistributions(body, checks, AR_DISTRIBUTION_TYPES)
+    : receivableDistributions(type, {
+        sales: new Decimal(String(body.salesAmount)),
+        freight: new Decimal(String(body.freightAmount ?? '0')),
+        tax: NO_TAX,
+      }).map((line) => ({ ...line, account: postingAccount(db, line.setup), reference: '' }));
   distributions.forEach((line, i) =>
     insert(db, 'RM10101', {
       // Unposted, as taRMDistributionInsert leaves a new document's lines: posting status 3, document status 1.
@@ -60,10 +64,11 @@ export function writeReceivable({ db, body, checks, dry, read }: WriteContext): 
       SEQNUMBR: (i + 1) * 16384,
       CUSTNMBR: String(body.customerId),
       // The customer names no accounts of its own here (RM00101 keeps none), so the posting setup's.
-      DSTINDX: postingAccount(db, line.setup),
+      DSTINDX: line.account,
       DEBITAMT: line.debit.toFixed(5),
       CRDTAMNT: line.credit.toFixed(5),
       CURNCYID: currency,
+      DistRef: line.reference,
     }),
   );
   addToBatch(db, String(body.batchId), 'receivables', amount);

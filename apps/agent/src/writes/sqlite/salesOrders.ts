@@ -10,6 +10,7 @@ import { alreadyExists } from '../refusals.ts';
 import { exists, find, insert } from '../sqliteRows.ts';
 import { addToBatch } from './batches.ts';
 import { preview, type Db, type WriteContext, type Written } from './context.ts';
+import { settleLinePricing } from './salesLinePricing.ts';
 
 /** A sales document (taSopLineIvcInsert per line, then taSopHdrIvcInsert), numbered as taGetSopNumber numbers it. */
 export function writeSalesOrder({ db, body, checks, dry, read }: WriteContext): Written {
@@ -19,6 +20,9 @@ export function writeSalesOrder({ db, body, checks, dry, read }: WriteContext): 
   const customer = checks.row('customerId');
   const lines = body.lines!;
   const items = lines.map((_, i) => checks.row(`lines.${i}.itemId`));
+  const currency = String(customer!.CURNCYID).trimEnd();
+  // GP's unit and price level checks come before the number is taken, as the reference checks do.
+  const pricing = settleLinePricing(db, body, currency);
   let number = body.number === undefined ? null : String(body.number);
   if (number !== null && salesNumberTaken(db, type, number)) throw alreadyExists('sales-orders', `a ${typeName} ${number} already exists`);
   if (number === null) {
@@ -43,20 +47,29 @@ export function writeSalesOrder({ db, body, checks, dry, read }: WriteContext): 
       UNITPRCE: String(line.unitPrice),
       XTNDPRCE: extended.toFixed(5),
       LOCNCODE: String(line.siteId ?? body.siteId ?? ''),
+      ...pricing[i]!,
     };
   });
   // GP adds the tax its engine computes from the customer's schedule (econnect.ts: CREATETAXES); the
   // embedded database has no tax schedule details (TX00201), so there is none to add here.
   const total = subtotal.plus(String(body.freightAmount ?? '0'));
   const id = `${typeName}:${number}`;
-  if (dry) return preview(id, { ...body, type: typeName, number, subtotal: subtotal.toFixed(5), total: total.toFixed(5) });
+  if (dry)
+    return preview(id, {
+      ...body,
+      type: typeName,
+      number,
+      subtotal: subtotal.toFixed(5),
+      total: total.toFixed(5),
+      lines: lines.map((line, i) => ({ ...line, unitOfMeasure: pricing[i]!.UOFM, priceLevel: pricing[i]!.PRCLEVEL })),
+    });
   // Lines before the header, as eConnect inserts them (taSopLineIvcInsert, then taSopHdrIvcInsert sums them).
   for (const line of lineRows) insert(db, 'SOP10200', line);
   const header = fieldColumns(CATALOGUE['sales-orders'], { ...headerOf(body), type: typeName, number });
   insert(db, 'SOP10100', {
     ...header,
     CUSTNAME: String(customer!.CUSTNAME).trimEnd(),
-    CURNCYID: String(customer!.CURNCYID).trimEnd(),
+    CURNCYID: currency,
     SUBTOTAL: subtotal.toFixed(5),
     DOCAMNT: total.toFixed(5),
   });

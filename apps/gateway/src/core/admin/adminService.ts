@@ -1,5 +1,6 @@
 import type { KeyMode } from '../../infrastructure/store/store.ts';
 import { mintAgentToken, mintApiKey, mintSignInToken } from '../auth/secrets.ts';
+import { overlapEnd, type RotationOverlap } from '../auth/rotationOverlap.ts';
 import { LIMIT_BOUNDS } from '../limits/limits.ts';
 import { EMAIL_MAX_LENGTH, nameProblem, textProblem } from '@gp-gateway/protocol';
 import {
@@ -41,10 +42,20 @@ export interface IssuedApiKey {
   secret: string;
 }
 
+/** A rotation's result: the new secret, and until when the old one keeps working (null: it stopped at once). */
+export interface RotatedApiKey extends IssuedApiKey {
+  oldWorksUntil: Date | null;
+}
+
 /** A connection just created, with the agent token to give whoever installs its agent. */
 export interface CreatedConnection {
   connection: Connection;
   agentToken: string;
+}
+
+/** A token rotation's result: the new token, and until when the old one opens sockets (null: it stopped at once). */
+export interface RotatedAgentToken extends CreatedConnection {
+  oldWorksUntil: Date | null;
 }
 
 export interface ApiKeyRequest {
@@ -173,26 +184,44 @@ export class AdminService {
   }
 
   /**
-   * Gives a non-revoked key of the organisation a new secret (same id, name, mode and scopes); the
-   * old one fails from the moment this resolves. Null when the key is unknown, revoked or foreign,
-   * or live while `liveAllowed` is false (a test key may not be handed a live secret, docs/api.md#modes-and-the-sandbox).
+   * Gives a non-revoked key of the organisation a new secret (same id, name, mode and scopes). The
+   * old one keeps working for `keepOldFor` (docs/decisions.md#rotation-with-an-overlap; by default it
+   * fails from the moment this resolves); a secret kept from an earlier rotation ends now. Null when
+   * the key is unknown, revoked or foreign, or live while `liveAllowed` is false (a test key may not
+   * be handed a live secret, docs/api.md#modes-and-the-sandbox).
    */
-  async rotateApiKey(orgId: string, id: string, options: { liveAllowed: boolean }): Promise<IssuedApiKey | null> {
+  async rotateApiKey(
+    orgId: string,
+    id: string,
+    options: { liveAllowed: boolean; keepOldFor?: RotationOverlap },
+  ): Promise<RotatedApiKey | null> {
     const target = await this.store.findApiKey(orgId, id);
     if (!target || target.revokedAt !== null || (target.mode === 'live' && !options.liveAllowed)) return null;
     const minted = mintApiKey(target.mode);
+    const at = new Date();
+    const keepOldUntil = overlapEnd(options.keepOldFor ?? 'now', at);
     const key = await this.store.rotateApiKey({
       orgId,
       id,
       mode: target.mode,
       prefix: minted.prefix,
       secretHash: minted.secretHash,
-      at: new Date(),
+      at,
+      keepOldUntil,
     });
     // Revoked between the lookup and the swap: as unknown as if it had been revoked before.
     if (!key) return null;
-    await this.audit(orgId, 'key.rotated', describeKey(key));
-    return { key, secret: minted.secret };
+    await this.audit(orgId, 'key.rotated', describeKey(key), { oldWorksUntil: keepOldUntil?.toISOString() ?? null });
+    return { key, secret: minted.secret, oldWorksUntil: keepOldUntil };
+  }
+
+  /** Ends the overlap of a key's last rotation: its old secret fails from now on. Null when the organisation has no such key. */
+  async endApiKeyOverlap(orgId: string, id: string): Promise<ApiKey | null> {
+    const before = await this.store.findApiKey(orgId, id);
+    if (!before) return null;
+    const key = await this.store.endApiKeyOverlap(orgId, id);
+    if (key && before.previousSecretHash !== null) await this.audit(orgId, 'key.old-secret.ended', describeKey(key));
+    return key;
   }
 
   async createConnection(request: ConnectionRequest): Promise<CreatedConnection> {
@@ -205,16 +234,31 @@ export class AdminService {
   }
 
   /**
-   * Gives a live connection a new agent token, shown this once; the old token stops opening
-   * sockets at once, and the running gateways drop the sockets already open on it within their
-   * token check interval (docs/decisions.md#agent-tokens). Also re-issues a revoked token.
+   * Gives a live connection a new agent token, shown this once. The old token keeps opening sockets
+   * for `keepOldFor` (docs/decisions.md#rotation-with-an-overlap), so its agents keep serving until
+   * IT installs the new token; after that (at once by default) it opens nothing, and the running
+   * gateways drop the sockets still open on it within their token check interval
+   * (docs/decisions.md#agent-tokens). Also re-issues a revoked token.
    */
-  async rotateAgentToken(orgId: string, connectionId: string): Promise<CreatedConnection> {
+  async rotateAgentToken(orgId: string, connectionId: string, keepOldFor: RotationOverlap = 'now'): Promise<RotatedAgentToken> {
     if (connectionId === SANDBOX_CONNECTION_ID) throw new AdminError('the sandbox is served by the built-in agent; it has no agent token');
     const minted = mintAgentToken();
-    const connection = (await this.store.setAgentTokenHash(orgId, connectionId, minted.tokenHash)) ?? noSuchConnection(connectionId);
-    await this.audit(orgId, 'connection.agent-token.rotated', describeConnection(connection));
-    return { connection, agentToken: minted.token };
+    const before = await this.store.findConnection(orgId, connectionId);
+    // A revoked token is not brought back by an overlap.
+    const keepOldUntil = before?.agentTokenHash ? overlapEnd(keepOldFor, new Date()) : null;
+    const connection =
+      (await this.store.setAgentTokenHash(orgId, connectionId, minted.tokenHash, keepOldUntil)) ?? noSuchConnection(connectionId);
+    await this.audit(orgId, 'connection.agent-token.rotated', describeConnection(connection), {
+      oldWorksUntil: keepOldUntil?.toISOString() ?? null,
+    });
+    return { connection, agentToken: minted.token, oldWorksUntil: keepOldUntil };
+  }
+
+  /** Ends the overlap of a connection's last token rotation: agents still on the old token are dropped. */
+  async endAgentTokenOverlap(orgId: string, connectionId: string): Promise<Connection> {
+    const connection = (await this.store.endAgentTokenOverlap(orgId, connectionId)) ?? noSuchConnection(connectionId);
+    await this.audit(orgId, 'connection.agent-token.old-ended', describeConnection(connection));
+    return connection;
   }
 
   /**

@@ -123,12 +123,15 @@ export function attachAgentSocketServer({
       const url = new URL(req.url ?? '/', 'http://gateway');
       if (url.pathname !== AGENT_PATH) return refuse(socket, 404, 'Not Found');
       const token = bearerToken(req.headers.authorization) ?? '';
-      const connection = isAgentToken(token) ? await store.findConnectionByAgentTokenHash(sha256Hex(token)) : null;
+      const tokenHash = isAgentToken(token) ? sha256Hex(token) : null;
+      const connection = tokenHash ? await store.findConnectionByAgentTokenHash(tokenHash) : null;
       if (!connection) {
         // Logged by the throttle: the first of each address at once, the rest summed up.
         const wait = await refusals.refused(req.socket.remoteAddress, token ? 'unknown agent token' : 'no agent token');
         return wait > 0 ? refuse(socket, 429, 'Too Many Requests', { 'Retry-After': String(wait) }) : refuse(socket, 401, 'Unauthorized');
       }
+      // The socket is watched by the hash it opened with (the connection's previous token's, during a
+      // rotation's overlap), so that it is dropped when that token ends.
       // Sockets owing a hello are bounded like agents: each holds memory and a timer for up to HELLO_TIMEOUT_MS.
       if (!admission.mayOpen(connection.id)) {
         log.warn({ connectionId: connection.id, remote: req.socket.remoteAddress }, 'agent refused: too many sockets waiting to say hello');
@@ -144,7 +147,7 @@ export function attachAgentSocketServer({
           setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         });
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.orgId, connection.id, connection.agentTokenHash!));
+      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, connection.orgId, connection.id, tokenHash!));
     })().catch((error: unknown) => {
       // The store is down (the token could not be looked up): the agent retries, with its backoff, as for any refusal.
       if (error instanceof StoreUnavailableError)

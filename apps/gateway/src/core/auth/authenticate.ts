@@ -6,7 +6,8 @@ import type { ApiKey, Connection, Scope, Store } from '../../infrastructure/stor
 import type { Limits } from '../limits/limits.ts';
 import { bearerToken } from './bearer.ts';
 import type { RefusalThrottle } from './refusalThrottle.ts';
-import { apiKeyMode, sameDigest, sha256Hex } from './secrets.ts';
+import { secretOpens } from './keySecret.ts';
+import { apiKeyMode, sha256Hex } from './secrets.ts';
 
 export interface AuthContext {
   key: ApiKey;
@@ -34,17 +35,18 @@ const TOUCH_INTERVAL_MS = 60_000;
 const UNAUTHORIZED = 'Missing or invalid API key. Send it as: Authorization: Bearer <API_KEY>.';
 
 /**
- * Bearer API keys (docs/api.md#authentication-and-keys, docs/api.md#modes-and-the-sandbox). Missing, malformed, unknown and revoked keys all get the same 401, so the
- * answer tells an attacker nothing about which it was.
+ * Bearer API keys (docs/api.md#authentication-and-keys, docs/api.md#modes-and-the-sandbox). Missing, malformed, unknown and revoked keys, and a
+ * rotated key's old secret after its overlap, all get the same 401, so the answer tells an attacker
+ * nothing about which it was. `clock` is the time the overlap's end is compared with.
  */
-export function authenticate(store: Store, refusals: RefusalThrottle | null = null) {
+export function authenticate(store: Store, refusals: RefusalThrottle | null = null, clock: () => number = Date.now) {
   const touched = new Map<string, number>();
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = bearerToken(req.headers.authorization);
     const mode = secret ? apiKeyMode(secret) : null;
     const hash = secret && mode ? sha256Hex(secret) : null;
     const found = hash && mode ? await store.findApiKeyWithConnection(hash, connectionToRead(routeHeadersOf(req), mode)) : null;
-    if (!found || !hash || found.key.revokedAt !== null || !sameDigest(found.key.secretHash, hash)) {
+    if (!found || !hash || !secretOpens(found.key, hash, clock())) {
       const wait = (await refusals?.refused(req.socket.remoteAddress, secret ? 'invalid key' : 'no key')) ?? 0;
       if (wait > 0) {
         res.locals.throttled = true;

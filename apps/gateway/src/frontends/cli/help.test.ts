@@ -31,6 +31,7 @@ test('every operator command has help with an example a support engineer can cop
       'key',
       'create',
       'list',
+      'rotate',
       'revoke',
       'connection',
       'create',

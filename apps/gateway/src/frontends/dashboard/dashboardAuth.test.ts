@@ -162,3 +162,18 @@ test('one email in two organisations: each password opens its own; one password 
   assert.ok((await auth.acceptSignInLink(northLink.signInToken, 'a changed north password')).ok);
   assert.equal(await auth.chooseOrganisation(both.ticket, northUser.id), null, 'void once the password changed');
 });
+
+test("a form's message is shown once, by its own page, to its own session; the store holds it sealed", async () => {
+  const { auth, firstSession } = await userWithPassword('flash@example.com', 'a long flash password');
+  const other = await userWithPassword('flash-other@example.com', 'a long flash password');
+  const secret = 'lb_live_0123456789abcdefghijklmnopqrstuv';
+  await auth.keepFlash(firstSession, { page: 'keys', notice: 'made', secret: { title: 'The secret', value: secret, explanation: 'once' } });
+  const db = new Database(file, { readonly: true });
+  const sealed = db.prepare('SELECT flash FROM dashboard_sessions WHERE id_hash = ?').pluck().get(sha256Hex(firstSession)) as string;
+  db.close();
+  assert.ok(sealed && !sealed.includes(secret) && !Buffer.from(sealed, 'base64url').toString('latin1').includes(secret), 'sealed');
+  assert.equal(await auth.takeFlash(other.firstSession, 'keys'), null, 'another session has none');
+  assert.equal(await auth.takeFlash(firstSession, 'users'), null, 'another page does not take it ...');
+  assert.equal((await auth.takeFlash(firstSession, 'keys'))?.secret?.value, secret, '... its own page does');
+  assert.equal(await auth.takeFlash(firstSession, 'keys'), null, 'once');
+});

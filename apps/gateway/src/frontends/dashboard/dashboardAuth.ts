@@ -3,6 +3,7 @@ import { mintSessionId, sha256Hex } from '../../core/auth/secrets.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/auth/passwords.ts';
 import type { RateLimiter, RatePolicy } from '../../core/limits/rateLimiter.ts';
 import type { DashboardSession, Store, User } from '../../infrastructure/store/store.ts';
+import { openFlash, sealFlash, type Flash } from './flash.ts';
 
 /** A session nobody used for this long is over (docs/decisions.md#dashboard). */
 export const SESSION_IDLE_MS = 12 * 3600_000;
@@ -156,6 +157,25 @@ export class DashboardAuth {
   /** Ends every session of the user, on every device. */
   signOutEverywhere(userId: string): Promise<void> {
     return this.store.deleteDashboardSessionsOf(userId);
+  }
+
+  /** Keeps `flash` for the session's next view of its page, sealed (flash.ts): a form's answer after its redirect. */
+  keepFlash(sessionId: string, flash: Flash): Promise<void> {
+    return this.store.setDashboardFlash(sha256Hex(sessionId), sealFlash(sessionId, flash));
+  }
+
+  /**
+   * The message kept for `page`, removed as it is read, so that a reload shows it no more. One kept
+   * for another page (the redirect's view lost to another tab's) is put back for that page.
+   */
+  async takeFlash(sessionId: string, page: string): Promise<Flash | null> {
+    const idHash = sha256Hex(sessionId);
+    const sealed = await this.store.takeDashboardFlash(idHash);
+    const flash = sealed === null ? null : openFlash(sessionId, sealed);
+    if (!flash) return null;
+    if (flash.page === page) return flash;
+    await this.store.setDashboardFlash(idHash, sealed);
+    return null;
   }
 
   private async startSession(user: User): Promise<string> {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Actor, AdminService } from '../../core/admin/adminService.ts';
 import type { DashboardSession, User } from '../../infrastructure/store/store.ts';
 import type { DashboardAuth } from './dashboardAuth.ts';
+import type { Flash } from './flash.ts';
 import { render, type PageFrame } from './views.ts';
 
 /** Who is looking at a dashboard page, worked out once per request (router.ts). */
@@ -36,6 +37,13 @@ export interface PageContext {
   userOf(res: Response): User;
   /** The admin service acting as the signed-in user, from the request's address (for the audit log). */
   as(req: Request, res: Response): AdminService;
+  /**
+   * A form's answer (post/redirect/get): `flash` is kept for the session's next view of its page,
+   * and the browser is sent there with 303, so that reloading shows that page again and sends nothing.
+   */
+  redirectWith(res: Response, flash: Flash, path?: string): Promise<void>;
+  /** What the last form left for this page (nothing on a reload). */
+  takeFlash(res: Response, page: string): Promise<Partial<Flash>>;
   /** The public base URL (GATEWAY_URL) every absolute link starts with; never built from the request. */
   publicUrl(): string;
 }
@@ -69,5 +77,13 @@ export function pageContext(admin: AdminService, auth: DashboardAuth, publicUrl:
     },
     userOf,
     as: (req, res) => admin.by(actorOf(req, res)),
+    async redirectWith(res, flash, path = `/dashboard/${flash.page}`) {
+      await auth.keepFlash(visitOf(res).sessionId!, flash);
+      res.redirect(303, path);
+    },
+    async takeFlash(res, page) {
+      const sessionId = visitOf(res).sessionId;
+      return (sessionId ? await auth.takeFlash(sessionId, page) : null) ?? {};
+    },
   };
 }

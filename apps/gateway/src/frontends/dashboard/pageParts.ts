@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AdminError } from '../../core/admin/adminService.ts';
+import { overlapEnd, ROTATION_OVERLAP_NAMES, type RotationOverlap } from '../../core/auth/rotationOverlap.ts';
 import type { ConnectionWithPresence } from '../../infrastructure/store/store.ts';
 
 /** What the dashboard's pages read from forms and the small texts they show. */
@@ -31,4 +32,20 @@ export function describeStatus(c: ConnectionWithPresence): string {
   if (p.connectedAgents > 0) return `${p.connectedAgents === 1 ? '1 agent' : `${p.connectedAgents} agents`} connected`;
   if (p.lastSeenAt === null) return c.id === 'sandbox' ? 'built-in demo agent not running' : 'no agent has connected yet';
   return `offline; last seen ${p.lastSeenAt.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The overlap a rotation's confirmation offers first: a day, enough to deploy the new secret without an outage. */
+const DEFAULT_OVERLAP: RotationOverlap = '24h';
+
+const OVERLAP_LABELS: Record<RotationOverlap, string> = { now: 'At once', '1h': 'For 1 hour', '24h': 'For 24 hours', '7d': 'For 7 days' };
+
+/** The overlaps a rotation's confirmation offers, each with the end it would have if rotated at `now`. */
+export function overlapChoices(now: Date, what: string): { value: RotationOverlap; label: string; checked: boolean }[] {
+  return ROTATION_OVERLAP_NAMES.map((value) => {
+    const end = overlapEnd(value, now);
+    const label = end
+      ? `${OVERLAP_LABELS[value]}: the ${what} works until ${end.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+      : `${OVERLAP_LABELS[value]}: the ${what} stops working now`;
+    return { value, label, checked: value === DEFAULT_OVERLAP };
+  });
 }

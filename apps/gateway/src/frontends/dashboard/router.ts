@@ -26,8 +26,10 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
 /**
  * The dashboard at /dashboard (docs/decisions.md#dashboard): server-rendered pages whose forms work
  * without JavaScript, a second front end on the admin service beside the operator CLI. Admins
- * change things, viewers look; a secret (key, agent token, sign-in link) appears only in the answer
- * to the form that made it, never on a page fetched with GET.
+ * change things, viewers look. Every form answers with a redirect (post/redirect/get): a secret it
+ * made (key, agent token, sign-in link) is held, sealed, in the session for the one view after the
+ * redirect, so a reload neither sends the form again nor shows the secret again
+ * (docs/decisions.md#post-redirect-get-and-secrets-shown-once).
  */
 export function dashboardRouter({ admin, auth, publicUrl }: DashboardOptions): Router {
   const router = Router();

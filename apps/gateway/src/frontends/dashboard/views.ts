@@ -17,7 +17,7 @@ export interface PageFrame {
 }
 
 /** `2026-03-01T14:05:09.123Z` → `2026-03-01 14:05 UTC`; null → `never`. */
-function time(iso: string | null): string {
+export function time(iso: string | null): string {
   return iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 

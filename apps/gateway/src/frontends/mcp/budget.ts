@@ -1,7 +1,7 @@
 import type { ListPage, OpenList } from '../../core/reads/recordReader.ts';
 
 /**
- * Largest result a tool returns, in UTF-8 bytes of its text (structuredContent is the same JSON):
+ * Largest result a tool returns, in UTF-8 bytes of its text (a result is its text alone):
  * about 20,000 tokens, under the 25,000 tokens at which common clients refuse a tool result. A page
  * that would be larger holds fewer records, and its cursor continues after the last one it holds.
  */

@@ -133,18 +133,18 @@ function describe(spec: ObjectSpec, withCreateFields: boolean): z.infer<typeof O
   };
 }
 
-const catalogues = new Map<string, { structured: Catalogue; text: string }>();
+const catalogues = new Map<string, string>();
 
-/** Every object, or the one named; built on first use and kept: it depends on nothing but the protocol. */
-export function catalogueResult(object?: string): { structured: Catalogue; text: string } {
+/** Every object, or the one named, as list_objects' text; built on first use and kept: it depends on nothing but the protocol. */
+export function catalogueText(object?: string): string {
   const key = object ?? '';
-  let catalogue = catalogues.get(key);
-  if (!catalogue) {
+  let text = catalogues.get(key);
+  if (text === undefined) {
     const specs = Object.values(OBJECTS as Record<string, ObjectSpec>).filter((spec) => object === undefined || spec.name === object);
     // A body's schema only for the object asked by name: all eight would triple the answer.
-    const structured = { types: { ...TYPE_LEGEND }, objects: specs.map((spec) => describe(spec, object !== undefined)) };
-    catalogue = { structured, text: JSON.stringify(structured) };
-    catalogues.set(key, catalogue);
+    const catalogue: Catalogue = { types: { ...TYPE_LEGEND }, objects: specs.map((spec) => describe(spec, object !== undefined)) };
+    text = JSON.stringify(catalogue);
+    catalogues.set(key, text);
   }
-  return catalogue;
+  return text;
 }

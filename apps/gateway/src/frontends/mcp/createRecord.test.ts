@@ -66,7 +66,7 @@ test('create_record is listed for keys with mcp and write; each body’s schema 
 
   for (const object of WRITABLE_OBJECT_NAMES) {
     const described = (await writer.callTool({ name: 'list_objects', arguments: { object } })) as CallToolResult;
-    const { objects } = described.structuredContent as { objects: { createFields?: unknown }[] };
+    const { objects } = JSON.parse((described.content[0] as { text: string }).text) as { objects: { createFields?: unknown }[] };
     const { $schema: _, ...expected } = z.toJSONSchema(writeBodySchema(object), { target: 'draft-7', io: 'input' }) as Record<
       string,
       unknown
@@ -75,7 +75,7 @@ test('create_record is listed for keys with mcp and write; each body’s schema 
   }
   const all = (await writer.callTool({ name: 'list_objects', arguments: {} })) as CallToolResult;
   assert.ok(
-    (all.structuredContent as { objects: object[] }).objects.every((o) => !('createFields' in o)),
+    (JSON.parse((all.content[0] as { text: string }).text) as { objects: object[] }).objects.every((o) => !('createFields' in o)),
     'every object at once stays short',
   );
 
@@ -94,18 +94,18 @@ test('created records come back as GP holds them, with the composite id where RE
   const client = await connect(h.keys.writer, h.connections.hq.id);
   const address = await call(client, { object: 'customer-addresses', fields: { customerId: 'm1', code: 'primary', city: 'Oslo' } });
   assert.equal(address.result.isError, undefined);
-  assert.deepEqual(address.result.structuredContent, { data: { id: 'M1:PRIMARY', customerId: 'M1', code: 'PRIMARY', city: 'Oslo' } });
-  assert.deepEqual(address.json, address.result.structuredContent);
+  assert.deepEqual(address.json, { data: { id: 'M1:PRIMARY', customerId: 'M1', code: 'PRIMARY', city: 'Oslo' } });
+  assert.equal(address.result.structuredContent, undefined, 'the record is sent once, as text');
 
   const lines = [
     { accountNumber: '000-1100-00', debit: '10.00' },
     { accountNumber: '000-2100-00', credit: '10.00' },
   ];
   const entry = await call(client, { object: 'gl-entries', fields: { reference: 'MCP', date: '2026-01-31', batchId: 'mcp', lines } });
-  assert.deepEqual(entry.result.structuredContent, { data: lines });
+  assert.deepEqual(entry.json, { data: lines });
 
   const validated = await call(client, { object: 'customers', fields: { id: 'm2', name: 'Tried' }, validateOnly: true });
-  assert.deepEqual(validated.result.structuredContent, { data: { id: 'M2', name: 'Tried' } });
+  assert.deepEqual(validated.json, { data: { id: 'M2', name: 'Tried' } });
   assert.equal((agent.sent('write').at(-1)!.op as { validateOnly: boolean }).validateOnly, true);
 });
 

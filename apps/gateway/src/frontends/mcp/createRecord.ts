@@ -33,8 +33,6 @@ const CreateRecordArguments = z
   })
   .strict();
 
-const AnyRecord = z.looseObject({});
-
 export const CREATE_RECORD_TOOL: Tool = {
   name: 'create_record',
   title: 'Create a record',
@@ -44,7 +42,6 @@ export const CREATE_RECORD_TOOL: Tool = {
   // One plain object schema: hosts refuse oneOf, allOf and anyOf at the top of a tool's input (Anthropic's
   // API does), and the eight bodies' schemas were three quarters of tools/list; list_objects gives one on demand.
   inputSchema: jsonSchemaOf(CreateRecordArguments),
-  outputSchema: jsonSchemaOf(z.object({ data: z.union([AnyRecord, z.array(AnyRecord)]) }), 'output'),
   annotations: { title: 'Create a record', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
@@ -82,5 +79,5 @@ export async function createRecord(context: ToolContext, raw: Record<string, unk
   const data = JSON.parse(result.record.toString()) as Record<string, unknown> | Record<string, unknown>[];
   const addId = recordIds(spec);
   const shown = addId && !Array.isArray(data) ? addId(data) : data;
-  return toolResult({ data: shown }, JSON.stringify({ data: shown }));
+  return toolResult(JSON.stringify({ data: shown }));
 }

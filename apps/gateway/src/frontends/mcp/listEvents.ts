@@ -37,9 +37,6 @@ const ListEventsArguments = z
   })
   .strict();
 
-/** As advertised, the outline only: each event's fields are in the description (and docs/api.md#events), as list_records leaves a record's to list_objects. */
-const EventsPageOutline = z.object({ data: z.array(z.looseObject({ id: z.string(), type: z.string() })), nextCursor: z.string() });
-
 export const LIST_EVENTS_TOOL: Tool = {
   name: 'list_events',
   title: 'List events',
@@ -47,7 +44,6 @@ export const LIST_EVENTS_TOOL: Tool = {
     'What changed in GP, oldest first: {id, type (customer.updated, connection.online, …), connectionId, company, object, recordId, changedAt, recordedAt, data: the record}. ' +
     'nextCursor (never null) reads what happened since.',
   inputSchema: jsonSchemaOf(ListEventsArguments),
-  outputSchema: jsonSchemaOf(EventsPageOutline, 'output'),
   annotations: { title: 'List events', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
@@ -62,5 +58,5 @@ export async function listEvents(context: ToolContext, raw: Record<string, unkno
   });
   if (!query.ok) throw ApiError.validation(query.issues.map((i) => (i.path === 'type' ? { ...i, path: 'types' } : i)));
   const page = await context.events.list(context.target.key, query.value);
-  return toolResult({ ...page }, JSON.stringify(page));
+  return toolResult(JSON.stringify(page));
 }

@@ -66,11 +66,11 @@ function textOf(result: CallToolResult): string {
   return (block as { text: string }).text;
 }
 
-/** A successful result: its structured content, after checking that the text is the same JSON. */
+/** A successful result: the JSON of its text, which carries the records once (no structuredContent beside it). */
 function ok(result: CallToolResult): any {
   assert.equal(result.isError, undefined, textOf(result));
-  assert.deepEqual(JSON.parse(textOf(result)), result.structuredContent);
-  return result.structuredContent;
+  assert.equal(result.structuredContent, undefined, 'the records are sent twice');
+  return JSON.parse(textOf(result));
 }
 
 /** A failed call: a tool error whose text is the REST error body. */
@@ -151,7 +151,11 @@ describe('protocol', () => {
       assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
       assert.equal(tool.annotations?.destructiveHint, false, tool.name);
       assert.equal(tool.inputSchema.type, 'object');
-      assert.equal(tool.outputSchema?.type, 'object');
+      assert.equal(
+        tool.outputSchema,
+        undefined,
+        `${tool.name}: an output schema asks for structuredContent, which would carry the records a second time`,
+      );
     }
     const list = tools[1]!.inputSchema as any;
     assert.equal(list.properties.object.type, 'string');

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import {
-  getEnvelopeSchema,
-  listEnvelopeSchema,
   MAX_CURSOR_LENGTH,
   MAX_RECORD_ID_LENGTH,
   OBJECT_NAMES,
@@ -17,7 +15,7 @@ import { documentFilter } from '../../core/reads/recordReader.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { pageWithinBudget } from './budget.ts';
 import { idExampleOf } from '../../core/reads/idExamples.ts';
-import { catalogueResult } from './catalogue.ts';
+import { catalogueText } from './catalogue.ts';
 import { nearestName } from './suggest.ts';
 import { toolError, toolResult } from './results.ts';
 import { createRecord, CREATE_RECORD_TOOL } from './createRecord.ts';
@@ -94,7 +92,6 @@ const GetRecordArguments = z
   })
   .strict();
 
-const AnyRecord = z.looseObject({});
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** The read tools: the same for every caller, built once. */
@@ -105,11 +102,6 @@ const TOOLS: Tool[] = [
     description:
       'Call it first: every object (customers, vendors, items, GL, receivables, payables, orders, …) or the one named, with its fields, filters and id form.',
     inputSchema: jsonSchemaOf(ListObjectsAdvertised),
-    // The outline only: each object's description is for the model to read, not for a client to validate.
-    outputSchema: jsonSchemaOf(
-      z.object({ types: z.record(z.string(), z.string()), objects: z.array(z.looseObject({ name: z.string() })) }),
-      'output',
-    ),
     annotations: { title: 'List objects', ...READ_ONLY },
   },
   {
@@ -119,7 +111,6 @@ const TOOLS: Tool[] = [
       'A page of an object’s records, {data, nextCursor}: while nextCursor is not null, call again with it (same object, filters, company). ' +
       'At most limit records and 64 KiB, so fewer may come while more follow. Money and quantities are decimal strings.',
     inputSchema: advertised(ListRecordsArguments, 'The object to list, e.g. customers (list_objects names them)'),
-    outputSchema: jsonSchemaOf(listEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'List records', ...READ_ONLY },
   },
   {
@@ -127,7 +118,6 @@ const TOOLS: Tool[] = [
     title: 'Get a record',
     description: 'One record by id, {data}; objects without an idForm are read with list_records.',
     inputSchema: advertised(GetRecordArguments, 'The object, e.g. customers (list_objects: those with an idForm)'),
-    outputSchema: jsonSchemaOf(getEnvelopeSchema(AnyRecord), 'output'),
     annotations: { title: 'Get a record', ...READ_ONLY },
   },
   LIST_EVENTS_TOOL,
@@ -135,8 +125,7 @@ const TOOLS: Tool[] = [
 
 async function listObjects(_context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const args = parseArguments(ListObjectsArguments, raw);
-  const { structured, text } = catalogueResult(args.object);
-  return toolResult(structured, text);
+  return toolResult(catalogueText(args.object));
 }
 
 /** `filters` as an object, or as that object in a JSON string (which some clients send). */
@@ -167,7 +156,7 @@ async function listRecords(context: ToolContext, raw: Record<string, unknown> | 
     const list = await context.reader.openList(targetFor(context, spec, args.company), spec, filters, args.cursor ?? null);
     return pageWithinBudget(context.reader, list, args.limit ?? MCP_DEFAULT_LIMIT, context.budgetBytes, recordIds(spec));
   });
-  return toolResult({ data: page.data, nextCursor: page.nextCursor }, page.text);
+  return toolResult(page.text);
 }
 
 async function getRecord(context: ToolContext, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -188,11 +177,10 @@ async function getRecord(context: ToolContext, raw: Record<string, unknown> | un
   }
   const addId = recordIds(spec);
   if (!addId) {
-    const payload = bytes.toString();
-    return toolResult({ data: JSON.parse(payload) as unknown }, `{"data":${payload}}`);
+    return toolResult(`{"data":${bytes.toString()}}`);
   }
   const data = addId(JSON.parse(bytes.toString()) as Record<string, unknown>);
-  return toolResult({ data }, JSON.stringify({ data }));
+  return toolResult(JSON.stringify({ data }));
 }
 
 type ToolHandler = (context: ToolContext, args: Record<string, unknown> | undefined) => Promise<CallToolResult>;

@@ -62,6 +62,8 @@ test('a store written by the first release opens, keeps its data and gains the n
         revokedAt: null,
         rotatedAt: null,
         lastUsedAt: null,
+        previousSecretHash: null,
+        previousSecretUntil: null,
       },
       `opening ${opening}`,
     );

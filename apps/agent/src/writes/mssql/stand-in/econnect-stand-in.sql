@@ -55,15 +55,29 @@ INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 GO
 
 -- GP's own codes where the stand-in refuses as GP's procedures do (the words are the stand-in's).
-DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 866, 1305, 1327, 2212, 2213, 4646, 4647);
+DELETE FROM [DYNAMICS].[dbo].[taErrorCode] WHERE [ErrorCode] IN (44, 67, 124, 183, 713, 714, 739, 769, 772, 866, 928, 1305, 1327, 1340, 1342, 1343, 1344, 2212, 2213, 4646, 4647, 5313, 5631, 9001, 9177);
 INSERT INTO [DYNAMICS].[dbo].[taErrorCode] ([ErrorCode], [ErrorDesc]) VALUES
 (67, 'STAND-IN (GP code of taSopHdrIvcInsert): the subtotal is not the sum of the lines'' extended prices'),
 (866, 'STAND-IN (GP code of taSopHdrIvcInsert): a tax amount was passed while GP creates the taxes'),
 (2212, 'STAND-IN (GP code of taSopHdrIvcInsert): CREATETAXES is neither 0 nor 1'),
 (2213, 'STAND-IN (GP code of taSopHdrIvcInsert): DEFTAXSCHDS is neither 0 nor 1'),
 (183, 'STAND-IN (GP code of taSopLineIvcInsert): a returned quantity is not split into on hand, returned, in use, in service and damaged'),
+(5313, 'STAND-IN (GP code of taSopLineIvcInsert): the unit of measure is not in the item''s schedule (IV40202)'),
+(928, 'STAND-IN (GP code of taSopLineIvcInsert): the price level does not exist (IV40800)'),
+(9177, 'STAND-IN (GP code of taSopLineIvcInsert): the price level has no price for the item in the unit (IV00108)'),
 (4646, 'STAND-IN (GP code of taSopLineIvcInsert): the unit price has more decimals than the item''s currency'),
 (4647, 'STAND-IN (GP code of taSopLineIvcInsert): the extended price has more decimals than the currency'),
+(1340, 'STAND-IN (GP code of taRMDistribution): no account with this number'),
+(1342, 'STAND-IN (GP code of taRMDistribution): a line has both a debit and a credit'),
+(1343, 'STAND-IN (GP code of taRMDistribution): a negative amount'),
+(1344, 'STAND-IN (GP code of taRMDistribution): a line with neither a debit nor a credit'),
+(769, 'STAND-IN (GP code of taPMDistribution): no account with this number'),
+(9001, 'STAND-IN (GP code of taPMDistribution): the account is inactive'),
+(772, 'STAND-IN (GP code of taPMDistribution): a line has both a debit and a credit'),
+(739, 'STAND-IN (GP code of taPMDistribution): a negative amount'),
+(713, 'STAND-IN (GP code of taPMTransactionInsert): a 1099 amount for a vendor that is not a 1099 vendor'),
+(714, 'STAND-IN (GP code of taPMTransactionInsert): the 1099 amount is more than the purchases less the trade discount'),
+(5631, 'STAND-IN (GP code of taPMTransactionInsert): an amount is negative'),
 (44, 'STAND-IN (GP code of taGetPaymentNumber): the document type or increment is missing'),
 (124, 'STAND-IN (GP code of taGetPaymentNumber): RM40401 has no row for the document type'),
 (1305, 'STAND-IN (GP code of taUpdateCreateCustomerRcd): the currency is not set up for this company (MC60100)'),
@@ -584,6 +598,8 @@ CREATE OR ALTER PROCEDURE [dbo].[taSopLineIvcInsert]
     @I_vUNITPRCE numeric(19, 5) = NULL,
     @I_vXTNDPRCE numeric(19, 5) = NULL,
     @I_vDOCID char(15) = NULL,
+    @I_vUOFM char(8) = NULL,
+    @I_vPRCLEVEL char(10) = NULL,
     @I_vDEFEXTPRICE int = NULL,
     @I_vQTYONHND numeric(19, 5) = NULL,
     @I_vQTYRTRND numeric(19, 5) = NULL,
@@ -604,6 +620,7 @@ BEGIN
     DECLARE @EDITDECPLCUR int = 2;
     DECLARE @DECPLCUR smallint;
     DECLARE @ITEMTYPE smallint;
+    DECLARE @UOMSCHDL char(10);
     DECLARE @call int;
     INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taSopLineIvcInsert');
     SET @call = SCOPE_IDENTITY();
@@ -619,6 +636,8 @@ BEGIN
         (@call, N'I_vUNITPRCE', @I_vUNITPRCE),
         (@call, N'I_vXTNDPRCE', @I_vXTNDPRCE),
         (@call, N'I_vDOCID', @I_vDOCID),
+        (@call, N'I_vUOFM', @I_vUOFM),
+        (@call, N'I_vPRCLEVEL', @I_vPRCLEVEL),
         (@call, N'I_vDEFEXTPRICE', @I_vDEFEXTPRICE),
         (@call, N'I_vQTYONHND', @I_vQTYONHND),
         (@call, N'I_vQTYRTRND', @I_vQTYRTRND),
@@ -641,7 +660,35 @@ BEGIN
     FROM [dbo].[RM00101] AS c
     INNER JOIN [DYNAMICS].[dbo].[MC40200] AS m ON m.[CURNCYID] = c.[CURNCYID]
     WHERE c.[CUSTNMBR] = @I_vCUSTNMBR;
-    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    -- The unit and price level as GP settles them: the item's selling unit, the customer's price level
+    -- when it prices the item in the unit, else the item's (GP also tries RM40101's, not kept here).
+    SELECT @DECPLCUR = [DECPLCUR], @ITEMTYPE = [ITEMTYPE], @UOMSCHDL = [UOMSCHDL],
+        @I_vUOFM = CASE WHEN COALESCE(@I_vUOFM, '') = '' THEN [SELNGUOM] ELSE @I_vUOFM END
+    FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    IF COALESCE(@I_vPRCLEVEL, '') = ''
+        SELECT @I_vPRCLEVEL = c.[PRCLEVEL] FROM [dbo].[RM00101] AS c
+        WHERE c.[CUSTNMBR] = @I_vCUSTNMBR
+            AND EXISTS (SELECT 1 FROM [dbo].[IV00108] AS p WHERE p.[ITEMNMBR] = @I_vITEMNMBR AND p.[PRCLEVEL] = c.[PRCLEVEL]
+                AND p.[UOFM] = @I_vUOFM AND p.[CURNCYID] IN (c.[CURNCYID], ''));
+    IF COALESCE(@I_vPRCLEVEL, '') = ''
+        SELECT @I_vPRCLEVEL = [PRCLEVEL] FROM [dbo].[IV00101] WHERE [ITEMNMBR] = @I_vITEMNMBR;
+    -- GP's unit and price list checks (taSopLineIvcInsert line 5): 5313, 928, 9177.
+    IF NOT EXISTS (SELECT 1 FROM [dbo].[IV40202] WHERE [UOFM] = @I_vUOFM AND [UOMSCHDL] = @UOMSCHDL)
+        SET @O_iErrorState = 5313;
+    ELSE IF @I_vPRCLEVEL <> '' AND NOT EXISTS (SELECT 1 FROM [dbo].[IV40800] WHERE [PRCLEVEL] = @I_vPRCLEVEL)
+        SET @O_iErrorState = 928;
+    ELSE IF @I_vPRCLEVEL <> '' AND NOT EXISTS (
+        SELECT 1 FROM [dbo].[IV00108] AS p
+        INNER JOIN [dbo].[RM00101] AS c ON c.[CUSTNMBR] = @I_vCUSTNMBR
+        WHERE p.[ITEMNMBR] = @I_vITEMNMBR AND p.[PRCLEVEL] = @I_vPRCLEVEL AND p.[UOFM] = @I_vUOFM
+            AND p.[CURNCYID] IN (c.[CURNCYID], '')
+    )
+        SET @O_iErrorState = 9177;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
     IF COALESCE(@I_vDEFEXTPRICE, 0) = 1 SET @I_vXTNDPRCE = ROUND(@I_vQUANTITY * @I_vUNITPRCE, @EDITDECPLCUR);
     SET @I_vXTNDPRCE = COALESCE(@I_vXTNDPRCE, 0);
     IF @DECPLCUR > 0 AND ROUND(@I_vUNITPRCE, @DECPLCUR - 1) <> @I_vUNITPRCE
@@ -661,7 +708,7 @@ BEGIN
     -- GP numbers lines 16384 apart; the item's description when the line has none.
     INSERT INTO [dbo].[SOP10200] (
         [SOPTYPE], [SOPNUMBE], [LNITMSEQ], [CMPNTSEQ], [ITEMNMBR], [ITEMDESC], [QUANTITY], [UNITPRCE], [XTNDPRCE],
-        [LOCNCODE]
+        [LOCNCODE], [UOFM], [PRCLEVEL]
     )
     SELECT
         @I_vSOPTYPE, @I_vSOPNUMBE,
@@ -671,7 +718,7 @@ BEGIN
         ), 0) + 16384,
         0, @I_vITEMNMBR,
         COALESCE(@I_vITEMDESC, (SELECT i.[ITEMDESC] FROM [dbo].[IV00101] AS i WHERE i.[ITEMNMBR] = @I_vITEMNMBR), ''),
-        @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, '');
+        @I_vQUANTITY, @I_vUNITPRCE, @I_vXTNDPRCE, COALESCE(@I_vLOCNCODE, ''), @I_vUOFM, @I_vPRCLEVEL;
     EXEC @iStatus = [DYNAMICS].[dbo].[taDEXLOCKS] @I_vOperation = 3, @I_vtable_path_name = 'SOP10100', @I_vrow_id = 0,
         @O_oExists = @iExists OUTPUT, @O_oInsertStatus = @iInserted OUTPUT, @O_iErrorState = @iLockState OUTPUT;
     RETURN 0;
@@ -828,6 +875,130 @@ BEGIN
 END;
 GO
 
+-- A receivables distribution line, as taRMDistribution inserts it (docs/decisions.md#distribution-lines):
+-- the account by its number (1340 when unknown), one side above zero (1342, 1343, 1344), numbered
+-- max + 16384 within the document, unposted (PSTGSTUS 3, DCSTATUS 1).
+CREATE OR ALTER PROCEDURE [dbo].[taRMDistribution]
+    @I_vRMDTYPAL smallint = NULL,
+    @I_vDOCNUMBR char(20) = NULL,
+    @I_vCUSTNMBR char(15) = NULL,
+    @I_vDISTTYPE smallint = NULL,
+    @I_vACTNUMST char(75) = NULL,
+    @I_vDEBITAMT numeric(19, 5) = NULL,
+    @I_vCRDTAMNT numeric(19, 5) = NULL,
+    @I_vDistRef char(30) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @account int;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taRMDistribution');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vRMDTYPAL', @I_vRMDTYPAL),
+        (@call, N'I_vDOCNUMBR', @I_vDOCNUMBR),
+        (@call, N'I_vCUSTNMBR', @I_vCUSTNMBR),
+        (@call, N'I_vDISTTYPE', @I_vDISTTYPE),
+        (@call, N'I_vACTNUMST', @I_vACTNUMST),
+        (@call, N'I_vDEBITAMT', @I_vDEBITAMT),
+        (@call, N'I_vCRDTAMNT', @I_vCRDTAMNT),
+        (@call, N'I_vDistRef', @I_vDistRef);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    SELECT @account = [ACTINDX] FROM [dbo].[GL00105] WHERE [ACTNUMST] = @I_vACTNUMST;
+    IF @account IS NULL
+        SET @O_iErrorState = 1340;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) > 0 AND COALESCE(@I_vCRDTAMNT, 0) > 0
+        SET @O_iErrorState = 1342;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) < 0 OR COALESCE(@I_vCRDTAMNT, 0) < 0
+        SET @O_iErrorState = 1343;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) = 0 AND COALESCE(@I_vCRDTAMNT, 0) = 0
+        SET @O_iErrorState = 1344;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
+    INSERT INTO [dbo].[RM10101] (
+        [TRXSORCE], [POSTED], [PSTGSTUS], [DOCNUMBR], [DCSTATUS], [DISTTYPE], [RMDTYPAL], [SEQNUMBR], [CUSTNMBR],
+        [DSTINDX], [DEBITAMT], [CRDTAMNT], [USERID], [DistRef]
+    )
+    SELECT
+        '', 0, 3, @I_vDOCNUMBR, 1, @I_vDISTTYPE, @I_vRMDTYPAL,
+        COALESCE((
+            SELECT MAX(d.[SEQNUMBR]) FROM [dbo].[RM10101] AS d WHERE d.[RMDTYPAL] = @I_vRMDTYPAL AND d.[DOCNUMBR] = @I_vDOCNUMBR
+        ), 0) + 16384,
+        @I_vCUSTNMBR, @account, COALESCE(@I_vDEBITAMT, 0), COALESCE(@I_vCRDTAMNT, 0), '', COALESCE(@I_vDistRef, '');
+    RETURN 0;
+END;
+GO
+
+-- A payables distribution line, as taPMDistribution inserts it: the account by its number (769 when
+-- unknown, 9001 when inactive), not both sides (772), not negative (739), numbered max + 16384.
+CREATE OR ALTER PROCEDURE [dbo].[taPMDistribution]
+    @I_vDOCTYPE smallint = NULL,
+    @I_vVCHRNMBR char(17) = NULL,
+    @I_vVENDORID char(15) = NULL,
+    @I_vDISTTYPE smallint = NULL,
+    @I_vACTNUMST char(75) = NULL,
+    @I_vDEBITAMT numeric(19, 5) = NULL,
+    @I_vCRDTAMNT numeric(19, 5) = NULL,
+    @I_vDistRef char(30) = NULL,
+    @O_iErrorState int = NULL OUTPUT,
+    @oErrString varchar(255) = NULL OUTPUT
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @account int;
+    DECLARE @active tinyint;
+    DECLARE @call int;
+    INSERT INTO [dbo].[GPGW_STANDIN_CALLS] ([PROCEDURE_NAME]) VALUES (N'taPMDistribution');
+    SET @call = SCOPE_IDENTITY();
+    INSERT INTO [dbo].[GPGW_STANDIN_PARAMETERS] ([CALL_ID], [PARAMETER_NAME], [PARAMETER_VALUE]) VALUES
+        (@call, N'I_vDOCTYPE', @I_vDOCTYPE),
+        (@call, N'I_vVCHRNMBR', @I_vVCHRNMBR),
+        (@call, N'I_vVENDORID', @I_vVENDORID),
+        (@call, N'I_vDISTTYPE', @I_vDISTTYPE),
+        (@call, N'I_vACTNUMST', @I_vACTNUMST),
+        (@call, N'I_vDEBITAMT', @I_vDEBITAMT),
+        (@call, N'I_vCRDTAMNT', @I_vCRDTAMNT),
+        (@call, N'I_vDistRef', @I_vDistRef);
+    SET @O_iErrorState = 0;
+    SET @oErrString = '';
+    SELECT @account = n.[ACTINDX], @active = a.[ACTIVE]
+    FROM [dbo].[GL00105] AS n
+    INNER JOIN [dbo].[GL00100] AS a ON a.[ACTINDX] = n.[ACTINDX]
+    WHERE n.[ACTNUMST] = @I_vACTNUMST;
+    IF @account IS NULL
+        SET @O_iErrorState = 769;
+    ELSE IF @active = 0
+        SET @O_iErrorState = 9001;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) > 0 AND COALESCE(@I_vCRDTAMNT, 0) > 0
+        SET @O_iErrorState = 772;
+    ELSE IF COALESCE(@I_vDEBITAMT, 0) < 0 OR COALESCE(@I_vCRDTAMNT, 0) < 0
+        SET @O_iErrorState = 739;
+    IF @O_iErrorState <> 0
+    BEGIN
+        SET @oErrString = CAST(@O_iErrorState AS varchar(255));
+        RETURN @O_iErrorState;
+    END;
+    INSERT INTO [dbo].[PM10100] (
+        [VCHRNMBR], [DSTSQNUM], [CNTRLTYP], [CRDTAMNT], [DEBITAMT], [DSTINDX], [DISTTYPE], [USERID], [VENDORID],
+        [TRXSORCE], [INTERID], [XCHGRATE], [APTVCHNM], [SPCLDIST], [DistRef]
+    )
+    SELECT
+        @I_vVCHRNMBR,
+        COALESCE((
+            SELECT MAX(d.[DSTSQNUM]) FROM [dbo].[PM10100] AS d WHERE d.[VCHRNMBR] = @I_vVCHRNMBR AND d.[CNTRLTYP] = 0
+        ), 0) + 16384,
+        0, COALESCE(@I_vCRDTAMNT, 0), COALESCE(@I_vDEBITAMT, 0), @account, @I_vDISTTYPE, '', @I_vVENDORID,
+        '', DB_NAME(), 1, '', 0, COALESCE(@I_vDistRef, '');
+    RETURN 0;
+END;
+GO
+
 CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
     @I_vRMDTYPAL smallint = NULL,
     @I_vDOCNUMBR char(20) = NULL,
@@ -841,6 +1012,7 @@ CREATE OR ALTER PROCEDURE [dbo].[taRMTransaction]
     @I_vBACHNUMB char(15) = NULL,
     @I_vCURNCYID char(15) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
+    @I_vCREATEDIST smallint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -865,7 +1037,8 @@ BEGIN
         (@call, N'I_vDOCDESCR', @I_vDOCDESCR),
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
-        (@call, N'I_vDOCAMNT', @I_vDOCAMNT);
+        (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
+        (@call, N'I_vCREATEDIST', @I_vCREATEDIST);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
@@ -943,11 +1116,13 @@ CREATE OR ALTER PROCEDURE [dbo].[taPMTransactionInsert]
     @I_vDUEDATE datetime = NULL,
     @I_vPRCHAMNT numeric(19, 5) = NULL,
     @I_vTAXAMNT numeric(19, 5) = NULL,
+    @I_vTEN99AMNT numeric(19, 5) = NULL,
     @I_vTRXDSCRN char(30) = NULL,
     @I_vBACHNUMB char(15) = NULL,
     @I_vCURNCYID char(15) = NULL,
     @I_vDOCAMNT numeric(19, 5) = NULL,
     @I_vCHRGAMNT numeric(19, 5) = NULL,
+    @I_vCREATEDIST smallint = NULL,
     @O_iErrorState int = NULL OUTPUT,
     @oErrString varchar(255) = NULL OUTPUT
 AS
@@ -969,11 +1144,13 @@ BEGIN
         (@call, N'I_vDUEDATE', @I_vDUEDATE),
         (@call, N'I_vPRCHAMNT', @I_vPRCHAMNT),
         (@call, N'I_vTAXAMNT', @I_vTAXAMNT),
+        (@call, N'I_vTEN99AMNT', @I_vTEN99AMNT),
         (@call, N'I_vTRXDSCRN', @I_vTRXDSCRN),
         (@call, N'I_vBACHNUMB', @I_vBACHNUMB),
         (@call, N'I_vCURNCYID', @I_vCURNCYID),
         (@call, N'I_vDOCAMNT', @I_vDOCAMNT),
-        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT);
+        (@call, N'I_vCHRGAMNT', @I_vCHRGAMNT),
+        (@call, N'I_vCREATEDIST', @I_vCREATEDIST);
     SET @O_iErrorState = 0;
     SET @oErrString = '';
     -- As GP's procedures do, across databases (the write role's grants): the company's id in the system database.
@@ -985,17 +1162,39 @@ BEGIN
         SET @oErrString = '1327';
         RETURN @O_iErrorState;
     END;
+    -- GP's 1099 checks, as taPMTransactionInsert makes them (docs/decisions.md#the-1099-amount): a
+    -- negative amount 5631, a vendor that is not a 1099 vendor 713, more than the purchases 714.
+    IF COALESCE(@I_vTEN99AMNT, 0) < 0
+    BEGIN
+        SET @O_iErrorState = 5631;
+        SET @oErrString = '5631';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vTEN99AMNT, 0) > 0
+        AND EXISTS (SELECT 1 FROM [dbo].[PM00200] WHERE [VENDORID] = @I_vVENDORID AND [TEN99TYPE] < 2)
+    BEGIN
+        SET @O_iErrorState = 713;
+        SET @oErrString = '713';
+        RETURN @O_iErrorState;
+    END;
+    IF COALESCE(@I_vTEN99AMNT, 0) > 0 AND @I_vPRCHAMNT < @I_vTEN99AMNT
+    BEGIN
+        SET @O_iErrorState = 714;
+        SET @oErrString = '714';
+        RETURN @O_iErrorState;
+    END;
     EXEC @iStatus = [DYNAMICS].[dbo].[tasmGetNextNoteIndex] @I_sCompanyID = @sCompanyID, @I_iSQLSessionID = 0, @I_noteincrement = 1,
         @O_mNoteIndex = @nNoteIndex OUTPUT, @O_iErrorState = @iNoteState OUTPUT;
     INSERT INTO [dbo].[PM10000] (
         [BACHNUMB], [BCHSOURC], [VCHNUMWK], [VENDORID], [DOCNUMBR], [DOCTYPE], [SOURCDOC], [DOCAMNT], [DOCDATE],
-        [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [CURTRXAM], [VCHRNMBR], [MODIFDT]
+        [PSTGDATE], [PYMTRMID], [DUEDATE], [PRCHAMNT], [CURNCYID], [TRXDSCRN], [TAXAMNT], [TEN99AMNT], [UN1099AM], [CURTRXAM],
+        [VCHRNMBR], [MODIFDT]
     )
     SELECT
         @I_vBACHNUMB, 'PM_Trxent', @I_vVCHNUMWK, @I_vVENDORID, @I_vDOCNUMBR, @I_vDOCTYPE, 'PMTRX', @I_vDOCAMNT,
         @I_vDOCDATE, @I_vDOCDATE, v.[PYMTRMID], COALESCE(@I_vDUEDATE, '19000101'), @I_vPRCHAMNT,
-        COALESCE(@I_vCURNCYID, v.[CURNCYID]), COALESCE(@I_vTRXDSCRN, ''), COALESCE(@I_vTAXAMNT, 0), @I_vDOCAMNT,
-        @I_vVCHNUMWK, CONVERT(date, GETDATE())
+        COALESCE(@I_vCURNCYID, v.[CURNCYID]), COALESCE(@I_vTRXDSCRN, ''), COALESCE(@I_vTAXAMNT, 0), COALESCE(@I_vTEN99AMNT, 0),
+        COALESCE(@I_vTEN99AMNT, 0), @I_vDOCAMNT, @I_vVCHNUMWK, CONVERT(date, GETDATE())
     FROM [dbo].[PM00200] AS v
     WHERE v.[VENDORID] = @I_vVENDORID;
     EXEC [dbo].[gpgw_standin_AddToBatch] 'PM_Trxent', @I_vBACHNUMB, 4, @I_vDOCAMNT;

@@ -167,3 +167,20 @@ test('connection rotate-token prints the new token once and alone; revoke-token 
     message: 'the sandbox is served by the built-in agent; it has no agent token',
   });
 });
+
+test('connection rotate-token --keep-old-for keeps the old token opening the connection until the time printed', async () => {
+  const org = await admin.createOrganisation('Overlap tokens');
+  const { connection, agentToken } = await admin.createConnection({ orgId: org.id, name: 'Plant' });
+  const lines = await rotateAgentToken(admin, { org: org.id, connection: 'Plant', keepOldFor: '1h' });
+  const token = lines[4]!;
+  assert.match(token, /^lb_agent_[0-9A-Za-z]{32}$/);
+  const until = (await store.listConnections(org.id)).find((c) => c.id === connection.id)!.previousAgentTokenUntil!;
+  assert.equal(lines[0], `"Plant" (${connection.id}) has a new agent token. The old one keeps working until ${formatTime(until)}:`);
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(agentToken)))?.id, connection.id, 'the old token, in its hour');
+  assert.equal((await store.findConnectionByAgentTokenHash(sha256Hex(token)))?.id, connection.id);
+  assert.equal(await store.findConnectionByAgentTokenHash(sha256Hex(agentToken), new Date(Date.parse(until))), null, 'not from its end');
+  assert.match(
+    (await listConnections(admin, org.id)).join('\n'),
+    new RegExp(`Plant .*; the old agent token works until ${formatTime(until)}$`, 'm'),
+  );
+});

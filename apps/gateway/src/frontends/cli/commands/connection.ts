@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { ROTATION_OVERLAP_NAMES, type RotationOverlap } from '../../../core/auth/rotationOverlap.ts';
 import { AdminError, type AdminService } from '../../../core/admin/adminService.ts';
 import { outdatedAgentNote } from '../../../core/agents/agentVersion.ts';
 import { SANDBOX_CONNECTION_ID, type AgentDetails, type ConnectionWithPresence } from '../../../infrastructure/store/store.ts';
@@ -77,13 +78,24 @@ export async function createConnection(admin: AdminService, request: NewConnecti
   ];
 }
 
-export async function rotateAgentToken(admin: AdminService, request: { org: string; connection: string }): Promise<string[]> {
+export async function rotateAgentToken(
+  admin: AdminService,
+  request: { org: string; connection: string; keepOldFor?: RotationOverlap },
+): Promise<string[]> {
   const org = await organisationNamed(admin, request.org);
   const connection = await connectionNamed(admin, org, request.connection);
-  const { agentToken } = await admin.rotateAgentToken(org.id, connection.id);
+  const { agentToken, oldWorksUntil } = await admin.rotateAgentToken(org.id, connection.id, request.keepOldFor ?? 'now');
+  const what = oldWorksUntil
+    ? [
+        `"${connection.name}" (${connection.id}) has a new agent token. The old one keeps working until ${formatTime(oldWorksUntil.toISOString())}:`,
+        'agents on it keep serving until then, and are disconnected then; install the new token on each before.',
+      ]
+    : [
+        `"${connection.name}" (${connection.id}) has a new agent token. The old one opens nothing from now on, and agents still`,
+        'connected with it are disconnected within a second; they stop and wait to be given the new one.',
+      ];
   return [
-    `"${connection.name}" (${connection.id}) has a new agent token. The old one opens nothing from now on, and agents still`,
-    'connected with it are disconnected within a second; they stop and wait to be given the new one.',
+    ...what,
     ...secretBlock('The new token is shown this once; only its hash is kept:', agentToken),
     "On each of the connection's agents, set GP_AGENT_TOKEN in its configuration file to the new token and restart it.",
   ];
@@ -105,7 +117,13 @@ export async function listConnections(admin: AdminService, idOrName: string): Pr
   const connections = await admin.listConnections(org.id);
   const [header, ...rows] = formatTable(
     ['ID', 'NAME', 'DEFAULT COMPANY', 'WRITABLE', 'AGENT'],
-    connections.map((c) => [c.id, c.name, c.defaultCompany ?? '-', describeWrites(c), describeAgents(c)]),
+    connections.map((c) => [
+      c.id,
+      c.name,
+      c.defaultCompany ?? '-',
+      describeWrites(c),
+      describeAgents(c) + (c.previousAgentTokenUntil ? `; the old agent token works until ${formatTime(c.previousAgentTokenUntil)}` : ''),
+    ]),
   );
   return [`Connections of ${describeOrganisation(org)}:`, header!, ...rows.flatMap((row, i) => [row, ...agentLines(connections[i]!)])];
 }
@@ -238,15 +256,23 @@ function registerTokenCommands(connection: Command): void {
     .command('rotate-token')
     .argument('<connection>', 'connection id or name')
     .requiredOption('--org <org>', 'organisation id or name')
-    .description('Give a connection a new agent token, printed once; agents on the old one are disconnected within a second.')
+    .addOption(
+      new Option('--keep-old-for <time>', 'how long the old token keeps working beside the new one')
+        .choices(ROTATION_OVERLAP_NAMES)
+        .default('now'),
+    )
+    .description('Give a connection a new agent token, printed once; the old one stops working at once or after --keep-old-for.')
     .addHelpText(
       'after',
-      '\nUse it when a token may have leaked, when someone who had it leaves, or to re-issue a revoked token.\n' +
-        'Agents still on the old token are told so, log it and stop; give them the new token and restart them.\n' +
-        '\nExample:\n  gp-gateway connection rotate-token "Head office" --org "Acme Ltd"\n',
+      '\nUse it when a token may have leaked (at once, the default), when someone who had it leaves, or to\n' +
+        're-issue a revoked token. With --keep-old-for 1h, 24h or 7d, agents on the old token keep serving\n' +
+        'until then, so that the new token can be installed without an outage; after it they are disconnected.\n' +
+        'Agents still on the old token are then told so, log it and stop; give them the new token and restart them.\n' +
+        '\nExamples:\n  gp-gateway connection rotate-token "Head office" --org "Acme Ltd"\n' +
+        '  gp-gateway connection rotate-token "Head office" --org "Acme Ltd" --keep-old-for 24h\n',
     )
-    .action((name: string, options: { org: string }) =>
-      runOperatorCommand((admin) => rotateAgentToken(admin, { org: options.org, connection: name })),
+    .action((name: string, options: { org: string; keepOldFor: RotationOverlap }) =>
+      runOperatorCommand((admin) => rotateAgentToken(admin, { org: options.org, connection: name, keepOldFor: options.keepOldFor })),
     );
 
   connection

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256Hex } from '../../../core/auth/secrets.ts';
 import { tempStore } from '../../../testing/tempStore.ts';
-import { createKey, listKeys, parseScopes, revokeKey } from './key.ts';
+import { createKey, listKeys, parseScopes, revokeKey, rotateKey } from './key.ts';
 
 const { store, admin, dispose } = await tempStore();
 after(dispose);
@@ -77,4 +77,26 @@ test('key list prints a name stored before the text rule escaped: it can neither
   assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202e]/.test(lines.join('')), 'no control character is printed');
   const [header, row] = [lines[1]!, lines[2]!];
   assert.equal(row.indexOf(' live '), header.indexOf('MODE') - 1, 'the columns still line up');
+});
+
+test('key rotate prints the new secret once; with --keep-old-for the old one works until the time printed, and key list shows it', async () => {
+  const org = await admin.createOrganisation('Rotated keys');
+  const secret = (await createKey(admin, { org: org.id, name: 'CI', mode: 'live', scopes: 'read' }))[3]!;
+  const [key] = await store.listApiKeys(org.id);
+  const before = Date.now();
+  const lines = await rotateKey(admin, { org: 'Rotated keys', id: key!.id, keepOldFor: '24h' });
+  const fresh = lines[3]!;
+  assert.match(fresh, /^lb_live_[0-9A-Za-z]{32}$/);
+  const until = /The old one keeps working until (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC, then gets 401\.$/.exec(lines[0]!)?.[1];
+  assert.ok(until, lines[0]);
+  assert.ok(Math.abs(Date.parse(`${until.replace(' ', 'T')}Z`) - (before + 24 * 3600_000)) < 60_000, until);
+  assert.equal(lines.join('\n').split(fresh).length, 2, 'printed exactly once');
+  const stored = (await store.findApiKeyWithConnection(sha256Hex(secret), null))!.key;
+  assert.deepEqual([stored.secretHash, stored.previousSecretHash], [sha256Hex(fresh), sha256Hex(secret)], 'only hashes are kept');
+  assert.match((await listKeys(admin, org.id)).join('\n'), new RegExp(`CI .* active \\(old secret until ${until} UTC\\)$`, 'm'));
+
+  const now = await rotateKey(admin, { org: org.id, id: key!.id });
+  assert.match(now[0]!, /The old one gets 401 from now on\.$/);
+  assert.equal((await store.findApiKey(org.id, key!.id))!.previousSecretHash, null, 'by default nothing is kept');
+  await assert.rejects(rotateKey(admin, { org: 'Acme Ltd', id: key!.id }), /has no active key with the id/);
 });

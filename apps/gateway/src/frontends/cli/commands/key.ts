@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { checkScopes, type AdminService } from '../../../core/admin/adminService.ts';
 import type { KeyMode } from '../../../infrastructure/store/store.ts';
 import { SCOPES, type ApiKey, type Scope } from '../../../infrastructure/store/store.ts';
+import { ROTATION_OVERLAP_NAMES, type RotationOverlap } from '../../../core/auth/rotationOverlap.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
 import { describeOrganisation, organisationNamed, runOperatorCommand } from '../operatorAdmin.ts';
 
@@ -35,7 +36,29 @@ export async function createKey(admin: AdminService, request: NewKeyRequest): Pr
 }
 
 function status(key: ApiKey): string {
-  return key.revokedAt === null ? 'active' : `revoked ${formatTime(key.revokedAt)}`;
+  if (key.revokedAt !== null) return `revoked ${formatTime(key.revokedAt)}`;
+  const overlap = key.previousSecretUntil !== null && Date.parse(key.previousSecretUntil) > Date.now();
+  return overlap ? `active (old secret until ${formatTime(key.previousSecretUntil)})` : 'active';
+}
+
+/** Gives a key a new secret, printed once; the old one works on for `keepOldFor` (at once by default). */
+export async function rotateKey(
+  admin: AdminService,
+  request: { org: string; id: string; keepOldFor?: RotationOverlap },
+): Promise<string[]> {
+  const org = await organisationNamed(admin, request.org);
+  const rotated = await admin.rotateApiKey(org.id, request.id, { liveAllowed: true, keepOldFor: request.keepOldFor ?? 'now' });
+  if (!rotated)
+    throw new Error(
+      `${describeOrganisation(org)} has no active key with the id "${request.id}". List its keys with: gp-gateway key list --org ${org.id}`,
+    );
+  const { key, oldWorksUntil } = rotated;
+  return [
+    oldWorksUntil
+      ? `Key ${key.id} "${key.name}" has a new secret. The old one keeps working until ${formatTime(oldWorksUntil.toISOString())}, then gets 401.`
+      : `Key ${key.id} "${key.name}" has a new secret. The old one gets 401 from now on.`,
+    ...secretBlock('The new secret is shown this once; only its hash is kept, so copy it now:', rotated.secret),
+  ];
 }
 
 export async function listKeys(admin: AdminService, idOrName: string): Promise<string[]> {
@@ -69,13 +92,14 @@ export async function revokeKey(admin: AdminService, id: string): Promise<string
 export function registerKeyCommand(program: Command): void {
   const key = program
     .command('key')
-    .description("Create, list and revoke API keys. A key's secret is printed once, when it is created.")
+    .description("Create, list, rotate and revoke API keys. A key's secret is printed once, when it is created or rotated.")
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  gp-gateway key create --org "Acme Ltd" --name "Production" --mode live --scopes read,write\n' +
         '  gp-gateway key create --org "Acme Ltd" --name "Developer laptop" --mode test\n' +
         '  gp-gateway key list --org "Acme Ltd"\n' +
+        '  gp-gateway key rotate key_AbC123 --org "Acme Ltd" --keep-old-for 24h\n' +
         '  gp-gateway key revoke key_AbC123\n',
     );
 
@@ -107,6 +131,25 @@ export function registerKeyCommand(program: Command): void {
     .description("List an organisation's keys (without secrets).")
     .requiredOption('--org <org>', 'organisation id or name')
     .action(({ org }: { org: string }) => runOperatorCommand((admin) => listKeys(admin, org)));
+
+  key
+    .command('rotate')
+    .argument('<id>', 'the key id (key_…), as key list shows it')
+    .requiredOption('--org <org>', 'organisation id or name')
+    .addOption(
+      new Option('--keep-old-for <time>', 'how long the old secret keeps working beside the new one')
+        .choices(ROTATION_OVERLAP_NAMES)
+        .default('now'),
+    )
+    .description('Give a key a new secret, printed once; the old one gets 401 at once or after --keep-old-for.')
+    .addHelpText(
+      'after',
+      '\nAt once (the default) when the secret may have leaked; 1h, 24h or 7d to deploy the new secret without an outage.\n' +
+        '\nExample:\n  gp-gateway key rotate key_AbC123 --org "Acme Ltd" --keep-old-for 24h\n',
+    )
+    .action((id: string, options: { org: string; keepOldFor: RotationOverlap }) =>
+      runOperatorCommand((admin) => rotateKey(admin, { org: options.org, id, keepOldFor: options.keepOldFor })),
+    );
 
   key
     .command('revoke')

@@ -183,7 +183,7 @@ test('MCP list_events reads the same feed with the same checks', async () => {
   );
   try {
     const result = (await client.callTool({ name: 'list_events', arguments: { types: ['customer.created'] } })) as CallToolResult;
-    const page = result.structuredContent as { data: { recordId: string }[]; nextCursor: string };
+    const page = JSON.parse((result.content[0] as { text: string }).text) as { data: { recordId: string }[]; nextCursor: string };
     assert.deepEqual(
       page.data.map((e) => e.recordId),
       ['ALPHA', 'ECHO'],

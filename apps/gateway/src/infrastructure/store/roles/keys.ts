@@ -36,6 +36,12 @@ export interface ApiKey {
   /** When the secret was last replaced by rotation; null if never. */
   rotatedAt: string | null;
   lastUsedAt: string | null;
+  /**
+   * sha256 of the secret before the last rotation, which keeps working until `previousSecretUntil`
+   * (rotation with an overlap); both null when the last rotation ended the old secret at once.
+   */
+  previousSecretHash: string | null;
+  previousSecretUntil: string | null;
 }
 
 export const SANDBOX_CONNECTION_ID = 'sandbox';
@@ -104,6 +110,8 @@ export interface AgentSessionInfo {
 }
 
 export interface ConnectionWithPresence extends Connection {
+  /** Until when the agent token before the last rotation still opens sockets; null when it no longer does. */
+  previousAgentTokenUntil: string | null;
   presence: AgentPresence;
   /** The agents connected now, newest first. */
   agents: AgentSessionInfo[];
@@ -142,6 +150,8 @@ export interface KeyRotation {
   prefix: string;
   secretHash: string;
   at: Date;
+  /** Until when the replaced secret keeps working; null or absent ends it at once. A secret kept from an earlier rotation ends now either way. */
+  keepOldUntil?: Date | null;
 }
 
 export interface NewConnection {
@@ -177,10 +187,13 @@ export interface KeysStore {
   touchApiKey(id: string, at: Date): Promise<void>;
   /**
    * Replaces the hash of a non-revoked key of the organisation in one atomic step: once this
-   * resolves, the old secret finds nothing. Null when the key is unknown, revoked, foreign or of
-   * another mode.
+   * resolves, the old secret is found only as the key's previous one (until `keepOldUntil`, which
+   * whoever checks the key compares: core/auth/keySecret.ts), or, without an overlap, not at all.
+   * Null when the key is unknown, revoked, foreign or of another mode.
    */
   rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null>;
+  /** Ends the overlap of a key's last rotation now: its previous secret finds nothing. Null when the organisation has no such key. */
+  endApiKeyOverlap(orgId: string, id: string): Promise<ApiKey | null>;
   /**
    * Revokes the key; an earlier revocation keeps its time (`revokedNow` false). Null when no such
    * key. Takes effect from the next request: findApiKeyWithConnection may answer from memory only
@@ -190,17 +203,23 @@ export interface KeysStore {
 
   createConnection(connection: NewConnection): Promise<Connection>;
   findConnection(orgId: string, id: string): Promise<Connection | null>;
-  findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null>;
+  /** The connection whose agent token this is: its current one, or its previous one until that ends (`at` is now). */
+  findConnectionByAgentTokenHash(tokenHash: string, at?: Date): Promise<Connection | null>;
   /**
-   * Which of these agent token hashes some connection still holds: agent sockets opened with any
-   * other were opened with a token since rotated or revoked, and are dropped (agents/agentTokenWatch.ts).
+   * Which of these agent token hashes some connection still holds (as its current token, or as its
+   * previous one until `at`): agent sockets opened with any other were opened with a token since
+   * rotated or revoked, or whose overlap has ended, and are dropped (agents/agentTokenWatch.ts).
    */
-  agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>>;
+  agentTokenHashesHeld(tokenHashes: readonly string[], at?: Date): Promise<Set<string>>;
   /**
    * Replaces a live connection's agent token hash, or with null revokes it: from then on no agent
-   * token opens a socket for it. Null when the organisation has no such connection (or it is the sandbox).
+   * token opens a socket for it. With `keepOldUntil`, the token replaced keeps opening sockets until
+   * then (a token kept from an earlier rotation ends now); a revocation ends both. Null when the
+   * organisation has no such connection (or it is the sandbox).
    */
-  setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null>;
+  setAgentTokenHash(orgId: string, id: string, tokenHash: string | null, keepOldUntil?: Date | null): Promise<Connection | null>;
+  /** Ends the overlap of a connection's last token rotation now. Null when the organisation has no such connection. */
+  endAgentTokenOverlap(orgId: string, id: string): Promise<Connection | null>;
   listConnections(orgId: string): Promise<ConnectionWithPresence[]>;
   /** Null when the organisation has no such connection. */
   setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;

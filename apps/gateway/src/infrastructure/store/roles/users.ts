@@ -79,6 +79,10 @@ export interface UsersStore {
   touchDashboardSession(idHash: string, at: Date): Promise<void>;
   deleteDashboardSession(idHash: string): Promise<void>;
   deleteDashboardSessionsOf(userId: string): Promise<void>;
+  /** Keeps a sealed message for the session's next page view (replacing any), or with null drops it. */
+  setDashboardFlash(idHash: string, sealed: string | null): Promise<void>;
+  /** The session's sealed message, removed as it is read: of two reads at once, one gets it. */
+  takeDashboardFlash(idHash: string): Promise<string | null>;
 
   recordAudit(entry: NewAuditEntry): Promise<void>;
   /** The organisation's most recent entries first. */

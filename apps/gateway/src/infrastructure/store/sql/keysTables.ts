@@ -99,7 +99,16 @@ export class KeysTables implements KeysStore {
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKey> {
-    const record: ApiKey = { ...key, id: newId('key'), createdAt: now(), revokedAt: null, rotatedAt: null, lastUsedAt: null };
+    const record: ApiKey = {
+      ...key,
+      id: newId('key'),
+      createdAt: now(),
+      revokedAt: null,
+      rotatedAt: null,
+      lastUsedAt: null,
+      previousSecretHash: null,
+      previousSecretUntil: null,
+    };
     await this.db
       .insertInto('api_keys')
       .values({
@@ -139,7 +148,8 @@ export class KeysTables implements KeysStore {
         'c.write_whitelist as c_write_whitelist',
         'c.created_at as c_created_at',
       ])
-      .where('k.secret_hash', '=', secretHash)
+      // Either hash, each indexed (an OR of two index lookups on both engines): still one read.
+      .where((eb) => eb.or([eb('k.secret_hash', '=', secretHash), eb('k.previous_secret_hash', '=', secretHash)]))
       .executeTakeFirst();
     if (!row) return null;
     const found: KeyWithConnection = {
@@ -178,15 +188,34 @@ export class KeysTables implements KeysStore {
   }
 
   async rotateApiKey(rotation: KeyRotation): Promise<ApiKey | null> {
-    // One statement: the hash is swapped and the row returned atomically, so no reader ever sees
-    // both secrets valid, or neither.
+    // One statement: the hashes are swapped and the row returned atomically, so no reader ever sees
+    // a state between the two. SET reads the row as it was, so the old hash becomes the previous one.
+    const keepUntil = rotation.keepOldUntil?.toISOString() ?? null;
     const row = await this.db
       .updateTable('api_keys')
-      .set({ secret_hash: rotation.secretHash, prefix: rotation.prefix, rotated_at: rotation.at.toISOString() })
+      .set((eb) => ({
+        secret_hash: rotation.secretHash,
+        prefix: rotation.prefix,
+        rotated_at: rotation.at.toISOString(),
+        previous_secret_hash: keepUntil === null ? null : eb.ref('secret_hash'),
+        previous_secret_until: keepUntil,
+      }))
       .where('id', '=', rotation.id)
       .where('org_id', '=', rotation.orgId)
       .where('mode', '=', rotation.mode)
       .where('revoked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    this.engine.keys.forget();
+    return row ? toApiKey(row) : null;
+  }
+
+  async endApiKeyOverlap(orgId: string, id: string): Promise<ApiKey | null> {
+    const row = await this.db
+      .updateTable('api_keys')
+      .set({ previous_secret_hash: null, previous_secret_until: null })
+      .where('id', '=', id)
+      .where('org_id', '=', orgId)
       .returningAll()
       .executeTakeFirst();
     this.engine.keys.forget();
@@ -239,30 +268,78 @@ export class KeysTables implements KeysStore {
     return row ? toConnection(row) : null;
   }
 
-  async findConnectionByAgentTokenHash(tokenHash: string): Promise<Connection | null> {
-    const row = await this.db.selectFrom('connections').selectAll().where('agent_token_hash', '=', tokenHash).executeTakeFirst();
+  async findConnectionByAgentTokenHash(tokenHash: string, at = new Date()): Promise<Connection | null> {
+    const row = await this.db
+      .selectFrom('connections')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('agent_token_hash', '=', tokenHash),
+          eb.and([eb('previous_agent_token_hash', '=', tokenHash), eb('previous_agent_token_until', '>', at.toISOString())]),
+        ]),
+      )
+      .executeTakeFirst();
     return row ? toConnection(row) : null;
   }
 
-  async agentTokenHashesHeld(tokenHashes: readonly string[]): Promise<Set<string>> {
+  async agentTokenHashesHeld(tokenHashes: readonly string[], at = new Date()): Promise<Set<string>> {
     const held = new Set<string>();
+    const wanted = new Set(tokenHashes);
+    const until = at.toISOString();
     for (const some of chunks(tokenHashes)) {
-      const rows = await this.db.selectFrom('connections').select('agent_token_hash').where('agent_token_hash', 'in', some).execute();
-      for (const row of rows) held.add(row.agent_token_hash!);
+      const rows = await this.db
+        .selectFrom('connections')
+        .select(['agent_token_hash', 'previous_agent_token_hash', 'previous_agent_token_until'])
+        .where((eb) =>
+          eb.or([
+            eb('agent_token_hash', 'in', some),
+            eb.and([eb('previous_agent_token_hash', 'in', some), eb('previous_agent_token_until', '>', until)]),
+          ]),
+        )
+        .execute();
+      for (const row of rows) {
+        if (row.agent_token_hash !== null && wanted.has(row.agent_token_hash)) held.add(row.agent_token_hash);
+        // A row selected for its current token may hold a previous one that has ended: times compare as ISO text on both engines.
+        const previous = row.previous_agent_token_hash;
+        if (previous !== null && wanted.has(previous) && (row.previous_agent_token_until ?? '') > until) held.add(previous);
+      }
     }
     return held;
   }
 
-  async setAgentTokenHash(orgId: string, id: string, tokenHash: string | null): Promise<Connection | null> {
+  async setAgentTokenHash(
+    orgId: string,
+    id: string,
+    tokenHash: string | null,
+    keepOldUntil: Date | null = null,
+  ): Promise<Connection | null> {
+    const keepUntil = tokenHash === null ? null : (keepOldUntil?.toISOString() ?? null);
     const row = await this.db
       .updateTable('connections')
-      .set({ agent_token_hash: tokenHash })
+      .set((eb) => ({
+        agent_token_hash: tokenHash,
+        // SET reads the row as it was: the token replaced becomes the previous one (null when it was revoked).
+        previous_agent_token_hash: keepUntil === null ? null : eb.ref('agent_token_hash'),
+        previous_agent_token_until: keepUntil,
+      }))
       .where('org_id', '=', orgId)
       .where('id', '=', id)
       .where('id', '<>', SANDBOX_CONNECTION_ID)
       .returningAll()
       .executeTakeFirst();
     this.engine.keys.forget();
+    return row ? toConnection(row) : null;
+  }
+
+  async endAgentTokenOverlap(orgId: string, id: string): Promise<Connection | null> {
+    const row = await this.db
+      .updateTable('connections')
+      .set({ previous_agent_token_hash: null, previous_agent_token_until: null })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .where('id', '<>', SANDBOX_CONNECTION_ID)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toConnection(row) : null;
   }
 
@@ -292,8 +369,11 @@ export class KeysTables implements KeysStore {
       .execute();
     return rows.map((row) => {
       const agents = sessions.filter((s) => s.connection_id === row.id).map(toSessionInfo);
+      const overlapLive =
+        row.previous_agent_token_hash !== null && row.previous_agent_token_until !== null && row.previous_agent_token_until > now();
       return {
         ...toConnection(row),
+        previousAgentTokenUntil: overlapLive ? row.previous_agent_token_until : null,
         presence: presenceOf(row, agents),
         agents,
         lastAgentDetails: row.last_agent_details === null ? null : parsedJson<AgentDetails>(row.last_agent_details),

@@ -348,6 +348,42 @@ function changeFeed(kind: EngineKind): Migration {
 }
 
 /**
+ * Step 6: rotation with an overlap (docs/decisions.md#rotation-with-an-overlap). A key and a
+ * connection keep the secret they had before their last rotation, and until when it still works:
+ * the key lookup finds a key by either hash in its one read (both indexed), and the time is compared
+ * by the caller, so that a remembered key stops working at the end without anything being told. A
+ * dashboard session holds at most one sealed message for its next page view (`flash`: sealed with a
+ * key derived from the session id, which the store never holds), so a secret is shown after a
+ * redirect and never re-sent. PostgreSQL's trigger that tells the gateways to forget remembered keys
+ * learns the new key columns.
+ */
+function rotationOverlap(kind: EngineKind): Migration {
+  const t = types(kind);
+  return {
+    async up(db: Db) {
+      await db.schema.alterTable('api_keys').addColumn('previous_secret_hash', 'text').execute();
+      await db.schema.alterTable('api_keys').addColumn('previous_secret_until', t.time).execute();
+      await db.schema.createIndex('api_keys_previous_secret').on('api_keys').column('previous_secret_hash').unique().execute();
+      await db.schema.alterTable('connections').addColumn('previous_agent_token_hash', 'text').execute();
+      await db.schema.alterTable('connections').addColumn('previous_agent_token_until', t.time).execute();
+      await db.schema
+        .createIndex('connections_previous_agent_token')
+        .on('connections')
+        .column('previous_agent_token_hash')
+        .unique()
+        .execute();
+      await db.schema.alterTable('dashboard_sessions').addColumn('flash', 'text').execute();
+      if (!t.postgres) return;
+      await sql`DROP TRIGGER IF EXISTS api_keys_changed ON api_keys`.execute(db);
+      await sql`CREATE TRIGGER api_keys_changed
+        AFTER INSERT OR DELETE OR UPDATE OF id, org_id, name, prefix, mode, scopes, secret_hash, created_at, revoked_at, rotated_at,
+          previous_secret_hash, previous_secret_until
+        ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION gateway_notify_keys_changed()`.execute(db);
+    },
+  };
+}
+
+/**
  * Step 7: one email may be a user of several organisations, a user per organisation
  * (docs/decisions.md#one-email-in-several-organisations): an email is unique within an organisation,
  * no longer across the gateway, so inviting someone another organisation has invited reveals nothing
@@ -417,6 +453,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0001_one_store': schemaOfOneStore(kind),
     '0002_write_results': writeResultsNotBytes(kind),
     '0003_change_feed': changeFeed(kind),
+    '0006_rotation_overlap': rotationOverlap(kind),
     '0007_users_per_org': usersPerOrganisation(kind),
   };
 }

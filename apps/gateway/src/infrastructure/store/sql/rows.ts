@@ -50,6 +50,8 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
     revokedAt: row.revoked_at,
     rotatedAt: row.rotated_at,
     lastUsedAt: row.last_used_at,
+    previousSecretHash: row.previous_secret_hash,
+    previousSecretUntil: row.previous_secret_until,
   };
 }
 

@@ -32,6 +32,9 @@ export interface ApiKeysTable {
   revoked_at: Time | null;
   rotated_at: Time | null;
   last_used_at: Time | null;
+  /** The secret before the last rotation and until when it still works (0006_rotation_overlap). */
+  previous_secret_hash: string | null;
+  previous_secret_until: Time | null;
 }
 
 export interface ConnectionsTable {
@@ -46,6 +49,9 @@ export interface ConnectionsTable {
   last_agent_version: string | null;
   last_agent_host: string | null;
   last_agent_details: Json | null;
+  /** The agent token before the last rotation and until when it still opens sockets (0006_rotation_overlap). */
+  previous_agent_token_hash: string | null;
+  previous_agent_token_until: Time | null;
 }
 
 export interface AgentSessionsTable {
@@ -83,6 +89,8 @@ export interface DashboardSessionsTable {
   user_id: string;
   created_at: Time;
   last_seen_at: Time;
+  /** A message for the session's next page view, sealed with a key only the session's cookie gives (0006_rotation_overlap). */
+  flash: string | null;
 }
 
 export interface AuditLogTable {

@@ -165,6 +165,23 @@ export class UsersTables implements UsersStore {
     await this.db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
   }
 
+  async setDashboardFlash(idHash: string, sealed: string | null): Promise<void> {
+    await this.db.updateTable('dashboard_sessions').set({ flash: sealed }).where('id_hash', '=', idHash).execute();
+  }
+
+  async takeDashboardFlash(idHash: string): Promise<string | null> {
+    const row = await this.db.selectFrom('dashboard_sessions').select('flash').where('id_hash', '=', idHash).executeTakeFirst();
+    if (!row?.flash) return null;
+    // Cleared only if still the one read: of two views at once, exactly one clears it and shows it.
+    const cleared = await this.db
+      .updateTable('dashboard_sessions')
+      .set({ flash: null })
+      .where('id_hash', '=', idHash)
+      .where('flash', '=', row.flash)
+      .executeTakeFirst();
+    return cleared.numUpdatedRows > 0n ? row.flash : null;
+  }
+
   async recordAudit(entry: NewAuditEntry): Promise<void> {
     await this.db
       .insertInto('audit_log')
