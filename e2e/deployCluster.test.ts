@@ -54,6 +54,8 @@ test('every gateway shares the store, Redis, NATS and cursor key, under its own 
     assert.equal(config.redisUrl, 'redis://redis:6379');
     assert.equal(config.natsUrl, 'nats://nats:4222');
     assert.ok(config.cursorSecret);
+    assert.equal(config.host, '0.0.0.0', 'reachable from the balancer: GATEWAY_URL is set');
+    assert.equal(config.gatewayUrl, 'http://localhost:3000');
   }
   // CURSOR_SECRET has no default: compose refuses to start without it rather than sign with a known key.
   assert.match(String(envs[0]!.CURSOR_SECRET), /^\$\{CURSOR_SECRET:\?/);

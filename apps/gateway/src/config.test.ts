@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { databaseUrlFrom, loadConfig } from './config.ts';
+import { databaseUrlFrom, loadConfig, publicBaseUrl, publicBaseUrlFrom } from './config.ts';
 
 test('CURSOR_SECRET takes 32+ bytes as hex or base64, is absent by default, and a short one names the variable', () => {
   const key = randomBytes(32);
@@ -78,4 +78,46 @@ test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself wh
   assert.equal(loadConfig({ EVENTS_RETENTION_DAYS: '7' }).eventsRetentionDays, 7);
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' }), /EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650/);
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
+});
+
+test('GATEWAY_URL: the public base URL, required when HOST is not this machine; without it the gateway listens on loopback only', () => {
+  const local = loadConfig({ PORT: '8443' });
+  assert.deepEqual([local.host, local.gatewayUrl, publicBaseUrl(local)], ['127.0.0.1', null, 'http://localhost:8443']);
+  assert.equal(publicBaseUrl(loadConfig({ PORT: '0' }), 41234), 'http://localhost:41234', 'PORT 0: the port it listens on');
+  const public_ = loadConfig({ GATEWAY_URL: 'https://GW.example.com/' });
+  assert.deepEqual(
+    [public_.host, public_.gatewayUrl, publicBaseUrl(public_)],
+    ['0.0.0.0', 'https://gw.example.com', 'https://gw.example.com'],
+  );
+  assert.equal(
+    loadConfig({ GATEWAY_URL: 'https://example.com/gp/', HOST: '10.0.0.5' }).gatewayUrl,
+    'https://example.com/gp',
+    'a proxy prefix',
+  );
+  assert.equal(loadConfig({ GATEWAY_URL: 'http://localhost:3000' }).gatewayUrl, 'http://localhost:3000', 'http for this machine');
+  assert.equal(loadConfig({ GATEWAY_URL: 'http://127.0.0.1:8080', HOST: '::1' }).host, '::1');
+  assert.throws(
+    () => loadConfig({ HOST: '0.0.0.0' }),
+    /^Error: GATEWAY_URL must be set when HOST \(0\.0\.0\.0\) is not this machine: the address people and agents reach the gateway at, e\.g\. https:\/\/gateway\.example\.com/,
+  );
+  const refused: [string, RegExp][] = [
+    ['gateway.example.com', /must be an absolute URL, e\.g\. https:\/\/gateway\.example\.com, not "gateway\.example\.com"/],
+    ['/dashboard', /must be an absolute URL/],
+    ['ftp://gw.example.com', /must start with https:\/\//],
+    ['http://gw.example.com', /must start with https:\/\/ unless it names this machine.*clear text/],
+    ['https://gw.example.com/?x=1', /must have no query/],
+    ['https://gw.example.com/?', /must have no query/],
+    ['https://gw.example.com/#top', /must have no fragment/],
+    ['https://user:pw@gw.example.com', /must not hold a user name or password/],
+  ];
+  for (const [value, message] of refused) {
+    assert.throws(
+      () => loadConfig({ GATEWAY_URL: value }),
+      (e: Error) => e.message.startsWith('GATEWAY_URL') && message.test(e.message),
+      value,
+    );
+    assert.throws(() => publicBaseUrlFrom({ GATEWAY_URL: value }), message, value);
+  }
+  assert.equal(publicBaseUrlFrom({ PORT: '8080' }), 'http://localhost:8080', 'the operator CLI: this machine on PORT');
+  assert.equal(publicBaseUrlFrom({ GATEWAY_URL: 'https://a.example' }, 'https://b.example/'), 'https://b.example', '--gateway-url wins');
 });

@@ -52,6 +52,49 @@ function serverUrl(variable: string, schemes: readonly string[], example: string
     .default(null);
 }
 
+/** Host names that are this machine: a gateway bound to one serves only it, and http:// to one crosses no network. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+function isLoopback(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host) || host.toLowerCase().endsWith('.localhost');
+}
+
+/**
+ * GATEWAY_URL (docs/operations.md#configuration): the address people and agents reach this gateway
+ * at, from which every absolute link it prints or renders is built (sign-in links, install steps).
+ * An absolute http(s) URL, optionally with a path (a reverse proxy's prefix), without credentials,
+ * query or fragment; https unless its host is this machine, since a sign-in link over http would
+ * cross the network in clear text. Kept without a trailing slash; null when unset.
+ */
+function gatewayUrlProblem(text: string): string | null {
+  const example = 'e.g. https://gateway.example.com';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `GATEWAY_URL must be an absolute URL, ${example}, not "${text}"`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `GATEWAY_URL must start with https:// (${example}), not "${url.protocol}//"`;
+  if (url.username || url.password) return 'GATEWAY_URL must not hold a user name or password';
+  if (url.search || text.includes('?')) return `GATEWAY_URL must have no query (?…), ${example}`;
+  if (url.hash || text.includes('#')) return `GATEWAY_URL must have no fragment (#…), ${example}`;
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    return `GATEWAY_URL must start with https:// unless it names this machine (localhost, 127.0.0.1, [::1]): sign-in links over http:// would cross the network in clear text; got "${text}"`;
+  return null;
+}
+
+const GatewayUrlSchema = z
+  .string()
+  .transform((text) => text.trim())
+  .superRefine((text, ctx) => {
+    const problem = gatewayUrlProblem(text);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((text) => new URL(text).href.replace(/\/+$/, ''))
+  .nullable()
+  .default(null);
+
 /** NATS_URL may list several servers of one NATS cluster, comma-separated. */
 const NatsUrlsSchema = z
   .string()
@@ -81,7 +124,10 @@ const NatsUrlsSchema = z
 const ConfigSchema = z
   .object({
     port: z.coerce.number({ message: 'PORT must be a port number' }).int().min(0).max(65535).default(3000),
-    host: z.string().default('0.0.0.0'),
+    /** Unset: 0.0.0.0 when GATEWAY_URL says where the public reaches it, else loopback only (see loadConfig). */
+    host: z.string().optional(),
+    /** The public base URL (GATEWAY_URL): links are built from it, never from a request's Host. */
+    gatewayUrl: GatewayUrlSchema,
     dataDir: z.string().min(1).default('data'),
     logLevel: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -192,7 +238,7 @@ const ConfigSchema = z
     message:
       'CURSOR_SECRET must be set when REDIS_URL or NATS_URL is: every instance of a deployment must sign cursors with the same key (e.g. the output of: openssl rand -hex 32)',
   });
-export type GatewayConfig = z.infer<typeof ConfigSchema>;
+export type GatewayConfig = Omit<z.infer<typeof ConfigSchema>, 'host'> & { host: string };
 
 /** DATA_DIR as `start` reads it, for commands that need nothing else (the operator CLI). */
 export function dataDirFrom(env: NodeJS.ProcessEnv = process.env): string {
@@ -217,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const parsed = ConfigSchema.safeParse({
     port: env.PORT || undefined,
     host: env.HOST || undefined,
+    gatewayUrl: env.GATEWAY_URL || undefined,
     dataDir: env.DATA_DIR || undefined,
     logLevel: env.LOG_LEVEL || undefined,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS || undefined,
@@ -240,8 +287,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     eventsRetentionDays: env.EVENTS_RETENTION_DAYS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  // Without a public address the links would have to name the request's Host, which a client
+  // chooses: so unless GATEWAY_URL says where the public reaches it, the gateway serves this machine only.
+  const host = parsed.data.host ?? (parsed.data.gatewayUrl === null ? '127.0.0.1' : '0.0.0.0');
+  const loopback = isLoopback(host);
+  if (!loopback && parsed.data.gatewayUrl === null)
+    throw new Error(
+      `GATEWAY_URL must be set when HOST (${host}) is not this machine: the address people and agents reach the gateway at, e.g. https://gateway.example.com; sign-in links and install steps are built from it`,
+    );
   // Bound to loopback, only loopback's names reach /mcp unless told otherwise (DNS rebinding); elsewhere any.
-  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(parsed.data.host ?? '');
   const mcpAllowedHosts = parsed.data.mcpAllowedHosts ?? (loopback ? ['localhost', '127.0.0.1', '[::1]'] : []);
-  return { ...parsed.data, mcpAllowedHosts, dataDir: path.resolve(parsed.data.dataDir) };
+  return { ...parsed.data, host, mcpAllowedHosts, dataDir: path.resolve(parsed.data.dataDir) };
+}
+
+/**
+ * The public base URL every absolute link starts with (no trailing slash): GATEWAY_URL, else this
+ * machine on the port the gateway listens on (`listeningPort` when PORT was 0). For the dashboard's
+ * links, the operator CLI's and an OAuth issuer alike; never built from a request's headers.
+ */
+export function publicBaseUrl(config: Pick<GatewayConfig, 'gatewayUrl' | 'port'>, listeningPort?: number): string {
+  return config.gatewayUrl ?? `http://localhost:${listeningPort ?? config.port}`;
+}
+
+/** GATEWAY_URL and PORT alone, checked as at start, for the operator CLI's links; `given` (--gateway-url) wins. */
+export function publicBaseUrlFrom(env: NodeJS.ProcessEnv = process.env, given?: string): string {
+  const gatewayUrl = GatewayUrlSchema.safeParse(given?.trim() || env.GATEWAY_URL || undefined);
+  if (!gatewayUrl.success) throw new Error(gatewayUrl.error.issues.map((i) => i.message).join('\n'));
+  const port = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .safeParse(env.PORT || 3000);
+  return publicBaseUrl({ gatewayUrl: gatewayUrl.data, port: port.success ? port.data : 3000 });
 }

@@ -47,6 +47,7 @@ import { NO_METRICS } from './infrastructure/telemetry/metrics.ts';
 import { startMetricsServer, type MetricsServer } from '@gp-gateway/telemetry';
 import { createPromMetrics } from './infrastructure/telemetry/promMetrics.ts';
 import { sha256Hex } from './core/auth/secrets.ts';
+import { publicBaseUrl } from './config.ts';
 
 /** How the gateway applies its limits (docs/api.md#rate-limits); every field has a default. */
 export interface GatewayLimitOptions {
@@ -78,6 +79,8 @@ export interface GatewayOptions {
   cursorSecret: Buffer;
   port: number;
   host?: string;
+  /** GATEWAY_URL: the public base URL the dashboard's links start with; this machine on the listening port when absent. */
+  gatewayUrl?: string | null;
   requestTimeoutMs: number;
   /** Folder of the demo databases; when given, the built-in sandbox agent serves them. */
   sandboxDir?: string;
@@ -265,12 +268,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
+  // Known once listening (PORT may be 0); links are made only by requests, which come after.
+  let publicUrl = publicBaseUrl({ gatewayUrl: options.gatewayUrl ?? null, port: options.port });
   const app = createApp({
+    publicUrl: () => publicUrl,
     usage,
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
-    dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter()),
+    // The cursor secret is shared by a deployment's instances: a choice of organisation made after
+    // signing in on one is good on another (the key is derived from it, never the secret itself).
+    dashboardAuth: new DashboardAuth(options.store, shared ?? new InMemoryTokenBucketLimiter(), options.cursorSecret),
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection, metrics),
     cursors,
     events,
@@ -311,6 +319,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     server.listen({ port: options.port, host: options.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  publicUrl = publicBaseUrl({ gatewayUrl: options.gatewayUrl ?? null, port });
   let metricsServer: MetricsServer | null = null;
   if (prom && options.metrics?.port !== undefined) {
     metricsServer = await startMetricsServer({

@@ -32,6 +32,8 @@ export interface AppOptions {
   admin: AdminService;
   /** Counts requests made with keys for the dashboard's usage page; null records nothing. */
   usage: UsageRecorder | null;
+  /** The public base URL (config.ts publicBaseUrl) the dashboard's links start with. */
+  publicUrl: () => string;
   /** Who is signed in to the dashboard. */
   dashboardAuth: DashboardAuth;
   agents: AgentRouter;
@@ -103,7 +105,7 @@ export function createApp(options: AppOptions): Express {
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
-  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -167,7 +167,18 @@ export { parseEventsQuery } from './eventQuery.ts';
 export type { EventsQuery } from './eventQuery.ts';
 
 // Text a client or person names something with: one rule for write bodies, filters and names
-export { idProblem, textProblem } from './text.ts';
+export {
+  codePointName,
+  DESCRIPTION_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  escapeHidden,
+  idProblem,
+  lengthProblem,
+  multilineTextProblem,
+  NAME_MAX_LENGTH,
+  nameProblem,
+  textProblem,
+} from './text.ts';
 
 // Write bodies (docs/api.md#writes)
 export {

@@ -247,6 +247,8 @@ test('ids and text that look alike are not silently different: hidden characters
     assert.deepEqual(check.ok ? [] : check.issues.map((i) => i.path), refused, JSON.stringify(hidden));
   }
   const nbsp = checkWriteBody('customers', { id: 'A\u00a0B', name: 'Société\u00a0X' });
-  assert.deepEqual(nbsp.ok ? [] : nbsp.issues, [{ path: 'id', message: 'must not contain spaces other than the ASCII space' }]);
+  assert.deepEqual(nbsp.ok ? [] : nbsp.issues, [
+    { path: 'id', message: 'must not contain spaces other than the ASCII space: U+00A0 at position 2' },
+  ]);
   assert.equal(checkWriteBody('customers', { id: 'NET 30', name: 'Ärzte & Söhne 𝓤 ｆｕｌｌ' }).ok, true);
 });

@@ -495,15 +495,33 @@ export function storeContract(subject: StoreUnderTest): void {
     for (const org of [a, b]) assert.equal((await store.listConnections(org.id))[0]?.presence.connectedAgents, 1);
   });
 
-  test('users: emails unique across the gateway whatever their case; roles, removal with their sessions', async () => {
+  test('users: an email is unique within its organisation whatever its case, and may be a user of several; roles, removal with their sessions', async () => {
     const store = await fresh();
     const a = await store.createOrganisation('Alpha');
     const b = await store.createOrganisation('Beta');
     const ann = await store.createUser({ orgId: a.id, email: 'Ann@Example.com', role: 'admin' });
     assert.equal(ann?.email, 'ann@example.com');
-    assert.equal(await store.createUser({ orgId: b.id, email: 'ANN@example.com', role: 'viewer' }), null);
+    assert.equal(await store.createUser({ orgId: a.id, email: 'ANN@example.com', role: 'viewer' }), null, 'twice in one organisation');
+    const annOfBeta = await store.createUser({ orgId: b.id, email: 'ANN@example.com', role: 'viewer' });
+    assert.deepEqual(
+      [annOfBeta?.orgId, annOfBeta?.email, annOfBeta?.role],
+      [b.id, 'ann@example.com', 'viewer'],
+      'another organisation: a user of its own',
+    );
+    assert.notEqual(annOfBeta!.id, ann!.id);
     assert.deepEqual(await store.findUser(ann!.id), ann);
-    assert.deepEqual(await store.findUserForSignIn('ann@EXAMPLE.com'), { user: ann, passwordHash: null });
+    assert.deepEqual(await store.findUsersForSignIn('ann@EXAMPLE.com'), [
+      { user: ann, passwordHash: null },
+      { user: annOfBeta, passwordHash: null },
+    ]);
+    assert.deepEqual(await store.findUsersForSignIn('nobody@example.com'), []);
+    await store.setUserPassword(annOfBeta!.id, 'scrypt$beta');
+    assert.deepEqual(
+      (await store.findUsersForSignIn('ann@example.com')).map((f) => f.passwordHash),
+      [null, 'scrypt$beta'],
+      "one organisation's password is not the other's",
+    );
+    assert.equal(await store.removeUser(b.id, annOfBeta!.id), true);
     assert.equal(await store.setUserRole(b.id, ann!.id, 'viewer'), null, 'another organisation');
     assert.equal((await store.setUserRole(a.id, ann!.id, 'viewer'))?.role, 'viewer');
     await store.setUserPassword(ann!.id, 'scrypt$hash');

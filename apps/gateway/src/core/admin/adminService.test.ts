@@ -141,3 +141,48 @@ test('names follow the text rule of API write bodies: control, format and bidi c
   }
   assert.equal((await admin.createOrganisation('Société Générale – 東京')).name, 'Société Générale – 東京');
 });
+
+test('a refused name or email says which character and where; names longer than the forms allow are refused (issue 36)', async () => {
+  const org = await admin.createOrganisation('Lengths Ltd');
+  await assert.rejects(admin.issueApiKey({ orgId: org.id, name: 'Evil\u001b[2J', mode: 'live', scopes: ['read'] }), {
+    message: 'the name contains a control character (U+001B) at position 5',
+  });
+  await assert.rejects(admin.createConnection({ orgId: org.id, name: 'HQ\u202egpj.exe' }), {
+    message: 'the name contains a bidirectional control character (U+202E) at position 3',
+  });
+  for (const name of ['x'.repeat(5000), 'x'.repeat(30_000)]) {
+    const length = name.length.toLocaleString('en');
+    const message = `the name must be at most 100 characters (it has ${length})`;
+    await assert.rejects(admin.createOrganisation(name), { message });
+    await assert.rejects(admin.issueApiKey({ orgId: org.id, name, mode: 'live', scopes: ['read'] }), { message });
+    await assert.rejects(admin.createConnection({ orgId: org.id, name }), { message });
+  }
+  assert.equal((await admin.createConnection({ orgId: org.id, name: '東'.repeat(100) })).connection.name.length, 100);
+  await assert.rejects(admin.inviteUser({ orgId: org.id, email: 'a\u0000b@example.com', role: 'viewer' }), {
+    message: 'the email contains a control character (U+0000) at position 2',
+  });
+  await assert.rejects(admin.inviteUser({ orgId: org.id, email: `${'a'.repeat(250)}@example.com`, role: 'viewer' }), {
+    message: 'the email must be at most 254 characters',
+  });
+  assert.deepEqual(await admin.listApiKeys(org.id), [], 'nothing refused was stored');
+  assert.deepEqual(await admin.listUsers(org.id), []);
+});
+
+test('inviting an email another organisation uses works and says nothing of the other organisation (issue 36 item 4)', async () => {
+  const first = await admin.createOrganisation('First tenant');
+  const second = await admin.createOrganisation('Second tenant');
+  const theirs = await admin.inviteUser({ orgId: first.id, email: 'shared@example.com', role: 'admin' });
+  const ours = await admin.inviteUser({ orgId: second.id, email: 'Shared@Example.com', role: 'viewer' });
+  assert.deepEqual([ours.user.orgId, ours.user.email, ours.user.role], [second.id, 'shared@example.com', 'viewer']);
+  assert.notEqual(ours.user.id, theirs.user.id);
+  assert.notEqual(ours.signInToken, theirs.signInToken);
+  assert.deepEqual(
+    (await admin.listUsers(second.id)).map((u) => u.email),
+    ['shared@example.com'],
+  );
+  assert.equal((await admin.listUsers(first.id))[0]!.role, 'admin', "the other organisation's user is untouched");
+  // Twice in one organisation is refused, naming only that organisation.
+  await assert.rejects(admin.inviteUser({ orgId: second.id, email: 'shared@example.com', role: 'admin' }), {
+    message: 'shared@example.com is already a user of this organisation',
+  });
+});

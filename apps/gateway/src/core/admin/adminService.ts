@@ -2,7 +2,7 @@ import type { KeyMode } from '../../infrastructure/store/store.ts';
 import { mintAgentToken, mintApiKey, mintSignInToken } from '../auth/secrets.ts';
 import { overlapEnd, type RotationOverlap } from '../auth/rotationOverlap.ts';
 import { LIMIT_BOUNDS } from '../limits/limits.ts';
-import { textProblem } from '@gp-gateway/protocol';
+import { EMAIL_MAX_LENGTH, nameProblem, textProblem } from '@gp-gateway/protocol';
 import {
   SANDBOX_CONNECTION_ID,
   SCOPES,
@@ -301,16 +301,18 @@ export class AdminService {
   }
 
   /**
-   * Adds a dashboard user to the organisation and makes their one-time sign-in link, valid for
+   * Adds a dashboard user to the organisation (an email other organisations use too gets a user of
+   * its own here, with its own password) and makes their one-time sign-in link, valid for
    * SIGN_IN_LINK_TTL_MS: they set their password through it. The first admin is invited this way by
    * the operator CLI, later users by an admin in the dashboard.
    */
   async inviteUser(request: { orgId: string; email: string; role: string }): Promise<InvitedUser> {
-    const email = request.email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AdminError(`"${request.email}" is not an email address`);
+    const email = emailOf(request.email);
     const role = checkRole(request.role);
     const user = await this.store.createUser({ orgId: request.orgId, email, role });
-    if (!user) throw new AdminError(`a user with the email ${email} already exists`);
+    // Only this organisation's users are looked at: whether another organisation has the email is
+    // never said (docs/decisions.md#one-email-in-several-organisations); it gets a user of its own.
+    if (!user) throw new AdminError(`${email} is already a user of this organisation`);
     const link = await this.signInLinkFor(user);
     await this.audit(user.orgId, 'user.invited', user.email, { role });
     return { user, ...link };
@@ -405,16 +407,31 @@ function checkRole(role: string): UserRole {
 }
 
 /**
- * A name as given, trimmed: not empty (`missing` says so), and under the text rule API write bodies
- * follow (the protocol's textProblem: no controls, format, bidi or separator characters), so a name
- * shows in pages and the operator CLI as what it is.
+ * A name as given, trimmed: not empty (`missing` says so), at most NAME_MAX_LENGTH characters (as
+ * the forms say), and under the text rule API write bodies follow (the protocol's nameProblem: no
+ * controls, format, bidi or separator characters), so a name shows in pages and the operator CLI as
+ * what it is.
  */
 function nameOf(given: string, missing: string): string {
   const name = given.trim();
   if (!name) throw new AdminError(missing);
-  const problem = textProblem(name);
+  const problem = nameProblem(name);
   if (problem !== null) throw new AdminError(`the name ${problem}`);
   return name;
+}
+
+/**
+ * An email as stored: trimmed, lower-cased, one @ with something either side, at most
+ * EMAIL_MAX_LENGTH characters, under the text rule. The message never repeats the text: it may hold
+ * the very characters the rule keeps out of pages and terminals.
+ */
+function emailOf(given: string): string {
+  const email = given.trim().toLowerCase();
+  const problem = textProblem(email);
+  if (problem !== null) throw new AdminError(`the email ${problem}`);
+  if (email.length > EMAIL_MAX_LENGTH) throw new AdminError(`the email must be at most ${EMAIL_MAX_LENGTH} characters`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AdminError(`"${email}" is not an email address`);
+  return email;
 }
 
 /** How the limits are named in messages that do not come from a particular front end. */

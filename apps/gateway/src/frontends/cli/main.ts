@@ -4,6 +4,7 @@ import { registerKeyCommand } from './commands/key.ts';
 import { registerOrgCommand } from './commands/org.ts';
 import { registerStartCommand } from './commands/start.ts';
 import { registerUserCommand } from './commands/user.ts';
+import { printableMessage } from './output.ts';
 
 const program = new Command()
   .name('gp-gateway')
@@ -29,6 +30,6 @@ registerConnectionCommand(program);
 registerUserCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(`gp-gateway: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`gp-gateway: ${printableMessage(error instanceof Error ? error.message : String(error))}`);
   process.exitCode = 1;
 });

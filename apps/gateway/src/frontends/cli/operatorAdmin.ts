@@ -1,5 +1,6 @@
 import { AdminError, type AdminService } from '../../core/admin/adminService.ts';
 import { openLocalAdmin } from '../../core/admin/localAdmin.ts';
+import { printable } from './output.ts';
 import { dataDirFrom, databaseUrlFrom, redisUrlFrom } from '../../config.ts';
 import type { ConnectionWithPresence, Organisation } from '../../infrastructure/store/store.ts';
 
@@ -19,7 +20,7 @@ export async function runOperatorCommand(
   });
   try {
     const lines = await action(admin);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${lines.map(printable).join('\n')}\n`);
   } finally {
     await close();
   }
@@ -28,7 +29,8 @@ export async function runOperatorCommand(
 /** An organisation by id or by exact name, or an error that says how to find the right one. */
 export async function organisationNamed(admin: AdminService, idOrName: string): Promise<Organisation> {
   const org = await admin.findOrganisation(idOrName);
-  if (!org) throw new Error(`there is no organisation with the id or name "${idOrName}". See them all with: gp-gateway org list`);
+  if (!org)
+    throw new Error(`there is no organisation with the id or name "${printable(idOrName)}". See them all with: gp-gateway org list`);
   return org;
 }
 
@@ -40,13 +42,15 @@ export async function connectionNamed(admin: AdminService, org: Organisation, id
   const byName = connections.filter((c) => c.name === idOrName);
   if (byName.length === 1) return byName[0]!;
   const hint = `See them with: gp-gateway connection list --org ${org.id}`;
-  if (byName.length > 1) throw new Error(`"${org.name}" has ${byName.length} connections named "${idOrName}"; use the id. ${hint}`);
-  throw new Error(`"${org.name}" has no connection with the id or name "${idOrName}". ${hint}`);
+  if (byName.length > 1)
+    throw new Error(`"${printable(org.name)}" has ${byName.length} connections named "${printable(idOrName)}"; use the id. ${hint}`);
+  throw new Error(`"${printable(org.name)}" has no connection with the id or name "${printable(idOrName)}". ${hint}`);
 }
 
 /** `"Acme Ltd" (org_…)`: how commands name an organisation. */
 export function describeOrganisation(org: Organisation): string {
-  return `"${org.name}" (${org.id})`;
+  // Escaped here too: the line it goes into may be an error's, whose own line breaks are kept.
+  return `"${printable(org.name)}" (${org.id})`;
 }
 
 /** An AdminError as the CLI prints it: the message, then each problem on a line of its own. */

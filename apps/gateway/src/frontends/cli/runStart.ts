@@ -35,6 +35,7 @@ export async function runStart(): Promise<void> {
     cursorSecret: config.cursorSecret ?? loadOrCreateCursorKey(paths.cursorKey),
     port: config.port,
     host: config.host,
+    gatewayUrl: config.gatewayUrl,
     requestTimeoutMs: config.requestTimeoutMs,
     sandboxDir: paths.demo,
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
@@ -55,6 +56,7 @@ export async function runStart(): Promise<void> {
   });
   process.stdout.write(
     `\nGP gateway listening on ${gateway.url} (data in ${config.dataDir})\n` +
+      (config.gatewayUrl ? `Public address (GATEWAY_URL), for the dashboard's links: ${config.gatewayUrl}\n` : '') +
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +

@@ -33,7 +33,7 @@ test('a sign-in link sets the password once; it signs the user in; used or unkno
     const again = await auth.acceptSignInLink(token, 'another long password');
     assert.ok(!again.ok && /expired or was already used/.test(again.problem));
   }
-  const stored = await store.findUserForSignIn('new@example.com');
+  const [stored] = await store.findUsersForSignIn('new@example.com');
   assert.ok(stored?.passwordHash?.startsWith('scrypt$') && !stored.passwordHash.includes('good long'));
 });
 
@@ -112,6 +112,55 @@ test('a session idle for 12 hours is over; a changed password ends every session
   const link = await admin.newSignInLink(invited.user.orgId, invited.user.id);
   assert.ok((await auth.acceptSignInLink(link.signInToken, 'a brand new password')).ok);
   assert.equal(await auth.session(fresh.sessionId), null, 'the password change signed it out');
+});
+
+test('one email in two organisations: each password opens its own; one password for both asks which, and the choice is proven', async () => {
+  const [north, south] = [await admin.createOrganisation('North Ltd'), await admin.createOrganisation('South Ltd')];
+  const auth = new DashboardAuth(store, new InMemoryTokenBucketLimiter());
+  const join = async (orgId: string, password: string) => {
+    const invited = await admin.inviteUser({ orgId, email: 'both@example.com', role: 'admin' });
+    assert.ok((await auth.acceptSignInLink(invited.signInToken, password)).ok);
+    return invited.user;
+  };
+  const northUser = await join(north.id, 'the north password');
+  const southUser = await join(south.id, 'the south password');
+  const intoNorth = await auth.signIn('both@example.com', 'the north password', '10.1.0.1');
+  const intoSouth = await auth.signIn('both@example.com', 'the south password', '10.1.0.1');
+  assert.ok(intoNorth.ok && intoSouth.ok);
+  assert.deepEqual([intoNorth.user.id, intoSouth.user.id], [northUser.id, southUser.id]);
+  assert.deepEqual(await auth.signIn('both@example.com', 'neither password', '10.1.0.1'), { ok: false, reason: 'refused' });
+
+  // The same password for both: no session yet; the person picks, with the ticket as proof.
+  const southLink = await admin.newSignInLink(south.id, southUser.id);
+  assert.ok((await auth.acceptSignInLink(southLink.signInToken, 'the north password')).ok);
+  const both = await auth.signIn('both@example.com', 'the north password', '10.1.0.1');
+  assert.ok(!both.ok && both.reason === 'choose');
+  assert.deepEqual(
+    both.choices.map((c) => [c.userId, c.orgId]),
+    [
+      [northUser.id, north.id],
+      [southUser.id, south.id],
+    ],
+  );
+  const chosen = await auth.chooseOrganisation(both.ticket, southUser.id);
+  assert.equal(chosen?.user.orgId, south.id);
+  assert.equal((await auth.session(chosen!.sessionId))?.user.id, southUser.id);
+
+  // A ticket proves nothing for a user it does not name, once altered, from another key, or after a password change.
+  const stranger = await admin.inviteUser({ orgId: north.id, email: 'stranger@example.com', role: 'viewer' });
+  assert.equal(await auth.chooseOrganisation(both.ticket, stranger.user.id), null);
+  const [payload, mac] = both.ticket.split('.');
+  const widened = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+  widened.users[stranger.user.id] = 'x';
+  assert.equal(
+    await auth.chooseOrganisation(`${Buffer.from(JSON.stringify(widened)).toString('base64url')}.${mac}`, stranger.user.id),
+    null,
+  );
+  assert.equal(await new DashboardAuth(store, new InMemoryTokenBucketLimiter()).chooseOrganisation(both.ticket, northUser.id), null);
+  assert.equal(await auth.chooseOrganisation('garbage', northUser.id), null);
+  const northLink = await admin.newSignInLink(north.id, northUser.id);
+  assert.ok((await auth.acceptSignInLink(northLink.signInToken, 'a changed north password')).ok);
+  assert.equal(await auth.chooseOrganisation(both.ticket, northUser.id), null, 'void once the password changed');
 });
 
 test("a form's message is shown once, by its own page, to its own session; the store holds it sealed", async () => {

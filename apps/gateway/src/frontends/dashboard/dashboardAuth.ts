@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mintSessionId, sha256Hex } from '../../core/auth/secrets.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../core/auth/passwords.ts';
 import type { RateLimiter, RatePolicy } from '../../core/limits/rateLimiter.ts';
@@ -19,8 +19,19 @@ const TOUCH_EVERY_MS = 60_000;
 const PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowSeconds: 300 };
 const PER_ADDRESS = { limit: 20, windowSeconds: 300 };
 
+/** How long the choice of organisation, after the password was checked, may wait. */
+const CHOICE_TTL_MS = 5 * 60_000;
+
+/** An organisation the password opens, when it opens several. */
+export interface OrganisationChoice {
+  userId: string;
+  orgId: string;
+}
+
 export type SignInResult =
   | { ok: true; sessionId: string; user: User }
+  /** Not signed in yet: the password is right for the email's users of several organisations; the person picks one, with `ticket` as proof. */
+  | { ok: false; reason: 'choose'; choices: OrganisationChoice[]; ticket: string }
   | { ok: false; reason: 'refused' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
@@ -38,10 +49,17 @@ let decoy: Promise<string> | null = null;
 export class DashboardAuth {
   private readonly store: Store;
   private readonly attempts: RateLimiter;
+  private readonly ticketKey: Buffer;
 
-  constructor(store: Store, attempts: RateLimiter) {
+  /**
+   * `ticketKey` signs the choice of organisation between the password and the session; instances of
+   * one deployment must share it (gateway.ts derives it from the cursor secret), a process alone may
+   * let it be random.
+   */
+  constructor(store: Store, attempts: RateLimiter, ticketKey: Buffer = randomBytes(32)) {
     this.store = store;
     this.attempts = attempts;
+    this.ticketKey = createHmac('sha256', ticketKey).update('gp-gateway sign-in choice').digest();
   }
 
   async signIn(email: string, password: string, address: string): Promise<SignInResult> {
@@ -59,12 +77,48 @@ export class DashboardAuth {
         return { ok: false, reason: 'throttled', retryAfterSeconds: decision.retryAfterSeconds };
       }
     }
-    const found = await this.store.findUserForSignIn(account);
-    const hash = found?.passwordHash ?? (await (decoy ??= hashPassword('no account has this password')));
-    const verified = await verifyPassword(password, hash);
-    if (!found || !found.passwordHash || !verified) return { ok: false, reason: 'refused' };
+    // One email may be a user of several organisations, each with its own password
+    // (docs/decisions.md#one-email-in-several-organisations): the password opens those it is right for.
+    const accounts = (await this.store.findUsersForSignIn(account)).filter((a) => a.passwordHash !== null);
+    if (!accounts.length) await verifyPassword(password, await (decoy ??= hashPassword('no account has this password')));
+    // Checked side by side (scrypt runs on libuv's threads): an email with accounts in a few
+    // organisations answers in about the time of one, so the time says little of how many it has.
+    const verified = await Promise.all(accounts.map((found) => verifyPassword(password, found.passwordHash!)));
+    const opened = accounts.filter((_, i) => verified[i]).map((found) => ({ user: found.user, passwordHash: found.passwordHash! }));
+    if (!opened.length) return { ok: false, reason: 'refused' };
     await refund(buckets);
-    return { ok: true, sessionId: await this.startSession(found.user), user: found.user };
+    if (opened.length === 1) return { ok: true, sessionId: await this.startSession(opened[0]!.user), user: opened[0]!.user };
+    const choices = opened.map(({ user }) => ({ userId: user.id, orgId: user.orgId }));
+    return { ok: false, reason: 'choose', choices, ticket: this.ticketFor(opened, Date.now() + CHOICE_TTL_MS) };
+  }
+
+  /**
+   * Signs in as one of the users a ticket from signIn names: the ticket proves the password was
+   * right for them a moment ago (it is signed, expires after CHOICE_TTL_MS, and is void once that
+   * user's password changes). Null when it proves nothing for that user now.
+   */
+  async chooseOrganisation(ticket: string, userId: string): Promise<{ sessionId: string; user: User } | null> {
+    const [payload = '', mac = ''] = ticket.split('.');
+    const expected = this.mac(payload);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const { until, users } = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { until: number; users: Record<string, string> };
+    if (Date.now() > until || !Object.hasOwn(users, userId)) return null;
+    const user = await this.store.findUser(userId);
+    if (!user) return null;
+    const current = (await this.store.findUsersForSignIn(user.email)).find((a) => a.user.id === userId);
+    if (!current?.passwordHash || fingerprint(current.passwordHash) !== users[userId]) return null;
+    return { sessionId: await this.startSession(user), user };
+  }
+
+  private ticketFor(opened: { user: User; passwordHash: string }[], until: number): string {
+    const users = Object.fromEntries(opened.map(({ user, passwordHash }) => [user.id, fingerprint(passwordHash)]));
+    const payload = Buffer.from(JSON.stringify({ until, users })).toString('base64url');
+    return `${payload}.${this.mac(payload).toString('base64url')}`;
+  }
+
+  private mac(payload: string): Buffer {
+    return createHmac('sha256', this.ticketKey).update(payload).digest();
   }
 
   /** Whether a sign-in link can still be used (unused, unexpired, and the user's latest). */
@@ -131,6 +185,11 @@ export class DashboardAuth {
     await this.store.recordSignIn(user.id, at);
     return id;
   }
+}
+
+/** A short digest of a password's hash: a ticket made before a password change is void after it. */
+function fingerprint(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 22);
 }
 
 /**

@@ -44,9 +44,11 @@ export interface PageContext {
   redirectWith(res: Response, flash: Flash, path?: string): Promise<void>;
   /** What the last form left for this page (nothing on a reload). */
   takeFlash(res: Response, page: string): Promise<Partial<Flash>>;
+  /** The public base URL (GATEWAY_URL) every absolute link starts with; never built from the request. */
+  publicUrl(): string;
 }
 
-export function pageContext(admin: AdminService, auth: DashboardAuth): PageContext {
+export function pageContext(admin: AdminService, auth: DashboardAuth, publicUrl: () => string): PageContext {
   const frame = async (res: Response): Promise<PageFrame> => {
     const visit = visitOf(res);
     const user = visit.session?.user ?? null;
@@ -61,6 +63,7 @@ export function pageContext(admin: AdminService, auth: DashboardAuth): PageConte
   return {
     admin,
     auth,
+    publicUrl,
     frame,
     message,
     signedIn(req, res, next) {

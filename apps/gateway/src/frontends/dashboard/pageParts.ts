@@ -18,10 +18,6 @@ export function fields(req: Request, name: string): string[] {
   return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string');
 }
 
-export function originOf(req: Request): string {
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-}
-
 export function secretShown(title: string, value: string, what: string) {
   return { title, value, explanation: `This ${what} is shown only now; only its hash is kept. Copy it before you leave this page.` };
 }

@@ -16,6 +16,8 @@ import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SE
 export interface DashboardOptions {
   admin: AdminService;
   auth: DashboardAuth;
+  /** The public base URL links start with (GATEWAY_URL), never the request's Host. */
+  publicUrl: () => string;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -29,9 +31,9 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * redirect, so a reload neither sends the form again nor shows the secret again
  * (docs/decisions.md#post-redirect-get-and-secrets-shown-once).
  */
-export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, publicUrl }: DashboardOptions): Router {
   const router = Router();
-  const context = pageContext(admin, auth);
+  const context = pageContext(admin, auth, publicUrl);
   const { message } = context;
   router.use(dashboardHeaders);
 

@@ -7,7 +7,8 @@ import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '
 import { postgresEngine } from './engines/postgres.ts';
 import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
 import { openPostgresStore } from './openStore.ts';
-import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 import { storeOn } from './sql/sqlStore.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -78,6 +79,57 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
     } finally {
       await client.end();
       await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  test('step 7 on a database with users: they, their sessions and their order stay; an email may then join another organisation', async () => {
+    const url = await server.createDatabase();
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+    const migrations = storeMigrations('postgres');
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations },
+      migrationTableName: MIGRATION_TABLE,
+      migrationLockTableName: MIGRATION_LOCK_TABLE,
+    });
+    assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
+    const at = '2026-01-01T00:00:00.000Z';
+    await db
+      .insertInto('organisations')
+      .values([
+        { id: 'org_a', name: 'Alpha', created_at: at },
+        { id: 'org_b', name: 'Beta', created_at: at },
+      ])
+      .execute();
+    await db
+      .insertInto('users')
+      .values({ id: 'user_1', org_id: 'org_a', email: 'amy@example.com', role: 'admin', password_hash: 'scrypt$1', created_at: at })
+      .execute();
+    await db
+      .insertInto('dashboard_sessions')
+      .values({ id_hash: hash('s'), user_id: 'user_1', created_at: at, last_seen_at: at })
+      .execute();
+    await assert.rejects(
+      db.insertInto('users').values({ id: 'user_2', org_id: 'org_b', email: 'amy@example.com', role: 'admin', created_at: at }).execute(),
+      /unique/,
+      'before step 7 an email is unique across the gateway',
+    );
+    await db.destroy();
+
+    const store = await open(url);
+    try {
+      assert.equal((await store.findDashboardSession(hash('s')))?.user.id, 'user_1');
+      assert.equal((await store.createUser({ orgId: 'org_b', email: 'Amy@example.com', role: 'viewer' }))?.orgId, 'org_b');
+      assert.equal(await store.createUser({ orgId: 'org_a', email: 'amy@example.com', role: 'viewer' }), null);
+      assert.deepEqual(
+        (await store.findUsersForSignIn('amy@example.com')).map((f) => [f.user.orgId, f.passwordHash]),
+        [
+          ['org_a', 'scrypt$1'],
+          ['org_b', null],
+        ],
+      );
+    } finally {
+      await store.close();
     }
   });
 

@@ -164,6 +164,69 @@ test('Idempotency-Keys answered before step 2 replay as they were answered: the 
   await store.close();
 });
 
+test('step 7 keeps every user, their order, sign-in links and sessions, and lets an email join another organisation', async () => {
+  const file = path.join(dir, 'step3.sqlite');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  const migrations = storeMigrations('sqlite');
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
+  const at = '2026-01-01T00:00:00.000Z';
+  await db
+    .insertInto('organisations')
+    .values([
+      { id: 'org_a', name: 'Alpha', created_at: at },
+      { id: 'org_b', name: 'Beta', created_at: at },
+    ])
+    .execute();
+  // Same creation time: only the insertion order (rowid) says which came first.
+  for (const [id, email] of [
+    ['user_2', 'zed@example.com'],
+    ['user_1', 'amy@example.com'],
+  ]) {
+    await db
+      .insertInto('users')
+      .values({ id, org_id: 'org_a', email, role: 'admin', password_hash: `scrypt$${id}`, created_at: at })
+      .execute();
+  }
+  await db
+    .insertInto('sign_in_links')
+    .values({ token_hash: hash('l'), user_id: 'user_1', created_at: at, expires_at: '2099-01-01T00:00:00.000Z' })
+    .execute();
+  await db
+    .insertInto('dashboard_sessions')
+    .values({ id_hash: hash('s'), user_id: 'user_2', created_at: at, last_seen_at: at })
+    .execute();
+  await db.destroy();
+
+  const store = await openSqliteStore(file);
+  try {
+    assert.deepEqual(
+      (await store.listUsers('org_a')).map((u) => [u.id, u.email, u.hasPassword]),
+      [
+        ['user_2', 'zed@example.com', true],
+        ['user_1', 'amy@example.com', true],
+      ],
+    );
+    assert.equal((await store.findDashboardSession(hash('s')))?.user.id, 'user_2', 'sessions survive the rebuild');
+    assert.equal(await store.isSignInLinkLive(hash('l'), new Date(at)), true, 'sign-in links survive the rebuild');
+    assert.equal((await store.createUser({ orgId: 'org_b', email: 'AMY@example.com', role: 'viewer' }))?.orgId, 'org_b');
+    assert.equal(await store.createUser({ orgId: 'org_a', email: 'amy@example.com', role: 'viewer' }), null);
+    assert.deepEqual(
+      (await store.findUsersForSignIn('amy@example.com')).map((f) => f.user.orgId),
+      ['org_a', 'org_b'],
+    );
+    await store.removeUser('org_a', 'user_2');
+    assert.equal(await store.findDashboardSession(hash('s')), null, 'the foreign keys still cascade');
+  } finally {
+    await store.close();
+  }
+});
+
 test('a gateway and the operator CLI opening a new store at once migrate it once, and both open', async () => {
   const file = path.join(dir, 'together.sqlite');
   const stores = await Promise.all([openSqliteStore(file), openSqliteStore(file), openSqliteStore(file)]);

@@ -56,6 +56,29 @@ test('key list shows keys without secrets or hashes; key revoke says what it did
   assert.equal(lines.join('\n').includes(key!.secretHash), false);
 });
 
+test('key list prints a name stored before the text rule escaped: it can neither clear the screen nor forge a row (issue 36)', async () => {
+  const org = await admin.createOrganisation('Old names');
+  // As an older release could store it: straight into the store, past the admin's checks.
+  const raw = 'Evil\u001b[2J\u001b[H\r\nkey_forged  Forged  live\u202e\u0085';
+  const key = await store.createApiKey({
+    orgId: org.id,
+    name: raw,
+    mode: 'live',
+    scopes: ['read'],
+    prefix: 'lb_live_AAAA',
+    secretHash: 'x'.repeat(64),
+  });
+  const lines = await listKeys(admin, org.id);
+  assert.equal(lines.length, 3, 'one header, one row');
+  assert.match(
+    lines[2]!,
+    new RegExp(`^${key.id} +Evil\\\\x1b\\[2J\\\\x1b\\[H\\\\x0d\\\\x0akey_forged  Forged  live\\\\u202e\\\\x85 +live +read `),
+  );
+  assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202e]/.test(lines.join('')), 'no control character is printed');
+  const [header, row] = [lines[1]!, lines[2]!];
+  assert.equal(row.indexOf(' live '), header.indexOf('MODE') - 1, 'the columns still line up');
+});
+
 test('key rotate prints the new secret once; with --keep-old-for the old one works until the time printed, and key list shows it', async () => {
   const org = await admin.createOrganisation('Rotated keys');
   const secret = (await createKey(admin, { org: org.id, name: 'CI', mode: 'live', scopes: 'read' }))[3]!;

@@ -31,12 +31,16 @@ test('an address that is not http(s) is refused before any user is made', async 
   await assert.rejects(
     createUser(admin, { org: 'Acme Ltd', email: 'new@acme.example', role: 'admin', gatewayUrl: 'gw.acme.example' }, {}),
     {
-      message: /must be the address people open the dashboard at, e\.g\. https:\/\/gateway\.example\.com, not "gw\.acme\.example"/,
+      message: 'GATEWAY_URL must be an absolute URL, e.g. https://gateway.example.com, not "gw.acme.example"',
     },
   );
   await assert.rejects(createUser(admin, { org: 'Acme Ltd', email: 'new@acme.example', role: 'admin', gatewayUrl: 'ftp://gw' }, {}), {
-    message: /must start with https:\/\/ or http:\/\//,
+    message: 'GATEWAY_URL must start with https:// (e.g. https://gateway.example.com), not "ftp://"',
   });
+  await assert.rejects(
+    createUser(admin, { org: 'Acme Ltd', email: 'new@acme.example', role: 'admin', gatewayUrl: 'http://gw.acme.example' }, {}),
+    { message: /GATEWAY_URL must start with https:\/\/ unless it names this machine/ },
+  );
   const org = (await store.findOrganisationByName('Acme Ltd'))!;
   assert.deepEqual(
     (await admin.listUsers(org.id)).map((u) => u.email),

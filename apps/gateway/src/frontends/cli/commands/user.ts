@@ -1,39 +1,32 @@
 import { Option, type Command } from 'commander';
 import type { AdminService } from '../../../core/admin/adminService.ts';
 import { USER_ROLES } from '../../../infrastructure/store/store.ts';
+import { publicBaseUrlFrom } from '../../../config.ts';
 import { formatTable, formatTime, secretBlock } from '../output.ts';
 import { describeOrganisation, organisationNamed, runOperatorCommand } from '../operatorAdmin.ts';
 
 /** Where people reach the dashboard, for the links the commands print. */
 function gatewayUrlOption(): Option {
-  return new Option('--gateway-url <url>', 'the address people open the dashboard at (default: this machine, on PORT or 3000)').env(
-    'GATEWAY_URL',
-  );
+  return new Option(
+    '--gateway-url <url>',
+    "the address people open the dashboard at, as the gateway's GATEWAY_URL (default: this machine, on PORT or 3000)",
+  ).env('GATEWAY_URL');
 }
 
 /**
- * Where the dashboard is, checked, and, when nobody said, a line saying which address the link names
- * and how to give the real one: `localhost` opens only on the gateway's own machine.
+ * Where the dashboard is (config.ts publicBaseUrlFrom: --gateway-url, GATEWAY_URL, else this machine
+ * on PORT), checked as the gateway checks it at start, and, when nobody said, a line saying which
+ * address the link names and how to give the real one: `localhost` opens only on the gateway's own machine.
  */
 function dashboardAddress(gatewayUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): { base: string; notes: string[] } {
-  const given = gatewayUrl?.trim();
-  const base = given || `http://localhost:${env.PORT?.trim() || 3000}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(base);
-  } catch {
-    throw new Error(
-      `--gateway-url (or GATEWAY_URL) must be the address people open the dashboard at, e.g. https://gateway.example.com, not "${base}"`,
-    );
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw new Error(`--gateway-url (or GATEWAY_URL) must start with https:// or http://, not "${base}"`);
+  const given = gatewayUrl?.trim() || env.GATEWAY_URL?.trim();
+  const base = publicBaseUrlFrom(env, given);
   const notes = given
     ? []
     : [
         `The link names ${base}, which opens only on this machine. If they sign in from elsewhere, make the link again with the gateway's public address: --gateway-url https://gateway.example.com (or set GATEWAY_URL).`,
       ];
-  return { base: base.replace(/\/+$/, ''), notes };
+  return { base, notes };
 }
 
 const signInUrl = (base: string, token: string) => `${base}/dashboard/welcome?token=${token}`;

@@ -6,7 +6,7 @@ import type { LimitOverrides } from '../../../infrastructure/store/store.ts';
 import { writableObjects } from '../../../core/writes/writableObjects.ts';
 import { installSteps } from '../installSteps.ts';
 import type { PageContext } from '../pageContext.ts';
-import { describeStatus, field, fields, originOf, overlapChoices, problemOf, secretShown } from '../pageParts.ts';
+import { describeStatus, field, fields, overlapChoices, problemOf, secretShown } from '../pageParts.ts';
 import { render, time } from '../views.ts';
 import { writeCheckRows } from '../writeCheckView.ts';
 
@@ -16,7 +16,7 @@ import { writeCheckRows } from '../writeCheckView.ts';
  * organisation's limits. Every form answers with a redirect back to the page (PageContext.redirectWith).
  */
 export function connectionsPages(router: Router, context: PageContext): void {
-  const { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash } = context;
+  const { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash, publicUrl } = context;
 
   async function connectionsPage(req: Request, res: Response): Promise<void> {
     const user = userOf(res);
@@ -37,7 +37,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
       outdated: outdatedAgentNote,
       writeCheckRows,
       canChange: user.role === 'admin',
-      gateway: originOf(req),
+      gateway: publicUrl(),
       ...flash,
     });
   }
@@ -64,7 +64,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
         page: 'connections',
         notice: `Connection "${connection.name}" is created; its agent token is below, shown this once.`,
         secret: secretShown(`The agent token of "${connection.name}"`, agentToken, 'agent token'),
-        install: installSteps(originOf(req)),
+        install: installSteps(publicUrl()),
         createdId: connection.id,
       });
     } catch (error) {
@@ -99,7 +99,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
       title: `Install the agent of "${connection.name}"`,
       page: 'connections',
       connection,
-      install: installSteps(originOf(req)),
+      install: installSteps(publicUrl()),
     });
   });
 
@@ -141,7 +141,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
       await redirectWith(res, {
         page: 'connections',
         secret: secretShown(`The new agent token of "${connection.name}"`, agentToken, 'agent token'),
-        install: installSteps(originOf(req)),
+        install: installSteps(publicUrl()),
         createdId: connection.id,
         notice: oldWorksUntil
           ? `"${connection.name}" has a new agent token. Agents on the old one keep serving until ${time(oldWorksUntil.toISOString())}; then they are disconnected. Restart each agent with the new token before then.`

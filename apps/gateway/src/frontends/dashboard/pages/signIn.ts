@@ -10,7 +10,7 @@ const DEAD_LINK =
   'If you know your password, sign in; otherwise ask an admin of your organisation for a new link.';
 
 /** Sign-in, the first password (a sign-in link), sign-out. */
-export function signInPages(router: Router, { auth, frame, message, signedIn, userOf }: PageContext): void {
+export function signInPages(router: Router, { admin, auth, frame, message, signedIn, userOf }: PageContext): void {
   router.get('/', (_req, res) => res.redirect(303, visitOf(res).session ? '/dashboard/keys' : '/dashboard/sign-in'));
 
   router.get('/sign-in', async (_req, res) => render(res, 200, 'sign-in', await frame(res), { title: 'Sign in' }));
@@ -23,6 +23,17 @@ export function signInPages(router: Router, { auth, frame, message, signedIn, us
       setSessionCookie(res, result.sessionId);
       return res.redirect(303, '/dashboard/keys');
     }
+    if (result.reason === 'choose') {
+      const choices = await Promise.all(
+        result.choices.map(async (c) => ({ userId: c.userId, name: (await admin.findOrganisation(c.orgId))?.name ?? c.orgId })),
+      );
+      return render(res, 200, 'choose-organisation', await frame(res), {
+        title: 'Choose an organisation',
+        email,
+        choices,
+        ticket: result.ticket,
+      });
+    }
     const throttled = result.reason === 'throttled';
     if (throttled) res.setHeader('Retry-After', String(result.retryAfterSeconds));
     render(res, throttled ? 429 : 401, 'sign-in', await frame(res), {
@@ -32,6 +43,18 @@ export function signInPages(router: Router, { auth, frame, message, signedIn, us
         ? `Too many attempts. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minute(s).`
         : 'The email or password is not right.',
     });
+  });
+
+  router.post('/sign-in/choose', async (req, res) => {
+    const chosen = await auth.chooseOrganisation(field(req, 'ticket'), field(req, 'user'));
+    if (!chosen)
+      return render(res, 400, 'sign-in', await frame(res), {
+        title: 'Sign in',
+        problem: 'That choice is no longer valid (it lasts 5 minutes, and a password change ends it). Sign in again.',
+      });
+    if (visitOf(res).sessionId) await auth.signOut(visitOf(res).sessionId!);
+    setSessionCookie(res, chosen.sessionId);
+    res.redirect(303, '/dashboard/keys');
   });
 
   router.get('/welcome', async (req, res) => {

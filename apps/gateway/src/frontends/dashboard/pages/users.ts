@@ -1,11 +1,14 @@
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import type { Flash } from '../flash.ts';
 import type { PageContext } from '../pageContext.ts';
-import { field, originOf, problemOf, secretShown } from '../pageParts.ts';
+import { field, problemOf, secretShown } from '../pageParts.ts';
 import { render } from '../views.ts';
 
 /** The users page: invite, sign-in links, roles, removal (after a confirmation). */
-export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash }: PageContext): void {
+export function usersPages(
+  router: Router,
+  { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash, publicUrl }: PageContext,
+): void {
   async function usersPage(res: Response): Promise<void> {
     const user = userOf(res);
     const [users, flash] = await Promise.all([admin.listUsers(user.orgId), takeFlash(res, 'users')]);
@@ -14,10 +17,10 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
   /** Every form answers with a redirect back to the page (PageContext.redirectWith). */
   const answer = (res: Response, flash: Omit<Flash, 'page'>) => redirectWith(res, { page: 'users', ...flash });
 
-  const linkShown = (req: Request, email: string, token: string, expiresAt: Date) =>
+  const linkShown = (email: string, token: string, expiresAt: Date) =>
     secretShown(
       `The sign-in link of ${email}`,
-      `${originOf(req)}/dashboard/welcome?token=${token}`,
+      `${publicUrl()}/dashboard/welcome?token=${token}`,
       `sign-in link (it works once, until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
     );
 
@@ -28,7 +31,7 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
       const invited = await as(req, res).inviteUser({ orgId: userOf(res).orgId, email: field(req, 'email'), role: field(req, 'role') });
       await answer(res, {
         notice: `${invited.user.email} is invited; their sign-in link is below, shown this once.`,
-        secret: linkShown(req, invited.user.email, invited.signInToken, invited.expiresAt),
+        secret: linkShown(invited.user.email, invited.signInToken, invited.expiresAt),
       });
     } catch (error) {
       await answer(res, { problem: problemOf(error) });
@@ -41,7 +44,7 @@ export function usersPages(router: Router, { admin, frame, signedIn, adminOnly, 
       const user = (await admin.listUsers(userOf(res).orgId)).find((u) => u.id === req.params.id)!;
       await answer(res, {
         notice: `${user.email} has a new sign-in link below, shown this once.`,
-        secret: linkShown(req, user.email, link.signInToken, link.expiresAt),
+        secret: linkShown(user.email, link.signInToken, link.expiresAt),
       });
     } catch (error) {
       await answer(res, { problem: problemOf(error) });

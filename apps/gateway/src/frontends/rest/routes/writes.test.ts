@@ -171,6 +171,32 @@ describe('with an agent that allows writes', () => {
     assert.equal(agent.sent('write').length, 0);
   });
 
+  test('text that hides or reorders characters is a 400 naming the field, the character and where it is; the agent is never asked (issue 36)', async () => {
+    const sentBefore = agent.sent('write').length;
+    const r = await h.post('/v1/customers', {
+      id: 'C200',
+      name: 'Invoice\u202efdp.exe',
+      statementName: 'Acme\u200bLtd',
+      shortName: 'ACME\u001b[2J',
+      contactPerson: 'Jo Bloggs\u0000',
+    });
+    assert.equal(r.status, 400);
+    const error = errorOf(r);
+    assert.equal(error.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      [...error.details.issues].sort((a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path)),
+      [
+        { path: 'contactPerson', message: 'contains a control character (U+0000) at position 10' },
+        { path: 'name', message: 'contains a bidirectional control character (U+202E) at position 8' },
+        { path: 'shortName', message: 'contains a control character (U+001B) at position 5' },
+        { path: 'statementName', message: 'contains a zero-width character (U+200B) at position 5' },
+      ],
+    );
+    assert.equal(agent.sent('write').length, sentBefore);
+    const accepted = await h.post('/v1/customers?validateOnly=true', { id: 'C201', name: 'Société Générale 東京 🚀' });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.json));
+  });
+
   test('validate-only: 200 with what would be created; allowed on the sandbox, where it reaches the sandbox’s agent', async () => {
     const written = agent.journal.entries.size;
     const r = await h.post('/v1/customers?validateOnly=true', customer, { 'idempotency-key': freshKey() });

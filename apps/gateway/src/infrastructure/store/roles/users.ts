@@ -6,7 +6,7 @@ export const USER_ROLES: readonly UserRole[] = ['admin', 'viewer'];
 export interface User {
   id: string;
   orgId: string;
-  /** Lower-cased; unique across the gateway, since people sign in by email alone. */
+  /** Lower-cased; unique within the organisation. One email may be a user of several organisations, one user in each. */
   email: string;
   role: UserRole;
   /** False until the user has set a password through a sign-in link. */
@@ -48,11 +48,11 @@ export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
 /** The dashboard's people: users, their sign-in links and sessions, and the audit log. */
 export interface UsersStore {
-  /** Null when a user already has that email (in any organisation). */
+  /** Null when a user of the organisation already has that email (whatever other organisations have). */
   createUser(user: NewUser): Promise<User | null>;
   findUser(id: string): Promise<User | null>;
-  /** With the password's hash, for signing in; null when no user has that email. */
-  findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null>;
+  /** Every user with that email (one per organisation, oldest first), with their password's hash, for signing in. */
+  findUsersForSignIn(email: string): Promise<{ user: User; passwordHash: string | null }[]>;
   listUsers(orgId: string): Promise<User[]>;
   /** Null when the organisation has no such user. */
   setUserRole(orgId: string, id: string, role: UserRole): Promise<User | null>;

@@ -384,6 +384,65 @@ function rotationOverlap(kind: EngineKind): Migration {
 }
 
 /**
+ * Step 7: one email may be a user of several organisations, a user per organisation
+ * (docs/decisions.md#one-email-in-several-organisations): an email is unique within an organisation,
+ * no longer across the gateway, so inviting someone another organisation has invited reveals nothing
+ * and works. Sign-in looks users up by email alone, hence the index on it.
+ *
+ * PostgreSQL drops the unique constraint on `email` (by whatever name an earlier release gave it).
+ * SQLite cannot drop a column's UNIQUE: the table is rebuilt as SQLite's documented procedure does
+ * it (https://sqlite.org/lang_altertable.html#otheralter), with foreign keys off so that dropping the
+ * old table does not cascade to the users' sign-in links and sessions, in one transaction, and the
+ * foreign keys checked before it commits. SQLite runs migrations outside a transaction (Kysely's
+ * SQLite adapter has no transactional DDL), which is what lets the pragma take effect here.
+ */
+function usersPerOrganisation(kind: EngineKind): Migration {
+  return {
+    async up(db: Db) {
+      if (kind === 'postgres') {
+        const { rows } = await sql<{ conname: string }>`
+          SELECT c.conname FROM pg_constraint c
+          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+          WHERE c.conrelid = 'users'::regclass AND c.contype = 'u' AND a.attname = 'email' AND array_length(c.conkey, 1) = 1`.execute(db);
+        for (const { conname } of rows) await sql`ALTER TABLE users DROP CONSTRAINT ${sql.id(conname)}`.execute(db);
+      } else {
+        await sql`PRAGMA foreign_keys = OFF`.execute(db);
+        try {
+          await sql`BEGIN IMMEDIATE`.execute(db);
+          try {
+            await sql`CREATE TABLE users_per_org (
+              id text PRIMARY KEY,
+              org_id text NOT NULL REFERENCES organisations (id),
+              email text NOT NULL,
+              role text NOT NULL CHECK (role IN ('admin', 'viewer')),
+              password_hash text,
+              created_at text NOT NULL,
+              last_sign_in_at text
+            )`.execute(db);
+            await sql`INSERT INTO users_per_org (rowid, id, org_id, email, role, password_hash, created_at, last_sign_in_at)
+              SELECT rowid, id, org_id, email, role, password_hash, created_at, last_sign_in_at FROM users`.execute(db);
+            await sql`DROP TABLE users`.execute(db);
+            await sql`ALTER TABLE users_per_org RENAME TO users`.execute(db);
+            await db.schema.createIndex('users_org').on('users').column('org_id').execute();
+            const broken = await sql`PRAGMA foreign_key_check`.execute(db);
+            if (broken.rows.length)
+              throw new Error(`rebuilding users broke ${broken.rows.length} foreign key(s): ${JSON.stringify(broken.rows)}`);
+            await sql`COMMIT`.execute(db);
+          } catch (error) {
+            await sql`ROLLBACK`.execute(db);
+            throw error;
+          }
+        } finally {
+          await sql`PRAGMA foreign_keys = ON`.execute(db);
+        }
+      }
+      await db.schema.createIndex('users_org_email').unique().on('users').columns(['org_id', 'email']).execute();
+      await db.schema.createIndex('users_email').on('users').column('email').execute();
+    },
+  };
+}
+
+/**
  * The store's one migration history, for either engine, in order. Never edit a released step; add
  * the next. Every gateway instance and the operator CLI run it at open, and several may at once:
  * Kysely's Migrator holds a lock for the whole run (PostgreSQL: an advisory lock; SQLite: the file's
@@ -395,6 +454,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0002_write_results': writeResultsNotBytes(kind),
     '0003_change_feed': changeFeed(kind),
     '0006_rotation_overlap': rotationOverlap(kind),
+    '0007_users_per_org': usersPerOrganisation(kind),
   };
 }
 

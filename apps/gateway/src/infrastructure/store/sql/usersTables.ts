@@ -26,7 +26,7 @@ export class UsersTables implements UsersStore {
         role: user.role,
         created_at: new Date().toISOString(),
       })
-      .onConflict((conflict) => conflict.column('email').doNothing())
+      .onConflict((conflict) => conflict.columns(['org_id', 'email']).doNothing())
       .returningAll()
       .executeTakeFirst();
     return row ? toUser(row) : null;
@@ -37,9 +37,15 @@ export class UsersTables implements UsersStore {
     return row ? toUser(row) : null;
   }
 
-  async findUserForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
-    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
-    return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
+  async findUsersForSignIn(email: string): Promise<{ user: User; passwordHash: string | null }[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .orderBy('created_at')
+      .orderBy(sql.ref(this.engine.insertionOrder))
+      .execute();
+    return rows.map((row) => ({ user: toUser(row), passwordHash: row.password_hash }));
   }
 
   async listUsers(orgId: string): Promise<User[]> {
