@@ -45,6 +45,10 @@ describe('GP_TABLES catalog', () => {
         'PM00300',
         'IV00101',
         'IV00102',
+        'IV40201',
+        'IV40202',
+        'IV40800',
+        'IV00108',
         'RM20101',
         'RM30101',
         'PM20000',
@@ -104,6 +108,10 @@ describe('GP_TABLES catalog', () => {
       'GL10000',
       'GL10001',
       'GL40000',
+      'IV40201',
+      'IV40202',
+      'IV40800',
+      'IV00108',
     ]);
     const withoutRowTs = new Set([
       'SY01500',

@@ -8,6 +8,7 @@
  * Built from the items alone, with no random draws, so the other tables are as before.
  */
 import type { ItemRef } from './items.ts';
+import { rowTimestamp } from './clock.ts';
 import { ONE, roundToCents, units } from './money.ts';
 import type { TableWriter } from './tableWriter.ts';
 import { PRICE_LEVELS } from './vocabulary.ts';
@@ -40,11 +41,23 @@ export interface WritePriceListsOptions {
   createdOn: string;
 }
 
+/** When the setup rows were last changed (DEX_ROW_TS): the morning of the setup date. */
+const SETUP_ROW_TS = rowTimestamp(Date.UTC(2023, 11, 15, 9));
+
 export function writePriceLists({ items, schedules, units: unitRows, levels, prices, createdOn }: WritePriceListsOptions): void {
   const baseUnits = [...new Set(items.map((item) => item.uom))].sort();
   for (const base of baseUnits) {
-    schedules.insert({ UOMSCHDL: base, UMSCHDSC: `${base} schedule`, NOTEINDX: 0n, BASEUOFM: base, UMDPQTYS: 1 });
-    unitRows.insert({ UOMSCHDL: base, UOFM: base, SEQNUMBR: 1, EQUIVUOM: base, EQUOMQTY: ONE, QTYBSUOM: ONE, UOFMLONGDESC: '' });
+    schedules.insert({ UOMSCHDL: base, UMSCHDSC: `${base} schedule`, NOTEINDX: 0n, BASEUOFM: base, UMDPQTYS: 1, DEX_ROW_TS: SETUP_ROW_TS });
+    unitRows.insert({
+      UOMSCHDL: base,
+      UOFM: base,
+      SEQNUMBR: 1,
+      EQUIVUOM: base,
+      EQUOMQTY: ONE,
+      QTYBSUOM: ONE,
+      UOFMLONGDESC: '',
+      DEX_ROW_TS: SETUP_ROW_TS,
+    });
     const larger = LARGER_UNIT[base];
     if (larger) {
       const quantity = units(larger.quantity);
@@ -56,11 +69,19 @@ export function writePriceLists({ items, schedules, units: unitRows, levels, pri
         EQUOMQTY: quantity,
         QTYBSUOM: quantity,
         UOFMLONGDESC: '',
+        DEX_ROW_TS: SETUP_ROW_TS,
       });
     }
   }
   for (const level of PRICE_LEVELS)
-    levels.insert({ PRCLEVEL: level, DSCRIPTN: LEVEL_NAMES[level], NOTEINDX: 0n, CREATDDT: createdOn, MODIFDT: createdOn });
+    levels.insert({
+      PRCLEVEL: level,
+      DSCRIPTN: LEVEL_NAMES[level],
+      NOTEINDX: 0n,
+      CREATDDT: createdOn,
+      MODIFDT: createdOn,
+      DEX_ROW_TS: SETUP_ROW_TS,
+    });
   for (const item of items) {
     const larger = LARGER_UNIT[item.uom];
     const wholesale = roundToCents((item.listPrice * WHOLESALE_PERCENT) / 100n);
@@ -74,6 +95,7 @@ export function writePriceLists({ items, schedules, units: unitRows, levels, pri
         FROMQTY: ONE,
         UOMPRICE: (perBase * quantity) / ONE,
         QTYBSUOM: quantity,
+        DEX_ROW_TS: SETUP_ROW_TS,
       });
     price('RETAIL', item.uom, item.listPrice, ONE);
     if (larger) price('RETAIL', larger.unit, item.listPrice, units(larger.quantity));

@@ -154,14 +154,14 @@ export const IV00102 = table({
 
 /**
  * Unit of measure schedules (IV40201) and their units (IV40202): a sales line's unit must be one of
- * its item's schedule (IV00101.UOMSCHDL; taSopLineIvcInsert error 5313). DEX_ROW_TS left out.
+ * its item's schedule (IV00101.UOMSCHDL; taSopLineIvcInsert error 5313).
  */
 export const IV40201 = table({
   name: 'IV40201',
   database: 'company',
   columns: [char('UOMSCHDL', 11), char('UMSCHDSC', 31), numeric('NOTEINDX'), char('BASEUOFM', 9), smallint('UMDPQTYS')],
   primaryKey: ['UOMSCHDL'],
-  hasRowTs: false,
+  hasRowTs: true,
 });
 
 export const IV40202 = table({
@@ -177,22 +177,24 @@ export const IV40202 = table({
     char('UOFMLONGDESC', 255),
   ],
   primaryKey: ['UOMSCHDL', 'SEQNUMBR'],
-  hasRowTs: false,
+  hasRowTs: true,
+  // GP's zDT_IV40202C/D/U triggers stamp the schedule's IV40201 row when its units change.
+  bumpsParentRowTs: { table: 'IV40201', key: ['UOMSCHDL'] },
 });
 
-/** Price levels (IV40800): a sales line's price level must be one (taSopLineIvcInsert error 928). DEX_ROW_TS left out. */
+/** Price levels (IV40800): a sales line's price level must be one (taSopLineIvcInsert error 928). */
 export const IV40800 = table({
   name: 'IV40800',
   database: 'company',
   columns: [char('PRCLEVEL', 11), char('DSCRIPTN', 31), numeric('NOTEINDX'), datetime('CREATDDT'), datetime('MODIFDT')],
   primaryKey: ['PRCLEVEL'],
-  hasRowTs: false,
+  hasRowTs: true,
 });
 
 /**
  * Item prices per price level, currency ('' for every currency), unit and quantity band (IV00108):
  * a sales line's price level needs a price of its item in its unit (taSopLineIvcInsert error 9177).
- * DEX_ROW_TS left out.
+ *
  */
 export const IV00108 = table({
   name: 'IV00108',
@@ -208,5 +210,5 @@ export const IV00108 = table({
     numeric('QTYBSUOM'),
   ],
   primaryKey: ['ITEMNMBR', 'CURNCYID', 'PRCLEVEL', 'UOFM', 'TOQTY'],
-  hasRowTs: false,
+  hasRowTs: true,
 });

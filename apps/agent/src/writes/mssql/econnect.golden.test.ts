@@ -125,6 +125,54 @@ test('sales amounts: quantities and prices go as sent, exactly; GP computes exte
   assert.equal(returned[0]!.parameters.I_vSOPTYPE, '4');
 });
 
+test("issue 31 item 9's parameters: a 1099 amount, a line's unit and price level only when given, a document's own distributions before it with CREATEDIST 0", () => {
+  const order = goldenBody('sales-orders');
+  const [plainLine, ownLine] = plannedCalls(econnectWrite('sales-orders', order, OPERATION, 'TWO').main('ORDST1101'));
+  // Absent, GP defaults them (the item's selling unit, the customer's price level): not passed at all.
+  assert.ok(!('I_vUOFM' in plainLine!.parameters) && !('I_vPRCLEVEL' in plainLine!.parameters));
+  assert.equal(ownLine!.parameters.I_vUOFM, 'CASE');
+  assert.equal(ownLine!.parameters.I_vPRCLEVEL, 'RETAIL');
+
+  const ar = goldenBody('ar-invoices');
+  const withLines = plannedCalls(econnectWrite('ar-invoices', ar, OPERATION, 'TWO').main('INV1'));
+  assert.deepEqual(
+    withLines.map((c) => c.procedure),
+    ['taRMDistribution', 'taRMDistribution', 'taRMDistribution', 'taRMTransaction'],
+  );
+  assert.deepEqual(
+    withLines
+      .slice(0, 3)
+      .map((c) => [c.parameters.I_vDISTTYPE, c.parameters.I_vACTNUMST?.trimEnd(), c.parameters.I_vDEBITAMT, c.parameters.I_vCRDTAMNT]),
+    [
+      ['3', '000-1200-00', '1080.00000', '0.00000'],
+      ['9', '000-4100-00', '0.00000', '1000.00000'],
+      ['11', '000-4500-00', '0.00000', '80.00000'],
+    ],
+  );
+  assert.ok(withLines.slice(0, 3).every((c) => c.parameters.I_vDOCNUMBR === 'INV1' && c.parameters.I_vRMDTYPAL === '1'));
+  assert.equal(withLines[3]!.parameters.I_vCREATEDIST, '0', 'GP creates no distributions of its own');
+  const { lines: _ar, ...arHeader } = ar;
+  const gpOwn = plannedCalls(econnectWrite('ar-invoices', arHeader, OPERATION, 'TWO').main('INV2'));
+  assert.deepEqual(
+    gpOwn.map((c) => c.procedure),
+    ['taRMTransaction'],
+  );
+  assert.ok(!('I_vCREATEDIST' in gpOwn[0]!.parameters), "without lines, GP's default (CREATEDIST 1)");
+
+  const ap = goldenBody('ap-invoices');
+  const payables = plannedCalls(econnectWrite('ap-invoices', ap, OPERATION, 'TWO').main('00000000000800043'));
+  assert.deepEqual(
+    payables.map((c) => c.procedure),
+    ['taPMDistribution', 'taPMDistribution', 'taPMTransactionInsert'],
+  );
+  // taPMDistribution takes the voucher as VCHRNMBR, taPMTransactionInsert as VCHNUMWK.
+  assert.equal(payables[0]!.parameters.I_vVCHRNMBR, '00000000000800043');
+  assert.equal(payables[2]!.parameters.I_vVCHNUMWK, '00000000000800043');
+  assert.equal(payables[1]!.parameters.I_vDistRef?.trimEnd(), 'owed');
+  assert.equal(payables[2]!.parameters.I_vTEN99AMNT, '400.00000');
+  assert.equal(payables[2]!.parameters.I_vCREATEDIST, '0');
+});
+
 const available = spawnSync('sqlfluff', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!available)
   console.warn('\n*** SKIPPED: eConnect T-SQL parse check needs sqlfluff (apt-get install sqlfluff); .ci/run installs it. ***\n');
