@@ -123,6 +123,19 @@ const ConfigSchema = z
               .map((h) => h.trim())
               .filter(Boolean),
       ),
+    /**
+     * The gateway's public base URL, as clients reach it (behind a proxy: the proxy's): the OAuth
+     * issuer, and /mcp under it the resource tokens are for. http://localhost:<PORT> when unset.
+     */
+    gatewayUrl: z
+      .string()
+      .optional()
+      .refine((text) => text === undefined || URL.canParse(text), 'GATEWAY_URL must be a URL, e.g. https://gp.example.com')
+      .transform((text) => (text === undefined ? null : new URL(text).origin))
+      .refine(
+        (origin) => origin === null || origin.startsWith('https://') || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin),
+        'GATEWAY_URL must be https (OAuth requires it), except on localhost',
+      ),
     /** Browser origins that may call /mcp besides the gateway's own, comma-separated; `*` for any. */
     mcpAllowedOrigins: z
       .string()
@@ -226,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     agentMaxPerConnection: env.AGENT_MAX_PER_CONNECTION || undefined,
     agentTokenCheckMs: env.AGENT_TOKEN_CHECK_MS || undefined,
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS || undefined,
+    gatewayUrl: env.GATEWAY_URL || undefined,
     mcpAllowedHosts: env.MCP_ALLOWED_HOSTS || undefined,
     cursorSecret: env.CURSOR_SECRET || undefined,
     databaseUrl: env.DATABASE_URL || undefined,

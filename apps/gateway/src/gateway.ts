@@ -26,6 +26,7 @@ import { SANDBOX_AGENT_KEY } from './core/routing/connectionRouting.ts';
 import { InFlightLimitedRouter } from './core/agents/inFlightLimitedRouter.ts';
 import { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { createApp } from './httpApp.ts';
+import type { DocumentFetcher } from './core/oauth/oauthClients.ts';
 import { answerClientErrors } from './frontends/rest/clientErrors.ts';
 import { CursorCodec } from './core/reads/cursor.ts';
 import { createExpressShapedServer } from './frontends/rest/expressShapedServer.ts';
@@ -92,6 +93,10 @@ export interface GatewayOptions {
   mcpAllowedOrigins?: readonly string[];
   /** Host values that may call /mcp (mcp/transportHttp.ts checkHost); any when absent. */
   mcpAllowedHosts?: readonly string[];
+  /** The public base URL (GATEWAY_URL): the OAuth issuer for /mcp; http://localhost:<port> unless given. */
+  publicUrl?: string;
+  /** Fetches OAuth Client ID Metadata Documents (core/oauth/clientMetadataDocument.ts) unless given; for tests. */
+  oauthClientDocuments?: DocumentFetcher;
   /** Several instances sharing limits on Redis and routing requests over NATS (docs/decisions.md#several-gateway-instances). */
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
@@ -265,7 +270,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
+  // Known once listening when not configured.
+  let publicUrl: URL | null = options.publicUrl ? new URL(options.publicUrl) : null;
   const app = createApp({
+    publicUrl: () => publicUrl!,
+    ...(options.oauthClientDocuments ? { oauthClientDocuments: options.oauthClientDocuments } : {}),
     usage,
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
@@ -311,6 +320,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     server.listen({ port: options.port, host: options.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  publicUrl ??= new URL(`http://localhost:${port}`);
   let metricsServer: MetricsServer | null = null;
   if (prom && options.metrics?.port !== undefined) {
     metricsServer = await startMetricsServer({

@@ -39,6 +39,7 @@ export async function runStart(): Promise<void> {
     sandboxDir: paths.demo,
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    ...(config.gatewayUrl ? { publicUrl: config.gatewayUrl } : {}),
     mcpAllowedHosts: config.mcpAllowedHosts,
     agentAdmission: { maxAgentsPerConnection: config.agentMaxPerConnection, tokenCheckMs: config.agentTokenCheckMs },
     agentHandshakesPerSecond: config.agentHandshakesPerSecond,

@@ -2,12 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { AdminService } from '../../core/admin/adminService.ts';
+import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { pageContext } from './pageContext.ts';
 import { field } from './pageParts.ts';
 import { auditPages } from './pages/audit.ts';
+import { connectedAppsPages } from './pages/connectedApps.ts';
 import { connectionsPages } from './pages/connections.ts';
 import { keysPages } from './pages/keys.ts';
+import { oauthConsentPages } from './pages/oauthConsent.ts';
 import { signInPages } from './pages/signIn.ts';
 import { usagePages } from './pages/usage.ts';
 import { usersPages } from './pages/users.ts';
@@ -16,6 +19,8 @@ import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SE
 export interface DashboardOptions {
   admin: AdminService;
   auth: DashboardAuth;
+  /** OAuth for /mcp: the consent page and connected apps; absent, neither is served. */
+  oauth?: OAuthAuthority;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -27,7 +32,7 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * change things, viewers look; a secret (key, agent token, sign-in link) appears only in the answer
  * to the form that made it, never on a page fetched with GET.
  */
-export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, oauth }: DashboardOptions): Router {
   const router = Router();
   const context = pageContext(admin, auth);
   const { message } = context;
@@ -59,6 +64,10 @@ export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
   });
 
   for (const pages of [signInPages, keysPages, connectionsPages, usersPages, usagePages, auditPages]) pages(router, context);
+  if (oauth) {
+    oauthConsentPages(router, context, oauth);
+    connectedAppsPages(router, context, oauth);
+  }
 
   router.use(async (req, res) => message(res, 404, 'Not found', 'There is no such dashboard page.'));
   return router;

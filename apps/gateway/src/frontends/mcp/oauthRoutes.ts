@@ -1,0 +1,66 @@
+import { Router, type Express, type RequestHandler } from 'express';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
+import type { OAuthUrls } from '../../core/oauth/oauthUrls.ts';
+import { OAUTH_SCOPES } from '../../infrastructure/store/store.ts';
+
+/** The endpoints' paths under the issuer, as the SDK's metadata names them. */
+export const OAUTH_PATHS = ['/authorize', '/token', '/register', '/revoke'] as const;
+
+/**
+ * RFC 8414 metadata as the SDK makes it, corrected where this server differs from its defaults:
+ * every client is public (no secrets: oauth/oauthClients.ts), so `none` is the only client
+ * authentication, and clients may name themselves by a metadata document URL.
+ */
+export function authorizationServerMetadata(authority: OAuthAuthority, urls: OAuthUrls): OAuthMetadata {
+  return {
+    ...createOAuthMetadata({ provider: authority, issuerUrl: urls.issuer, scopesSupported: [...OAUTH_SCOPES] }),
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    client_id_metadata_document_supported: true,
+  };
+}
+
+/** RFC 9728: what /mcp is and who issues its tokens. */
+export function protectedResourceMetadata(urls: OAuthUrls): OAuthProtectedResourceMetadata {
+  return {
+    resource: urls.resource.href,
+    authorization_servers: [urls.issuer.href],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'GP gateway',
+    resource_documentation: new URL('/docs', urls.issuer).href,
+  };
+}
+
+/**
+ * The OAuth endpoints for /mcp (docs/api.md#oauth), mounted at the root: the MCP SDK's own
+ * handlers (authorize with PKCE S256 only, token, RFC 7591 registration, RFC 7009 revocation, each
+ * with its rate limit), and the two metadata documents. Built on first use: the issuer is the public
+ * base URL, which without GATEWAY_URL is only known once the gateway listens.
+ */
+export function mountOAuth(app: Express, authority: OAuthAuthority, urls: () => OAuthUrls): void {
+  let router: Router | null = null;
+  const build = (): Router => {
+    const at = urls();
+    const built = Router();
+    const resourceMetadata = metadataHandler(protectedResourceMetadata(at));
+    built.use('/.well-known/oauth-protected-resource/mcp', resourceMetadata);
+    built.use('/.well-known/oauth-protected-resource', resourceMetadata);
+    built.use('/.well-known/oauth-authorization-server', metadataHandler(authorizationServerMetadata(authority, at)));
+    built.use('/authorize', authorizationHandler({ provider: authority }));
+    built.use('/token', tokenHandler({ provider: authority }));
+    // Client ids are the SDK's UUIDs; no secret is kept (oauthClients.ts drops it).
+    built.use('/register', clientRegistrationHandler({ clientsStore: authority.clientsStore, clientSecretExpirySeconds: 0 }));
+    built.use('/revoke', revocationHandler({ provider: authority }));
+    return built;
+  };
+  const lazily: RequestHandler = (req, res, next) => (router ??= build())(req, res, next);
+  app.use(lazily);
+}
