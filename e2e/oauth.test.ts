@@ -180,7 +180,7 @@ test(
 
     host = new HostProvider();
     const { query, transport } = await authorize(host, async (consent) => {
-      assert.match(await consent.textContent('main')!, /read: list and read every record/);
+      assert.match((await consent.textContent('main')) ?? '', /read: list and read every record/);
       await approveSandboxWithWrite(consent);
     });
     assert.equal(query.get('iss'), `${gateway.url}/`);
