@@ -146,8 +146,14 @@ export class OAuthAuthority implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    const found = await this.store.findOAuthCode(sha256Hex(code), client.client_id, new Date());
-    if (!found) throw new InvalidGrantError('The authorization code is invalid, expired or already used.');
+    const codeHash = sha256Hex(code);
+    const found = await this.store.findOAuthCode(codeHash, client.client_id, new Date());
+    if (!found) {
+      // The SDK asks for the challenge first, so a replayed code stops here: redeeming it (with
+      // tokens nobody receives; a code never becomes valid again) revokes the grant it was spent on.
+      await this.store.redeemOAuthCode(codeHash, client.client_id, this.mintTokens().hashes, new Date());
+      throw new InvalidGrantError('The authorization code is invalid, expired or already used.');
+    }
     return found.codeChallenge;
   }
 
