@@ -35,7 +35,7 @@ export function isPublicAddress(address: string): boolean {
  * public: the connection then goes to an address that was checked (no second resolution a
  * rebinding name could answer differently), and a refused name is never connected to at all.
  */
-export function publicOnlyLookup(resolve: Resolver): LookupFunction {
+function publicOnlyLookup(resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {

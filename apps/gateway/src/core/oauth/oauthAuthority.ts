@@ -22,10 +22,10 @@ import type { OAuthClients } from './oauthClients.ts';
 import { sameResource, type OAuthUrls } from './oauthUrls.ts';
 
 /** docs/decisions.md#oauth-for-mcp: short-lived access, a month of refresh that every use renews. */
-export const ACCESS_TOKEN_SECONDS = 3600;
-export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+const ACCESS_TOKEN_SECONDS = 3600;
+const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 /** A code only carries the browser back to the client, which exchanges it at once. */
-export const CODE_SECONDS = 300;
+const CODE_SECONDS = 300;
 
 /** What the consent page is asked to approve: an authorization request the SDK's handler validated. */
 export interface ConsentRequest {

@@ -10,15 +10,12 @@ import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
 import type { OAuthUrls } from '../../core/oauth/oauthUrls.ts';
 import { OAUTH_SCOPES } from '../../infrastructure/store/store.ts';
 
-/** The endpoints' paths under the issuer, as the SDK's metadata names them. */
-export const OAUTH_PATHS = ['/authorize', '/token', '/register', '/revoke'] as const;
-
 /**
  * RFC 8414 metadata as the SDK makes it, corrected where this server differs from its defaults:
  * every client is public (no secrets: oauth/oauthClients.ts), so `none` is the only client
  * authentication, and clients may name themselves by a metadata document URL.
  */
-export function authorizationServerMetadata(authority: OAuthAuthority, urls: OAuthUrls): OAuthMetadata {
+function authorizationServerMetadata(authority: OAuthAuthority, urls: OAuthUrls): OAuthMetadata {
   return {
     ...createOAuthMetadata({ provider: authority, issuerUrl: urls.issuer, scopesSupported: [...OAUTH_SCOPES] }),
     token_endpoint_auth_methods_supported: ['none'],
@@ -28,7 +25,7 @@ export function authorizationServerMetadata(authority: OAuthAuthority, urls: OAu
 }
 
 /** RFC 9728: what /mcp is and who issues its tokens. */
-export function protectedResourceMetadata(urls: OAuthUrls): OAuthProtectedResourceMetadata {
+function protectedResourceMetadata(urls: OAuthUrls): OAuthProtectedResourceMetadata {
   return {
     resource: urls.resource.href,
     authorization_servers: [urls.issuer.href],
