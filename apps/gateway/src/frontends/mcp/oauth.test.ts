@@ -17,9 +17,18 @@ let userId = '';
 let liveConnectionId = '';
 let clientId = '';
 const REDIRECT = 'http://127.0.0.1:9/callback';
+/** A client named by its metadata document's URL, served from memory (never fetched). */
+const DOCUMENT_CLIENT = 'https://host.example/oauth/client.json';
+const documentsAsked: string[] = [];
 
 before(async () => {
-  t = await startInProcessGateway();
+  t = await startInProcessGateway({
+    oauthClientDocuments: async (url) => {
+      documentsAsked.push(url);
+      if (url !== DOCUMENT_CLIENT) throw new Error('not found');
+      return { client_id: DOCUMENT_CLIENT, client_name: 'Document host', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
+    },
+  });
   const org = await t.admin.createOrganisation('OAuth');
   orgId = org.id;
   userId = (await t.store.createUser({ orgId, email: 'oauth-user@example.com', role: 'admin' }))!.id;
@@ -42,12 +51,14 @@ const challengeOf = (verifier: string) => createHash('sha256').update(verifier).
 const VERIFIER = 'a-code-verifier-of-at-least-forty-three-characters-long';
 
 /** A grant as the consent page makes one, with its code; the code's value. */
-async function approvedCode(options: { connectionId?: string; scopes?: OAuthScope[]; resource?: string } = {}): Promise<string> {
+async function approvedCode(
+  options: { connectionId?: string; scopes?: OAuthScope[]; resource?: string; client?: string } = {},
+): Promise<string> {
   const code = mintOAuthSecret('code');
   await t.store.createOAuthGrant({
     orgId,
     userId,
-    clientId,
+    clientId: options.client ?? clientId,
     clientName: 'Unit host',
     connectionId: options.connectionId ?? 'sandbox',
     scopes: options.scopes ?? ['read'],
@@ -217,4 +228,22 @@ test('revoking through the revocation endpoint (RFC 7009) refuses the token at o
   assert.equal((await mcp(body.access_token)).status, 401);
   const refresh = await token({ grant_type: 'refresh_token', refresh_token: body.refresh_token });
   assert.deepEqual([refresh.status, refresh.body.error], [400, 'invalid_grant']);
+});
+
+test('a client named by a metadata document URL authorizes and exchanges its code without registering', async () => {
+  const consent = await authorizeWith({ client_id: DOCUMENT_CLIENT, code_challenge: challengeOf(VERIFIER), code_challenge_method: 'S256' });
+  assert.equal(consent.pathname, '/dashboard/oauth/authorize');
+  assert.equal(consent.searchParams.get('client_id'), DOCUMENT_CLIENT);
+  const code = await approvedCode({ client: DOCUMENT_CLIENT });
+  const exchanged = await token({ client_id: DOCUMENT_CLIENT, grant_type: 'authorization_code', code, code_verifier: VERIFIER });
+  assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+  assert.equal((await mcp(exchanged.body.access_token)).status, 200);
+  assert.ok(documentsAsked.includes(DOCUMENT_CLIENT));
+
+  const unknown = await fetch(
+    `${t.gateway.url}/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'https://other.example/c.json', redirect_uri: REDIRECT, code_challenge: challengeOf(VERIFIER), code_challenge_method: 'S256' })}`,
+    { redirect: 'manual' },
+  );
+  assert.equal(unknown.status, 400, 'an unknown client is answered, never redirected');
+  assert.equal(((await unknown.json()) as { error: string }).error, 'invalid_client');
 });

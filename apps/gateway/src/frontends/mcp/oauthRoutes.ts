@@ -39,25 +39,26 @@ function protectedResourceMetadata(urls: OAuthUrls): OAuthProtectedResourceMetad
 /**
  * The OAuth endpoints for /mcp (docs/api.md#oauth), mounted at the root: the MCP SDK's own
  * handlers (authorize with PKCE S256 only, token, RFC 7591 registration, RFC 7009 revocation, each
- * with its rate limit), and the two metadata documents. Built on first use: the issuer is the public
- * base URL, which without GATEWAY_URL is only known once the gateway listens.
+ * with its rate limit, made here at start as express-rate-limit requires), and the two metadata
+ * documents, made on first use: they name the issuer, the public base URL, which without
+ * GATEWAY_URL is known only once the gateway listens.
  */
 export function mountOAuth(app: Express, authority: OAuthAuthority, urls: () => OAuthUrls): void {
-  let router: Router | null = null;
-  const build = (): Router => {
+  let metadata: Router | null = null;
+  const buildMetadata = (): Router => {
     const at = urls();
     const built = Router();
     const resourceMetadata = metadataHandler(protectedResourceMetadata(at));
     built.use('/.well-known/oauth-protected-resource/mcp', resourceMetadata);
     built.use('/.well-known/oauth-protected-resource', resourceMetadata);
     built.use('/.well-known/oauth-authorization-server', metadataHandler(authorizationServerMetadata(authority, at)));
-    built.use('/authorize', authorizationHandler({ provider: authority }));
-    built.use('/token', tokenHandler({ provider: authority }));
-    // Client ids are the SDK's UUIDs; no secret is kept (oauthClients.ts drops it).
-    built.use('/register', clientRegistrationHandler({ clientsStore: authority.clientsStore, clientSecretExpirySeconds: 0 }));
-    built.use('/revoke', revocationHandler({ provider: authority }));
     return built;
   };
-  const lazily: RequestHandler = (req, res, next) => (router ??= build())(req, res, next);
-  app.use(lazily);
+  const lazily: RequestHandler = (req, res, next) => (metadata ??= buildMetadata())(req, res, next);
+  app.use((req, res, next) => (req.path.startsWith('/.well-known/') ? lazily(req, res, next) : next()));
+  app.use('/authorize', authorizationHandler({ provider: authority }));
+  app.use('/token', tokenHandler({ provider: authority }));
+  // Client ids are the SDK's UUIDs; no secret is kept (core/oauth/oauthClients.ts drops it).
+  app.use('/register', clientRegistrationHandler({ clientsStore: authority.clientsStore, clientSecretExpirySeconds: 0 }));
+  app.use('/revoke', revocationHandler({ provider: authority }));
 }
