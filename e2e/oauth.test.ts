@@ -183,7 +183,10 @@ test(
       assert.match((await consent.textContent('main')) ?? '', /read: list and read every record/);
       await approveSandboxWithWrite(consent);
     });
-    assert.equal(query.get('iss'), `${gateway.url}/`);
+    // RFC 9207: the issuer, as its metadata names it (and as the MCP conformance suite checks).
+    const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    assert.equal(metadata.issuer, gateway.url);
+    assert.equal(query.get('iss'), metadata.issuer);
     assert.match(query.get('code') ?? '', /^lb_oac_/);
     assert.ok(host.information?.client_id, 'registered by RFC 7591');
     assert.equal((host.information as { client_secret?: string }).client_secret, undefined, 'a public client: no secret');

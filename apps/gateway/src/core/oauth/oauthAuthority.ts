@@ -268,7 +268,7 @@ export class OAuthAuthority implements OAuthServerProvider {
     for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
     if (request.state !== undefined) target.searchParams.set('state', request.state);
     // RFC 9207: the client can tell which authorization server answered.
-    target.searchParams.set('iss', this.urls().issuer.href);
+    target.searchParams.set('iss', this.urls().issuerId);
     return target.href;
   }
 }

@@ -6,6 +6,12 @@ import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/
  */
 export interface OAuthUrls {
   issuer: URL;
+  /**
+   * The issuer identifier as metadata, `iss` and `authorization_servers` give it: the origin without
+   * the trailing slash a URL's href has, so that removing the well-known part of the metadata's URL
+   * gives it back (RFC 8414 3.3), as the MCP conformance suite checks.
+   */
+  issuerId: string;
   /** The resource tokens are issued for (RFC 8707) and checked against: `<base>/mcp`. */
   resource: URL;
   /** RFC 9728's path-suffixed form: `<base>/.well-known/oauth-protected-resource/mcp`. */
@@ -19,6 +25,7 @@ export function oauthUrlsOf(base: URL): OAuthUrls {
   const resource = new URL('/mcp', issuer);
   return {
     issuer,
+    issuerId: issuer.origin,
     resource,
     resourceMetadata: new URL(getOAuthProtectedResourceMetadataUrl(resource)),
     consent: new URL('/dashboard/oauth/authorize', issuer),

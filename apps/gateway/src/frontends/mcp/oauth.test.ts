@@ -110,11 +110,12 @@ test('the protected resource and its authorization server describe themselves (R
   for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
     const resource = (await t.get(path)).body;
     assert.equal(resource.resource, `${t.gateway.url}/mcp`, path);
-    assert.deepEqual(resource.authorization_servers, [`${t.gateway.url}/`]);
+    assert.deepEqual(resource.authorization_servers, [t.gateway.url]);
     assert.deepEqual(resource.scopes_supported, ['read', 'write']);
   }
   const server = (await t.get('/.well-known/oauth-authorization-server')).body;
-  assert.equal(server.issuer, `${t.gateway.url}/`);
+  // RFC 8414 3.3: the metadata URL less its well-known part.
+  assert.equal(server.issuer, t.gateway.url);
   assert.deepEqual(server.code_challenge_methods_supported, ['S256']);
   assert.deepEqual(server.grant_types_supported, ['authorization_code', 'refresh_token']);
   assert.deepEqual(server.token_endpoint_auth_methods_supported, ['none']);

@@ -11,13 +11,15 @@ import type { OAuthUrls } from '../../core/oauth/oauthUrls.ts';
 import { OAUTH_SCOPES } from '../../infrastructure/store/store.ts';
 
 /**
- * RFC 8414 metadata as the SDK makes it, corrected where this server differs from its defaults:
+ * RFC 8414 metadata as the SDK makes it, corrected where this server differs from its defaults: the
+ * issuer without a trailing slash (oauthUrls.ts),
  * every client is public (no secrets: oauth/oauthClients.ts), so `none` is the only client
  * authentication, and clients may name themselves by a metadata document URL.
  */
 function authorizationServerMetadata(authority: OAuthAuthority, urls: OAuthUrls): OAuthMetadata {
   return {
     ...createOAuthMetadata({ provider: authority, issuerUrl: urls.issuer, scopesSupported: [...OAUTH_SCOPES] }),
+    issuer: urls.issuerId,
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     client_id_metadata_document_supported: true,
@@ -28,7 +30,7 @@ function authorizationServerMetadata(authority: OAuthAuthority, urls: OAuthUrls)
 function protectedResourceMetadata(urls: OAuthUrls): OAuthProtectedResourceMetadata {
   return {
     resource: urls.resource.href,
-    authorization_servers: [urls.issuer.href],
+    authorization_servers: [urls.issuerId],
     scopes_supported: [...OAUTH_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'GP gateway',
