@@ -427,7 +427,7 @@ export function storeContract(subject: StoreUnderTest): void {
       });
     const grant = await newGrant('1');
     assert.equal(grant.userEmail, 'oa@example.com');
-    assert.deepEqual(await store.listOAuthGrants(org.id), [], 'a grant whose code was never exchanged is no connected app');
+    assert.deepEqual(await store.listOAuthGrants(org.id, t0), [], 'a grant whose code was never exchanged is no connected app');
     assert.equal(await store.findOAuthCode(hash('1'), 'client-2', t0), null, "another client's code");
     assert.equal(await store.findOAuthCode(hash('1'), 'client-1', later(61)), null, 'an expired code');
     assert.equal((await store.findOAuthCode(hash('1'), 'client-1', t0))?.codeChallenge, 'challenge');
@@ -445,7 +445,7 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.equal(access?.connection?.id, 'sandbox');
     assert.equal(access?.accessExpiresAt, later(3600).toISOString());
     assert.deepEqual(
-      (await store.listOAuthGrants(org.id)).map((g) => g.id),
+      (await store.listOAuthGrants(org.id, t0)).map((g) => g.id),
       [second.id],
     );
 
@@ -459,7 +459,8 @@ export function storeContract(subject: StoreUnderTest): void {
     const third = await newGrant('3');
     await store.redeemOAuthCode(hash('3'), 'client-1', tokens('e'), t0);
     await store.touchOAuthGrant(third.id, later(5));
-    assert.equal((await store.listOAuthGrants(org.id))[0]?.lastUsedAt, later(5).toISOString());
+    assert.equal((await store.listOAuthGrants(org.id, t0))[0]?.lastUsedAt, later(5).toISOString());
+    assert.deepEqual(await store.listOAuthGrants(org.id, later(86401)), [], 'a grant past its refresh token is no longer connected');
     assert.equal(await store.revokeOAuthGrant(other.id, third.id, t0), null, 'another organisation');
     assert.equal((await store.revokeOAuthGrant(org.id, third.id, later(6)))?.revokedAt, later(6).toISOString());
     assert.equal(await store.revokeOAuthGrant(org.id, third.id, later(7)), null, 'already revoked');

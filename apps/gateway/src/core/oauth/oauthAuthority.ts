@@ -211,9 +211,9 @@ export class OAuthAuthority implements OAuthServerProvider {
     await this.store.revokeOAuthToken(sha256Hex(request.token), client.client_id, new Date());
   }
 
-  /** The organisation's connected apps (grants whose code was exchanged and that are not revoked), newest first. */
+  /** The organisation's connected apps (roles/oauth.ts listOAuthGrants), newest first. */
   connectedApps(orgId: string): Promise<OAuthGrant[]> {
-    return this.store.listOAuthGrants(orgId);
+    return this.store.listOAuthGrants(orgId, new Date());
   }
 
   /**

@@ -93,8 +93,8 @@ export interface OAuthStore {
   findOAuthAccess(accessHash: string): Promise<OAuthAccess | null>;
   /** Records use; implementations may coalesce writes. */
   touchOAuthGrant(id: string, at: Date): Promise<void>;
-  /** The organisation's grants not revoked, newest first. */
-  listOAuthGrants(orgId: string): Promise<OAuthGrant[]>;
+  /** The organisation's connected apps at `at`: grants whose code was exchanged, neither revoked nor past their refresh token's expiry; newest first. */
+  listOAuthGrants(orgId: string, at: Date): Promise<OAuthGrant[]>;
   /** Revokes the grant; null when the organisation has none with that id or it was revoked before. */
   revokeOAuthGrant(orgId: string, id: string, at: Date): Promise<OAuthGrant | null>;
   /** Revokes the grant of this client whose current access or refresh token has this hash (RFC 7009); whether one was. */

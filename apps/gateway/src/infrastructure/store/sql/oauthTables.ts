@@ -165,11 +165,12 @@ export class OAuthTables implements OAuthStore {
     await this.db.updateTable('oauth_grants').set({ last_used_at: at.toISOString() }).where('id', '=', id).execute();
   }
 
-  async listOAuthGrants(orgId: string): Promise<OAuthGrant[]> {
+  async listOAuthGrants(orgId: string, at: Date): Promise<OAuthGrant[]> {
     const rows = await this.grants()
       .where('g.org_id', '=', orgId)
       .where('g.revoked_at', 'is', null)
       .where('g.code_used_at', 'is not', null)
+      .where('g.refresh_expires_at', '>', at.toISOString())
       .orderBy('g.created_at', 'desc')
       .execute();
     return rows.map(toGrant);
