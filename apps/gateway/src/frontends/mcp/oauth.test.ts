@@ -72,9 +72,9 @@ async function approvedCode(
   return code.secret;
 }
 
-async function token(fields: Record<string, string>): Promise<{ status: number; body: any }> {
+async function token(fields: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${t.gateway.url}/token`, { method: 'POST', body: new URLSearchParams({ client_id: clientId, ...fields }) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 const exchange = async (code: string, verifier = VERIFIER) =>
@@ -167,6 +167,9 @@ test('a code is exchanged once, with its verifier: a wrong verifier is refused, 
   assert.match(first.body.access_token, /^lb_oat_[0-9A-Za-z]{32}$/);
   assert.match(first.body.refresh_token, /^lb_ort_[0-9A-Za-z]{32}$/);
   assert.deepEqual([first.body.token_type, first.body.expires_in, first.body.scope], ['Bearer', 3600, 'read']);
+  // As the conformance suite's authorization-code scenario checks a token response.
+  assert.match(first.headers.get('content-type') ?? '', /application\/json/);
+  assert.equal(first.headers.get('cache-control'), 'no-store');
   assert.equal((await mcp(first.body.access_token)).status, 200);
 
   const again = await exchange(code);
