@@ -79,3 +79,11 @@ test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself wh
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' }), /EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650/);
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
 });
+
+test('GATEWAY_URL: the origin of an http(s) URL (the OAuth issuer), null when unset; anything else names the variable', () => {
+  assert.equal(loadConfig({ GATEWAY_URL: 'https://gp.example.com/dashboard/' }).gatewayUrl, 'https://gp.example.com');
+  assert.equal(loadConfig({ GATEWAY_URL: 'http://gateway.internal:3000' }).gatewayUrl, 'http://gateway.internal:3000');
+  assert.equal(loadConfig({}).gatewayUrl, null);
+  for (const wrong of ['gp.example.com', 'ftp://gp.example.com'])
+    assert.throws(() => loadConfig({ GATEWAY_URL: wrong }), /GATEWAY_URL must be an http\(s\) URL/);
+});

@@ -130,12 +130,12 @@ const ConfigSchema = z
     gatewayUrl: z
       .string()
       .optional()
-      .refine((text) => text === undefined || URL.canParse(text), 'GATEWAY_URL must be a URL, e.g. https://gp.example.com')
-      .transform((text) => (text === undefined ? null : new URL(text).origin))
       .refine(
-        (origin) => origin === null || origin.startsWith('https://') || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin),
-        'GATEWAY_URL must be https (OAuth requires it), except on localhost',
-      ),
+        (text) => text === undefined || (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)),
+        'GATEWAY_URL must be an http(s) URL, e.g. https://gp.example.com',
+      )
+      // OAuth wants https except on localhost; an http address elsewhere still serves the CLI's links (oauthRoutes.ts says so).
+      .transform((text) => (text === undefined ? null : new URL(text).origin)),
     /** Browser origins that may call /mcp besides the gateway's own, comma-separated; `*` for any. */
     mcpAllowedOrigins: z
       .string()

@@ -87,11 +87,12 @@ test('the consent page names the client, offers the organisation’s connections
 });
 
 test('a request that does not check out is shown, never redirected', async () => {
-  for (const bad of [
+  const bads: Record<string, string>[] = [
     { redirect_uri: 'https://evil.example/callback' },
     { client_id: 'no-such-client' },
     { code_challenge_method: 'plain' },
-  ]) {
+  ];
+  for (const bad of bads) {
     const shown = await page(request(bad), 'admin');
     assert.equal(shown.status, 400, JSON.stringify(bad));
     assert.equal(shown.headers.get('location'), null);

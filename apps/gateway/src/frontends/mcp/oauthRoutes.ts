@@ -9,6 +9,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontex
 import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
 import type { OAuthUrls } from '../../core/oauth/oauthUrls.ts';
 import { OAUTH_SCOPES } from '../../infrastructure/store/store.ts';
+import { ApiError } from '../../errors/apiError.ts';
 
 /**
  * RFC 8414 metadata as the SDK makes it, corrected where this server differs from its defaults: the
@@ -50,6 +51,16 @@ export function mountOAuth(app: Express, authority: OAuthAuthority, urls: () => 
   const buildMetadata = (): Router => {
     const at = urls();
     const built = Router();
+    // OAuth 2.1 and the SDK take an issuer over https only, loopback aside.
+    if (at.issuer.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(at.issuer.hostname)) {
+      built.use(['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server'], () => {
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          `OAuth needs the gateway's public address over https; GATEWAY_URL is ${at.issuerId}. API keys work on /mcp meanwhile.`,
+        );
+      });
+      return built;
+    }
     const resourceMetadata = metadataHandler(protectedResourceMetadata(at));
     built.use('/.well-known/oauth-protected-resource/mcp', resourceMetadata);
     built.use('/.well-known/oauth-protected-resource', resourceMetadata);
