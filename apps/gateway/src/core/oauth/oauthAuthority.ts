@@ -38,12 +38,15 @@ export interface ConsentRequest {
   resource: string;
 }
 
-/** The scopes of a request: ours only; none asked means read (the user may add write). */
+/**
+ * The scopes of a request that mean something here; none of ours asked means read (the user may add
+ * write). Others are ignored, as RFC 6749 3.3 allows, rather than refused: hosts ask for
+ * `offline_access` (the MCP specification's way to ask for a refresh token, always given here),
+ * `openid` or a name from another server's metadata, and should still connect.
+ */
 function scopesOf(requested: readonly string[] | undefined): OAuthScope[] {
-  const asked = (requested ?? []).filter((s) => s !== '' && s !== 'mcp');
-  const unknown = asked.filter((s) => !OAUTH_SCOPES.includes(s as OAuthScope));
-  if (unknown.length) throw new InvalidScopeError(`Unknown scope ${unknown.join(', ')}: the scopes are ${OAUTH_SCOPES.join(' and ')}.`);
-  return asked.length ? OAUTH_SCOPES.filter((s) => asked.includes(s)) : ['read'];
+  const ours = OAUTH_SCOPES.filter((s) => (requested ?? []).includes(s));
+  return ours.length ? ours : ['read'];
 }
 
 /**

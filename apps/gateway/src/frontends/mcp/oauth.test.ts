@@ -155,6 +155,15 @@ test('the authorization endpoint takes PKCE S256 only, and refuses a resource ot
   });
   assert.equal(consent.pathname, '/dashboard/oauth/authorize');
   assert.equal(consent.searchParams.get('scope'), 'read write');
+
+  // Scopes of no meaning here (offline_access asks for a refresh token, always given) are ignored, not refused.
+  const other = await authorizeWith({
+    code_challenge: challengeOf(VERIFIER),
+    code_challenge_method: 'S256',
+    scope: 'offline_access openid write',
+  });
+  assert.equal(other.pathname, '/dashboard/oauth/authorize');
+  assert.equal(other.searchParams.get('scope'), 'write');
   assert.equal(consent.searchParams.get('client_id'), clientId);
 });
 
