@@ -26,6 +26,7 @@ import { SANDBOX_AGENT_KEY } from './core/routing/connectionRouting.ts';
 import { InFlightLimitedRouter } from './core/agents/inFlightLimitedRouter.ts';
 import { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { createApp } from './httpApp.ts';
+import type { DocumentFetcher } from './core/oauth/oauthClients.ts';
 import { answerClientErrors } from './frontends/rest/clientErrors.ts';
 import { CursorCodec } from './core/reads/cursor.ts';
 import { createExpressShapedServer } from './frontends/rest/expressShapedServer.ts';
@@ -79,7 +80,7 @@ export interface GatewayOptions {
   cursorSecret: Buffer;
   port: number;
   host?: string;
-  /** GATEWAY_URL: the public base URL the dashboard's links start with; this machine on the listening port when absent. */
+  /** GATEWAY_URL: the public base URL links and the OAuth issuer start with; this machine on the listening port when absent. */
   gatewayUrl?: string | null;
   requestTimeoutMs: number;
   /** Folder of the demo databases; when given, the built-in sandbox agent serves them. */
@@ -95,6 +96,8 @@ export interface GatewayOptions {
   mcpAllowedOrigins?: readonly string[];
   /** Host values that may call /mcp (mcp/transportHttp.ts checkHost); any when absent. */
   mcpAllowedHosts?: readonly string[];
+  /** Fetches OAuth Client ID Metadata Documents (core/oauth/clientMetadataDocument.ts) unless given; for tests. */
+  oauthClientDocuments?: DocumentFetcher;
   /** Several instances sharing limits on Redis and routing requests over NATS (docs/decisions.md#several-gateway-instances). */
   cluster?: ClusterOptions;
   /** New agent sockets accepted per second; more are closed with 1013 (agents/handshakeCap.ts). Unlimited unless given. */
@@ -272,6 +275,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let publicUrl = publicBaseUrl({ gatewayUrl: options.gatewayUrl ?? null, port: options.port });
   const app = createApp({
     publicUrl: () => publicUrl,
+    ...(options.oauthClientDocuments ? { oauthClientDocuments: options.oauthClientDocuments } : {}),
     usage,
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.

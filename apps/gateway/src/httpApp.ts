@@ -14,6 +14,11 @@ import { RecordWriter } from './core/writes/recordWriter.ts';
 import type { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { dashboardRouter } from './frontends/dashboard/router.ts';
 import { mountMcp } from './frontends/mcp/mount.ts';
+import { mountOAuth } from './frontends/mcp/oauthRoutes.ts';
+import { authenticateMcp } from './core/oauth/authenticateMcp.ts';
+import { OAuthAuthority } from './core/oauth/oauthAuthority.ts';
+import { OAuthClients, type DocumentFetcher } from './core/oauth/oauthClients.ts';
+import { oauthUrlsOf } from './core/oauth/oauthUrls.ts';
 import { accessLog } from './frontends/rest/accessLog.ts';
 import { applyLimits } from './frontends/rest/applyLimits.ts';
 import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
@@ -56,6 +61,8 @@ export interface AppOptions {
   mcpAllowedOrigins?: readonly string[];
   /** Host values that may call /mcp (DNS-rebinding protection); any when empty. */
   mcpAllowedHosts?: readonly string[];
+  /** Fetches Client ID Metadata Documents (core/oauth/clientMetadataDocument.ts) unless given; tests give one that stays in process. */
+  oauthClientDocuments?: DocumentFetcher;
   /** Whether the instance should get traffic (`/ready`): its store, Redis and NATS answer and it is not stopping. */
   ready?: () => Promise<ReadyReport>;
   /** Where each request is reported (infrastructure/telemetry/metrics.ts); nothing unless given. */
@@ -82,7 +89,13 @@ export function createApp(options: AppOptions): Express {
     bucket: 'api',
     ...(options.refusalLimiter ? { limiter: options.refusalLimiter } : {}),
   });
-  const authenticated = [authenticate(store, refusals), applyLimits({ limitsOf, limiter })];
+  const apiKeys = authenticate(store, refusals);
+  const limited = applyLimits({ limitsOf, limiter });
+  const authenticated = [apiKeys, limited];
+  // The OAuth issuer, and `/mcp` under it the resource its tokens are for; asked at the first OAuth
+  // request, when an unset GATEWAY_URL is known from the listening port.
+  const oauthUrls = () => oauthUrlsOf(new URL(options.publicUrl()));
+  const oauth = new OAuthAuthority(store, new OAuthClients(store, log, options.oauthClientDocuments), oauthUrls);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -94,9 +107,12 @@ export function createApp(options: AppOptions): Express {
   app.use(accessLog(log, options.usage));
   app.use(requireHost);
   if (options.metricsRoute) app.get('/metrics', metricsRoute(options.metricsRoute));
+  mountOAuth(app, oauth, oauthUrls);
   mountRest(app, { authenticated, reader, writer, admin, events, ...(options.ready ? { ready: options.ready } : {}) });
   mountMcp(app, {
-    authenticated,
+    // OAuth access tokens as well as API keys (docs/api.md#oauth).
+    authenticated: [authenticateMcp({ apiKeys, authority: oauth, urls: oauthUrls, refusals }), limited],
+    resourceMetadataUrl: () => oauthUrls().resourceMetadata.href,
     reader,
     writer,
     events,
@@ -105,7 +121,7 @@ export function createApp(options: AppOptions): Express {
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
-  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl }));
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl, oauth }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

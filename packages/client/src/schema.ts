@@ -1886,11 +1886,11 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description No valid key (with `WWW-Authenticate: Bearer`). */
+            /** @description No valid key or OAuth access token (with `WWW-Authenticate: Bearer`, naming the resource metadata). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Bearer realm="gp-gateway" */
+                    /** @description Bearer realm="gp-gateway", resource_metadata="<base>/.well-known/oauth-protected-resource/mcp" (RFC 9728), and error="invalid_token" for an expired or revoked token or one for another resource (docs/api.md#oauth) */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

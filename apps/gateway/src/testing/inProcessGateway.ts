@@ -44,6 +44,8 @@ export interface InProcessGatewayOptions {
   mcpAllowedHosts?: readonly string[];
   /** Prometheus metrics (gateway.ts); none unless given. */
   metrics?: MetricsOptions;
+  /** Serves OAuth Client ID Metadata Documents in place of fetching them (gateway.ts). */
+  oauthClientDocuments?: (clientId: string) => Promise<unknown>;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     ...(options.mcpResultBudgetBytes ? { mcpResultBudgetBytes: options.mcpResultBudgetBytes } : {}),
     ...(options.mcpAllowedHosts ? { mcpAllowedHosts: options.mcpAllowedHosts } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.oauthClientDocuments ? { oauthClientDocuments: options.oauthClientDocuments } : {}),
   });
 
   const executor = new SqliteExecutor({ dir: demoDir });

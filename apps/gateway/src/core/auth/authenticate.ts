@@ -13,6 +13,11 @@ export interface AuthContext {
   key: ApiKey;
   /** The connection the request's headers name, read with the key; resolveConnection checks it. */
   connection: Connection | null;
+  /**
+   * Set when the request came with an OAuth access token (oauth/authenticateMcp.ts): the grant it
+   * belongs to, whose connection is the only one it reaches. `key` then stands for the grant.
+   */
+  grant?: { id: string; connectionId: string };
 }
 
 declare global {

@@ -50,6 +50,25 @@ export function mintSessionId(): { id: string; idHash: string } {
   return { id, idHash: sha256Hex(id) };
 }
 
+/**
+ * OAuth's secrets (docs/decisions.md#oauth-for-mcp): access tokens `lb_oat_`, refresh tokens
+ * `lb_ort_`, authorization codes `lb_oac_`, each with 32 random base62 characters (190 bits), kept
+ * only as their sha256 like every other secret here. Opaque rather than signed (JWT): every use reads
+ * the store anyway, which is what makes a revocation take effect on the next request.
+ */
+const OAUTH_PREFIXES = { access: 'lb_oat_', refresh: 'lb_ort_', code: 'lb_oac_' } as const;
+export type OAuthSecretKind = keyof typeof OAUTH_PREFIXES;
+
+export function mintOAuthSecret(kind: OAuthSecretKind): { secret: string; hash: string } {
+  const secret = `${OAUTH_PREFIXES[kind]}${randomBase62(SECRET_LENGTH)}`;
+  return { secret, hash: sha256Hex(secret) };
+}
+
+/** Whether a bearer credential is (shaped as) an OAuth access token rather than an API key. */
+export function isOAuthAccessToken(secret: string): boolean {
+  return secret.startsWith(OAUTH_PREFIXES.access);
+}
+
 /** Every request hashes its key: the one-shot `hash` takes 0.3 us where a Hash object took 0.8. */
 export function sha256Hex(secret: string): string {
   return hash('sha256', secret, 'hex');

@@ -60,7 +60,7 @@ export async function runStart(): Promise<void> {
       `A new test key for the demo sandbox (shown once; read, write and mcp scopes: on the sandbox, writes can only be validated):\n\n${secret}\n\n` +
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +
-      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>\n` +
+      `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>, or signing in by OAuth (Claude, ChatGPT: the URL alone)\n` +
       (gateway.metricsUrl ? `Prometheus metrics: ${gateway.metricsUrl}\n` : '') +
       '\n',
   );

@@ -2,12 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { AdminService } from '../../core/admin/adminService.ts';
+import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { pageContext } from './pageContext.ts';
 import { field } from './pageParts.ts';
 import { auditPages } from './pages/audit.ts';
+import { connectedAppsPages } from './pages/connectedApps.ts';
 import { connectionsPages } from './pages/connections.ts';
 import { keysPages } from './pages/keys.ts';
+import { oauthConsentPages } from './pages/oauthConsent.ts';
 import { signInPages } from './pages/signIn.ts';
 import { usagePages } from './pages/usage.ts';
 import { usersPages } from './pages/users.ts';
@@ -18,6 +21,8 @@ export interface DashboardOptions {
   auth: DashboardAuth;
   /** The public base URL links start with (GATEWAY_URL), never the request's Host. */
   publicUrl: () => string;
+  /** OAuth for /mcp: the consent page and connected apps; absent, neither is served. */
+  oauth?: OAuthAuthority;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -31,7 +36,7 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * redirect, so a reload neither sends the form again nor shows the secret again
  * (docs/decisions.md#post-redirect-get-and-secrets-shown-once).
  */
-export function dashboardRouter({ admin, auth, publicUrl }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, publicUrl, oauth }: DashboardOptions): Router {
   const router = Router();
   const context = pageContext(admin, auth, publicUrl);
   const { message } = context;
@@ -63,6 +68,10 @@ export function dashboardRouter({ admin, auth, publicUrl }: DashboardOptions): R
   });
 
   for (const pages of [signInPages, keysPages, connectionsPages, usersPages, usagePages, auditPages]) pages(router, context);
+  if (oauth) {
+    oauthConsentPages(router, context, oauth);
+    connectedAppsPages(router, context, oauth);
+  }
 
   router.use(async (req, res) => message(res, 404, 'Not found', 'There is no such dashboard page.'));
   return router;

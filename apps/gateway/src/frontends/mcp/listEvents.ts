@@ -57,6 +57,10 @@ export async function listEvents(context: ToolContext, raw: Record<string, unkno
     limit: String(limit ?? MCP_DEFAULT_EVENTS),
   });
   if (!query.ok) throw ApiError.validation(query.issues.map((i) => (i.path === 'type' ? { ...i, path: 'types' } : i)));
-  const page = await context.events.list(context.target.key, query.value);
+  const bound = context.boundConnectionId;
+  if (bound !== null && query.value.connectionId !== undefined && query.value.connectionId !== bound) {
+    throw ApiError.validation([{ path: 'connectionId', message: `this sign-in reaches the connection ${bound} only` }]);
+  }
+  const page = await context.events.list(context.target.key, bound === null ? query.value : { ...query.value, connectionId: bound });
   return toolResult(JSON.stringify(page));
 }

@@ -270,7 +270,11 @@ describe('keys, scope and limits: the HTTP status, with a JSON-RPC error naming 
     for (const headers of [{}, bearer(newApiKeySecret('test')), { authorization: 'Basic abc' }]) {
       const res = await post(initialize(LATEST_PROTOCOL_VERSION), headers);
       assert.equal(res.status, 401);
-      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="gp-gateway"');
+      // resource_metadata: where an OAuth client finds how to sign in (RFC 9728, frontends/mcp/oauth.test.ts).
+      assert.equal(
+        res.headers.get('www-authenticate'),
+        `Bearer realm="gp-gateway", resource_metadata="${t.gateway.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
       assert.deepEqual(res.body, {
         jsonrpc: '2.0',
         id: 1,

@@ -22,6 +22,8 @@ export interface McpMountOptions {
   allowedOrigins?: readonly string[];
   /** Host header values (names, or name:port) that may call /mcp; empty or absent: any. */
   allowedHosts?: readonly string[];
+  /** RFC 9728 metadata of /mcp, named in every 401's WWW-Authenticate so that OAuth clients find the authorization server. */
+  resourceMetadataUrl?: () => string;
 }
 
 /**
@@ -48,5 +50,5 @@ export function mountMcp(app: Express, options: McpMountOptions): void {
     }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
-  app.use('/mcp', mcpErrors(options.log));
+  app.use('/mcp', mcpErrors(options.log, options.resourceMetadataUrl));
 }

@@ -12,6 +12,8 @@ export interface ToolContext {
   writer: RecordWriter;
   events: EventFeed;
   target: ReadTarget;
+  /** An OAuth token's connection, the only one its calls may reach (list_events included); null for an API key. */
+  boundConnectionId: string | null;
   requestId: string;
   /** Largest text of a result, in bytes (budget.ts). */
   budgetBytes: number;

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
+import { InvalidAccessToken } from '../../core/oauth/authenticateMcp.ts';
 
 /** Tool calls are a few hundred bytes; 64 KiB leaves room without reading megabytes for nothing. */
 export const MAX_MCP_REQUEST_BYTES = 64 * 1024;
@@ -129,7 +130,7 @@ class McpRefusal extends ApiError {
  * retryAfterSeconds), and 401 says how to authenticate (WWW-Authenticate: Bearer): the Python SDK
  * reported a REST-shaped body as a generic -32603 and lost the retry time.
  */
-export function mcpErrors(log: Logger) {
+export function mcpErrors(log: Logger, resourceMetadataUrl: () => string = () => '') {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     let apiError: ApiError;
     let rpcCode = SERVER_ERROR;
@@ -154,7 +155,13 @@ export function mcpErrors(log: Logger) {
     }
     if (apiError.retryAfterSeconds !== null) res.setHeader('Retry-After', String(apiError.retryAfterSeconds));
     res.locals.errorCode = apiError.code; // for the metrics (rest/requestMetrics.ts)
-    if (apiError.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="gp-gateway"');
+    if (apiError.code === 'UNAUTHORIZED') {
+      // RFC 9728 5.1: an OAuth client discovers the authorization server from resource_metadata; RFC 6750 3.1: a bad token is invalid_token.
+      const metadata = resourceMetadataUrl();
+      const params = ['realm="gp-gateway"', ...(metadata ? [`resource_metadata="${metadata}"`] : [])];
+      if (error instanceof InvalidAccessToken) params.push('error="invalid_token"');
+      res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
+    }
     const data = {
       code: apiError.code,
       requestId: res.locals.requestId,

@@ -1,12 +1,14 @@
 import type { EventsStore } from './roles/events.ts';
 import type { IdempotencyStore } from './roles/idempotency.ts';
 import type { KeysStore } from './roles/keys.ts';
+import type { OAuthStore } from './roles/oauth.ts';
 import type { UsageStore } from './roles/usage.ts';
 import type { UsersStore } from './roles/users.ts';
 
 export * from './roles/events.ts';
 export * from './roles/idempotency.ts';
 export * from './roles/keys.ts';
+export * from './roles/oauth.ts';
 export * from './roles/usage.ts';
 export * from './roles/users.ts';
 
@@ -16,7 +18,7 @@ export * from './roles/users.ts';
  * share (docs/decisions.md#several-gateway-instances), through Kysely; testing/storeContract.ts is what it must do on both. Front ends change
  * it through the admin service, not directly.
  */
-export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore, EventsStore {
+export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore, EventsStore, OAuthStore {
   /**
    * Resolves when the store answers within `timeoutMs`, else rejects (`/ready`). A store that can be
    * down on its own (PostgreSQL) also learns from a check that gets no answer: its requests are then

@@ -168,9 +168,14 @@ export function otherPaths(): Record<string, unknown> {
           '200': jsonRpc('The JSON-RPC response; tool failures are results with `isError: true`.'),
           '202': { description: 'A notification was accepted; no body.', headers: rateLimitHeaders() },
           '400': jsonRpc('The body is not JSON (-32700) or not JSON-RPC.', requestIdHeader()),
-          '401': jsonRpc('No valid key (with `WWW-Authenticate: Bearer`).', {
+          '401': jsonRpc('No valid key or OAuth access token (with `WWW-Authenticate: Bearer`, naming the resource metadata).', {
             ...requestIdHeader(),
-            'WWW-Authenticate': { description: 'Bearer realm="gp-gateway"', schema: { type: 'string' } },
+            'WWW-Authenticate': {
+              description:
+                'Bearer realm="gp-gateway", resource_metadata="<base>/.well-known/oauth-protected-resource/mcp" (RFC 9728), ' +
+                'and error="invalid_token" for an expired or revoked token or one for another resource (docs/api.md#oauth)',
+              schema: { type: 'string' },
+            },
           }),
           '403': jsonRpc('The key lacks the mcp scope, or the Origin is not allowed.', requestIdHeader()),
           '413': jsonRpc('The body is over 64 KiB.', requestIdHeader()),

@@ -11,7 +11,8 @@ import { buildOpenApiDocument } from './document.ts';
  */
 
 /** Pages for people, not API routes: the reference itself and the dashboard. */
-const NOT_API = ['/docs', '/dashboard'];
+// The OAuth endpoints are described by their own metadata (RFC 8414, docs/api.md#oauth), as OAuth clients read them.
+const NOT_API = ['/docs', '/dashboard', '/authorize', '/token', '/register', '/revoke', '/.well-known/'];
 
 type Json = Record<string, any>;
 const document = buildOpenApiDocument() as Json;

@@ -348,6 +348,51 @@ function changeFeed(kind: EngineKind): Migration {
 }
 
 /**
+ * Step 5: OAuth for /mcp (roles/oauth.ts, docs/decisions.md#oauth-for-mcp). Clients registered by
+ * RFC 7591 (metadata only: every client is public, so no secret), and grants: one approved consent,
+ * its authorization code and its current tokens, each kept only as a sha256 (unique, so a lookup by
+ * hash is an index read). The previous refresh token's hash is kept to recognise its replay.
+ */
+function oauth(kind: EngineKind): Migration {
+  const t = types(kind);
+  return {
+    async up(db: Db) {
+      await db.schema
+        .createTable('oauth_clients')
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('metadata', t.json, (c) => c.notNull())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('oauth_grants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull().references('organisations.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_name', 'text', (c) => c.notNull())
+        .addColumn('connection_id', 'text', (c) => c.notNull())
+        .addColumn('scopes', t.json, (c) => c.notNull())
+        .addColumn('resource', 'text', (c) => c.notNull())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('last_used_at', t.time)
+        .addColumn('revoked_at', t.time)
+        .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('code_challenge', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('code_expires_at', t.time, (c) => c.notNull())
+        .addColumn('code_used_at', t.time)
+        .addColumn('access_hash', 'text', (c) => c.unique())
+        .addColumn('access_expires_at', t.time)
+        .addColumn('refresh_hash', 'text', (c) => c.unique())
+        .addColumn('refresh_expires_at', t.time)
+        .addColumn('previous_refresh_hash', 'text', (c) => c.unique())
+        .execute();
+      await db.schema.createIndex('oauth_grants_org').on('oauth_grants').column('org_id').execute();
+    },
+  };
+}
+
+/**
  * Step 6: rotation with an overlap (docs/decisions.md#rotation-with-an-overlap). A key and a
  * connection keep the secret they had before their last rotation, and until when it still works:
  * the key lookup finds a key by either hash in its one read (both indexed), and the time is compared
@@ -453,6 +498,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0001_one_store': schemaOfOneStore(kind),
     '0002_write_results': writeResultsNotBytes(kind),
     '0003_change_feed': changeFeed(kind),
+    '0005_oauth': oauth(kind),
     '0006_rotation_overlap': rotationOverlap(kind),
     '0007_users_per_org': usersPerOrganisation(kind),
   };

@@ -157,6 +157,36 @@ export interface EventsTable {
   data: Json | null;
 }
 
+export interface OAuthClientsTable {
+  client_id: string;
+  metadata: Json;
+  created_at: Time;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  client_id: string;
+  client_name: string;
+  connection_id: string;
+  scopes: Json;
+  resource: string;
+  created_at: Time;
+  last_used_at: Time | null;
+  revoked_at: Time | null;
+  code_hash: string;
+  code_challenge: string;
+  redirect_uri: string;
+  code_expires_at: Time;
+  code_used_at: Time | null;
+  access_hash: string | null;
+  access_expires_at: Time | null;
+  refresh_hash: string | null;
+  refresh_expires_at: Time | null;
+  previous_refresh_hash: string | null;
+}
+
 export interface StoreSchema {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -170,4 +200,6 @@ export interface StoreSchema {
   request_log: RequestLogTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
 }

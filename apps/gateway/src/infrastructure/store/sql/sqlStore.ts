@@ -1,8 +1,9 @@
-import type { EventsStore, IdempotencyStore, KeysStore, Store, UsageStore, UsersStore } from '../store.ts';
+import type { EventsStore, IdempotencyStore, KeysStore, OAuthStore, Store, UsageStore, UsersStore } from '../store.ts';
 import type { StoreEngine } from './engine.ts';
 import { EventsTables } from './eventsTables.ts';
 import { IdempotencyTables } from './idempotencyTables.ts';
 import { KeysTables } from './keysTables.ts';
+import { OAuthTables } from './oauthTables.ts';
 import { UsageTables } from './usageTables.ts';
 import { UsersTables } from './usersTables.ts';
 
@@ -27,6 +28,7 @@ export function storeOn(engine: StoreEngine): Store {
     ...methodsOf<UsageStore>(new UsageTables(engine)),
     ...methodsOf<IdempotencyStore>(new IdempotencyTables(engine)),
     ...methodsOf<EventsStore>(new EventsTables(engine)),
+    ...methodsOf<OAuthStore>(new OAuthTables(engine)),
     checkReachable: (timeoutMs) => engine.checkReachable(timeoutMs),
     close: () => engine.close(),
   };
