@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { rogueAgent } from './support/rogueAgent.ts';
+import { seriousViolations } from './support/axe.ts';
 
 /**
  * The dashboard's forms as an admin uses them for real operations, in chromium against a real
@@ -19,7 +19,6 @@ const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`\n*** SKIPPED: the dashboard browser tests need ${CHROMIUM} ***\n`);
 const skip = haveChromium ? false : `no ${CHROMIUM}`;
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let dataDir: string;
 let gateway: Started & { url: string; testKey: string };
@@ -251,23 +250,6 @@ test(
     assert.equal(await companies(), 200, 'the agent on the new token serves');
   },
 );
-
-/** The serious and critical violations axe-core finds on the page as it is now, one line each. */
-async function seriousViolations(on: Page): Promise<string[]> {
-  // evaluate() runs through the DevTools protocol, which the dashboard's script policy does not govern.
-  if (!(await on.evaluate(() => 'axe' in globalThis))) await on.evaluate(AXE_SOURCE);
-  return on.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const { axe, document } = globalThis as any;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; impact: string; help: string; nodes: { target: string[] }[] }) =>
-          `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-}
 
 test(
   'axe-core finds no serious or critical accessibility violation on any dashboard page, signed in or not, with notices, problems and secrets shown',

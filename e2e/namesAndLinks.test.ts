@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { openStore } from '@gp-gateway/gateway';
+import { seriousViolations } from './support/axe.ts';
 import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
 
 /**
@@ -177,6 +178,7 @@ test(
         'Sign in to Other tenant',
         'Sign in to Demo organisation',
       ]);
+      assert.deepEqual(await seriousViolations(other), [], 'the choice page passes axe-core');
       await Promise.all([other.waitForURL('**/dashboard/keys'), other.click('button:has-text("Sign in to Demo organisation")')]);
       assert.match((await other.textContent('header')) ?? '', /shared@example\.com · viewer · Demo organisation/);
     } finally {
