@@ -34,12 +34,21 @@ class Statement {
     return `${this.dialect.tableName(company, { database: 'company', table: source.table, alias: 't' })} AS ${this.dialect.quote('t')}`;
   }
   /** The key columns, the id columns, DEX_ROW_TS and DEX_ROW_ID: what every row read of detection selects. */
-  selectList(source: TrackedSource): string {
+  selectList(source: TrackedSource, company: string): string {
     const d = this.dialect;
+    const expression = (c: TrackedColumn) => (c.lookup ? this.lookup(c, c.lookup, company) : d.selectExpression(ref(c)));
     return (
-      [...source.key, ...source.idColumns, DEX_ROW_TS].map((c) => d.selectExpression(ref(c))).join(', ') +
+      [...source.key, ...source.idColumns, DEX_ROW_TS].map(expression).join(', ') +
       `, ${this.name({ column: 'DEX_ROW_ID', type: { kind: 'int' } })}`
     );
+  }
+  /** A column of another table, by its key equal to the same column of the row: one seek per row read. */
+  private lookup(c: TrackedColumn, lookup: { table: string; key: string }, company: string): string {
+    const d = this.dialect;
+    const l = d.quote('l');
+    const table = d.tableName(company, { database: 'company', table: lookup.table, alias: 'l' });
+    const value = d.selectExpression({ alias: 'l', column: c.column, type: c.type });
+    return `(SELECT ${value} FROM ${table} AS ${l} WHERE ${l}.${d.quote(lookup.key)} = ${d.quote('t')}.${d.quote(lookup.key)})`;
   }
   /** The object's rows of a shared table, and the key range. */
   where(source: TrackedSource, range: KeyRange): string[] {
@@ -74,7 +83,7 @@ export function changedSinceQuery(dialect: Dialect, company: string, source: Tra
   const s = new Statement(dialect);
   const terms = s.where(source, { lo: null, hi: null });
   terms.push(`${s.name(DEX_ROW_TS)} >= ${s.bind(since, DEX_ROW_TS)}`);
-  return { sql: `SELECT ${s.selectList(source)} FROM ${s.from(company, source)}${whereClause(terms)}`, params: s.params };
+  return { sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)}`, params: s.params };
 }
 
 /** The same of the rows of a key range, in key order (the whole table for the first reading). */
@@ -82,7 +91,7 @@ export function rangeRowsQuery(dialect: Dialect, company: string, source: Tracke
   const s = new Statement(dialect);
   const terms = s.where(source, range);
   const order = source.key.map((c) => s.name(c)).join(', ');
-  return { sql: `SELECT ${s.selectList(source)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`, params: s.params };
+  return { sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`, params: s.params };
 }
 
 /**
