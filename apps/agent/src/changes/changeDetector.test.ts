@@ -194,7 +194,10 @@ test('a restart goes on from the state file: what was reported is not reported a
   assert.ok(d.knows('TWO', customers), 'the restarted agent knows the table: no new learning, no blind spot');
   const afterRestart = await poll(d);
   report(afterRestart);
-  assert.deepEqual(summary(afterRestart), ['created RESTART0001', 'created RESTART0002', `deleted ${victim}`, 'updated AARONBUI0001'].sort());
+  assert.deepEqual(
+    summary(afterRestart),
+    ['created RESTART0001', 'created RESTART0002', `deleted ${victim}`, 'updated AARONBUI0001'].sort(),
+  );
   assert.deepEqual(
     afterRestart.find((c) => c.id === 'RESTART0001')!.version,
     unacknowledged.changes[0]!.version,

@@ -51,7 +51,10 @@ const isoOf = (ts: string) => `${ts.replace(' ', 'T')}Z`;
 
 /** What makes a saved state this object's as this agent tracks it: its tables, their keys, and the range size. */
 function shapeOf(tracked: TrackedObject, rangeRows: number): string {
-  return JSON.stringify([rangeRows, tracked.sources.map((s) => [s.table, s.key.map((k) => k.column), s.idColumns.map((c) => c.column), s.only])]);
+  return JSON.stringify([
+    rangeRows,
+    tracked.sources.map((s) => [s.table, s.key.map((k) => k.column), s.idColumns.map((c) => c.column), s.only]),
+  ]);
 }
 
 /**
@@ -151,8 +154,7 @@ export class ChangeDetector {
         seen(row.id, index, stamp, row.rowId, null);
       }
     };
-    for (const [index, source] of tracked.sources.entries())
-      if (!source.history || polls % this.historyEvery === 0) await scan(index);
+    for (const [index, source] of tracked.sources.entries()) if (!source.history || polls % this.historyEvery === 0) await scan(index);
 
     // A few key ranges of the tables scanned, each table's in turn. A row found by its stamp but not
     // yet placed in a range counts in none, so the range that holds it differs from what the agent

@@ -82,12 +82,15 @@ export class SqliteDetectionState implements DetectionStateStore {
       object: this.db.prepare<[string, string], { shape: string; cursor: string }>(
         'SELECT shape, cursor FROM objects WHERE company = ? AND object = ?',
       ),
-      known: this.db.prepare<[string, string], { identity: string; id: string; source: number; ts: string; row_id: number; range: number | null }>(
-        'SELECT identity, id, source, ts, row_id, range FROM known WHERE company = ? AND object = ?',
-      ),
+      known: this.db.prepare<
+        [string, string],
+        { identity: string; id: string; source: number; ts: string; row_id: number; range: number | null }
+      >('SELECT identity, id, source, ts, row_id, range FROM known WHERE company = ? AND object = ?'),
       putObject: this.db.prepare('INSERT OR REPLACE INTO objects (company, object, shape, cursor) VALUES (?, ?, ?, ?)'),
       clear: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ?'),
-      put: this.db.prepare('INSERT OR REPLACE INTO known (company, object, identity, id, source, ts, row_id, range) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      put: this.db.prepare(
+        'INSERT OR REPLACE INTO known (company, object, identity, id, source, ts, row_id, range) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       drop: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ? AND identity = ?'),
     };
   }

@@ -91,7 +91,10 @@ export function rangeRowsQuery(dialect: Dialect, company: string, source: Tracke
   const s = new Statement(dialect);
   const terms = s.where(source, range);
   const order = source.key.map((c) => s.name(c)).join(', ');
-  return { sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`, params: s.params };
+  return {
+    sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`,
+    params: s.params,
+  };
 }
 
 /**

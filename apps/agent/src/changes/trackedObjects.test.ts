@@ -55,17 +55,25 @@ const where = (source: TrackedSource) => (source.only ? ` WHERE ${q(source.only.
 
 /** Rowids of the object's rows of a table, in key order. */
 const rowids = (source: TrackedSource) =>
-  gp.prepare(`SELECT rowid FROM ${q(source.table)}${where(source)} ORDER BY ${source.key.map((k) => q(k.column)).join(', ')}`).pluck().all() as number[];
+  gp
+    .prepare(`SELECT rowid FROM ${q(source.table)}${where(source)} ORDER BY ${source.key.map((k) => q(k.column)).join(', ')}`)
+    .pluck()
+    .all() as number[];
 
 /** The API id of a row, as the detector makes it. */
 function idOf(source: TrackedSource, rowid: number): string {
   const values = source.idColumns.map((c) =>
     c.lookup
       ? gp
-          .prepare(`SELECT rtrim(l.${q(c.column)}) FROM ${q(c.lookup.table)} l JOIN ${q(source.table)} t ON l.${q(c.lookup.key)} = t.${q(c.lookup.key)} WHERE t.rowid = ?`)
+          .prepare(
+            `SELECT rtrim(l.${q(c.column)}) FROM ${q(c.lookup.table)} l JOIN ${q(source.table)} t ON l.${q(c.lookup.key)} = t.${q(c.lookup.key)} WHERE t.rowid = ?`,
+          )
           .pluck()
           .get(rowid)
-      : gp.prepare(`SELECT ${c.type.kind === 'char' ? `rtrim(${q(c.column)})` : q(c.column)} FROM ${q(source.table)} WHERE rowid = ?`).pluck().get(rowid),
+      : gp
+          .prepare(`SELECT ${c.type.kind === 'char' ? `rtrim(${q(c.column)})` : q(c.column)} FROM ${q(source.table)} WHERE rowid = ?`)
+          .pluck()
+          .get(rowid),
   );
   return source.idOf(values);
 }
@@ -80,7 +88,10 @@ function insertCopy(source: TrackedSource, rowid: number, name: string, ts?: str
   if (table === 'GL00100') {
     const index = (gp.prepare('SELECT max(ACTINDX) FROM GL00100').pluck().get() as number) + 1;
     const digits = String(index).padStart(4, '9').slice(-4);
-    changed.set('ACTINDX', index).set('ACTNUMBR_1', padded(table, 'ACTNUMBR_1', digits)).set('ACTDESCR', padded(table, 'ACTDESCR', name));
+    changed
+      .set('ACTINDX', index)
+      .set('ACTNUMBR_1', padded(table, 'ACTNUMBR_1', digits))
+      .set('ACTDESCR', padded(table, 'ACTDESCR', name));
     gp.prepare(
       `INSERT INTO GL00105 (ACTINDX, ACTNUMBR_1, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ACTNUMST) SELECT ?, ?, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ? FROM GL00105 WHERE ACTINDX = (SELECT ACTINDX FROM GL00100 WHERE rowid = ?)`,
     ).run(index, changed.get('ACTNUMBR_1'), padded('GL00105', 'ACTNUMST', `${digits}-${name}`), rowid);
@@ -99,7 +110,6 @@ function insertCopy(source: TrackedSource, rowid: number, name: string, ts?: str
     .run(...params, rowid);
   return idOf(source, Number(info.lastInsertRowid));
 }
-
 
 describe('each tracked object: an insert, an update, a delete and a late commit are one event each', () => {
   for (const object of TRACKED_OBJECTS) {
@@ -120,10 +130,20 @@ describe('each tracked object: an insert, an update, a delete and a late commit 
       for (const change of first.filter((c) => c.kind !== 'deleted')) assert.equal(String(change.record?.id ?? change.id), change.id);
 
       // A row GP stamped 30 s before the newest stamp the last poll saw, committed only now.
-      const newest = gp.prepare(`SELECT max(DEX_ROW_TS) FROM ${q(source.table)}`).pluck().get() as string;
+      const newest = gp
+        .prepare(`SELECT max(DEX_ROW_TS) FROM ${q(source.table)}`)
+        .pluck()
+        .get() as string;
       const older = new Date(Date.parse(`${newest.replace(' ', 'T')}Z`) - 30_000).toISOString().replace('T', ' ').replace('Z', '');
       const lateId = insertCopy(source, model!, 'CHGLATE1', older);
-      assert.equal(gp.prepare(`SELECT count(*) FROM ${q(source.table)} WHERE DEX_ROW_TS = ?`).pluck().get(older), 1, 'the late row keeps its old stamp');
+      assert.equal(
+        gp
+          .prepare(`SELECT count(*) FROM ${q(source.table)} WHERE DEX_ROW_TS = ?`)
+          .pluck()
+          .get(older),
+        1,
+        'the late row keeps its old stamp',
+      );
       assert.deepEqual(summary(await poll(d, object)), [`created ${lateId}`]);
       assert.deepEqual(await poll(d, object), [], 'the overlap reads those rows again and repeats none');
       assert.deepEqual(await poll(d, object), [], 'nor does the history tables’ turn');
@@ -152,7 +172,11 @@ describe('posting moves a document between work, open and history as one update'
       ).run(voucher);
       gp.prepare('DELETE FROM PM20000 WHERE DOCTYPE = 1 AND rtrim(VCHRNMBR) = ?').run(voucher);
     })();
-    assert.deepEqual(summary(await poll(d, apInvoices)), [`updated invoice:${voucher}`], 'to history: one update, on a poll that skips history too');
+    assert.deepEqual(
+      summary(await poll(d, apInvoices)),
+      [`updated invoice:${voucher}`],
+      'to history: one update, on a poll that skips history too',
+    );
     assert.deepEqual(await poll(d, apInvoices), []);
     assert.deepEqual(await poll(d, apInvoices), []);
   });
@@ -161,12 +185,17 @@ describe('posting moves a document between work, open and history as one update'
     const salesOrders = tracked('sales-orders');
     const d = detector();
     await poll(d, salesOrders);
-    const [type, number] = gp.prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10100 WHERE SOPTYPE = 2 LIMIT 1').raw().get() as [number, string];
+    const [type, number] = gp.prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10100 WHERE SOPTYPE = 2 LIMIT 1').raw().get() as [
+      number,
+      string,
+    ];
     const columns = columnsOf('SOP10100')
       .map((c) => c.name)
       .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf('SOP30200').some((h) => h.name === c));
     gp.transaction(() => {
-      gp.prepare(`INSERT INTO SOP30200 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`).run(type, number);
+      gp.prepare(
+        `INSERT INTO SOP30200 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
+      ).run(type, number);
       gp.prepare('DELETE FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?').run(type, number);
     })();
     const changes = await poll(d, salesOrders);
@@ -183,7 +212,9 @@ describe('posting moves a document between work, open and history as one update'
       .map((c) => c.name)
       .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf('POP30100').some((h) => h.name === c));
     gp.transaction(() => {
-      gp.prepare(`INSERT INTO POP30100 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM POP10100 WHERE rtrim(PONUMBER) = ?`).run(number);
+      gp.prepare(
+        `INSERT INTO POP30100 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM POP10100 WHERE rtrim(PONUMBER) = ?`,
+      ).run(number);
       gp.prepare('DELETE FROM POP10100 WHERE rtrim(PONUMBER) = ?').run(number);
     })();
     assert.deepEqual(summary(await poll(d, purchaseOrders)), [`updated ${number}`]);

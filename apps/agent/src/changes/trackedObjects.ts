@@ -137,6 +137,9 @@ export const TRACKED_OBJECTS: readonly TrackedObject[] = [
   },
   {
     object: 'purchase-orders',
-    sources: [source('POP10100', ['PONUMBER'], ([n]) => String(n)), source('POP30100', ['PONUMBER'], ([n]) => String(n), { history: true })],
+    sources: [
+      source('POP10100', ['PONUMBER'], ([n]) => String(n)),
+      source('POP30100', ['PONUMBER'], ([n]) => String(n), { history: true }),
+    ],
   },
 ];
