@@ -376,7 +376,13 @@ test('change detection polls every 15 s within a 2 s budget, looking 15 minutes 
   assert.deepEqual(
     loadAgentConfig(
       {},
-      { ...base, GP_AGENT_CHANGES_INTERVAL_MS: '0', GP_AGENT_CHANGES_BUDGET_MS: '500', GP_AGENT_CHANGES_OVERLAP_MS: '60000', GP_AGENT_CHANGES_HISTORY_EVERY: '3' },
+      {
+        ...base,
+        GP_AGENT_CHANGES_INTERVAL_MS: '0',
+        GP_AGENT_CHANGES_BUDGET_MS: '500',
+        GP_AGENT_CHANGES_OVERLAP_MS: '60000',
+        GP_AGENT_CHANGES_HISTORY_EVERY: '3',
+      },
     ).changes,
     { intervalMs: 0, budgetMs: 500, overlapMs: 60_000, historyEvery: 3 },
   );

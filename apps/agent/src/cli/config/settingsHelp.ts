@@ -37,7 +37,7 @@ export function settingsHelp(): string {
     `                     GP_AGENT_CHANGES_BUDGET_MS      at most this much query time per round (default ${DEFAULT_CHANGE_SCHEDULE.budgetMs})`,
     `                     GP_AGENT_CHANGES_OVERLAP_MS     how far back each poll looks again for late commits (default ${DEFAULT_OVERLAP_MS})`,
     `                     GP_AGENT_CHANGES_HISTORY_EVERY  poll history tables every this many polls (default ${DEFAULT_HISTORY_EVERY})`,
-    '  --state-dir        GP_AGENT_STATE_DIR              keep what change detection knows here (default: systemd\'s StateDirectory, else state beside the configuration file)',
+    "  --state-dir        GP_AGENT_STATE_DIR              keep what change detection knows here (default: systemd's StateDirectory, else state beside the configuration file)",
     '',
     'Network (environment variables only, as other tools on the server read them):',
     '                     HTTPS_PROXY                     reach the gateway through this proxy, e.g. http://proxy:3128',
