@@ -18,6 +18,8 @@ export type Key = readonly (string | number)[];
  */
 export interface Known {
   id: string;
+  /** The row's key in its table: what Change Tracking names a deleted row by. */
+  key: Key;
   source: number;
   ts: string;
   rowId: number;
@@ -35,6 +37,8 @@ export interface ObjectState {
   nextRanges: number[];
   /** Polls made since the object was learnt: history tables are polled every so many. */
   polls: number;
+  /** With Change Tracking: the database version up to which changes were read (a bigint as text). */
+  ctVersion?: string;
 }
 
 /**
@@ -75,7 +79,7 @@ export class SqliteDetectionState implements DetectionStateStore {
       'CREATE TABLE IF NOT EXISTS objects (company TEXT NOT NULL, object TEXT NOT NULL, shape TEXT NOT NULL, ' +
         'cursor TEXT NOT NULL, PRIMARY KEY (company, object)) WITHOUT ROWID;' +
         'CREATE TABLE IF NOT EXISTS known (company TEXT NOT NULL, object TEXT NOT NULL, identity TEXT NOT NULL, ' +
-        'id TEXT NOT NULL, source INTEGER NOT NULL, ts TEXT NOT NULL, row_id INTEGER NOT NULL, range INTEGER, ' +
+        'id TEXT NOT NULL, key TEXT NOT NULL, source INTEGER NOT NULL, ts TEXT NOT NULL, row_id INTEGER NOT NULL, range INTEGER, ' +
         'PRIMARY KEY (company, object, identity)) WITHOUT ROWID;',
     );
     this.statements = {
@@ -84,12 +88,12 @@ export class SqliteDetectionState implements DetectionStateStore {
       ),
       known: this.db.prepare<
         [string, string],
-        { identity: string; id: string; source: number; ts: string; row_id: number; range: number | null }
-      >('SELECT identity, id, source, ts, row_id, range FROM known WHERE company = ? AND object = ?'),
+        { identity: string; id: string; key: string; source: number; ts: string; row_id: number; range: number | null }
+      >('SELECT identity, id, key, source, ts, row_id, range FROM known WHERE company = ? AND object = ?'),
       putObject: this.db.prepare('INSERT OR REPLACE INTO objects (company, object, shape, cursor) VALUES (?, ?, ?, ?)'),
       clear: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ?'),
       put: this.db.prepare(
-        'INSERT OR REPLACE INTO known (company, object, identity, id, source, ts, row_id, range) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO known (company, object, identity, id, key, source, ts, row_id, range) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       drop: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ? AND identity = ?'),
     };
@@ -101,7 +105,7 @@ export class SqliteDetectionState implements DetectionStateStore {
     const cursor = JSON.parse(row.cursor) as Omit<ObjectState, 'known'>;
     const known = new Map<string, Known>();
     for (const k of this.statements.known.iterate(company, object))
-      known.set(k.identity, { id: k.id, source: k.source, ts: k.ts, rowId: k.row_id, range: k.range });
+      known.set(k.identity, { id: k.id, key: JSON.parse(k.key) as Key, source: k.source, ts: k.ts, rowId: k.row_id, range: k.range });
     return { ...cursor, known };
   }
 
@@ -128,11 +132,11 @@ export class SqliteDetectionState implements DetectionStateStore {
   }
 
   private put(company: string, object: string, identity: string, k: Known): void {
-    this.statements.put.run(company, object, identity, k.id, k.source, k.ts, k.rowId, k.range);
+    this.statements.put.run(company, object, identity, k.id, JSON.stringify(k.key), k.source, k.ts, k.rowId, k.range);
   }
 
   private putCursor(company: string, object: string, shape: string, state: ObjectState): void {
-    const { bounds, watermarks, nextRanges, polls } = state;
-    this.statements.putObject.run(company, object, shape, JSON.stringify({ bounds, watermarks, nextRanges, polls }));
+    const { bounds, watermarks, nextRanges, polls, ctVersion } = state;
+    this.statements.putObject.run(company, object, shape, JSON.stringify({ bounds, watermarks, nextRanges, polls, ctVersion }));
   }
 }
