@@ -21,7 +21,7 @@ export function trackedTables(): string[] {
 }
 
 /** How long SQL Server keeps change information when the agent's statements turn it on. */
-export const CHANGE_RETENTION_DAYS = 2;
+const CHANGE_RETENTION_DAYS = 2;
 
 /**
  * Per tracked table of the company database: its name, whether Change Tracking is on for it (its
