@@ -122,7 +122,7 @@ export class ChangeDetector {
   ): Promise<boolean> {
     if (!this.changeTracking) return false;
     let cached = this.ctStatus.get(company);
-    if (!cached || Date.now() - cached.at > this.changeTracking.statusTtlMs) {
+    if (!cached || Date.now() - cached.at >= this.changeTracking.statusTtlMs) {
       try {
         const rows = await this.executor.query(company, changeTrackingStatusQuery(this.executor.dialect, company), signal);
         cached = { status: changeTrackingStatusOf(company, rows), at: Date.now() };
