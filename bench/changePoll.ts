@@ -10,20 +10,28 @@ import {
   rangeAggregateQuery,
   ReadService,
   SqliteExecutor,
+  rangeRowsQuery,
   TRACKED_OBJECTS,
 } from '@gp-gateway/agent';
+import { demoDir, ensureDatabase, SCALE } from './system.ts';
 
 /**
- * `pnpm bench:changes`: what change detection costs per poll on a GP-shaped table of ROWS customers
- * (CHANGE_BENCH_ROWS, default 200,000) in the embedded database, with GP's indexes (and none on
- * DEX_ROW_TS, as in GP): the first reading, a quiet poll (the watermark's scan and 8 range
- * aggregates), a poll that finds 10 changes, and each statement's plan.
+ * `pnpm bench:changes`, in two parts (CHANGE_BENCH_PART = customers, tables, or both by default):
+ * - customers: what change detection costs per poll on a GP-shaped table of ROWS customers
+ *   (CHANGE_BENCH_ROWS, default 200,000) in the embedded database, with GP's indexes (and none on
+ *   DEX_ROW_TS, as in GP): the first reading, a quiet poll (the watermark's scan and 8 range
+ *   aggregates), a poll that finds 10 changes, and each statement's plan;
+ * - tables: every tracked object's tables on the BENCH_SCALE demo (default 200, cached in
+ *   bench/.data like `pnpm bench`'s): per table its rows, the watermark's scan and one range
+ *   aggregate (median of 3) with their plans; per object its first reading and a quiet poll of all
+ *   its tables (history included).
  */
 const ROWS = Number(process.env.CHANGE_BENCH_ROWS ?? 200_000);
+const PART = process.env.CHANGE_BENCH_PART ?? 'both';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'change-bench-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-try {
+async function customersPart(): Promise<void> {
   generateDemo({ dir, scale: 1 });
   const gp = new Database(path.join(dir, 'TWO.sqlite'));
   const insert = gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)');
@@ -80,6 +88,65 @@ try {
   console.log(`plan of a range aggregate:  ${plan(aggregate)}`);
   gp.close();
   await executor.close();
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+/** The median of three runs, one after the other. */
+async function median3(run: () => Promise<unknown>): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) runs.push(await timed(run));
+  return median(runs);
+}
+const planOf = (gp: Database.Database, q: { sql: string; params: { value: unknown }[] }) =>
+  (gp.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params.map((p) => p.value)) as { detail: string }[]).map((r) => r.detail).join('; ');
+
+async function tablesPart(): Promise<void> {
+  ensureDatabase();
+  log(`per table, on the scale-${SCALE} demo in ${demoDir}`);
+  const executor = new SqliteExecutor({ dir: demoDir });
+  const gp = new Database(path.join(demoDir, 'TWO.sqlite'), { readonly: true });
+  const detector = new ChangeDetector(executor, catalogueRecords(new ReadService(executor)), { historyEvery: 1 });
+  const since = new Date(Date.now() - 900_000).toISOString();
+  console.log(`${'object/table'.padEnd(26)} ${'rows'.padStart(9)} ${'watermark scan'.padStart(15)} ${'range aggregate'.padStart(16)}`);
+  const plans = new Map<string, string>();
+  for (const tracked of TRACKED_OBJECTS) {
+    for (const source of tracked.sources) {
+      const rows = gp.prepare(`SELECT count(*) FROM "${source.table}"`).pluck().get() as number;
+      const scan = changedSinceQuery(executor.dialect, 'TWO', source, since);
+      // The second range of 500 keys, as detection cuts them.
+      const keys = (await executor.query('TWO', rangeRowsQuery(executor.dialect, 'TWO', source, { lo: null, hi: null }))).map((r) =>
+        r.slice(0, source.key.length).map((v, i) => (source.key[i]!.type.kind === 'int' ? Number(v) : String(v))),
+      );
+      const aggregate = rangeAggregateQuery(executor.dialect, 'TWO', source, { lo: keys[500] ?? keys[0] ?? null, hi: keys[1000] ?? null });
+      const scanMs = await median3(() => executor.query('TWO', scan));
+      const rangeMs = await median3(() => executor.query('TWO', aggregate));
+      console.log(
+        `${`${tracked.object}/${source.table}`.padEnd(26)} ${rows.toLocaleString('en').padStart(9)} ${`${scanMs.toFixed(1)} ms`.padStart(15)} ${`${rangeMs.toFixed(2)} ms`.padStart(16)}`,
+      );
+      plans.set(`${tracked.object}/${source.table}`, `scan: ${planOf(gp, scan)} | range: ${planOf(gp, aggregate)}`);
+    }
+  }
+  console.log(`\n${'object'.padEnd(16)} ${'first reading'.padStart(14)} ${'quiet poll'.padStart(11)}`);
+  for (const tracked of TRACKED_OBJECTS) {
+    const learn = await timed(async () => (await detector.poll('TWO', tracked)).commit());
+    const quiet: number[] = [];
+    for (let i = 0; i < 3; i++) quiet.push(await timed(async () => (await detector.poll('TWO', tracked)).commit()));
+    console.log(`${tracked.object.padEnd(16)} ${`${learn.toFixed(0)} ms`.padStart(14)} ${`${median(quiet).toFixed(1)} ms`.padStart(11)}`);
+  }
+  console.log('\nplans:');
+  for (const [table, text] of plans) console.log(`  ${table}: ${text}`);
+  gp.close();
+  await executor.close();
+}
+
+try {
+  if (PART !== 'tables') await customersPart();
+  if (PART !== 'customers') await tablesPart();
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

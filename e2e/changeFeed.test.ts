@@ -18,6 +18,7 @@ let root: string;
 let site: string;
 let gateway: Started & { url: string };
 let liveKey: string;
+let restartConnection: { id: string; token: string };
 const agents: Started[] = [];
 const AGENT_ENV = {
   GP_AGENT_BACKOFF_MIN_MS: '50',
@@ -36,9 +37,10 @@ before(async () => {
   const customer = await provisionOrganisation(dataDir, {
     organisation: 'Feed Co',
     limits: { requestsPerWindow: 100_000, windowSeconds: 1 },
-    connections: ['hq'],
+    connections: ['hq', 'restart'],
   });
   liveKey = customer.liveKey;
+  restartConnection = customer.connections.restart!;
   gateway = await startGatewayProcess(dataDir, { LOG_LEVEL: 'info' });
   for (let i = 0; i < 2; i++) agents.push(startAgentProcess(gateway.url, customer.connections.hq!.token, site, AGENT_ENV));
 });
@@ -50,10 +52,15 @@ after(async () => {
 });
 
 /** Every event since `cursor`, following nextCursor until a page is empty. */
-async function follow(cursor: string | null): Promise<{ events: any[]; cursor: string | null }> {
+async function follow(cursor: string | null, connectionId?: string): Promise<{ events: any[]; cursor: string | null }> {
   const events: any[] = [];
   for (;;) {
-    const query = new URLSearchParams({ type: 'customer.*', limit: '100', ...(cursor ? { cursor } : {}) });
+    const query = new URLSearchParams({
+      type: 'customer.*',
+      limit: '100',
+      ...(connectionId ? { connectionId } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     const res = await fetch(`${gateway.url}/v1/events?${query}`, { headers: { authorization: `Bearer ${liveKey}` } });
     assert.equal(res.status, 200);
     const page = (await res.json()) as { data: any[]; nextCursor: string };
@@ -99,5 +106,55 @@ test('changes made in GP while a client follows the feed arrive as exactly one e
     assert.ok(!events.some((e) => e.recordId === third));
   } finally {
     gp.close();
+  }
+});
+
+test('an agent killed mid-stream and started again goes on from its state file: no event repeated, none lost', async () => {
+  const stateDir = path.join(root, 'agent-state');
+  const env = { ...AGENT_ENV, GP_AGENT_STATE_DIR: stateDir };
+  const learnt = /"object":"customers","company":"TWO"[^\n]*change detection learnt the table/;
+  let agent = startAgentProcess(gateway.url, restartConnection.token, site, env);
+  const restarted: Started[] = [agent];
+  const gp = new Database(path.join(site, 'TWO.sqlite'));
+  try {
+    await waitFor('the agent to learn the customers table', () => (learnt.test(agent.output()) ? true : null));
+    const start = await follow(null, restartConnection.id);
+    const ids = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 3 OFFSET 100').pluck().all() as string[];
+    const [before, whileDown, deleted] = ids as [string, string, string];
+    gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Before the kill' WHERE rtrim(CUSTNMBR) = ?").run(before);
+    await waitFor('the change before the kill', async () =>
+      (await follow(start.cursor, restartConnection.id)).events.length ? true : null,
+    );
+
+    // Killed (no drain), then changes while it is down.
+    await agent.stop('SIGKILL');
+    gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('DOWN0001', 'Made while the agent was down');
+    gp.prepare("UPDATE RM00101 SET CUSTNAME = 'While down' WHERE rtrim(CUSTNMBR) = ?").run(whileDown);
+    gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(deleted);
+
+    agent = startAgentProcess(gateway.url, restartConnection.token, site, env);
+    restarted.push(agent);
+    await waitFor('the restarted agent to report what changed while it was down', async () =>
+      (await follow(start.cursor, restartConnection.id)).events.length >= 4 ? true : null,
+    );
+    assert.ok(!learnt.test(agent.output()), 'the restarted agent did not learn the table again: it went on from its state');
+    gp.prepare("UPDATE RM00101 SET CUSTNAME = 'After the restart' WHERE rtrim(CUSTNMBR) = ?").run(before);
+    await waitFor('the change after the restart', async () =>
+      (await follow(start.cursor, restartConnection.id)).events.length >= 5 ? true : null,
+    );
+    const { events } = await follow(start.cursor, restartConnection.id);
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.recordId}`).sort(),
+      [
+        `customer.updated ${before}`,
+        'customer.created DOWN0001',
+        `customer.updated ${whileDown}`,
+        `customer.deleted ${deleted}`,
+        `customer.updated ${before}`,
+      ].sort(),
+    );
+  } finally {
+    gp.close();
+    for (const a of restarted) await a.stop('SIGKILL');
   }
 });

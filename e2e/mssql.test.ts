@@ -10,6 +10,7 @@ import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { ROOT, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 import { describeReadContract } from './support/readContract.ts';
 import { loadDemoIntoReachableSqlServer } from './support/mssqlDemo.ts';
+import { catalogueRecords, ChangeDetector, MssqlExecutor, ReadService, TRACKED_OBJECTS } from '@gp-gateway/agent';
 
 /**
  * The read contract against a real SQL Server, when MSSQL_URL names one (a throwaway server: the
@@ -106,5 +107,64 @@ describe('read contract on SQL Server', { skip: !MSSQL_URL && 'MSSQL_URL is not 
       await pool.close();
     }
     assert.equal((await diagnose())('Snapshot isolation')?.status, 'ok');
+
+    // Change Tracking: off on a new database; diagnose prints what turns it on, and says on once it ran.
+    const tracking = (await diagnose())('Change Tracking')!;
+    assert.equal(tracking.status, 'warn');
+    const enable = tracking.details!.filter((line) => line.startsWith('ALTER '));
+    assert.ok(enable.includes('ALTER TABLE [TWO].[dbo].[RM00101] ENABLE CHANGE_TRACKING WITH (TRACK_COLUMNS_UPDATED = OFF);'));
+    const admin = await new sql.ConnectionPool(MSSQL_URL!).connect();
+    try {
+      // The GRANTs are for the agent's role, which this server's sa login does not need.
+      for (const statement of enable) await admin.request().batch(statement);
+    } finally {
+      await admin.close();
+    }
+    assert.equal((await diagnose())('Change Tracking')?.status, 'ok');
+  });
+
+  test('with Change Tracking on, detection reads CHANGETABLE: an insert, an update and a delete of a customer are one event each', async () => {
+    const executor = new MssqlExecutor(MSSQL_URL!);
+    const admin = await new sql.ConnectionPool(MSSQL_URL!).connect();
+    try {
+      await admin
+        .request()
+        .batch(
+          "IF NOT EXISTS (SELECT 1 FROM sys.change_tracking_databases WHERE database_id = DB_ID(N'TWO')) ALTER DATABASE [TWO] SET CHANGE_TRACKING = ON (CHANGE_RETENTION = 2 DAYS, AUTO_CLEANUP = ON)",
+        );
+      await admin
+        .request()
+        .batch(
+          "IF NOT EXISTS (SELECT 1 FROM [TWO].sys.change_tracking_tables WHERE object_id = OBJECT_ID(N'TWO.dbo.RM00101')) ALTER TABLE [TWO].[dbo].[RM00101] ENABLE CHANGE_TRACKING",
+        );
+      const customers = TRACKED_OBJECTS.find((t) => t.object === 'customers')!;
+      const detector = new ChangeDetector(executor, catalogueRecords(new ReadService(executor)));
+      const poll = async () => {
+        const found = await detector.poll('TWO', customers);
+        found.commit();
+        return found.changes.map((c) => `${c.kind} ${c.id}`).sort();
+      };
+      assert.deepEqual(await poll(), []);
+      const [victim] = (
+        await admin
+          .request()
+          .query(
+            'SELECT TOP (1) RTRIM(CUSTNMBR) AS id FROM [TWO].[dbo].[RM00101] WHERE CUSTNMBR NOT IN (SELECT CUSTNMBR FROM [TWO].[dbo].[RM20101]) AND CUSTNMBR NOT IN (SELECT CUSTNMBR FROM [TWO].[dbo].[RM30101]) ORDER BY CUSTNMBR DESC',
+          )
+      ).recordset as { id: string }[];
+      await admin.request().batch("INSERT INTO [TWO].[dbo].[RM00101] (CUSTNMBR, CUSTNAME) VALUES ('CTNEW0001', 'Change Tracking')");
+      const [renamed] = (await admin.request().query('SELECT TOP (1) RTRIM(CUSTNMBR) AS id FROM [TWO].[dbo].[RM00101] ORDER BY CUSTNMBR'))
+        .recordset as { id: string }[];
+      await admin
+        .request()
+        .input('id', renamed!.id)
+        .query("UPDATE [TWO].[dbo].[RM00101] SET CUSTNAME = 'Tracked', DEX_ROW_TS = GETUTCDATE() WHERE CUSTNMBR = @id");
+      await admin.request().input('id', victim!.id).query('DELETE FROM [TWO].[dbo].[RM00101] WHERE CUSTNMBR = @id');
+      assert.deepEqual(await poll(), ['created CTNEW0001', `deleted ${victim!.id}`, `updated ${renamed!.id}`].sort());
+      assert.deepEqual(await poll(), []);
+    } finally {
+      await admin.close();
+      await executor.close();
+    }
   });
 });

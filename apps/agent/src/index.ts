@@ -2,6 +2,8 @@
 export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
+// e2e/mssql.test.ts runs change detection on SQL Server in-process.
+export { MssqlExecutor } from './db/mssqlExecutor.ts';
 export { ReadService } from './service/readService.ts';
 // The write bench's floor (bench/writeFloorServer.ts) runs the agent's writes in-process.
 export { SqliteWriter } from './writes/sqliteWriter.ts';
@@ -14,5 +16,5 @@ export { nextReconnect, type ConnectionEnd } from './connection/reconnectPolicy.
 // The change-poll bench (bench/changePoll.ts) measures detection in-process.
 export { ChangeDetector } from './changes/changeDetector.ts';
 export { catalogueRecords } from './changes/catalogueRecords.ts';
-export { changedSinceQuery, rangeAggregateQuery } from './changes/statements.ts';
+export { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery } from './changes/statements.ts';
 export { TRACKED_OBJECTS } from './changes/trackedObjects.ts';

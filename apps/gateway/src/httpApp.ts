@@ -82,7 +82,7 @@ export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
   const events = options.events ?? new EventFeed({ store, cursors, log: log.child({ component: 'events' }) });
-  const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }) });
+  const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }), events });
   const refusals = new RefusalThrottle({
     what: 'API requests with invalid keys',
     log,

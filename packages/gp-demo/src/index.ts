@@ -3,3 +3,4 @@
 // not load the SQL Server driver.
 export { DEMO_COMPANIES, demoAccountFramework, demoDatabasePaths, demoSchemaVersion, generateDemo } from './generator/generate.ts';
 export type { GenerateOptions, GenerateProgress, GenerateResult } from './generator/generate.ts';
+export { churn, type ChurnChange } from './churn/churn.ts';

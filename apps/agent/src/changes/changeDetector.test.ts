@@ -11,6 +11,7 @@ import { ReadService } from '../service/readService.ts';
 import { catalogueRecords } from './catalogueRecords.ts';
 import { ChangeDetector, type DetectorOptions } from './changeDetector.ts';
 import { TRACKED_OBJECTS } from './trackedObjects.ts';
+import { SqliteDetectionState, STATE_FILE_NAME } from './detectionState.ts';
 
 /**
  * Change detection on the embedded GP database, changed as GP changes it: rows inserted with
@@ -162,4 +163,66 @@ test('receivables documents: a new unposted one is created, posting and moving t
   gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(dropped);
   assert.deepEqual(summary(await poll(d, arInvoices)), [`deleted invoice:${dropped}`, `updated invoice:${open}`].sort());
   assert.deepEqual(await poll(d, arInvoices), []);
+});
+
+test('a restart goes on from the state file: what was reported is not reported again, what changed while down or was not acknowledged is found once', async () => {
+  const file = path.join(dir, 'state', STATE_FILE_NAME);
+  const reported = new Map<string, number>();
+  const report = (changes: Change[]) => {
+    for (const c of changes) reported.set(`${c.kind} ${c.id} ${c.version}`, (reported.get(`${c.kind} ${c.id} ${c.version}`) ?? 0) + 1);
+  };
+  let state = new SqliteDetectionState(file);
+  let d = detector({ state });
+  assert.deepEqual(await poll(d), [], 'learns the table, and saves it');
+  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Before restart' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
+  report(await poll(d));
+
+  // A poll whose changes the gateway stores but whose acknowledgement never arrives: the agent dies before commit.
+  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0001', 'Unacknowledged');
+  const unacknowledged = await d.poll('TWO', customers);
+  report(unacknowledged.changes);
+  state.close();
+
+  // While the agent is down: an insert, an update and a delete.
+  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0002', 'While down');
+  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'While down' WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run();
+  const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 60').pluck().get() as string;
+  gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+
+  state = new SqliteDetectionState(file);
+  d = detector({ state });
+  assert.ok(d.knows('TWO', customers), 'the restarted agent knows the table: no new learning, no blind spot');
+  const afterRestart = await poll(d);
+  report(afterRestart);
+  assert.deepEqual(
+    summary(afterRestart),
+    ['created RESTART0001', 'created RESTART0002', `deleted ${victim}`, 'updated AARONBUI0001'].sort(),
+  );
+  assert.deepEqual(
+    afterRestart.find((c) => c.id === 'RESTART0001')!.version,
+    unacknowledged.changes[0]!.version,
+    'the unacknowledged change comes again with its version, which the gateway keeps once',
+  );
+  assert.deepEqual(await poll(d), []);
+  state.close();
+
+  // As the gateway keeps them (one event per kind, id and version): every change once, none lost.
+  assert.deepEqual(
+    [...reported.keys()].map((k) => k.split(' ').slice(0, 2).join(' ')).sort(),
+    ['created RESTART0001', 'created RESTART0002', `deleted ${victim}`, 'updated AARONACA0001', 'updated AARONBUI0001'].sort(),
+  );
+});
+
+test('a state saved for another shape of the object is not used: the object is learnt again', async () => {
+  const file = path.join(dir, 'shape', STATE_FILE_NAME);
+  const first = new SqliteDetectionState(file);
+  await poll(detector({ state: first }));
+  first.close();
+  const second = new SqliteDetectionState(file);
+  try {
+    assert.ok(detector({ state: second }).knows('TWO', customers));
+    assert.ok(!detector({ state: second, rangeRows: 30 }).knows('TWO', customers), 'ranges cut otherwise: learnt again');
+  } finally {
+    second.close();
+  }
 });

@@ -34,19 +34,33 @@ class Statement {
     return `${this.dialect.tableName(company, { database: 'company', table: source.table, alias: 't' })} AS ${this.dialect.quote('t')}`;
   }
   /** The key columns, the id columns, DEX_ROW_TS and DEX_ROW_ID: what every row read of detection selects. */
-  selectList(source: TrackedSource): string {
+  selectList(source: TrackedSource, company: string): string {
+    return this.selectItems(source, company).join(', ');
+  }
+  /** The select list's items, one per column. */
+  selectItems(source: TrackedSource, company: string): string[] {
     const d = this.dialect;
-    return (
-      [...source.key, ...source.idColumns, DEX_ROW_TS].map((c) => d.selectExpression(ref(c))).join(', ') +
-      `, ${this.name({ column: 'DEX_ROW_ID', type: { kind: 'int' } })}`
-    );
+    const expression = (c: TrackedColumn) => (c.lookup ? this.lookup(c, c.lookup, company) : d.selectExpression(ref(c)));
+    return [
+      ...[...source.key, ...source.idColumns, DEX_ROW_TS].map(expression),
+      this.name({ column: 'DEX_ROW_ID', type: { kind: 'int' } }),
+    ];
+  }
+  /** A column of another table, by its key equal to the same column of the row: one seek per row read. */
+  private lookup(c: TrackedColumn, lookup: { table: string; key: string }, company: string): string {
+    const d = this.dialect;
+    const l = d.quote('l');
+    const table = d.tableName(company, { database: 'company', table: lookup.table, alias: 'l' });
+    const value = d.selectExpression({ alias: 'l', column: c.column, type: c.type });
+    return `(SELECT ${value} FROM ${table} AS ${l} WHERE ${l}.${d.quote(lookup.key)} = ${d.quote('t')}.${d.quote(lookup.key)})`;
   }
   /** The object's rows of a shared table, and the key range. */
   where(source: TrackedSource, range: KeyRange): string[] {
     const terms: string[] = [];
     if (source.only) {
       const column: TrackedColumn = { column: source.only.column, type: { kind: 'int' } };
-      terms.push(`${this.name(column)} IN (${source.only.values.map((v) => this.bind(v, column)).join(', ')})`);
+      // Only filters the rows the key's index gives: an index on the type column would read every row of those types instead of one range.
+      terms.push(`${this.dialect.residual(this.name(column))} IN (${source.only.values.map((v) => this.bind(v, column)).join(', ')})`);
     }
     if (range.lo) terms.push(this.compare(source.key, range.lo, '>='));
     if (range.hi) terms.push(this.compare(source.key, range.hi, '<'));
@@ -74,7 +88,7 @@ export function changedSinceQuery(dialect: Dialect, company: string, source: Tra
   const s = new Statement(dialect);
   const terms = s.where(source, { lo: null, hi: null });
   terms.push(`${s.name(DEX_ROW_TS)} >= ${s.bind(since, DEX_ROW_TS)}`);
-  return { sql: `SELECT ${s.selectList(source)} FROM ${s.from(company, source)}${whereClause(terms)}`, params: s.params };
+  return { sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)}`, params: s.params };
 }
 
 /** The same of the rows of a key range, in key order (the whole table for the first reading). */
@@ -82,7 +96,10 @@ export function rangeRowsQuery(dialect: Dialect, company: string, source: Tracke
   const s = new Statement(dialect);
   const terms = s.where(source, range);
   const order = source.key.map((c) => s.name(c)).join(', ');
-  return { sql: `SELECT ${s.selectList(source)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`, params: s.params };
+  return {
+    sql: `SELECT ${s.selectList(source, company)} FROM ${s.from(company, source)}${whereClause(terms)} ORDER BY ${order}`,
+    params: s.params,
+  };
 }
 
 /**
@@ -110,4 +127,44 @@ export function rangeAggregateQuery(dialect: Dialect, company: string, source: T
 /** What rangeAggregateQuery counts of a DEX_ROW_TS read back (`YYYY-MM-DD HH:MM:SS.SSS`). */
 export function tsSeconds(ts: string): number {
   return Math.floor(Date.parse(`${ts.replace(' ', 'T')}Z`) / 1000) - EPOCH_2000_S;
+}
+
+/**
+ * SQL Server Change Tracking (docs/decisions.md#change-tracking): the table's changes committed
+ * after version `since` and at or before `upto`, in commit order, each with its version, operation
+ * (I, U, D), creation version, the key's values (from the change table, so a deleted row has them
+ * too), and the row as it is now (id columns, DEX_ROW_TS, DEX_ROW_ID; null when it is gone).
+ * Reading it needs SELECT and VIEW CHANGE TRACKING on the table.
+ */
+export function trackedChangesQuery(dialect: Dialect, company: string, source: TrackedSource, since: string, upto: string): CompiledQuery {
+  if (dialect.name !== 'mssql') throw new Error('Change Tracking is SQL Server’s');
+  const s = new Statement(dialect);
+  const c = dialect.quote('c');
+  // Versions are bigint; bound as numeric text (an int parameter is 32-bit) into bigint variables,
+  // since CHANGETABLE takes a variable or a literal there, not an expression.
+  const version: TrackedColumn = { column: 'SYS_CHANGE_VERSION', type: { kind: 'numeric' } };
+  const declare = `DECLARE @since bigint = ${s.bind(since, version)}, @upto bigint = ${s.bind(upto, version)}; `;
+  const table = dialect.tableName(company, { database: 'company', table: source.table, alias: 't' });
+  const keyOfChange = source.key.map((k) => dialect.selectExpression({ alias: 'c', column: k.column, type: k.type }));
+  const join = source.key.map((k) => `${s.name(k)} = ${c}.${dialect.quote(k.column)}`).join(' AND ');
+  // selectList's key columns come from the row; here they come from the change, the rest from the row.
+  const rest = s.selectItems(source, company).slice(source.key.length).join(', ');
+  // The object's rows of a shared table: by the change's key where the column is in it, else by the
+  // row (a deleted row then passes, and is matched against the rows the agent knew of the object).
+  let only = '';
+  if (source.only) {
+    const column = source.only.column;
+    const type: TrackedColumn['type'] = { kind: 'int' };
+    const values = source.only.values.map((v) => s.bind(v, { column, type })).join(', ');
+    only = source.key.some((k) => k.column === column)
+      ? ` AND ${c}.${dialect.quote(column)} IN (${values})`
+      : ` AND (${s.name({ column, type })} IN (${values}) OR ${s.name({ column, type })} IS NULL)`;
+  }
+  return {
+    sql:
+      `${declare}SELECT ${c}.[SYS_CHANGE_VERSION], ${c}.[SYS_CHANGE_OPERATION], ${c}.[SYS_CHANGE_CREATION_VERSION], ${keyOfChange.join(', ')}, ${rest} ` +
+      `FROM CHANGETABLE(CHANGES ${table}, @since) AS ${c} LEFT JOIN ${s.from(company, source)} ON ${join} ` +
+      `WHERE ${c}.[SYS_CHANGE_VERSION] <= @upto${only} ORDER BY ${c}.[SYS_CHANGE_VERSION]`,
+    params: s.params,
+  };
 }

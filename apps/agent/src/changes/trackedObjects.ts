@@ -1,22 +1,35 @@
-import { AR_DOCUMENT_TYPES, type EventObjectName } from '@gp-gateway/protocol';
+import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, SALES_DOCUMENT_TYPES, type EventObjectName } from '@gp-gateway/protocol';
+import { GP_INDEXES } from '@gp-gateway/gp-schema';
+import { sqlTypeOf } from '../catalogue/compile.ts';
 import type { SqlType } from '../sql/model.ts';
 
 /** A column of a tracked table, with the GP type its values are bound as. */
 export interface TrackedColumn {
   column: string;
   type: SqlType;
+  /**
+   * Read from another table by the row's `key` column instead of from the row itself: an account's
+   * number lives in GL00105, by ACTINDX. Selected as a scalar subquery through that table's key.
+   */
+  lookup?: { table: string; key: string };
 }
 
 /** One GP table holding records of an object (several for documents: work, open, history). */
 export interface TrackedSource {
   table: string;
-  /** The table's primary key, in order: key ranges walk it. */
+  /** The table's primary key, in order (GP's own, from gp-schema): key ranges walk it. */
   key: readonly TrackedColumn[];
   /** The columns the record's API id is made of, and how. */
   idColumns: readonly TrackedColumn[];
   idOf(values: readonly unknown[]): string;
   /** Only the rows of this object where others share the table (receivables documents by type). */
   only?: { column: string; values: readonly number[] };
+  /**
+   * A history table: polled only every `historyEvery`th poll of its object (docs/decisions.md#change-feed),
+   * since it is the largest and changes least (what lands in it is found when it is polled, or at
+   * once when a document leaves a table polled more often).
+   */
+  history?: boolean;
 }
 
 /** An object whose changes the agent detects (docs/decisions.md#change-feed). */
@@ -25,39 +38,108 @@ export interface TrackedObject {
   sources: readonly TrackedSource[];
 }
 
-const char = (column: string, length: number): TrackedColumn => ({ column, type: { kind: 'char', length } });
-const int = (column: string): TrackedColumn => ({ column, type: { kind: 'int' } });
+const col = (table: string, column: string): TrackedColumn => ({ column, type: sqlTypeOf(table, column) });
 
-/** A master record of one table, keyed by the char column that is its id. */
-function master(object: EventObjectName, table: string, key: TrackedColumn): TrackedObject {
-  return { object, sources: [{ table, key: [key], idColumns: [key], idOf: ([id]) => String(id) }] };
+/** The table's primary key as GP declares it: what ranges are cut on and compared by. */
+function primaryKey(table: string): TrackedColumn[] {
+  const pk = GP_INDEXES[table]?.find((index) => index.primaryKey);
+  if (!pk) throw new Error(`change detection needs GP's primary key of ${table}, which gp-schema does not declare`);
+  return pk.columns.map((column) => col(table, column));
 }
 
-const AR_TYPE_NAMES: Readonly<Record<number, string>> = AR_DOCUMENT_TYPES;
-/** `invoice:INV00001047`: the document's type name and number (docs/api.md#composite-ids). */
-const arId = ([type, number]: readonly unknown[]) => `${AR_TYPE_NAMES[Number(type)] ?? String(type)}:${String(number)}`;
-const AR_INVOICE_TYPES = [1, 3, 4, 5, 6, 7, 8];
+/** A source whose API id is its columns `idColumns`, as `idOf` joins them. */
+function source(
+  table: string,
+  idColumns: readonly string[],
+  idOf: (values: readonly unknown[]) => string,
+  extra: Partial<Pick<TrackedSource, 'only' | 'history'>> = {},
+): TrackedSource {
+  return { table, key: primaryKey(table), idColumns: idColumns.map((c) => col(table, c)), idOf, ...extra };
+}
+
+/** A master record of one table, keyed by the char column that is its id. */
+function master(object: EventObjectName, table: string, id: string): TrackedObject {
+  return { object, sources: [source(table, [id], ([value]) => String(value))] };
+}
+
+/** `AARONACA0001:PRIMARY`: a composite id split at its last `:` (docs/api.md#composite-ids). */
+const joined = (values: readonly unknown[]) => values.map(String).join(':');
+
+/** `invoice:INV00001047`: a document's type name and number (docs/api.md#composite-ids). */
+function typed(names: Readonly<Record<number, string>>) {
+  return ([type, number]: readonly unknown[]) => `${names[Number(type)] ?? String(type)}:${String(number)}`;
+}
+const arId = typed(AR_DOCUMENT_TYPES);
+const apId = typed(AP_DOCUMENT_TYPES);
+const salesId = typed(SALES_DOCUMENT_TYPES);
+
+/** The receivables documents of `types`: unposted in RM10301, open in RM20101, history in RM30101. */
+function receivables(object: 'ar-invoices' | 'ar-payments', types: readonly number[], work: boolean): TrackedObject {
+  const only = { column: 'RMDTYPAL', values: types };
+  return {
+    object,
+    sources: [
+      ...(work ? [source('RM10301', ['RMDTYPAL', 'DOCNUMBR'], arId)] : []),
+      source('RM20101', ['RMDTYPAL', 'DOCNUMBR'], arId, { only }),
+      source('RM30101', ['RMDTYPAL', 'DOCNUMBR'], arId, { only, history: true }),
+    ],
+  };
+}
 
 /**
- * The objects detected so far. Receivables documents live in three tables: unposted in RM10301,
- * open in RM20101, history in RM30101; one document keeps its id as posting moves it from table to
- * table, so the move is one `updated`.
+ * Payables documents of `types`: unposted in PM10000 (id by the work voucher number, which posting
+ * keeps as the voucher number), open in PM20000, history in PM30200.
+ */
+function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[], work: boolean): TrackedObject {
+  const only = { column: 'DOCTYPE', values: types };
+  return {
+    object,
+    sources: [
+      ...(work ? [source('PM10000', ['DOCTYPE', 'VCHNUMWK'], apId, { only })] : []),
+      source('PM20000', ['DOCTYPE', 'VCHRNMBR'], apId, { only }),
+      source('PM30200', ['DOCTYPE', 'VCHRNMBR'], apId, { only, history: true }),
+    ],
+  };
+}
+
+/**
+ * The objects detected. A document keeps its id as posting moves it from table to table, so the move
+ * is one `updated`. Item quantities (IV00102) and batches (SY00500) have no DEX_ROW_TS in GP, and
+ * lines no id of their own: not detected yet (docs/decisions.md#change-feed).
  */
 export const TRACKED_OBJECTS: readonly TrackedObject[] = [
-  master('customers', 'RM00101', char('CUSTNMBR', 15)),
-  master('vendors', 'PM00200', char('VENDORID', 15)),
-  master('items', 'IV00101', char('ITEMNMBR', 31)),
+  master('customers', 'RM00101', 'CUSTNMBR'),
+  { object: 'customer-addresses', sources: [source('RM00102', ['CUSTNMBR', 'ADRSCODE'], joined)] },
+  master('vendors', 'PM00200', 'VENDORID'),
+  { object: 'vendor-addresses', sources: [source('PM00300', ['VENDORID', 'ADRSCODE'], joined)] },
+  master('items', 'IV00101', 'ITEMNMBR'),
   {
-    object: 'ar-invoices',
+    object: 'accounts',
     sources: [
-      { table: 'RM10301', key: [int('RMDTYPAL'), char('RMDNUMWK', 17)], idColumns: [int('RMDTYPAL'), char('DOCNUMBR', 21)], idOf: arId },
-      ...['RM20101', 'RM30101'].map((table) => ({
-        table,
-        key: [char('CUSTNMBR', 15), int('RMDTYPAL'), char('DOCNUMBR', 21)],
-        idColumns: [int('RMDTYPAL'), char('DOCNUMBR', 21)],
-        idOf: arId,
-        only: { column: 'RMDTYPAL', values: AR_INVOICE_TYPES },
-      })),
+      {
+        table: 'GL00100',
+        key: primaryKey('GL00100'),
+        idColumns: [{ ...col('GL00105', 'ACTNUMST'), lookup: { table: 'GL00105', key: 'ACTINDX' } }],
+        idOf: ([number]) => String(number),
+      },
+    ],
+  },
+  receivables('ar-invoices', [1, 3, 4, 5, 6, 7, 8], true),
+  receivables('ar-payments', [9], false),
+  payables('ap-invoices', [1, 2, 3, 4, 5], true),
+  payables('ap-payments', [6], false),
+  {
+    object: 'sales-orders',
+    sources: [
+      source('SOP10100', ['SOPTYPE', 'SOPNUMBE'], salesId),
+      source('SOP30200', ['SOPTYPE', 'SOPNUMBE'], salesId, { history: true }),
+    ],
+  },
+  {
+    object: 'purchase-orders',
+    sources: [
+      source('POP10100', ['PONUMBER'], ([n]) => String(n)),
+      source('POP30100', ['PONUMBER'], ([n]) => String(n), { history: true }),
     ],
   },
 ];

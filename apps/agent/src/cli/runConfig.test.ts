@@ -146,7 +146,7 @@ test('bad values name the setting and where it came from, never a secret', () =>
   assert.deepEqual(
     issuesOf(() => loadAgentConfig({ config: file('typo.conf', 'GP_GATEWAY = https://gw\nnonsense\n') }, {})),
     [
-      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_MSSQL_WRITE_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS, GP_AGENT_ALLOW_WRITES, GP_AGENT_CHANGES_INTERVAL_MS, GP_AGENT_CHANGES_BUDGET_MS, GP_AGENT_CHANGES_OVERLAP_MS',
+      'typo.conf line 1: GP_GATEWAY is not a setting of the agent; the settings are GP_GATEWAY_URL, GP_AGENT_TOKEN, GP_AGENT_TOKEN_FILE, GP_MSSQL_CONNECTION, GP_MSSQL_ISOLATION, GP_MSSQL_LOCK_TIMEOUT_MS, GP_MSSQL_WRITE_TIMEOUT_MS, GP_SYSTEM_DATABASE, GP_SQLITE_DIR, LOG_LEVEL, GP_AGENT_LOG_FILE, GP_AGENT_HEARTBEAT_INTERVAL_MS, GP_AGENT_HEARTBEAT_TIMEOUT_MS, GP_AGENT_BACKOFF_MIN_MS, GP_AGENT_BACKOFF_MAX_MS, GP_AGENT_CONNECT_TIMEOUT_MS, GP_AGENT_DRAIN_GRACE_MS, GP_AGENT_STATUS_INTERVAL_MS, GP_SQLITE_WORKERS, GP_AGENT_ALLOW_WRITES, GP_AGENT_CHANGES_INTERVAL_MS, GP_AGENT_CHANGES_BUDGET_MS, GP_AGENT_CHANGES_OVERLAP_MS, GP_AGENT_CHANGES_HISTORY_EVERY, GP_AGENT_STATE_DIR',
       'typo.conf line 2: expected NAME = value, e.g. GP_GATEWAY_URL = https://gateway.example.com',
     ],
   );
@@ -370,18 +370,41 @@ test('the gateway must be https:// (the token is sent on connect), except on thi
     assert.equal(loadAgentConfig({ ...base, gateway }, {}).gatewayUrl, gateway);
 });
 
-test('change detection polls every 15 s within a 2 s budget, looking 15 minutes back, unless set; 0 turns it off', () => {
+test('change detection polls every 15 s within a 2 s budget, looking 15 minutes back, history every 8th poll, unless set; 0 turns it off', () => {
   const base = { GP_GATEWAY_URL: 'https://gw.example.com', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_SQLITE_DIR: '/tmp/demo' };
-  assert.deepEqual(loadAgentConfig({}, base).changes, { intervalMs: 15_000, budgetMs: 2_000, overlapMs: 900_000 });
+  assert.deepEqual(loadAgentConfig({}, base).changes, { intervalMs: 15_000, budgetMs: 2_000, overlapMs: 900_000, historyEvery: 8 });
   assert.deepEqual(
     loadAgentConfig(
       {},
-      { ...base, GP_AGENT_CHANGES_INTERVAL_MS: '0', GP_AGENT_CHANGES_BUDGET_MS: '500', GP_AGENT_CHANGES_OVERLAP_MS: '60000' },
+      {
+        ...base,
+        GP_AGENT_CHANGES_INTERVAL_MS: '0',
+        GP_AGENT_CHANGES_BUDGET_MS: '500',
+        GP_AGENT_CHANGES_OVERLAP_MS: '60000',
+        GP_AGENT_CHANGES_HISTORY_EVERY: '3',
+      },
     ).changes,
-    { intervalMs: 0, budgetMs: 500, overlapMs: 60_000 },
+    { intervalMs: 0, budgetMs: 500, overlapMs: 60_000, historyEvery: 3 },
   );
   assert.throws(
     () => loadAgentConfig({}, { ...base, GP_AGENT_CHANGES_OVERLAP_MS: 'an hour' }),
     /GP_AGENT_CHANGES_OVERLAP_MS.*whole number/,
   );
+});
+
+test('the state folder: as given, else systemd’s StateDirectory, else `state` beside the configuration file, else none', () => {
+  const base = { GP_GATEWAY_URL: 'https://gw.example.com', GP_AGENT_TOKEN: `lb_agent_${'a'.repeat(32)}`, GP_SQLITE_DIR: '/tmp/demo' };
+  assert.equal(loadAgentConfig({}, base).stateDir, null);
+  assert.equal(loadAgentConfig({}, { ...base, STATE_DIRECTORY: '/var/lib/gp-agent' }).stateDir, '/var/lib/gp-agent');
+  assert.equal(loadAgentConfig({ stateDir: '/srv/state' }, { ...base, STATE_DIRECTORY: '/var/lib/gp-agent' }).stateDir, '/srv/state');
+  assert.equal(loadAgentConfig({}, { ...base, GP_AGENT_STATE_DIR: '/srv/other' }).stateDir, '/srv/other');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'state-dir-'));
+  try {
+    const file = path.join(dir, 'gp-agent.conf');
+    fs.writeFileSync(file, 'GP_SQLITE_DIR = demo\n');
+    const { GP_SQLITE_DIR: _, ...env } = base;
+    assert.equal(loadAgentConfig({ config: file }, env).stateDir, path.join(dir, 'state'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

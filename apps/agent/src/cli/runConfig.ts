@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../connection/dialGateway.ts';
 import { faultFromEnv, type Fault } from '../writes/faults.ts';
 import { gather } from './config/gather.ts';
@@ -49,7 +50,12 @@ export interface AgentConfig {
    */
   allowWrites: boolean;
   /** Change detection (docs/decisions.md#change-feed): how often, within what budget, and how far back each poll looks again. */
-  changes: { intervalMs: number; budgetMs: number; overlapMs: number };
+  changes: { intervalMs: number; budgetMs: number; overlapMs: number; historyEvery: number };
+  /**
+   * Where the agent keeps what change detection knows across restarts (GP_AGENT_STATE_DIR; else
+   * systemd's StateDirectory, else `state` beside the configuration file); null: in memory only.
+   */
+  stateDir: string | null;
   /** The configuration file read, if any. */
   configFile: string | null;
   /** What works but should change, for the log and the terminal (a token on the command line). */
@@ -94,7 +100,13 @@ export function loadAgentConfig(
     timings: Object.fromEntries(TIMING_KEYS.map((key) => [key, value(key)])),
     sqliteWorkers: value('sqliteWorkers'),
     allowWrites: value('allowWrites'),
-    changes: { intervalMs: value('changesIntervalMs'), budgetMs: value('changesBudgetMs'), overlapMs: value('changesOverlapMs') },
+    changes: {
+      intervalMs: value('changesIntervalMs'),
+      budgetMs: value('changesBudgetMs'),
+      overlapMs: value('changesOverlapMs'),
+      historyEvery: value('changesHistoryEvery'),
+    },
+    stateDir: value('stateDir'),
     testDelayMs: env[TEST_DELAY_ENV] || undefined,
   };
   const schema = settingsSchema(given);
@@ -113,8 +125,20 @@ export function loadAgentConfig(
     timings: DEFAULT_TIMINGS,
     ...parsed.data,
     logFile: parsed.data.logFile ?? null,
+    stateDir: parsed.data.stateDir ?? defaultStateDir(env, configFile),
     fault,
     configFile,
     warnings,
   };
+}
+
+/**
+ * The state folder when none is given: systemd's StateDirectory= (/var/lib/gp-agent, the one folder
+ * the unit lets the service write besides its logs), else `state` beside the configuration file
+ * (C:\ProgramData\gp-agent\state, which `gp-agent install` lets the service write), else none.
+ */
+function defaultStateDir(env: NodeJS.ProcessEnv, configFile: string | null): string | null {
+  const systemd = env.STATE_DIRECTORY?.split(':')[0];
+  if (systemd) return systemd;
+  return configFile ? path.join(path.dirname(path.resolve(configFile)), 'state') : null;
 }

@@ -1,6 +1,12 @@
 import type { Executor } from '../db/executor.ts';
 import { catalogueTables, ReadService } from '../service/readService.ts';
 import type { Finding } from './findings.ts';
+import {
+  changeTrackingFinding,
+  changeTrackingStatusOf,
+  changeTrackingStatusQuery,
+  type ChangeTrackingStatus,
+} from '../changes/changeTracking.ts';
 import { checkSnapshotIsolation, checkSystemDatabase } from './gpDatabaseChecks.ts';
 import type { DiagnosedDatabase } from './target.ts';
 
@@ -111,7 +117,32 @@ export async function checkDatabase(
       summary: `all ${checked} tables the API reads can be read (${tables.system.length} in ${SYSTEM_DATABASE}, ${tables.company.length} in each company)`,
     });
   }
+  if (database.kind === 'mssql')
+    findings.push(
+      await checkChangeTracking(
+        executor,
+        companies.map((c) => c.id),
+      ),
+    );
   return { findings, companies: companies.map((c) => c.id) };
+}
+
+/** Whether change detection can read SQL Server Change Tracking, per company and table, and what turns it on. */
+async function checkChangeTracking(executor: Executor, companies: readonly string[]): Promise<Finding> {
+  const statuses: ChangeTrackingStatus[] = [];
+  for (const company of companies) {
+    try {
+      statuses.push(changeTrackingStatusOf(company, await executor.query(company, changeTrackingStatusQuery(executor.dialect, company))));
+    } catch (error) {
+      return {
+        check: 'Change Tracking',
+        status: 'warn',
+        summary: `whether Change Tracking is on in ${company} cannot be read: ${(error as Error).message}; changes are detected by DEX_ROW_TS`,
+        fix: "optional: let the agent's login read the company's catalog views (sys.tables, sys.change_tracking_tables)",
+      };
+    }
+  }
+  return changeTrackingFinding(statuses);
 }
 
 function databaseFix(database: DiagnosedDatabase, SYSTEM_DATABASE: string, error: unknown): string {

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { ReadService } from '../../service/readService.ts';
@@ -15,6 +16,7 @@ import { SqliteWorkerPool } from '../../db/sqliteWorkerPool.ts';
 import { catalogueRecords } from '../../changes/catalogueRecords.ts';
 import { ChangeDetector } from '../../changes/changeDetector.ts';
 import { ChangeReporter } from '../../changes/changeReporter.ts';
+import { MEMORY_ONLY, SqliteDetectionState, STATE_FILE_NAME, type DetectionStateStore } from '../../changes/detectionState.ts';
 
 /**
  * Exit codes of `gp-agent run`, for service managers and support. A configuration error exits 1,
@@ -92,9 +94,14 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
       ? null
       : (serving.mssql ??
         (config.database.kind === 'sqlite' ? new SqliteWorkerPool({ dir: config.database.dir, readonly: true, workers: 1 }) : null));
+  const detectionState = changesExecutor ? openDetectionState(config.stateDir, log) : MEMORY_ONLY;
   const changes = changesExecutor
     ? new ChangeReporter({
-        detector: new ChangeDetector(changesExecutor, catalogueRecords(serving.service), { overlapMs: config.changes.overlapMs }),
+        detector: new ChangeDetector(changesExecutor, catalogueRecords(serving.service), {
+          overlapMs: config.changes.overlapMs,
+          historyEvery: config.changes.historyEvery,
+          state: detectionState,
+        }),
         companies: async () => (await serving.service.health()).companies.map((c) => c.id),
         log: log.child({ component: 'changes' }),
         schedule: { intervalMs: config.changes.intervalMs, budgetMs: config.changes.budgetMs },
@@ -127,12 +134,37 @@ async function runAgent(config: AgentConfig, metricsAt: MetricsAddress | null): 
     changes?.detach();
     await changes?.settled();
     if (changesExecutor && changesExecutor !== serving.mssql) await changesExecutor.close();
+    detectionState.close();
     await serving.close().catch(() => {});
     await metrics?.close();
     await tracing?.shutdown().catch(() => {});
     flush();
   }
   return code;
+}
+
+/**
+ * The file of what change detection knows (docs/decisions.md#change-feed). Without one, or when it
+ * cannot be opened, detection still runs, but a restarted agent learns the tables again and reports
+ * nothing of what changed while it was down: worth a warning, not a stopped agent.
+ */
+function openDetectionState(dir: string | null, log: Logger): DetectionStateStore {
+  if (!dir) {
+    log.warn('no state folder (GP_AGENT_STATE_DIR): change detection starts afresh after every restart, missing what changed meanwhile');
+    return MEMORY_ONLY;
+  }
+  const file = path.join(dir, STATE_FILE_NAME);
+  try {
+    const state = new SqliteDetectionState(file);
+    log.info({ file }, 'change detection keeps its state here');
+    return state;
+  } catch (error) {
+    log.warn(
+      { file, err: (error as Error).message },
+      'the change detection state cannot be kept (set GP_AGENT_STATE_DIR to a folder the agent may write): it starts afresh after every restart',
+    );
+    return MEMORY_ONLY;
+  }
 }
 
 /**
@@ -217,6 +249,7 @@ export function registerRunCommand(program: Command): void {
     .option('--sqlite-dir <dir>', 'serve the embedded GP-shaped SQLite databases in this folder instead (env GP_SQLITE_DIR)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug (env LOG_LEVEL)')
     .option('--log-file <file>', 'write logs to this file instead of standard output (env GP_AGENT_LOG_FILE)')
+    .option('--state-dir <folder>', 'keep what change detection knows here across restarts (env GP_AGENT_STATE_DIR)')
     .option(
       '--metrics <address>',
       'Prometheus metrics at http://<address>/metrics: host:port, a port on 127.0.0.1, or off (env GP_AGENT_METRICS; default 127.0.0.1:9464)',

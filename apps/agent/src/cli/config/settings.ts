@@ -38,6 +38,8 @@ export const SETTINGS = {
   changesIntervalMs: { name: 'GP_AGENT_CHANGES_INTERVAL_MS' },
   changesBudgetMs: { name: 'GP_AGENT_CHANGES_BUDGET_MS' },
   changesOverlapMs: { name: 'GP_AGENT_CHANGES_OVERLAP_MS' },
+  changesHistoryEvery: { name: 'GP_AGENT_CHANGES_HISTORY_EVERY' },
+  stateDir: { name: 'GP_AGENT_STATE_DIR', flag: { key: 'stateDir', text: '--state-dir' }, path: true },
 } as const satisfies Record<string, SettingSpec>;
 export type SettingKey = keyof typeof SETTINGS;
 /** Read from the environment only, never from a file: test hooks must not end up in an installed configuration. */

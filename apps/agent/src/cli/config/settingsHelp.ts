@@ -2,7 +2,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from '../../db/mssqlExecutor.ts';
 import { DEFAULT_SYSTEM_DATABASE } from '../../db/executor.ts';
 import { WRITE_REQUEST_TIMEOUT_MS } from '../../writes/mssql/mssqlWriter.ts';
 import { DEFAULT_TIMINGS } from '../../connection/dialGateway.ts';
-import { DEFAULT_OVERLAP_MS } from '../../changes/changeDetector.ts';
+import { DEFAULT_HISTORY_EVERY, DEFAULT_OVERLAP_MS } from '../../changes/changeDetector.ts';
 import { DEFAULT_CHANGE_SCHEDULE } from '../../changes/changeReporter.ts';
 import { CONFIG_ENV } from './settings.ts';
 
@@ -36,6 +36,8 @@ export function settingsHelp(): string {
     `                     GP_AGENT_CHANGES_INTERVAL_MS    look for changes in GP this often; 0: never (default ${DEFAULT_CHANGE_SCHEDULE.intervalMs})`,
     `                     GP_AGENT_CHANGES_BUDGET_MS      at most this much query time per round (default ${DEFAULT_CHANGE_SCHEDULE.budgetMs})`,
     `                     GP_AGENT_CHANGES_OVERLAP_MS     how far back each poll looks again for late commits (default ${DEFAULT_OVERLAP_MS})`,
+    `                     GP_AGENT_CHANGES_HISTORY_EVERY  poll history tables every this many polls (default ${DEFAULT_HISTORY_EVERY})`,
+    "  --state-dir        GP_AGENT_STATE_DIR              keep what change detection knows here (default: systemd's StateDirectory, else state beside the configuration file)",
     '',
     'Network (environment variables only, as other tools on the server read them):',
     '                     HTTPS_PROXY                     reach the gateway through this proxy, e.g. http://proxy:3128',

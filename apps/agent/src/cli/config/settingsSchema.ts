@@ -5,7 +5,7 @@ import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../../db/executor
 import { WRITE_REQUEST_TIMEOUT_MS } from '../../writes/mssql/mssqlWriter.ts';
 import { DEFAULT_TIMINGS, type ConnectionTimings } from '../../connection/dialGateway.ts';
 import { insecureGatewayProblem } from '../../connection/gatewayNetwork.ts';
-import { DEFAULT_OVERLAP_MS } from '../../changes/changeDetector.ts';
+import { DEFAULT_HISTORY_EVERY, DEFAULT_OVERLAP_MS } from '../../changes/changeDetector.ts';
 import { DEFAULT_CHANGE_SCHEDULE } from '../../changes/changeReporter.ts';
 import type { Given } from './gather.ts';
 import { SETTINGS, TEST_DELAY_ENV, type SettingKey, type SettingSpec } from './settings.ts';
@@ -175,6 +175,7 @@ export function settingsSchema(given: Given) {
     database,
     logLevel: z.enum(LOG_LEVELS, { error: () => problem('logLevel', `must be one of ${LOG_LEVELS.join(', ')}`) }).default('info'),
     logFile: z.string().optional(),
+    stateDir: z.string().optional(),
     timings,
     sqliteWorkers: wholeNumber('sqliteWorkers', 1, 64, 'threads').default(2),
     allowWrites: z
@@ -188,6 +189,7 @@ export function settingsSchema(given: Given) {
       intervalMs: wholeNumber('changesIntervalMs', 0, 86_400_000).default(DEFAULT_CHANGE_SCHEDULE.intervalMs),
       budgetMs: wholeNumber('changesBudgetMs', 1, 3_600_000).default(DEFAULT_CHANGE_SCHEDULE.budgetMs),
       overlapMs: wholeNumber('changesOverlapMs', 0, 7 * 86_400_000).default(DEFAULT_OVERLAP_MS),
+      historyEvery: wholeNumber('changesHistoryEvery', 1, 10_000).default(DEFAULT_HISTORY_EVERY),
     }),
     testDelayMs: z
       .string()

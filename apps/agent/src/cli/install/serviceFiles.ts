@@ -87,6 +87,9 @@ ProtectKernelTunables=yes
 ProtectControlGroups=yes
 LogsDirectory=gp-agent
 LogsDirectoryMode=0750
+# What change detection knows, kept across restarts (/var/lib/gp-agent; the agent finds it by $STATE_DIRECTORY).
+StateDirectory=gp-agent
+StateDirectoryMode=0750
 
 [Install]
 WantedBy=multi-user.target

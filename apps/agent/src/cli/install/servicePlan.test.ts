@@ -113,7 +113,11 @@ test('Windows --in-place (the MSI placed the program and registered the service)
   assert.ok(!steps.some((s) => s.startsWith('copy') || s.includes(' install: ') || s.includes('sc.exe')), steps.join('\n'));
   assert.deepEqual(
     plan.steps.map((s) => s.kind),
-    ['mkdir', 'run', 'mkdir', 'run', 'write', 'diagnose', 'run'],
+    ['mkdir', 'run', 'mkdir', 'run', 'mkdir', 'run', 'write', 'diagnose', 'run'],
+  );
+  assert.ok(
+    steps.some((s) => s.includes('C:\\ProgramData\\gp-agent\\state /grant *S-1-5-19:(OI)(CI)M')),
+    'the service may write its change-detection state',
   );
   assert.match(steps.at(-1)!, /gp-agent-service\.exe" start: start the agent$/);
   assert.equal(plan.starts, true);

@@ -186,6 +186,7 @@ function windowsPaths() {
     xml: w.join(installDir, 'gp-agent-service.xml'),
     config: w.join(configDir, 'gp-agent.conf'),
     logDir: w.join(configDir, 'logs'),
+    stateDir: w.join(configDir, 'state'),
   };
 }
 
@@ -260,6 +261,13 @@ function windowsInstall(request: InstallRequest): Plan {
     },
     { kind: 'mkdir', path: w.logDir, mode: 0o750 },
     { kind: 'run', command: 'icacls', args: [w.logDir, '/grant', `${grantee}:(OI)(CI)M`], why: 'the service writes its logs here' },
+    { kind: 'mkdir', path: w.stateDir, mode: 0o750 },
+    {
+      kind: 'run',
+      command: 'icacls',
+      args: [w.stateDir, '/grant', `${grantee}:(OI)(CI)M`],
+      why: 'the service keeps what change detection knows here',
+    },
     { kind: 'write', path: w.config, text: configFileText(request.settings), mode: 0o640, keep: true, secret: true },
     ...registered,
     { kind: 'diagnose', config: w.config },

@@ -1,4 +1,13 @@
-import { eventTypeOf, objectSpec, type ChangesFrame, type Event, type EventsQuery, type FilterValues } from '@gp-gateway/protocol';
+import {
+  EVENT_NOUNS,
+  eventTypeOf,
+  objectSpec,
+  type ChangesFrame,
+  type EventObjectName,
+  type Event,
+  type EventsQuery,
+  type FilterValues,
+} from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { ApiError } from '../../errors/apiError.ts';
 import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
@@ -25,14 +34,8 @@ export interface EventPageAnswer {
 
 /**
  * The change feed (docs/api.md#events): turns what agents report into events in the store, records
- * connections coming online and going offline, and reads the feed for the API with signed cursors.
- *
- * The outcome of API writes as events (issue 33, item 2) is not recorded yet: the write path is being
- * reworked. It belongs where a write's answer is known (core/writes/recordWriter.ts, once the
- * idempotency record is completed): an `appendEvents` of `<noun>.created` with the created record,
- * whose version is the same one the agent's detection will report for that row (`changed:` and the
- * record's DEX_ROW_TS, its `modifiedAt`), so that both are one event. Until then the agent's
- * detection reports written rows like any other.
+ * connections coming online and going offline and the outcome of API writes, and reads the feed for
+ * the API with signed cursors.
  */
 export class EventFeed {
   private readonly store: Store;
@@ -87,6 +90,45 @@ export class EventFeed {
       this.metrics.eventStored(event.type.slice(event.type.lastIndexOf('.') + 1), lag);
     }
     return stored.length;
+  }
+
+  /**
+   * The outcome of an API write (core/writes/recordWriter.ts, once GP committed it): `<noun>.created`
+   * with the created record, at once, under the version the agent's detection reports for the same
+   * row (`changed:` and its DEX_ROW_TS, which the record serves as `modifiedAt`), so that the write
+   * and its later detection are one event, whichever arrives first. A record without `modifiedAt`
+   * (addresses, documents: their resources do not serve DEX_ROW_TS) has no such version: it is left
+   * to detection, which reports it within one polling interval. Never fails the write: a store that
+   * cannot take the event now leaves it to detection too.
+   */
+  async written(orgId: string, connectionId: string, company: string, object: string, record: Buffer): Promise<void> {
+    const spec = objectSpec(object);
+    if (!spec || !isEventObject(object)) return;
+    try {
+      const parsed = spec.resource.safeParse(JSON.parse(record.toString('utf8')));
+      if (!parsed.success) return;
+      const data = parsed.data as Record<string, unknown>;
+      const { id, modifiedAt } = data;
+      if (typeof id !== 'string' || typeof modifiedAt !== 'string') return;
+      await this.store.appendEvents(
+        [
+          {
+            orgId,
+            connectionId,
+            company,
+            type: eventTypeOf(object, 'created'),
+            object,
+            recordId: id,
+            version: `changed:${dexRowTsOf(modifiedAt)}`,
+            changedAt: modifiedAt,
+            data,
+          },
+        ],
+        new Date(),
+      );
+    } catch (error) {
+      this.log.warn({ err: error, connectionId, object }, 'could not record the write as an event; detection reports it');
+    }
   }
 
   /** The connection's first agent on this instance arrived, or its last one left. */
@@ -177,4 +219,14 @@ function toApiEvent(event: StoredEvent): Event {
     recordedAt: event.recordedAt,
     data: (event.data ?? null) as Record<string, unknown> | null,
   };
+}
+
+const isEventObject = (object: string): object is EventObjectName => Object.hasOwn(EVENT_NOUNS, object);
+
+/**
+ * `2026-03-01T09:00:00.123Z` (a record's modifiedAt) as the agent reads DEX_ROW_TS and reports it as
+ * a change's version (`2026-03-01 09:00:00.123`): both dialects read it with three decimals.
+ */
+function dexRowTsOf(modifiedAt: string): string {
+  return modifiedAt.replace('T', ' ').replace('Z', '');
 }

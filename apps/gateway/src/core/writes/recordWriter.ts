@@ -64,6 +64,13 @@ export interface RecordWriterOptions {
   /** How long a write may take end to end, the outcome of a dropped link included, before 504. */
   requestTimeoutMs: number;
   log: Logger;
+  /** Where a committed write becomes an event (the change feed's `written`). */
+  events?: WriteEvents;
+}
+
+/** What the change feed takes of a committed write: the created record as the agent answered it. */
+export interface WriteEvents {
+  written(orgId: string, connectionId: string, company: string, object: string, record: Buffer): Promise<void>;
 }
 
 /** A claim's lease outlives the request's deadline by this much, for the store write that settles it. */
@@ -116,12 +123,14 @@ export class RecordWriter {
   private readonly store: Store;
   private readonly requestTimeoutMs: number;
   private readonly log: Logger;
+  private readonly events: WriteEvents | null;
 
   constructor(options: RecordWriterOptions) {
     this.agents = options.agents;
     this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.log = options.log;
+    this.events = options.events ?? null;
   }
 
   /**
@@ -337,6 +346,9 @@ export class RecordWriter {
       throw new ApiError('UPSTREAM_ERROR', 'The connection’s agent sent an answer that is not valid data.');
     }
     const outcome: Outcome = { kind: answer.outcome === 'validated' ? 'validated' : 'created', record: answer.payload };
+    // Committed in GP (now, or by an earlier request the journal replays): an event, kept once however often it is recorded.
+    if (outcome.kind === 'created')
+      await this.events?.written(route.connection.orgId, route.connection.id, route.company, object, answer.payload);
     return held ? await this.keep(held, operationId, outcome) : { ...outcome, replayed: false };
   }
 

@@ -195,3 +195,56 @@ test('MCP list_events reads the same feed with the same checks', async () => {
     await client.close();
   }
 });
+
+test('a committed API write is an event at once; its later detection, with the same DEX_ROW_TS, is the same event', async () => {
+  const written = { ...customer('WRITTEN1', 'Written by the API'), modifiedAt: '2026-03-03T10:00:00.123Z' };
+  const agent = await h.agent('hq', {
+    // As the real agent answers a write: the record read back from GP, DEX_ROW_TS as modifiedAt.
+    script: ({ id, op }, a) =>
+      op.kind === 'write'
+        ? op.validateOnly
+          ? a.respond(id, 'validated', JSON.stringify({ ...written, id: 'WRITTEN2', modifiedAt: '2026-03-03T11:00:00.000Z' }))
+          : a.respond(id, 'created', JSON.stringify(written))
+        : a.error(id, 'INTERNAL_ERROR', 'no reads'),
+  });
+  const { cursor } = await readAll('type=customer.*');
+  const res = await h.post('/v1/customers', { id: 'WRITTEN1', name: 'Written by the API' });
+  assert.equal(res.status, 201, res.text);
+  const atOnce = await readAll('type=customer.*', cursor);
+  assert.deepEqual(
+    atOnce.events.map((e) => [e.type, e.recordId, e.changedAt]),
+    [['customer.created', 'WRITTEN1', '2026-03-03T10:00:00.123Z']],
+    'the write is in the feed before its answer is',
+  );
+  assert.deepEqual(atOnce.events[0].data, written);
+
+  // The agent's detection finds the row it wrote, stamped as read back: nothing new.
+  const detected: Change = {
+    kind: 'created',
+    id: 'WRITTEN1',
+    version: '2026-03-03 10:00:00.123',
+    changedAt: written.modifiedAt,
+    record: written,
+  };
+  assert.deepEqual(await agent.reportChanges('customers', 'TWO', [detected]), { stored: 0 });
+  // A later change of it is a change.
+  const renamed = { ...written, name: 'Renamed in GP', modifiedAt: '2026-03-03T10:05:00.000Z' };
+  const update: Change = {
+    kind: 'updated',
+    id: 'WRITTEN1',
+    version: '2026-03-03 10:05:00.000',
+    changedAt: renamed.modifiedAt,
+    record: renamed,
+  };
+  assert.deepEqual(await agent.reportChanges('customers', 'TWO', [update]), { stored: 1 });
+  assert.deepEqual(
+    (await readAll('type=customer.*', atOnce.cursor)).events.map((e) => [e.type, e.recordId]),
+    [['customer.updated', 'WRITTEN1']],
+  );
+
+  // Validate-only writes change nothing, so they are no event.
+  const validated = await h.post('/v1/customers?validateOnly=true', { id: 'WRITTEN2', name: 'Only validated' });
+  assert.ok(validated.status < 300, validated.text);
+  assert.ok(!(await readAll('type=customer.*')).events.some((e) => e.recordId === 'WRITTEN2'));
+  await h.dropAgents();
+});
