@@ -118,6 +118,10 @@ function spawnPostgres(owner: Owner, bin: string, dir: string, data: string, soc
     'fsync=off',
     '-c',
     'synchronous_commit=off',
+    // The store contract keeps every store it opens until its end (10 connections each): past
+    // PostgreSQL's default of 100 a test fails with "too many clients" for no fault of its own.
+    '-c',
+    'max_connections=400',
     '-c',
     'full_page_writes=off',
   ]);
