@@ -113,7 +113,7 @@ test('signed out, the page asks to sign in and then returns to the consent page,
     { email: 'admin@consent.example', password: PASSWORD, next: 'https://evil.example/' },
     null,
   );
-  assert.equal(elsewhere.location, '/dashboard');
+  assert.equal(elsewhere.location, '/dashboard/keys');
   const wrong = await post('/oauth/sign-in', { email: 'admin@consent.example', password: 'not the password', next: back }, null);
   assert.equal(wrong.status, 401);
 });
@@ -144,4 +144,27 @@ test('denying returns access_denied with the state and no code', async () => {
   assert.equal(location.searchParams.get('error'), 'access_denied');
   assert.equal(location.searchParams.get('state'), 'st');
   assert.equal(location.searchParams.get('code'), null);
+});
+
+test('a password that opens accounts in two organisations asks which one, then returns to the consent page', async () => {
+  for (const name of ['Consent north', 'Consent south']) {
+    const org = await t.admin.createOrganisation(name);
+    const user = (await t.store.createUser({ orgId: org.id, email: 'both@consent.example', role: 'admin' }))!;
+    await t.store.setUserPassword(user.id, await hashPassword(PASSWORD));
+  }
+  const consent = `/dashboard/oauth/authorize?${new URLSearchParams(request())}`;
+  const asked = await post('/oauth/sign-in', { email: 'both@consent.example', password: PASSWORD, next: consent }, null);
+  assert.equal(asked.status, 200, asked.html);
+  assert.match(asked.html, /Sign in to Consent north/);
+  const hidden = (name: string) => /name="(?:[^"]+)" value="([^"]*)"/.exec(asked.html.slice(asked.html.indexOf(`name="${name}"`)))![1]!;
+  const unescape = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"');
+  assert.equal(unescape(hidden('next')), consent, 'the choice carries the consent page along');
+  const chosen = await post('/sign-in/choose', { ticket: hidden('ticket'), user: hidden('user'), next: unescape(hidden('next')) }, null);
+  assert.deepEqual([chosen.status, chosen.location], [303, consent]);
+  const elsewhere = await post(
+    '/oauth/sign-in',
+    { email: 'both@consent.example', password: PASSWORD, next: 'https://evil.example/' },
+    null,
+  );
+  assert.match(elsewhere.html, /name="next" value="\/dashboard\/keys"/, 'anywhere but the consent page is the dashboard');
 });

@@ -6,6 +6,7 @@ import { visitOf, type PageContext } from '../pageContext.ts';
 import { field, fields } from '../pageParts.ts';
 import { setSessionCookie } from '../security.ts';
 import { render } from '../views.ts';
+import { afterSignIn, chooseOrganisationPage } from './signIn.ts';
 
 /** The parameters of an authorization request that the consent page carries from its GET to its POST. */
 const REQUEST_FIELDS = ['client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'state'] as const;
@@ -97,10 +98,10 @@ export function oauthConsentPages(router: Router, context: PageContext, oauth: O
   });
 
   router.post('/oauth/sign-in', async (req, res) => {
-    const next = field(req, 'next');
-    // Only back to the consent page: anything else would make this an open redirect.
-    const back = next.startsWith('/dashboard/oauth/authorize?') ? next : '/dashboard';
+    const back = afterSignIn(field(req, 'next'));
     const result = await auth.signIn(field(req, 'email'), field(req, 'password'), req.ip ?? 'unknown');
+    // One password, accounts in several organisations: the same choice as the dashboard's sign-in, then back here.
+    if (!result.ok && result.reason === 'choose') return chooseOrganisationPage(res, { admin, frame }, field(req, 'email'), result, back);
     if (!result.ok) {
       if (result.reason === 'throttled') res.setHeader('Retry-After', String(result.retryAfterSeconds));
       return render(res, result.reason === 'throttled' ? 429 : 401, 'oauth-sign-in', await frame(res), {

@@ -1,4 +1,5 @@
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
+import type { SignInResult } from '../dashboardAuth.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../core/auth/passwords.ts';
 import { visitOf, type PageContext } from '../pageContext.ts';
 import { field } from '../pageParts.ts';
@@ -8,6 +9,32 @@ import { render } from '../views.ts';
 const DEAD_LINK =
   'It was used already, it has expired (links last 72 hours), or a newer link was made for you since, which ends every older one. ' +
   'If you know your password, sign in; otherwise ask an admin of your organisation for a new link.';
+
+/** Where a sign-in may return to: the OAuth consent page it came from, else the dashboard. */
+export function afterSignIn(next: string): string {
+  // Only the consent page: anything else would make sign-in an open redirect.
+  return next.startsWith('/dashboard/oauth/authorize?') ? next : '/dashboard/keys';
+}
+
+/** A password that opens accounts in several organisations: which one (docs/decisions.md#one-email-in-several-organisations). */
+export async function chooseOrganisationPage(
+  res: Response,
+  { admin, frame }: Pick<PageContext, 'admin' | 'frame'>,
+  email: string,
+  choice: Extract<SignInResult, { reason: 'choose' }>,
+  next = '',
+): Promise<void> {
+  const choices = await Promise.all(
+    choice.choices.map(async (c) => ({ userId: c.userId, name: (await admin.findOrganisation(c.orgId))?.name ?? c.orgId })),
+  );
+  render(res, 200, 'choose-organisation', await frame(res), {
+    title: 'Choose an organisation',
+    email,
+    choices,
+    ticket: choice.ticket,
+    next,
+  });
+}
 
 /** Sign-in, the first password (a sign-in link), sign-out. */
 export function signInPages(router: Router, { admin, auth, frame, message, signedIn, userOf }: PageContext): void {
@@ -23,17 +50,7 @@ export function signInPages(router: Router, { admin, auth, frame, message, signe
       setSessionCookie(res, result.sessionId);
       return res.redirect(303, '/dashboard/keys');
     }
-    if (result.reason === 'choose') {
-      const choices = await Promise.all(
-        result.choices.map(async (c) => ({ userId: c.userId, name: (await admin.findOrganisation(c.orgId))?.name ?? c.orgId })),
-      );
-      return render(res, 200, 'choose-organisation', await frame(res), {
-        title: 'Choose an organisation',
-        email,
-        choices,
-        ticket: result.ticket,
-      });
-    }
+    if (result.reason === 'choose') return chooseOrganisationPage(res, { admin, frame }, email, result);
     const throttled = result.reason === 'throttled';
     if (throttled) res.setHeader('Retry-After', String(result.retryAfterSeconds));
     render(res, throttled ? 429 : 401, 'sign-in', await frame(res), {
@@ -54,7 +71,7 @@ export function signInPages(router: Router, { admin, auth, frame, message, signe
       });
     if (visitOf(res).sessionId) await auth.signOut(visitOf(res).sessionId!);
     setSessionCookie(res, chosen.sessionId);
-    res.redirect(303, '/dashboard/keys');
+    res.redirect(303, afterSignIn(field(req, 'next')));
   });
 
   router.get('/welcome', async (req, res) => {
