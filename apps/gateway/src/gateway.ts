@@ -26,6 +26,7 @@ import { SANDBOX_AGENT_KEY } from './core/routing/connectionRouting.ts';
 import { InFlightLimitedRouter } from './core/agents/inFlightLimitedRouter.ts';
 import { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { createApp } from './httpApp.ts';
+import { ReleaseFolder } from './infrastructure/releases/releaseFolder.ts';
 import { answerClientErrors } from './frontends/rest/clientErrors.ts';
 import { CursorCodec } from './core/reads/cursor.ts';
 import { createExpressShapedServer } from './frontends/rest/expressShapedServer.ts';
@@ -102,6 +103,8 @@ export interface GatewayOptions {
   tracing?: boolean;
   /** Prometheus metrics (docs/operations.md#metrics); none are kept unless given. */
   metrics?: MetricsOptions;
+  /** The agent's release folder (RELEASE_DIR): served at /downloads, its version named to agents as the latest. */
+  releaseDir?: string;
 }
 
 export interface MetricsOptions {
@@ -265,8 +268,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
+  const releases = options.releaseDir ? new ReleaseFolder(options.releaseDir, options.log.child({ component: 'releases' })) : null;
   const app = createApp({
     usage,
+    releases,
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
@@ -302,6 +307,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(shared ? { refusalLimiter: shared } : {}),
     ...options.agentAdmission,
     metrics,
+    ...(releases ? { latestAgentVersion: () => releases.latestVersion() } : {}),
     changes: (orgId, connectionId) => ({ orgId, ingest: (frame) => events.ingest(orgId, connectionId, frame) }),
   });
   let sandbox: BuiltinAgent | null = null;

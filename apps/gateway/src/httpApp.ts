@@ -14,6 +14,8 @@ import { RecordWriter } from './core/writes/recordWriter.ts';
 import type { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { dashboardRouter } from './frontends/dashboard/router.ts';
 import { mountMcp } from './frontends/mcp/mount.ts';
+import { mountDownloads } from './frontends/downloads/mount.ts';
+import type { ReleaseFolder } from './infrastructure/releases/releaseFolder.ts';
 import { accessLog } from './frontends/rest/accessLog.ts';
 import { applyLimits } from './frontends/rest/applyLimits.ts';
 import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
@@ -62,6 +64,8 @@ export interface AppOptions {
   metricsRoute?: MetricsRouteOptions;
   /** A span per request (frontends/rest/requestTracing.ts), when tracing is on. */
   tracing?: boolean;
+  /** The agent's release folder, served at /downloads and linked from the dashboard; none unless given. */
+  releases?: ReleaseFolder | null;
 }
 
 /**
@@ -103,6 +107,7 @@ export function createApp(options: AppOptions): Express {
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
+  mountDownloads(app, options.releases ?? null);
   app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
   app.use(notFound);
   app.use(errorHandler(log));
