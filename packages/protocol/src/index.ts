@@ -185,6 +185,7 @@ export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';
 
 // The agent's release folder (docs/decisions.md#agent-updates)
 export {
+  RELEASE_DOWNLOADS_PATH,
   RELEASE_MANIFEST_FILE,
   RELEASE_PLATFORMS,
   RELEASE_PUBLIC_KEY_FILES,

@@ -8,6 +8,8 @@ import { z } from 'zod';
  * it claims must be the one the signed package names carry (agent/src/update/verifyRelease.ts).
  */
 export const RELEASE_MANIFEST_FILE = 'manifest.json';
+/** Where a gateway serves its release folder: stable, because installed agents fetch their updates there. */
+export const RELEASE_DOWNLOADS_PATH = '/downloads';
 /** The checksums, their detached RSA signature, and the public key in the two forms people check it with. */
 export const RELEASE_SUMS_FILE = 'SHA256SUMS';
 export const RELEASE_SIGNATURE_FILE = 'SHA256SUMS.sig';
@@ -23,7 +25,7 @@ export const ReleaseFileNameSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/, 'a release file is a plain file name');
 
-export const ReleaseFileSchema = z.object({
+const ReleaseFileSchema = z.object({
   name: ReleaseFileNameSchema,
   /** `program`: the agent itself; `package`: the .deb or the MSI; `service-wrapper`: WinSW, for installs without the MSI. */
   kind: z.enum(['program', 'package', 'service-wrapper']),

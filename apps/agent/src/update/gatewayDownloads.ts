@@ -4,14 +4,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { RELEASE_DOWNLOADS_PATH } from '@gp-gateway/protocol';
 import { gatewaySocketOptions } from '../connection/gatewayNetwork.ts';
 
-/** The gateway's path for the release folder (frontends/downloads/mount.ts on the gateway). */
-const DOWNLOADS_PATH = '/downloads';
 /** Headers must come within this long, and the body must not stall for longer. */
 const STALL_MS = 30_000;
 /** The programs are about 100 MB; anything far larger is not a release. */
-export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 
 export class DownloadError extends Error {}
 
@@ -19,7 +18,7 @@ export class DownloadError extends Error {}
 export function downloadUrl(gatewayUrl: string, name: string): string {
   const url = new URL(gatewayUrl);
   url.protocol = url.protocol === 'wss:' ? 'https:' : url.protocol === 'ws:' ? 'http:' : url.protocol;
-  url.pathname = `${url.pathname.replace(/\/$/, '')}${DOWNLOADS_PATH}/${encodeURIComponent(name)}`;
+  url.pathname = `${url.pathname.replace(/\/$/, '')}${RELEASE_DOWNLOADS_PATH}/${encodeURIComponent(name)}`;
   url.search = '';
   return url.toString();
 }

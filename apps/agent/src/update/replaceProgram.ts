@@ -21,8 +21,6 @@ export function downloadPathOf(program: string): string {
   return path.join(path.dirname(program), `.${path.basename(program)}.update-${crypto.randomBytes(4).toString('hex')}`);
 }
 
-export class ReplaceError extends Error {}
-
 /**
  * Puts `downloaded` in place of `program`, keeping the old one as its previous copy, and gives the new
  * one the old one's permissions (and owner, when run as root). On Linux `program` never goes missing

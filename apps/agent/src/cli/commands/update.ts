@@ -23,7 +23,7 @@ interface UpdateFlags {
 }
 
 /** `--check`'s exit status when a newer release exists: scripts and monitoring tell it from "up to date" (0) and a failure (1). */
-export const EXIT_UPDATE_AVAILABLE = 3;
+const EXIT_UPDATE_AVAILABLE = 3;
 
 /** Where systemd units named gp-agent live: `gp-agent install`'s, and the .deb's. */
 const UNITS = ['/etc/systemd/system/gp-agent.service', '/lib/systemd/system/gp-agent.service', '/usr/lib/systemd/system/gp-agent.service'];
@@ -73,7 +73,7 @@ function permissionHint(error: NodeJS.ErrnoException, program: string): Error {
   );
 }
 
-export async function update(flags: UpdateFlags, say: (line: string) => void): Promise<number> {
+async function update(flags: UpdateFlags, say: (line: string) => void): Promise<number> {
   const { gatewayUrl, configFile } = loadGatewayUrl({ config: flags.config, gateway: flags.gateway }, process.env);
   const platform = releasePlatformOf(process.platform, process.arch);
   if (!platform) throw new Error(`no agent program is released for ${process.platform}-${process.arch}`);

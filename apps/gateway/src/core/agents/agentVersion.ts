@@ -21,8 +21,3 @@ export function outdatedAgentNote(version: string, minimum = MINIMUM_AGENT_VERSI
 export function agentVersionsNow(latest: () => string | null = () => null): AgentVersions {
   return { minimum: MINIMUM_AGENT_VERSION, latest: latest() };
 }
-
-/** What operators read after an agent's version when the gateway offers a newer one: nothing, or that an update exists. */
-export function behindLatestNote(version: string, latest: string | null): string {
-  return latest && !isOutdatedAgent(version) && isOlderVersion(version, latest) ? ` (${latest} is available: gp-agent update)` : '';
-}

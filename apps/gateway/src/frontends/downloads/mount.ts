@@ -1,11 +1,8 @@
 import path from 'node:path';
 import type { Express, Request, Response, NextFunction } from 'express';
-import { ReleaseFileNameSchema } from '@gp-gateway/protocol';
+import { RELEASE_DOWNLOADS_PATH, ReleaseFileNameSchema } from '@gp-gateway/protocol';
 import { ApiError } from '../../errors/apiError.ts';
 import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.ts';
-
-/** The path agents and the dashboard fetch release files from; stable, because installed agents know it. */
-export const DOWNLOADS_PATH = '/downloads';
 
 /** Content types by ending; a program without one (the Linux agent) and the signature are plain bytes. */
 const CONTENT_TYPES: Array<[RegExp, string]> = [
@@ -33,10 +30,10 @@ export function mountDownloads(app: Express, releases: ReleaseFolder | null): vo
     new ApiError(
       'NOT_FOUND',
       releases?.current()
-        ? `No file named ${JSON.stringify(name.slice(0, 100))} in this gateway's agent release; ${DOWNLOADS_PATH}/manifest.json lists them.`
+        ? `No file named ${JSON.stringify(name.slice(0, 100))} in this gateway's agent release; ${RELEASE_DOWNLOADS_PATH}/manifest.json lists them.`
         : "This gateway serves no agent release (its operator has not copied one into the release folder: docs/operations.md, 'Updating agents').",
     );
-  app.get(`${DOWNLOADS_PATH}/:name`, (req: Request, res: Response, next: NextFunction) => {
+  app.get(`${RELEASE_DOWNLOADS_PATH}/:name`, (req: Request, res: Response, next: NextFunction) => {
     const name = String(req.params.name);
     const file = ReleaseFileNameSchema.safeParse(name).success ? releases?.servedPath(name) : null;
     if (!file) return next(notFound(name));
