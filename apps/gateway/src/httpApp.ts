@@ -108,7 +108,7 @@ export function createApp(options: AppOptions): Express {
     ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
   mountDownloads(app, options.releases ?? null);
-  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth }));
+  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth, releases: options.releases ?? null }));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Actor, AdminService } from '../../core/admin/adminService.ts';
 import type { DashboardSession, User } from '../../infrastructure/store/store.ts';
 import type { DashboardAuth } from './dashboardAuth.ts';
+import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.ts';
 import { render, type PageFrame } from './views.ts';
 
 /** Who is looking at a dashboard page, worked out once per request (router.ts). */
@@ -36,9 +37,11 @@ export interface PageContext {
   userOf(res: Response): User;
   /** The admin service acting as the signed-in user, from the request's address (for the audit log). */
   as(req: Request, res: Response): AdminService;
+  /** The agent's release folder the gateway serves at /downloads (download links, the latest version); null without one. */
+  releases: ReleaseFolder | null;
 }
 
-export function pageContext(admin: AdminService, auth: DashboardAuth): PageContext {
+export function pageContext(admin: AdminService, auth: DashboardAuth, releases: ReleaseFolder | null = null): PageContext {
   const frame = async (res: Response): Promise<PageFrame> => {
     const visit = visitOf(res);
     const user = visit.session?.user ?? null;
@@ -66,5 +69,6 @@ export function pageContext(admin: AdminService, auth: DashboardAuth): PageConte
     },
     userOf,
     as: (req, res) => admin.by(actorOf(req, res)),
+    releases,
   };
 }

@@ -4,6 +4,7 @@ import express, { Router } from 'express';
 import type { AdminService } from '../../core/admin/adminService.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { pageContext } from './pageContext.ts';
+import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.ts';
 import { field } from './pageParts.ts';
 import { auditPages } from './pages/audit.ts';
 import { connectionsPages } from './pages/connections.ts';
@@ -16,6 +17,8 @@ import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SE
 export interface DashboardOptions {
   admin: AdminService;
   auth: DashboardAuth;
+  /** The agent's release folder, for download links and the latest agent version; none unless given. */
+  releases?: ReleaseFolder | null;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -27,9 +30,9 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * change things, viewers look; a secret (key, agent token, sign-in link) appears only in the answer
  * to the form that made it, never on a page fetched with GET.
  */
-export function dashboardRouter({ admin, auth }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, releases = null }: DashboardOptions): Router {
   const router = Router();
-  const context = pageContext(admin, auth);
+  const context = pageContext(admin, auth, releases);
   const { message } = context;
   router.use(dashboardHeaders);
 

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { outdatedAgentNote } from '../../../core/agents/agentVersion.ts';
 import { DEFAULT_LIMITS, effectiveLimits } from '../../../core/limits/limits.ts';
-import type { LimitOverrides } from '../../../infrastructure/store/store.ts';
+import type { AgentSessionInfo, LimitOverrides } from '../../../infrastructure/store/store.ts';
+import { agentVersionText } from '../agentVersionView.ts';
 import { writableObjects } from '../../../core/writes/writableObjects.ts';
 import { installSteps } from '../installSteps.ts';
 import type { PageContext } from '../pageContext.ts';
@@ -10,7 +10,7 @@ import { render } from '../views.ts';
 import { writeCheckRows } from '../writeCheckView.ts';
 
 /** The connections page: create, default company, writable objects, agent token rotation and revocation, the organisation's limits. */
-export function connectionsPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as }: PageContext): void {
+export function connectionsPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as, releases }: PageContext): void {
   async function connectionsPage(req: Request, res: Response, status: number, extra: Record<string, unknown> = {}): Promise<void> {
     const user = userOf(res);
     const [connections, org] = await Promise.all([admin.listConnections(user.orgId), admin.findOrganisation(user.orgId)]);
@@ -23,7 +23,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
       limits: `${limits.requestsPerWindow} requests per ${limits.windowSeconds} s per key; ${limits.maxInFlightPerConnection} requests in flight per connection.`,
       writable: writableObjects(),
       describeStatus,
-      outdated: outdatedAgentNote,
+      agentVersion: (agent: AgentSessionInfo) => agentVersionText(agent, releases?.latestVersion() ?? null),
       writeCheckRows,
       canChange: user.role === 'admin',
       gateway: originOf(req),

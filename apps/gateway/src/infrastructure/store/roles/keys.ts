@@ -79,6 +79,9 @@ export interface AgentPresence {
 /** What an agent reports about itself beyond version and host (its hello and status frames). */
 export interface AgentDetails {
   platform: string;
+  /** The commit the agent was built from, and the Node runtime it runs on; absent for agents that do not report them. */
+  commit?: string;
+  node?: string;
   dialect: string;
   /** GP's version from DYNAMICS..DU000020, "demo" for the embedded database; null when unknown. */
   gpVersion: string | null;
