@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -8,8 +7,8 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { PROTOCOL_VERSION } from '@gp-gateway/protocol';
-import { writeManifest } from '../apps/agent/build/releaseManifest.ts';
-import { PUBLIC_KEY_PEM, signSums } from '../apps/agent/build/releaseSignature.ts';
+import { PUBLIC_KEY_PEM } from '../apps/agent/build/releaseSignature.ts';
+import { buildRelease, standInProgram, throwawayReleaseKey } from './support/release.ts';
 import { runAgentCli, startGatewayProcess, type Started } from './support/processes.ts';
 
 /**
@@ -22,7 +21,7 @@ import { runAgentCli, startGatewayProcess, type Started } from './support/proces
  * welcome names the release's version as the latest, and diagnose says the agent is behind it.
  */
 const NEW_VERSION = '0.2.0';
-const program = (version: string) => `#!/bin/sh\necho "${version} (commit e2e${version.replaceAll('.', '')})"\n`;
+const program = standInProgram;
 
 let tmp: string;
 let releaseDir: string;
@@ -32,36 +31,6 @@ let keyFile: string;
 let otherKeyFile: string;
 /** The agent's installed program, which update replaces. */
 let installed: string;
-
-function rsaKey(): { privatePem: string; publicPem: string } {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 3072 });
-  return {
-    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
-
-/** A release folder as build/main.ts writes it, with stand-in files. */
-function buildRelease(dir: string, privatePem: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const files = [
-    { name: 'gp-agent-linux-x64', kind: 'program', platform: 'linux-x64', body: program(NEW_VERSION) },
-    { name: `gp-agent_${NEW_VERSION}_amd64.deb`, kind: 'package', platform: 'linux-x64', body: 'deb' },
-    { name: 'gp-agent-win-x64.exe', kind: 'program', platform: 'win-x64', body: 'MZ' },
-    { name: `gp-agent-${NEW_VERSION}-x64.msi`, kind: 'package', platform: 'win-x64', body: 'msi' },
-  ] as const;
-  const sums = files.map(({ name, body }) => {
-    fs.writeFileSync(path.join(dir, name), body, { mode: 0o755 });
-    return `${crypto.createHash('sha256').update(body).digest('hex')}  ${name}\n`;
-  });
-  fs.writeFileSync(path.join(dir, 'SHA256SUMS'), sums.join(''));
-  writeManifest(
-    dir,
-    { version: NEW_VERSION, commit: 'e2e020', node: '22.23.3' },
-    files.map(({ name, kind, platform }) => ({ name, kind, platform })),
-  );
-  signSums(dir, privatePem);
-}
 
 /** A GET with the path exactly as given (no client-side normalisation of `..`). */
 function rawGet(pathname: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -91,13 +60,13 @@ const folderState = () =>
 
 before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-update-'));
-  const release = rsaKey();
+  const release = throwawayReleaseKey();
   keyFile = path.join(tmp, 'release.pub.pem');
   fs.writeFileSync(keyFile, release.publicPem);
   otherKeyFile = path.join(tmp, 'other.pub.pem');
-  fs.writeFileSync(otherKeyFile, rsaKey().publicPem);
+  fs.writeFileSync(otherKeyFile, throwawayReleaseKey().publicPem);
   releaseDir = path.join(tmp, 'release');
-  buildRelease(releaseDir, release.privatePem);
+  buildRelease(releaseDir, NEW_VERSION, release.privatePem);
   // Something in the folder that the release does not declare: never served.
   fs.writeFileSync(path.join(releaseDir, 'notes.txt'), 'private');
   const dataDir = path.join(tmp, 'gateway');
@@ -222,7 +191,7 @@ test('a program whose bytes differ from the signed checksum is refused, deleted,
   const before = folderState();
   const programFile = path.join(releaseDir, 'gp-agent-linux-x64');
   const genuine = fs.readFileSync(programFile);
-  fs.writeFileSync(programFile, program(NEW_VERSION).replace('echo', 'rm -rf / ; echo'));
+  fs.writeFileSync(programFile, program(NEW_VERSION).replace('echo', 'echo tampered; echo'));
   try {
     const run = await update([]);
     assert.equal(run.code, 1);

@@ -106,6 +106,7 @@ function detailsOf(link: AgentLink): AgentDetails {
     database: link.health?.database ?? 'unknown',
     databaseMessage: link.health?.databaseMessage ?? null,
     draining: link.draining,
+    allowWrites: link.agent.allowWrites === true,
     ...(link.health?.writeCheck && { writeCheck: link.health.writeCheck }),
   };
 }

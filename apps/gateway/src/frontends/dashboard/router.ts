@@ -8,6 +8,7 @@ import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.
 import { field } from './pageParts.ts';
 import { auditPages } from './pages/audit.ts';
 import { connectionsPages } from './pages/connections.ts';
+import { connectPages } from './pages/connect.ts';
 import { keysPages } from './pages/keys.ts';
 import { signInPages } from './pages/signIn.ts';
 import { usagePages } from './pages/usage.ts';
@@ -22,7 +23,7 @@ export interface DashboardOptions {
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
-const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
+const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js', 'connect.js']);
 
 /**
  * The dashboard at /dashboard (docs/decisions.md#dashboard): server-rendered pages whose forms work
@@ -61,7 +62,7 @@ export function dashboardRouter({ admin, auth, releases = null }: DashboardOptio
     next();
   });
 
-  for (const pages of [signInPages, keysPages, connectionsPages, usersPages, usagePages, auditPages]) pages(router, context);
+  for (const pages of [signInPages, keysPages, connectionsPages, connectPages, usersPages, usagePages, auditPages]) pages(router, context);
 
   router.use(async (req, res) => message(res, 404, 'Not found', 'There is no such dashboard page.'));
   return router;

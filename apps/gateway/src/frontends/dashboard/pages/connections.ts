@@ -53,7 +53,7 @@ export function connectionsPages(router: Router, { admin, frame, signedIn, admin
   router.post('/connections/:id/default-company', signedIn, adminOnly, async (req, res) => {
     try {
       const company = field(req, 'company');
-      const updated = await as(req, res).setDefaultCompany(userOf(res).orgId, String(req.params.id), company || null);
+      const updated = await as(req, res).setReportedDefaultCompany(userOf(res).orgId, String(req.params.id), company || null);
       await connectionsPage(req, res, 200, { notice: `The default company of "${updated.name}" is ${updated.defaultCompany ?? 'none'}.` });
     } catch (error) {
       await connectionsPage(req, res, 400, { problem: problemOf(error) });

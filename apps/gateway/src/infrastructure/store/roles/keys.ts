@@ -90,6 +90,8 @@ export interface AgentDetails {
   databaseMessage: string | null;
   /** The agent is shutting down. */
   draining: boolean;
+  /** Whether the customer's IT turned writes on at the agent; absent from agents (and records) before it was kept. */
+  allowWrites?: boolean;
   /** The agent's last write check (gp-agent diagnose --writes; agents with writes on run it at start), per company and object. */
   writeCheck?: WriteCheck;
 }
