@@ -79,3 +79,8 @@ test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself wh
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: '0' }), /EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650/);
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
 });
+
+test("RELEASE_DIR: the agent's release folder, DATA_DIR/releases unless set", () => {
+  assert.equal(loadConfig({ DATA_DIR: '/srv/gw' }).releaseDir, '/srv/gw/releases');
+  assert.equal(loadConfig({ DATA_DIR: '/srv/gw', RELEASE_DIR: '/srv/agent-releases' }).releaseDir, '/srv/agent-releases');
+});
