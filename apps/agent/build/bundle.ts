@@ -31,11 +31,13 @@ const THREAD_CODE = [
 
 export interface BundleOptions {
   commit: string;
+  /** The release key's public half (PEM), which `gp-agent update` trusts; null for a build without a release key. */
+  releasePublicKey: string | null;
   /** Where the bundles go (a scratch folder). */
   outDir: string;
 }
 
-function common(commit: string): esbuild.BuildOptions {
+function common(commit: string, releasePublicKey: string | null = null): esbuild.BuildOptions {
   return {
     bundle: true,
     platform: 'node',
@@ -46,7 +48,10 @@ function common(commit: string): esbuild.BuildOptions {
     logLevel: 'warning',
     // better-sqlite3 is a native module; Node 22's built-in node:sqlite does the same reads.
     alias: { 'better-sqlite3': path.join(HERE, 'nodeSqliteDatabase.ts') },
-    define: { GP_AGENT_BUILD_COMMIT: JSON.stringify(commit) },
+    define: {
+      GP_AGENT_BUILD_COMMIT: JSON.stringify(commit),
+      GP_AGENT_RELEASE_PUBLIC_KEY: JSON.stringify(releasePublicKey),
+    },
   };
 }
 
@@ -85,12 +90,12 @@ function threadCodePlugin(urls: Map<string, string>): esbuild.Plugin {
  * The agent's CLI as one CommonJS file (what a Node single-executable application runs), with its
  * worker threads' code inside it. Returns the file's path.
  */
-export async function bundleAgent({ commit, outDir }: BundleOptions): Promise<string> {
+export async function bundleAgent({ commit, outDir, releasePublicKey }: BundleOptions): Promise<string> {
   const urls = new Map<string, string>();
   for (const { file, entry } of THREAD_CODE) urls.set(file, await threadModule(entry, commit));
   const outfile = path.join(outDir, 'gp-agent.cjs');
   await esbuild.build({
-    ...common(commit),
+    ...common(commit, releasePublicKey),
     entryPoints: [path.join(AGENT_SRC, 'cli/main.ts')],
     format: 'cjs',
     outfile,

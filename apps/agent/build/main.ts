@@ -9,7 +9,9 @@
  *    certificate; WinSW (pinned, from node-windows) goes beside it as gp-agent-service.exe and both into
  *    an MSI (msiPackage.ts, signed too); the Linux program goes into a .deb (debPackage.ts).
  * 5. SHA256SUMS lists them all and, when GP_AGENT_RELEASE_KEY names the release key, is signed
- *    (releaseSignature.ts).
+ *    (releaseSignature.ts); the key's public half is built into the programs, for `gp-agent update`.
+ * 6. manifest.json names the version, commit and each file's platform: the gateway serves the folder
+ *    as its release folder (RELEASE_DIR) and names the version to its agents.
  * Built twice from one commit, the programs are the same bytes (the blob names no temporary folder).
  */
 import { execFileSync } from 'node:child_process';
@@ -24,7 +26,8 @@ import { signAuthenticode, signingCertificateFromEnv } from './authenticode.ts';
 import { buildDeb } from './debPackage.ts';
 import { buildMsi } from './msiPackage.ts';
 import { fetchWinsw } from './winsw.ts';
-import { PUBLIC_KEY_PEM, PUBLIC_KEY_XML, SIGNATURE_FILE, signSums } from './releaseSignature.ts';
+import { PUBLIC_KEY_PEM, PUBLIC_KEY_XML, releasePublicKeyPem, SIGNATURE_FILE, signSums } from './releaseSignature.ts';
+import { writeManifest } from './releaseManifest.ts';
 import { extractRuntime, fetchRuntimeTarball, NODE_VERSION, runtimeCacheDir } from './runtimes.ts';
 import { makeBlob, makeProgram, TARGETS } from './sea.ts';
 
@@ -73,7 +76,9 @@ async function main(): Promise<void> {
     const commit = commitOf();
     const epoch = commitEpoch();
     const signing = signingCertificateFromEnv(process.env);
-    const script = await bundleAgent({ commit, outDir: work });
+    const releaseKey = process.env.GP_AGENT_RELEASE_KEY;
+    const releaseKeyPem = releaseKey ? fs.readFileSync(releaseKey, 'utf8') : null;
+    const script = await bundleAgent({ commit, outDir: work, releasePublicKey: releaseKeyPem ? releasePublicKeyPem(releaseKeyPem) : null });
     const blob = makeBlob(script, work, runtimes[0]!);
     fs.mkdirSync(DIST, { recursive: true });
     // `<sha256>  <name>` lines, which `sha256sum -c SHA256SUMS` checks and Get-FileHash users compare.
@@ -106,14 +111,22 @@ async function main(): Promise<void> {
     if (signing) signAuthenticode(msi, signing, 'GP gateway agent', epoch);
     record(msi);
     fs.writeFileSync(path.join(DIST, 'SHA256SUMS'), sums.join(''));
-    const releaseKey = process.env.GP_AGENT_RELEASE_KEY;
-    if (releaseKey) {
-      const { fingerprints } = signSums(DIST, fs.readFileSync(releaseKey, 'utf8'));
+    writeManifest(DIST, { version: AGENT_VERSION, commit, node: NODE_VERSION }, [
+      { name: TARGETS[0]!.name, kind: 'program', platform: 'linux-x64' },
+      { name: path.basename(deb), kind: 'package', platform: 'linux-x64' },
+      { name: TARGETS[1]!.name, kind: 'program', platform: 'win-x64' },
+      { name: path.basename(msi), kind: 'package', platform: 'win-x64' },
+      { name: path.basename(winsw), kind: 'service-wrapper', platform: 'win-x64' },
+    ]);
+    if (releaseKeyPem) {
+      const { fingerprints } = signSums(DIST, releaseKeyPem);
       console.log(`SHA256SUMS signed; the README must publish: pem ${fingerprints.pem}, xml ${fingerprints.xml}`);
     } else {
       // A signature left by an earlier build would now sign other sums.
       for (const file of [SIGNATURE_FILE, PUBLIC_KEY_PEM, PUBLIC_KEY_XML]) fs.rmSync(path.join(DIST, file), { force: true });
-      console.log('SHA256SUMS not signed (set GP_AGENT_RELEASE_KEY to the release key, a PEM file)');
+      console.log(
+        'SHA256SUMS not signed, and gp-agent update will refuse updates (set GP_AGENT_RELEASE_KEY to the release key, a PEM file)',
+      );
     }
     if (!signing) console.log('the Windows program is not Authenticode-signed (set GP_AGENT_SIGN_CERT and GP_AGENT_SIGN_KEY)');
     console.log(

@@ -27,6 +27,11 @@ export interface ReleaseKeyFiles {
   fingerprints: { pem: string; xml: string };
 }
 
+/** The public half of the release key, as PEM: what the programs embed, so that `gp-agent update` trusts only it. */
+export function releasePublicKeyPem(privateKeyPem: string): string {
+  return crypto.createPublicKey(crypto.createPrivateKey(privateKeyPem)).export({ type: 'spki', format: 'pem' }).toString();
+}
+
 /**
  * Signs `dir`/SHA256SUMS with the PEM private key, writing SHA256SUMS.sig (the raw signature) and
  * the public key files. The signature is deterministic (PKCS#1 v1.5), so builds stay reproducible.

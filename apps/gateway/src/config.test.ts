@@ -121,3 +121,8 @@ test('GATEWAY_URL: the public base URL, required when HOST is not this machine; 
   assert.equal(publicBaseUrlFrom({ PORT: '8080' }), 'http://localhost:8080', 'the operator CLI: this machine on PORT');
   assert.equal(publicBaseUrlFrom({ GATEWAY_URL: 'https://a.example' }, 'https://b.example/'), 'https://b.example', '--gateway-url wins');
 });
+
+test("RELEASE_DIR: the agent's release folder, DATA_DIR/releases unless set", () => {
+  assert.equal(loadConfig({ DATA_DIR: '/srv/gw' }).releaseDir, '/srv/gw/releases');
+  assert.equal(loadConfig({ DATA_DIR: '/srv/gw', RELEASE_DIR: '/srv/agent-releases' }).releaseDir, '/srv/agent-releases');
+});

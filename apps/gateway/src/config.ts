@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
+import { dataPaths } from './infrastructure/dataPaths.ts';
 
 /** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. */
 const CursorSecretSchema = z
@@ -129,6 +130,8 @@ const ConfigSchema = z
     /** The public base URL (GATEWAY_URL): links are built from it, never from a request's Host. */
     gatewayUrl: GatewayUrlSchema,
     dataDir: z.string().min(1).default('data'),
+    /** The agent's release folder the gateway serves at /downloads (docs/operations.md#updating-agents); DATA_DIR/releases unless set. */
+    releaseDir: z.string().min(1).nullable().default(null),
     logLevel: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     host: env.HOST || undefined,
     gatewayUrl: env.GATEWAY_URL || undefined,
     dataDir: env.DATA_DIR || undefined,
+    releaseDir: env.RELEASE_DIR || undefined,
     logLevel: env.LOG_LEVEL || undefined,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS || undefined,
     demoScale: env.DEMO_SCALE || undefined,
@@ -297,7 +301,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     );
   // Bound to loopback, only loopback's names reach /mcp unless told otherwise (DNS rebinding); elsewhere any.
   const mcpAllowedHosts = parsed.data.mcpAllowedHosts ?? (loopback ? ['localhost', '127.0.0.1', '[::1]'] : []);
-  return { ...parsed.data, host, mcpAllowedHosts, dataDir: path.resolve(parsed.data.dataDir) };
+  const dataDir = path.resolve(parsed.data.dataDir);
+  const releaseDir = path.resolve(parsed.data.releaseDir ?? dataPaths(dataDir).releases);
+  return { ...parsed.data, host, mcpAllowedHosts, dataDir, releaseDir };
 }
 
 /**

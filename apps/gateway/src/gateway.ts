@@ -27,6 +27,7 @@ import { InFlightLimitedRouter } from './core/agents/inFlightLimitedRouter.ts';
 import { DashboardAuth } from './frontends/dashboard/dashboardAuth.ts';
 import { createApp } from './httpApp.ts';
 import type { DocumentFetcher } from './core/oauth/oauthClients.ts';
+import { ReleaseFolder } from './infrastructure/releases/releaseFolder.ts';
 import { answerClientErrors } from './frontends/rest/clientErrors.ts';
 import { CursorCodec } from './core/reads/cursor.ts';
 import { createExpressShapedServer } from './frontends/rest/expressShapedServer.ts';
@@ -108,6 +109,8 @@ export interface GatewayOptions {
   tracing?: boolean;
   /** Prometheus metrics (docs/operations.md#metrics); none are kept unless given. */
   metrics?: MetricsOptions;
+  /** The agent's release folder (RELEASE_DIR): served at /downloads, its version named to agents as the latest. */
+  releaseDir?: string;
 }
 
 export interface MetricsOptions {
@@ -273,10 +276,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
   // Known once listening (PORT may be 0); links are made only by requests, which come after.
   let publicUrl = publicBaseUrl({ gatewayUrl: options.gatewayUrl ?? null, port: options.port });
+  const releases = options.releaseDir ? new ReleaseFolder(options.releaseDir, options.log.child({ component: 'releases' })) : null;
   const app = createApp({
     publicUrl: () => publicUrl,
     ...(options.oauthClientDocuments ? { oauthClientDocuments: options.oauthClientDocuments } : {}),
     usage,
+    releases,
     store: options.store,
     // The dashboard's agent status: Redis presence (every instance's agents) when there is Redis.
     admin: new AdminService(options.store, undefined, redisPresence),
@@ -314,6 +319,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(shared ? { refusalLimiter: shared } : {}),
     ...options.agentAdmission,
     metrics,
+    ...(releases ? { latestAgentVersion: () => releases.latestVersion() } : {}),
     changes: (orgId, connectionId) => ({ orgId, ingest: (frame) => events.ingest(orgId, connectionId, frame) }),
   });
   let sandbox: BuiltinAgent | null = null;

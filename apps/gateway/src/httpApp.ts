@@ -19,6 +19,8 @@ import { authenticateMcp } from './core/oauth/authenticateMcp.ts';
 import { OAuthAuthority } from './core/oauth/oauthAuthority.ts';
 import { OAuthClients, type DocumentFetcher } from './core/oauth/oauthClients.ts';
 import { oauthUrlsOf } from './core/oauth/oauthUrls.ts';
+import { mountDownloads } from './frontends/downloads/mount.ts';
+import type { ReleaseFolder } from './infrastructure/releases/releaseFolder.ts';
 import { accessLog } from './frontends/rest/accessLog.ts';
 import { applyLimits } from './frontends/rest/applyLimits.ts';
 import { errorHandler, notFound } from './frontends/rest/errorHandler.ts';
@@ -71,6 +73,8 @@ export interface AppOptions {
   metricsRoute?: MetricsRouteOptions;
   /** A span per request (frontends/rest/requestTracing.ts), when tracing is on. */
   tracing?: boolean;
+  /** The agent's release folder, served at /downloads and linked from the dashboard; none unless given. */
+  releases?: ReleaseFolder | null;
 }
 
 /**
@@ -121,7 +125,11 @@ export function createApp(options: AppOptions): Express {
     ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
     ...(options.mcpAllowedHosts ? { allowedHosts: options.mcpAllowedHosts } : {}),
   });
-  app.use('/dashboard', dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl, oauth }));
+  mountDownloads(app, options.releases ?? null);
+  app.use(
+    '/dashboard',
+    dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl, oauth, releases: options.releases ?? null }),
+  );
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -12,6 +12,12 @@ test('versions compare as numbers, and a version that is not x.y.z counts as old
   assert.equal(isOlderVersion('source', '0.1.0'), true);
 });
 
+test("a gateway's pong may name the agent versions (diagnose reads them); one without them is still valid", () => {
+  const pong = { v: 1, type: 'pong', at: 1, now: 2, agentVersions: { minimum: '0.1.0', latest: '0.2.0' } };
+  assert.deepEqual(GatewayToAgentFrameSchema.parse(pong), pong);
+  assert.deepEqual(GatewayToAgentFrameSchema.parse({ v: 1, type: 'pong', at: 1 }), { v: 1, type: 'pong', at: 1 });
+});
+
 test('the welcome may name the agent versions; a welcome without them, from an older gateway, is still valid', () => {
   const withVersions = { v: 1, type: 'welcome', connectionId: 'c', agentVersions: { minimum: '0.2.0', latest: '0.3.0' } };
   assert.deepEqual(GatewayToAgentFrameSchema.parse(withVersions), withVersions);
@@ -29,9 +35,10 @@ test('the agent is told to upgrade below the minimum, told of a newer release be
   assert.equal(agentVersionAdvice('0.1.0', { minimum: '0.2.0', latest: null })?.level, 'warn');
   assert.match(
     agentVersionAdvice('0.1.0', { minimum: '0.2.0', latest: null })!.message,
-    /older than 0\.2\.0.*install the current release over it/,
+    /older than 0\.2\.0.*upgrade it now with `gp-agent update`/,
   );
   assert.deepEqual(agentVersionAdvice('0.2.0', { minimum: '0.1.0', latest: '0.3.0' })?.level, 'info');
+  assert.match(agentVersionAdvice('0.2.0', { minimum: '0.1.0', latest: '0.3.0' })!.message, /0\.3\.0, is available .*upgrade/);
   assert.equal(agentVersionAdvice('0.3.0', { minimum: '0.1.0', latest: '0.3.0' }), null);
   assert.equal(agentVersionAdvice('0.3.0', undefined), null);
 });

@@ -37,12 +37,12 @@ export function agentVersionAdvice(
   if (isOlderVersion(version, versions.minimum))
     return {
       level: 'warn',
-      message: `this agent (${version}) is older than ${versions.minimum}, the oldest the gateway supports: install the current release over it (docs/operations.md, "Running the agent in production")`,
+      message: `this agent (${version}) is older than ${versions.minimum}, the oldest the gateway supports: upgrade it now with \`gp-agent update\` (docs/operations.md, "Updating agents")`,
     };
   if (versions.latest && isOlderVersion(version, versions.latest))
     return {
       level: 'info',
-      message: `a newer agent, ${versions.latest}, is available (this one is ${version}): install it over this one when convenient`,
+      message: `a newer agent, ${versions.latest}, is available (this one is ${version}): upgrade when convenient with \`gp-agent update\` (docs/operations.md, "Updating agents")`,
     };
   return null;
 }

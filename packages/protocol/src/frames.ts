@@ -23,6 +23,8 @@ export const AgentInfoSchema = z.object({
   version: z.string().max(64),
   /** The commit the agent was built from ("source" when run from a checkout); agents before it sent none. */
   commit: z.string().max(64).optional(),
+  /** The Node runtime the agent runs on (`process.versions.node`, the one embedded in the program); agents before it sent none. */
+  node: z.string().max(32).optional(),
   host: z.string().max(255),
   platform: z.string().max(64),
   dialect: z.enum(['sqlite', 'mssql']),
@@ -264,12 +266,20 @@ export const ErrorFrameSchema = z.object({
 
 /**
  * Application-level ping: `at` is the sender's clock, echoed back. The gateway's pong also carries
- * `now`, its own clock, so that `gp-agent diagnose` can measure round trip and clock skew. A ping
+ * `now`, its own clock, so that `gp-agent diagnose` can measure round trip and clock skew (and the
+ * agent versions, so that it can say whether the agent is outdated). A ping
  * may come before the hello: that is how diagnose probes a gateway without becoming an agent.
  * (Liveness itself uses WebSocket-level pings in both directions, answered by the socket library.)
  */
 export const PingFrameSchema = z.object({ v: V, type: z.literal('ping'), at: z.number() });
-export const PongFrameSchema = z.object({ v: V, type: z.literal('pong'), at: z.number(), now: z.number().optional() });
+export const PongFrameSchema = z.object({
+  v: V,
+  type: z.literal('pong'),
+  at: z.number(),
+  now: z.number().optional(),
+  /** In the gateway's answer to a ping before the hello: the agent versions, as the welcome names them, for diagnose (older gateways send none). */
+  agentVersions: AgentVersionsSchema.optional(),
+});
 
 export const AgentToGatewayFrameSchema = z.discriminatedUnion('type', [
   HelloFrameSchema,

@@ -196,3 +196,19 @@ export type { WritableObjectName, WriteBody, WriteBodyCheck, WriteField, WriteSp
 
 // Agent versions named in the welcome (docs/decisions.md#agent-updates)
 export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';
+
+// The agent's release folder (docs/decisions.md#agent-updates)
+export {
+  RELEASE_DOWNLOADS_PATH,
+  RELEASE_MANIFEST_FILE,
+  RELEASE_PLATFORMS,
+  RELEASE_PUBLIC_KEY_FILES,
+  RELEASE_SIGNATURE_FILE,
+  RELEASE_SUMS_FILE,
+  ReleaseFileNameSchema,
+  ReleaseManifestSchema,
+  parseSums,
+  releasePlatformOf,
+} from './releaseManifest.ts';
+export type { ReleaseFile, ReleaseManifest, ReleasePlatform } from './releaseManifest.ts';
+export type { AgentVersions } from './agentVersions.ts';

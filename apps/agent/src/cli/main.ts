@@ -7,6 +7,7 @@ import { registerCompaniesCommand } from './commands/companies.ts';
 import { registerQueryCommand } from './commands/query.ts';
 import { registerMssqlCommand } from './commands/mssql.ts';
 import { registerInstallCommands } from './commands/install.ts';
+import { registerUpdateCommand } from './commands/update.ts';
 
 const program = new Command()
   .name('gp-agent')
@@ -18,7 +19,8 @@ const program = new Command()
   .addHelpText(
     'after',
     '\nFor support: `gp-agent diagnose --config <file>` checks everything the agent needs and says how to fix\n' +
-      'what fails; `gp-agent companies` and `gp-agent query` read GP locally, without the gateway.\n',
+      'what fails; `gp-agent companies` and `gp-agent query` read GP locally, without the gateway;\n' +
+      '`gp-agent update --check` says whether the gateway offers a newer agent, `gp-agent update` installs it.\n',
   );
 
 registerRunCommand(program);
@@ -27,6 +29,7 @@ registerCompaniesCommand(program);
 registerQueryCommand(program);
 registerMssqlCommand(program);
 registerInstallCommands(program);
+registerUpdateCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`gp-agent: ${error instanceof Error ? error.message : String(error)}`);

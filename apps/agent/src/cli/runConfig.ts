@@ -72,6 +72,22 @@ const TOKEN_FLAG_WARNING =
 export type ConfigNeeds = 'all' | 'database';
 
 /**
+ * Only the gateway's URL, from the same flags, environment and file as `run` (and checked as it is):
+ * what `update` needs to fetch the release, which is public. A broken database setting or a missing
+ * token must not stop an update that may be the fix.
+ */
+export function loadGatewayUrl(
+  flags: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
+): { gatewayUrl: string; configFile: string | null } {
+  const configFile = flags.config ?? env[CONFIG_ENV] ?? null;
+  const given = gather(flags, env, configFile);
+  const parsed = settingsSchema(given).pick({ gatewayUrl: true }).safeParse({ gatewayUrl: given.gatewayUrl?.value });
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  return { gatewayUrl: parsed.data.gatewayUrl, configFile };
+}
+
+/**
  * Collects every setting from flags, environment and file, validates them, and either returns the
  * configuration or throws one ConfigError listing every problem. The support commands (`needs`
  * 'database') leave the gateway and the timings out: a bad timing must not stop them.

@@ -19,14 +19,14 @@ test("an agent older than the gateway's minimum says so in its log, with how to 
   assert.equal(line?.level, 40, 'a warning');
   assert.equal(
     line?.msg,
-    `this agent (${AGENT_VERSION}) is older than 99.0.0, the oldest the gateway supports: install the current release over it (docs/operations.md, "Running the agent in production")`,
+    `this agent (${AGENT_VERSION}) is older than 99.0.0, the oldest the gateway supports: upgrade it now with \`gp-agent update\` (docs/operations.md, "Updating agents")`,
   );
 });
 
 test('a newer release is mentioned once; a current agent, or a gateway that names no versions, adds nothing', () => {
   const [line] = welcomed({ minimum: '0.0.1', latest: '99.1.0' });
   assert.equal(line?.level, 30);
-  assert.match(String(line?.msg), /a newer agent, 99\.1\.0, is available/);
+  assert.match(String(line?.msg), /a newer agent, 99\.1\.0, is available .*: upgrade when convenient with `gp-agent update`/);
   assert.deepEqual(welcomed({ minimum: '0.0.1', latest: AGENT_VERSION }), []);
   assert.deepEqual(welcomed(), []);
 });

@@ -95,6 +95,7 @@ export async function dialGateway(options: DialOptions, control: DialControl | A
   const info: AgentInfo = {
     version: AGENT_VERSION,
     commit: AGENT_COMMIT,
+    node: process.versions.node,
     host: os.hostname(),
     platform: process.platform,
     dialect: options.dialect,

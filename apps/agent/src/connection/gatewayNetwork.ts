@@ -57,10 +57,13 @@ export function proxyFor(endpoint: string): string | null {
   return getProxyForUrl(url.toString()) || null;
 }
 
-/** The options a WebSocket to the gateway needs: the proxy's agent when one applies, and the trusted roots. */
+/**
+ * The options a WebSocket to the gateway needs, or an HTTPS request to it (`gp-agent update`): the
+ * proxy's agent when one applies, and the trusted roots.
+ */
 export function gatewaySocketOptions(endpoint: string): { agent?: http.Agent; secureContext?: tls.SecureContext } {
   const proxy = proxyFor(endpoint);
-  const secure = new URL(endpoint).protocol === 'wss:';
+  const secure = ['wss:', 'https:'].includes(new URL(endpoint).protocol);
   return {
     ...(proxy ? { agent: new HttpsProxyAgent(proxy) } : {}),
     ...(secure ? { secureContext: gatewaySecureContext() } : {}),

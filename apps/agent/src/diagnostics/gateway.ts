@@ -1,5 +1,13 @@
 import WebSocket from 'ws';
-import { decodeFrame, encodeFrame, GatewayToAgentFrameSchema, PROTOCOL_VERSION } from '@gp-gateway/protocol';
+import {
+  decodeFrame,
+  encodeFrame,
+  GatewayToAgentFrameSchema,
+  isOlderVersion,
+  PROTOCOL_VERSION,
+  type AgentVersions,
+} from '@gp-gateway/protocol';
+import { AGENT_VERSION } from '../version.ts';
 import { agentEndpoint } from '../connection/dialGateway.ts';
 import { gatewaySocketOptions } from '../connection/gatewayNetwork.ts';
 import type { Finding } from './findings.ts';
@@ -7,7 +15,8 @@ import type { DiagnosedGateway } from './target.ts';
 
 /**
  * The gateway checks of `gp-agent diagnose`: reachable over HTTPS, the WebSocket upgrade and the
- * token, the clock against the gateway's, and the round trip; plain language, a fix for every failure.
+ * token, the clock against the gateway's, the round trip, and whether this agent is the version the
+ * gateway wants; plain language, a fix for every failure.
  */
 
 /** Clock offsets beyond these are worth a warning, and a failure (Kerberos allows SQL Server logins 5 minutes). */
@@ -46,7 +55,7 @@ export async function checkGateway(config: DiagnosedGateway): Promise<GatewayPro
     }
   } catch (error) {
     findings.push({ check: 'Gateway reachable', status: 'fail', summary: `${healthUrl}: ${causeOf(error)}`, fix: networkFix(url, error) });
-    for (const check of ['WebSocket and token', 'Clock', 'Round trip'])
+    for (const check of ['WebSocket and token', 'Clock', 'Round trip', 'Agent version'])
       findings.push({ check, status: 'skip', summary: 'needs the gateway to be reachable first' });
     return { findings };
   }
@@ -54,7 +63,8 @@ export async function checkGateway(config: DiagnosedGateway): Promise<GatewayPro
   const socket = await openProbe(config.gatewayUrl, config.token);
   if (!socket.ok) {
     findings.push({ check: 'WebSocket and token', status: 'fail', summary: socket.summary, fix: socket.fix });
-    for (const check of ['Clock', 'Round trip']) findings.push({ check, status: 'skip', summary: 'needs the WebSocket to open first' });
+    for (const check of ['Clock', 'Round trip', 'Agent version'])
+      findings.push({ check, status: 'skip', summary: 'needs the WebSocket to open first' });
     return { findings };
   }
   findings.push({
@@ -112,7 +122,34 @@ export async function checkGateway(config: DiagnosedGateway): Promise<GatewayPro
       });
     else findings.push({ check: 'Round trip', status: 'ok', summary });
   }
+  findings.push(versionFinding(AGENT_VERSION, samples.find((s) => s.agentVersions)?.agentVersions ?? null));
   return { findings };
+}
+
+/**
+ * Whether this agent is older than the gateway supports or than the release it offers (the versions
+ * its pong names). A warning either way, not a failure: an older agent still serves while it speaks
+ * the protocol, and install must still start it; the fix is the same, `gp-agent update`.
+ */
+export function versionFinding(version: string, versions: AgentVersions | null): Finding {
+  const check = 'Agent version';
+  if (!versions) return { check, status: 'ok', summary: `${version} (the gateway names no minimum or latest version: an older gateway)` };
+  const fix =
+    "run `gp-agent update` as administrator (root), which fetches, verifies and installs the gateway's release and restarts the service";
+  if (isOlderVersion(version, versions.minimum))
+    return {
+      check,
+      status: 'warn',
+      summary: `${version} is OUTDATED: older than ${versions.minimum}, the oldest this gateway supports${versions.latest ? `; ${versions.latest} is available` : ''}`,
+      fix,
+    };
+  if (versions.latest && isOlderVersion(version, versions.latest))
+    return { check, status: 'warn', summary: `${version} is behind the latest release, ${versions.latest}, which the gateway offers`, fix };
+  return {
+    check,
+    status: 'ok',
+    summary: `${version}, ${versions.latest ? 'the latest release the gateway offers' : 'supported by the gateway (it offers no release to update to)'}`,
+  };
 }
 
 type Probe = { ok: true; ws: WebSocket } | { ok: false; summary: string; fix: string };
@@ -157,6 +194,7 @@ interface Sample {
   sentAt: number;
   rtt: number;
   gatewayNow: number | null;
+  agentVersions: AgentVersions | null;
 }
 
 /** Application-level pings before any hello: the gateway answers them with its clock and does not count the probe as an agent. */
@@ -165,7 +203,7 @@ async function pingSamples(ws: WebSocket): Promise<Sample[]> {
   for (let i = 0; i < PINGS; i++) {
     const sentAt = Date.now();
     const t0 = performance.now();
-    const pong = await new Promise<{ now: number | null } | null>((resolve) => {
+    const pong = await new Promise<{ now: number | null; agentVersions: AgentVersions | null } | null>((resolve) => {
       const timer = setTimeout(() => {
         ws.off('message', onMessage);
         resolve(null);
@@ -175,13 +213,13 @@ async function pingSamples(ws: WebSocket): Promise<Sample[]> {
         if (!decoded.ok || decoded.frame.type !== 'pong' || decoded.frame.at !== sentAt) return;
         clearTimeout(timer);
         ws.off('message', onMessage);
-        resolve({ now: decoded.frame.now ?? null });
+        resolve({ now: decoded.frame.now ?? null, agentVersions: decoded.frame.agentVersions ?? null });
       };
       ws.on('message', onMessage);
       ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'ping', at: sentAt }));
     });
     if (!pong) break;
-    samples.push({ sentAt, rtt: performance.now() - t0, gatewayNow: pong.now });
+    samples.push({ sentAt, rtt: performance.now() - t0, gatewayNow: pong.now, agentVersions: pong.agentVersions });
   }
   return samples;
 }

@@ -133,7 +133,8 @@ export function registerDiagnoseCommand(program: Command): void {
         'read permission on every table the API reads, in every company; writes (off, or on and permitted: every\n' +
         'grant of `gp-agent mssql grant-write`, in the system database and every company, each missing one named);\n' +
         'gateway reachable over HTTPS; WebSocket upgrade and\n' +
-        'token accepted; clock skew against the gateway; round-trip time. With --writes, a validate-only write of\n' +
+        "token accepted; clock skew against the gateway; round-trip time; this agent's version against the oldest\n" +
+        'the gateway supports and the newest it offers (`gp-agent update` installs it). With --writes, a validate-only write of\n' +
         'every writable object through GP (eConnect on SQL Server), references taken from the company, rolled back\n' +
         "and taking no number: per object, works, or GP's error codes and words, or the grant the login lacks.\n" +
         'Run it where the service runs, as\n' +

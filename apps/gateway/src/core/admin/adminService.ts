@@ -287,6 +287,28 @@ export class AdminService {
   }
 
   /**
+   * The dashboard's default company: one of the companies the connection's agents report now (or
+   * none). Unlike the operator's `set-default-company`, which only notes a company the agent lacks
+   * (it may be set before the agent is), a company no agent reports is refused: every request without
+   * X-Company would get 400.
+   */
+  async setReportedDefaultCompany(orgId: string, connectionId: string, company: string | null): Promise<Connection> {
+    if (company !== null) {
+      const id = companyId(company);
+      const connection = (await this.listConnections(orgId)).find((c) => c.id === connectionId);
+      if (!connection) return noSuchConnection(connectionId);
+      const reported = connection.presence.companies;
+      if (!reported.includes(id))
+        throw new AdminError(
+          reported.length
+            ? `${id} is not a company the agent of "${connection.name}" reports (${reported.join(', ')}); choose one of those`
+            : `no agent of "${connection.name}" is connected to report its companies; connect it first, then choose one of them`,
+        );
+    }
+    return this.setDefaultCompany(orgId, connectionId, company);
+  }
+
+  /**
    * Replaces the objects `POST /v1/{object}` may write on the connection. Names are matched
    * case-insensitively; every bad one is reported at once. The sandbox is read-only.
    */

@@ -6,15 +6,17 @@ import {
   encodeFrame,
   HelloFrameSchema,
   PROTOCOL_VERSION,
+  type AgentVersions,
 } from '@gp-gateway/protocol';
 import type { Logger } from 'pino';
 import { AgentLink, type AgentChannel, type ChangeSink } from './agentLink.ts';
-import { MINIMUM_AGENT_VERSION } from './agentVersion.ts';
+import { agentVersionsNow } from './agentVersion.ts';
 
 /**
  * Turns an agent's first frame into a link, or refuses it with a close code and a message the agent
  * logs. Shared by WebSocket agents and the built-in sandbox agent. With `changes`, the welcome offers
- * the change feed (GATEWAY_FEATURES) and the agent's changes are stored there.
+ * the change feed (GATEWAY_FEATURES) and the agent's changes are stored there; the welcome names
+ * `agentVersions` (the minimum, and the release folder's version as the latest).
  */
 export function acceptAgent(
   channel: AgentChannel,
@@ -22,6 +24,7 @@ export function acceptAgent(
   connectionId: string,
   log: Logger,
   changes: ChangeSink | null = null,
+  agentVersions: AgentVersions = agentVersionsNow(),
 ): AgentLink | null {
   const decoded = decodeFrame(HelloFrameSchema, firstFrame);
   if (!decoded.ok) {
@@ -40,7 +43,6 @@ export function acceptAgent(
   }
   const link = new AgentLink(channel, hello, log.child({ connectionId }), changes);
   // The versions let the agent's own log say when it should be upgraded (older agents ignore them).
-  const agentVersions = { minimum: MINIMUM_AGENT_VERSION, latest: null };
   channel.send(
     encodeFrame({
       v: PROTOCOL_VERSION,

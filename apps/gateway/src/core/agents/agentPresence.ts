@@ -100,10 +100,13 @@ function detailsOf(link: AgentLink): AgentDetails {
   return {
     platform: link.agent.platform,
     dialect: link.agent.dialect,
+    ...(link.agent.commit && { commit: link.agent.commit }),
+    ...(link.agent.node && { node: link.agent.node }),
     gpVersion: link.health?.gpVersion ?? null,
     database: link.health?.database ?? 'unknown',
     databaseMessage: link.health?.databaseMessage ?? null,
     draining: link.draining,
+    allowWrites: link.agent.allowWrites === true,
     ...(link.health?.writeCheck && { writeCheck: link.health.writeCheck }),
   };
 }

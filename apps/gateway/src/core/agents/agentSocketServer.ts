@@ -23,6 +23,7 @@ import { isAgentToken, sha256Hex } from '../auth/secrets.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
 import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
 import { acceptAgent } from './acceptAgent.ts';
+import { agentVersionsNow } from './agentVersion.ts';
 import { AgentAdmission, CONNECTION_BUFFER_BUDGET_BYTES, DEFAULT_MAX_AGENTS_PER_CONNECTION, type ByteRefusal } from './agentAdmission.ts';
 import type { AgentRegistry } from './agentRouter.ts';
 import type { AgentLink, ChangeSink } from './agentLink.ts';
@@ -71,6 +72,8 @@ export interface AgentSocketServerOptions {
   refusalLimiter?: RateLimiter;
   /** Where refused sockets and agents' close codes are counted. */
   metrics?: GatewayMetrics;
+  /** The newest agent version the gateway offers (its release folder), named in welcomes and pongs; none unless given. */
+  latestAgentVersion?: () => string | null;
 }
 
 /** The close code (RFC 6455 §7.4.1) the gateway sends its agents when it restarts (gateway.ts). */
@@ -95,6 +98,7 @@ export function attachAgentSocketServer({
   refusalLimiter,
   metrics = NO_METRICS,
   changes,
+  latestAgentVersion = () => null,
 }: AgentSocketServerOptions): {
   /** Closes every agent socket with `code` (their agents reconnect, to another instance) and resolves once they are closed. */
   closeAgents(code: number, reason: string): Promise<void>;
@@ -201,7 +205,9 @@ export function attachAgentSocketServer({
       if (!admitted.owesHello) return;
       const ping = decodeFrame(PingFrameSchema, data);
       if (ping.ok) {
-        ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now() }));
+        // diagnose reads the versions here, not being an agent that gets a welcome.
+        const agentVersions = agentVersionsNow(latestAgentVersion);
+        ws.send(encodeFrame({ v: PROTOCOL_VERSION, type: 'pong', at: ping.frame.at, now: Date.now(), agentVersions }));
         return;
       }
       clearTimeout(helloTimer);
@@ -223,7 +229,14 @@ export function attachAgentSocketServer({
         if (!link) metrics.agentRefused(String(code));
         ws.close(code, reason);
       };
-      link = acceptAgent({ send, close }, data, connectionId, log, changes ? changes(orgId, connectionId) : null);
+      link = acceptAgent(
+        { send, close },
+        data,
+        connectionId,
+        log,
+        changes ? changes(orgId, connectionId) : null,
+        agentVersionsNow(latestAgentVersion),
+      );
       if (!link) return;
       admitted.becameAgent();
       agents.add(connectionId, link);

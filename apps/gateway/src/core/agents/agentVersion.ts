@@ -1,4 +1,4 @@
-import { isOlderVersion } from '@gp-gateway/protocol';
+import { isOlderVersion, type AgentVersions } from '@gp-gateway/protocol';
 
 /**
  * The oldest agent this gateway supports. Older agents still connect while they speak the protocol
@@ -15,4 +15,9 @@ export function isOutdatedAgent(version: string, minimum = MINIMUM_AGENT_VERSION
 /** What operators read after an agent's version: nothing, or that it needs upgrading. */
 export function outdatedAgentNote(version: string, minimum = MINIMUM_AGENT_VERSION): string {
   return isOutdatedAgent(version, minimum) ? ` (OUTDATED: older than ${minimum}, the oldest this gateway supports; upgrade it)` : '';
+}
+
+/** The versions a welcome or a pong names: the minimum, and the latest the release folder offers (if any) at this moment. */
+export function agentVersionsNow(latest: () => string | null = () => null): AgentVersions {
+  return { minimum: MINIMUM_AGENT_VERSION, latest: latest() };
 }

@@ -48,6 +48,7 @@ export async function runStart(): Promise<void> {
       ? { metrics: { port: config.metricsPort ?? undefined, host: config.metricsHost, token: config.metricsToken ?? undefined } }
       : {}),
     eventsRetentionDays: config.eventsRetentionDays,
+    ...(config.releaseDir ? { releaseDir: config.releaseDir } : {}),
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,

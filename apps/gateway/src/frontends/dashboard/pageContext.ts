@@ -3,6 +3,7 @@ import type { Actor, AdminService } from '../../core/admin/adminService.ts';
 import type { DashboardSession, User } from '../../infrastructure/store/store.ts';
 import type { DashboardAuth } from './dashboardAuth.ts';
 import type { Flash } from './flash.ts';
+import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.ts';
 import { render, type PageFrame } from './views.ts';
 
 /** Who is looking at a dashboard page, worked out once per request (router.ts). */
@@ -46,9 +47,16 @@ export interface PageContext {
   takeFlash(res: Response, page: string): Promise<Partial<Flash>>;
   /** The public base URL (GATEWAY_URL) every absolute link starts with; never built from the request. */
   publicUrl(): string;
+  /** The agent's release folder the gateway serves at /downloads (download links, the latest version); null without one. */
+  releases: ReleaseFolder | null;
 }
 
-export function pageContext(admin: AdminService, auth: DashboardAuth, publicUrl: () => string): PageContext {
+export function pageContext(
+  admin: AdminService,
+  auth: DashboardAuth,
+  publicUrl: () => string,
+  releases: ReleaseFolder | null = null,
+): PageContext {
   const frame = async (res: Response): Promise<PageFrame> => {
     const visit = visitOf(res);
     const user = visit.session?.user ?? null;
@@ -85,5 +93,6 @@ export function pageContext(admin: AdminService, auth: DashboardAuth, publicUrl:
       const sessionId = visitOf(res).sessionId;
       return (sessionId ? await auth.takeFlash(sessionId, page) : null) ?? {};
     },
+    releases,
   };
 }

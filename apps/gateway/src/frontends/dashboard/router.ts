@@ -5,10 +5,12 @@ import type { AdminService } from '../../core/admin/adminService.ts';
 import type { OAuthAuthority } from '../../core/oauth/oauthAuthority.ts';
 import { csrfTokenOf, type DashboardAuth } from './dashboardAuth.ts';
 import { pageContext } from './pageContext.ts';
+import type { ReleaseFolder } from '../../infrastructure/releases/releaseFolder.ts';
 import { field } from './pageParts.ts';
 import { auditPages } from './pages/audit.ts';
 import { connectedAppsPages } from './pages/connectedApps.ts';
 import { connectionsPages } from './pages/connections.ts';
+import { connectPages } from './pages/connect.ts';
 import { keysPages } from './pages/keys.ts';
 import { oauthConsentPages } from './pages/oauthConsent.ts';
 import { signInPages } from './pages/signIn.ts';
@@ -23,10 +25,12 @@ export interface DashboardOptions {
   publicUrl: () => string;
   /** OAuth for /mcp: the consent page and connected apps; absent, neither is served. */
   oauth?: OAuthAuthority;
+  /** The agent's release folder, for download links and the latest agent version; none unless given. */
+  releases?: ReleaseFolder | null;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
-const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
+const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js', 'connect.js']);
 
 /**
  * The dashboard at /dashboard (docs/decisions.md#dashboard): server-rendered pages whose forms work
@@ -36,9 +40,9 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js']);
  * redirect, so a reload neither sends the form again nor shows the secret again
  * (docs/decisions.md#post-redirect-get-and-secrets-shown-once).
  */
-export function dashboardRouter({ admin, auth, publicUrl, oauth }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, publicUrl, oauth, releases = null }: DashboardOptions): Router {
   const router = Router();
-  const context = pageContext(admin, auth, publicUrl);
+  const context = pageContext(admin, auth, publicUrl, releases);
   const { message } = context;
   router.use(dashboardHeaders);
 
@@ -67,7 +71,7 @@ export function dashboardRouter({ admin, auth, publicUrl, oauth }: DashboardOpti
     next();
   });
 
-  for (const pages of [signInPages, keysPages, connectionsPages, usersPages, usagePages, auditPages]) pages(router, context);
+  for (const pages of [signInPages, keysPages, connectionsPages, connectPages, usersPages, usagePages, auditPages]) pages(router, context);
   if (oauth) {
     oauthConsentPages(router, context, oauth);
     connectedAppsPages(router, context, oauth);

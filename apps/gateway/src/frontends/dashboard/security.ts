@@ -74,6 +74,8 @@ const securityHeaders = helmet({
       defaultSrc: ["'none'"],
       styleSrc: ["'self'"],
       scriptSrc: ["'self'"],
+      // The guided connection page polls its agent's status (assets/connect.js).
+      connectSrc: ["'self'"],
       imgSrc: ["'self'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import { outdatedAgentNote } from '../../../core/agents/agentVersion.ts';
 import { rotationOverlapNamed } from '../../../core/auth/rotationOverlap.ts';
 import { DEFAULT_LIMITS, effectiveLimits } from '../../../core/limits/limits.ts';
-import type { LimitOverrides } from '../../../infrastructure/store/store.ts';
+import type { AgentSessionInfo, LimitOverrides } from '../../../infrastructure/store/store.ts';
+import { agentVersionText } from '../agentVersionView.ts';
 import { writableObjects } from '../../../core/writes/writableObjects.ts';
 import { installSteps } from '../installSteps.ts';
 import type { PageContext } from '../pageContext.ts';
@@ -16,7 +16,7 @@ import { writeCheckRows } from '../writeCheckView.ts';
  * organisation's limits. Every form answers with a redirect back to the page (PageContext.redirectWith).
  */
 export function connectionsPages(router: Router, context: PageContext): void {
-  const { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash, publicUrl } = context;
+  const { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash, publicUrl, releases } = context;
 
   async function connectionsPage(req: Request, res: Response): Promise<void> {
     const user = userOf(res);
@@ -34,7 +34,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
       limits: `${limits.requestsPerWindow} requests per ${limits.windowSeconds} s per key; ${limits.maxInFlightPerConnection} requests in flight per connection.`,
       writable: writableObjects(),
       describeStatus,
-      outdated: outdatedAgentNote,
+      agentVersion: (agent: AgentSessionInfo) => agentVersionText(agent, releases?.latestVersion() ?? null),
       writeCheckRows,
       canChange: user.role === 'admin',
       gateway: publicUrl(),
@@ -75,7 +75,7 @@ export function connectionsPages(router: Router, context: PageContext): void {
   router.post('/connections/:id/default-company', signedIn, adminOnly, async (req, res) => {
     try {
       const company = field(req, 'company');
-      const updated = await as(req, res).setDefaultCompany(userOf(res).orgId, String(req.params.id), company || null);
+      const updated = await as(req, res).setReportedDefaultCompany(userOf(res).orgId, String(req.params.id), company || null);
       await answer(res, `The default company of "${updated.name}" is ${updated.defaultCompany ?? 'none'}.`);
     } catch (error) {
       await refuse(res, error);

@@ -85,6 +85,9 @@ export interface AgentPresence {
 /** What an agent reports about itself beyond version and host (its hello and status frames). */
 export interface AgentDetails {
   platform: string;
+  /** The commit the agent was built from, and the Node runtime it runs on; absent for agents that do not report them. */
+  commit?: string;
+  node?: string;
   dialect: string;
   /** GP's version from DYNAMICS..DU000020, "demo" for the embedded database; null when unknown. */
   gpVersion: string | null;
@@ -93,6 +96,8 @@ export interface AgentDetails {
   databaseMessage: string | null;
   /** The agent is shutting down. */
   draining: boolean;
+  /** Whether the customer's IT turned writes on at the agent; absent from agents (and records) before it was kept. */
+  allowWrites?: boolean;
   /** The agent's last write check (gp-agent diagnose --writes; agents with writes on run it at start), per company and object. */
   writeCheck?: WriteCheck;
 }
