@@ -12,6 +12,7 @@ import {
   type StoredEvent,
 } from '../infrastructure/store/store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { webhooksStoreContract } from './webhooksStoreContract.ts';
 
 /**
  * What the store must do on each engine, run by store/sqliteStore.test.ts and
@@ -734,5 +735,11 @@ export function storeContract(subject: StoreUnderTest): void {
       all.events.map((e) => e.recordId).sort(),
       changes.map((c) => c.recordId),
     );
+  });
+
+  webhooksStoreContract(fresh, async () => {
+    const pair = await subject.twoOnOneDatabase();
+    opened.push(...pair);
+    return pair;
   });
 }
