@@ -12,7 +12,7 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => new Date(),
   after(ms, fire) {
-    const timer = setTimeout(fire, ms);
+    const timer = setTimeout(fire, Math.max(0, Math.ceil(ms) + 1));
     timer.unref();
     return () => clearTimeout(timer);
   },
@@ -33,7 +33,9 @@ export function scaledClock(factor: number, start = new Date()): ScaledClock {
     },
     now: () => new Date(start.getTime() + skipped + (performance.now() - realStart) * factor),
     after(ms, fire) {
-      const timer = setTimeout(fire, Math.max(0, ms / factor));
+      // Rounded up, and a millisecond more: a timer firing a fraction early would find nothing due
+      // yet, and the worker would sleep until its next poll.
+      const timer = setTimeout(fire, Math.max(0, Math.ceil(ms / factor) + 1));
       timer.unref();
       return () => clearTimeout(timer);
     },
