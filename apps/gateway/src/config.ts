@@ -218,6 +218,13 @@ export function redisUrlFrom(env: NodeJS.ProcessEnv = process.env): string | nul
   return parsed.data ?? null;
 }
 
+/** WEBHOOK_SECRETS_KEY and WEBHOOKS_ALLOW_PRIVATE_TARGETS as `start` reads them, for the operator CLI's webhook commands. */
+export function webhookSettingsFrom(env: NodeJS.ProcessEnv = process.env): { secretsKey: Buffer | null; allowPrivateTargets: boolean } {
+  const key = secretBytesSetting('WEBHOOK_SECRETS_KEY').safeParse(env.WEBHOOK_SECRETS_KEY || undefined);
+  if (!key.success) throw new Error(key.error.issues[0]!.message);
+  return { secretsKey: key.data, allowPrivateTargets: ['1', 'true'].includes(env.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? '') };
+}
+
 export function databaseUrlFrom(env: NodeJS.ProcessEnv = process.env): string | null {
   const parsed = DatabaseUrlSchema.safeParse(env.DATABASE_URL || undefined);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));

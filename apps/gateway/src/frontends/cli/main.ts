@@ -4,6 +4,7 @@ import { registerKeyCommand } from './commands/key.ts';
 import { registerOrgCommand } from './commands/org.ts';
 import { registerStartCommand } from './commands/start.ts';
 import { registerUserCommand } from './commands/user.ts';
+import { registerWebhookCommand } from './commands/webhook.ts';
 
 const program = new Command()
   .name('gp-gateway')
@@ -27,6 +28,7 @@ registerOrgCommand(program);
 registerKeyCommand(program);
 registerConnectionCommand(program);
 registerUserCommand(program);
+registerWebhookCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`gp-gateway: ${error instanceof Error ? error.message : String(error)}`);
