@@ -30,6 +30,8 @@ export interface ReceivedDelivery {
   verified: boolean;
   /** Requests of this name being answered at that moment, this one included. */
   concurrent: number;
+  /** When the request had arrived whole (ms since the epoch, the receiver's clock: this machine's). */
+  at: number;
 }
 
 type FromChild = { listening: number } | { received: ReceivedDelivery } | { ack: number };
@@ -155,6 +157,7 @@ function serve(): void {
           body,
           verified,
           concurrent: concurrent.get(name)!,
+          at: Date.now(),
         },
       });
       if (!verified) return answer(401);
