@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore } from '@gp-gateway/gateway';
@@ -7,7 +9,8 @@ import { customerChange, startWebhookReceiver, webhookRig, type ReceivedDelivery
 /**
  * `pnpm bench:webhooks`: the webhook worker of one gateway instance on the embedded SQLite store,
  * delivering to a receiver process on loopback that verifies every signature (as an integrator's would):
- * 1. throughput: WEBHOOKS_BENCH_EVENTS (default 2,000) events fanned out to 10 endpoints, all sent;
+ * 1. throughput: WEBHOOKS_BENCH_EVENTS (default 2,000) events fanned out to 10 endpoints, all sent
+ *    and verified; then the same to a bare receiver in this process (the gateway's side alone);
  * 2. latency from an event stored to its delivery received, events stored one at a time at 50/s;
  * 3. the process's memory with 100,000 deliveries waiting (their endpoint answers nothing, holding its 4 slots).
  */
@@ -45,6 +48,36 @@ try {
     `throughput: ${total.toLocaleString('en')} deliveries (${EVENTS.toLocaleString('en')} events x ${ENDPOINTS} endpoints) in ${seconds.toFixed(1)} s: ${Math.round(total / seconds)} deliveries/s, every one verified`,
   );
   for (let i = 1; i < ENDPOINTS; i++) await rig.endpoints.disable(orgId, (await rig.endpoints.list(orgId))[i]!.id);
+
+  // 1b. The gateway's side alone: the same to a bare receiver in this process that checks nothing
+  // and answers 204 (it shares this process's CPU with the worker, so the figure is conservative).
+  let bareCount = 0;
+  let allBare: () => void = () => {};
+  const bare = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(204).end();
+      if (++bareCount === total) allBare();
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', () => resolve()));
+  const barePort = (bare.address() as AddressInfo).port;
+  const bareEndpoints: string[] = [];
+  for (let i = 0; i < ENDPOINTS; i++) {
+    bareEndpoints.push((await rig.endpoints.create(orgId, { url: `http://127.0.0.1:${barePort}/b${i}`, eventTypes: ['vendor.*'] })).endpoint.id);
+  }
+  const bareDone = new Promise<void>((resolve) => (allBare = resolve));
+  const bareStarted = performance.now();
+  for (let i = 0; i < EVENTS; i += 500) {
+    await rig.store(Array.from({ length: Math.min(500, EVENTS - i) }, () => customerChange(orgId, 'conn_1', 'vendor.updated')));
+  }
+  await bareDone;
+  const bareSeconds = (performance.now() - bareStarted) / 1000;
+  console.log(
+    `gateway side: ${total.toLocaleString('en')} deliveries to a bare in-process receiver in ${bareSeconds.toFixed(1)} s: ${Math.round(total / bareSeconds)} deliveries/s (signed, not verified)`,
+  );
+  for (const id of bareEndpoints) await rig.endpoints.delete(orgId, id);
+  bare.close();
 
   // 2. Latency from stored to received, one event at a time.
   const before = receiver.received.length;
