@@ -64,7 +64,9 @@ try {
   const barePort = (bare.address() as AddressInfo).port;
   const bareEndpoints: string[] = [];
   for (let i = 0; i < ENDPOINTS; i++) {
-    bareEndpoints.push((await rig.endpoints.create(orgId, { url: `http://127.0.0.1:${barePort}/b${i}`, eventTypes: ['vendor.*'] })).endpoint.id);
+    bareEndpoints.push(
+      (await rig.endpoints.create(orgId, { url: `http://127.0.0.1:${barePort}/b${i}`, eventTypes: ['vendor.*'] })).endpoint.id,
+    );
   }
   const bareDone = new Promise<void>((resolve) => (allBare = resolve));
   const bareStarted = performance.now();
