@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NewWebhookDelivery, Store, WebhookAttempt } from '../infrastructure/store/store.ts';
 
@@ -6,7 +6,24 @@ import type { NewWebhookDelivery, Store, WebhookAttempt } from '../infrastructur
  * What the store must do for webhooks on each engine (roles/webhooks.ts), run by storeContract.ts:
  * `fresh` opens a store on a new database, `twoOnOne` two stores on one (as two instances).
  */
-export function webhooksStoreContract(fresh: () => Promise<Store>, twoOnOne: () => Promise<[Store, Store]>): void {
+export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOnOne: () => Promise<[Store, Store]>): void {
+  /** Stores opened by the running test, closed when it ends. */
+  let open: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    open = [];
+  });
+  const fresh = async () => {
+    const store = await openFresh();
+    open.push(store);
+    return store;
+  };
+  const twoOnOne = async () => {
+    const pair = await openTwoOnOne();
+    open.push(...pair);
+    return pair;
+  };
+
   const T0 = new Date('2026-05-01T10:00:00.000Z');
   const later = (ms: number) => new Date(T0.getTime() + ms);
 
@@ -245,8 +262,8 @@ export function webhooksStoreContract(fresh: () => Promise<Store>, twoOnOne: () 
       T0,
     );
     const claims = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        (i % 2 ? a : b).claimWebhookDeliveries({ at: later(1), leaseUntil: later(60_000), limit: 7, perEndpoint: 100, skipEndpoints: [] }),
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).claimWebhookDeliveries({ at: later(1), leaseUntil: later(60_000), limit: 12, perEndpoint: 100, skipEndpoints: [] }),
       ),
     );
     const ids = claims.flat().map((d) => d.eventId);
