@@ -3,23 +3,24 @@ import { z } from 'zod';
 import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
 import { dataPaths } from './infrastructure/dataPaths.ts';
 
-/** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. */
-const CursorSecretSchema = z
-  .string()
-  .transform((text, ctx) => {
-    const trimmed = text.trim();
-    const bytes = /^([0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-    if (bytes.length < 32) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'CURSOR_SECRET must be at least 32 random bytes, written as hex or base64 (e.g. the output of: openssl rand -hex 32)',
-      });
-      return z.NEVER;
-    }
-    return bytes;
-  })
-  .nullable()
-  .default(null);
+/** At least 32 bytes, as 64+ hex digits or as base64/base64url; null when the setting is absent. The message names `variable`. */
+const secretBytesSetting = (variable: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      const trimmed = text.trim();
+      const bytes = /^([0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+      if (bytes.length < 32) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${variable} must be at least 32 random bytes, written as hex or base64 (e.g. the output of: openssl rand -hex 32)`,
+        });
+        return z.NEVER;
+      }
+      return bytes;
+    })
+    .nullable()
+    .default(null);
 
 /**
  * DATABASE_URL: a PostgreSQL URL (`postgres://user:password@host:5432/database`), or unset for the
@@ -186,7 +187,7 @@ const ConfigSchema = z
      * Signs cursors. Several instances of one deployment must share it; the embedded default
      * leaves it unset and keeps one in the data folder instead (dataDir.ts).
      */
-    cursorSecret: CursorSecretSchema,
+    cursorSecret: secretBytesSetting('CURSOR_SECRET'),
     /** The shared PostgreSQL store of several instances (docs/decisions.md#several-gateway-instances); null for SQLite in dataDir. */
     databaseUrl: DatabaseUrlSchema,
     /** Several instances (docs/decisions.md#several-gateway-instances): shared limits and agent presence ... */
@@ -226,6 +227,16 @@ const ConfigSchema = z
       .min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. the output of: openssl rand -hex 32)')
       .nullable()
       .default(null),
+    /**
+     * Seals webhook signing secrets (docs/decisions.md#webhooks): at least 32 random bytes, the same
+     * for every instance and the operator CLI; unset keeps a key in the data folder instead.
+     */
+    webhookSecretsKey: secretBytesSetting('WEBHOOK_SECRETS_KEY'),
+    /** Webhooks may go over plain http and to loopback and private addresses: for development only. */
+    webhooksAllowPrivateTargets: z
+      .enum(['0', '1', 'true', 'false'], { message: 'WEBHOOKS_ALLOW_PRIVATE_TARGETS must be 1 or 0' })
+      .default('0')
+      .transform((v) => v === '1' || v === 'true'),
     /** How long the change feed's events are kept (docs/api.md#events). */
     eventsRetentionDays: z.coerce
       .number({ message: 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650' })
@@ -254,6 +265,13 @@ export function redisUrlFrom(env: NodeJS.ProcessEnv = process.env): string | nul
   const parsed = serverUrl('REDIS_URL', ['redis:', 'rediss:'], 'redis://redis:6379').safeParse(env.REDIS_URL || undefined);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return parsed.data ?? null;
+}
+
+/** WEBHOOK_SECRETS_KEY and WEBHOOKS_ALLOW_PRIVATE_TARGETS as `start` reads them, for the operator CLI's webhook commands. */
+export function webhookSettingsFrom(env: NodeJS.ProcessEnv = process.env): { secretsKey: Buffer | null; allowPrivateTargets: boolean } {
+  const key = secretBytesSetting('WEBHOOK_SECRETS_KEY').safeParse(env.WEBHOOK_SECRETS_KEY || undefined);
+  if (!key.success) throw new Error(key.error.issues[0]!.message);
+  return { secretsKey: key.data, allowPrivateTargets: ['1', 'true'].includes(env.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? '') };
 }
 
 export function databaseUrlFrom(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -289,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     metricsHost: env.METRICS_HOST || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     eventsRetentionDays: env.EVENTS_RETENTION_DAYS || undefined,
+    webhookSecretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+    webhooksAllowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   // Without a public address the links would have to name the request's Host, which a client

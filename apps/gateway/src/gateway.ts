@@ -43,6 +43,9 @@ import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
 import { ConnectionEvents } from './core/events/connectionEvents.ts';
 import { EventFeed } from './core/events/eventFeed.ts';
 import { startEventRetention } from './core/events/eventRetention.ts';
+import { startWebhooks, type Webhooks } from './core/webhooks/startWebhooks.ts';
+import type { HostResolver } from './infrastructure/outbound/safeTarget.ts';
+import { hkdfOf } from './infrastructure/webhookSecretsKey.ts';
 import { EVENTS_RETENTION_DAYS } from './infrastructure/store/store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NO_METRICS } from './infrastructure/telemetry/metrics.ts';
@@ -111,6 +114,17 @@ export interface GatewayOptions {
   metrics?: MetricsOptions;
   /** The agent's release folder (RELEASE_DIR): served at /downloads, its version named to agents as the latest. */
   releaseDir?: string;
+  /** Webhooks (docs/api.md#webhooks); a key derived from the cursor secret and public targets only unless given. */
+  webhooks?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** Seals the endpoints' signing secrets (WEBHOOK_SECRETS_KEY, or the data folder's key). */
+  secretsKey?: Buffer;
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS: http and loopback or private targets allowed (development, tests). */
+  allowPrivateTargets?: boolean;
+  /** How endpoint hosts are resolved; the system's resolver unless given (tests stub it). */
+  resolve?: HostResolver;
 }
 
 export interface MetricsOptions {
@@ -151,6 +165,8 @@ export interface RunningGateway {
   presence: AgentPresenceRecorder;
   /** Counts requests for the dashboard's usage page. */
   usage: UsageRecorder;
+  /** Webhook endpoints, fan-out and the delivery worker. */
+  webhooks: Webhooks;
   /**
    * Stops the instance gracefully (SIGTERM): `/ready` turns 503 and no new connection is accepted,
    * requests in flight (its clients' and those forwarded to its agents) get up to `graceMs` to
@@ -270,7 +286,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sweep = startIdempotencySweep(options.store, options.log.child({ component: 'writes' }));
   const cursors = new CursorCodec(options.cursorSecret);
   const eventsLog = options.log.child({ component: 'events' });
-  const events = new EventFeed({ store: options.store, cursors, log: eventsLog, metrics });
+  const webhooks = startWebhooks({
+    store: options.store,
+    log: options.log,
+    metrics,
+    cursors,
+    secretsKey: options.webhooks?.secretsKey ?? hkdfOf(options.cursorSecret),
+    allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
+    ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
+  });
+  const events = new EventFeed({
+    store: options.store,
+    cursors,
+    log: eventsLog,
+    metrics,
+    stored: (stored) => webhooks.fanOut.eventsStored(stored),
+  });
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);
   const retention = startEventRetention(options.store, eventsLog, options.eventsRetentionDays ?? EVENTS_RETENTION_DAYS);
@@ -291,6 +322,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agents: new InFlightLimitedRouter(agents, sharedInFlight ?? inFlight, limits.defaults.maxInFlightPerConnection, metrics),
     cursors,
     events,
+    webhookDeliveries: webhooks.deliveries,
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),
@@ -350,6 +382,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await redisPresence?.stop();
     await sweep.stop();
     await retention.stop();
+    await webhooks.stop();
     await connectionEvents.settled();
     await sandbox?.stop();
     server.closeAllConnections();
@@ -370,6 +403,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     redisPresence,
     presence,
     usage,
+    webhooks,
     app,
     metricsUrl: metricsServer?.url ?? null,
     drain(graceMs: number) {

@@ -7,6 +7,7 @@ import { RefusalThrottle } from './core/auth/refusalThrottle.ts';
 import type { LimitsLookup } from './core/limits/limitsLookup.ts';
 import type { RateLimiter } from './core/limits/rateLimiter.ts';
 import { EventFeed } from './core/events/eventFeed.ts';
+import { WebhookDeliveryList } from './core/webhooks/deliveryList.ts';
 import type { CursorCodec } from './core/reads/cursor.ts';
 import { RecordReader } from './core/reads/recordReader.ts';
 import type { UsageRecorder } from './core/usage/usageRecorder.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
   cursors: CursorCodec;
   /** The change feed the agents' changes go to; a feed of its own over the store unless given. */
   events?: EventFeed;
+  /** `GET /v1/webhook-deliveries`; a list of its own over the store unless given. */
+  webhookDeliveries?: WebhookDeliveryList;
   log: Logger;
   requestTimeoutMs: number;
   /** Each organisation's limits (docs/api.md#rate-limits). */
@@ -86,6 +89,7 @@ export function createApp(options: AppOptions): Express {
   const { store, admin, agents, cursors, log, requestTimeoutMs, limitsOf, limiter } = options;
   const reader = new RecordReader({ agents, cursors, requestTimeoutMs });
   const events = options.events ?? new EventFeed({ store, cursors, log: log.child({ component: 'events' }) });
+  const webhookDeliveries = options.webhookDeliveries ?? new WebhookDeliveryList(store, cursors);
   const writer = new RecordWriter({ agents, store, requestTimeoutMs, log: log.child({ component: 'writes' }), events });
   const refusals = new RefusalThrottle({
     what: 'API requests with invalid keys',
@@ -112,7 +116,7 @@ export function createApp(options: AppOptions): Express {
   app.use(requireHost);
   if (options.metricsRoute) app.get('/metrics', metricsRoute(options.metricsRoute));
   mountOAuth(app, oauth, oauthUrls);
-  mountRest(app, { authenticated, reader, writer, admin, events, ...(options.ready ? { ready: options.ready } : {}) });
+  mountRest(app, { authenticated, reader, writer, admin, events, webhookDeliveries, ...(options.ready ? { ready: options.ready } : {}) });
   mountMcp(app, {
     // OAuth access tokens as well as API keys (docs/api.md#oauth).
     authenticated: [authenticateMcp({ apiKeys, authority: oauth, urls: oauthUrls, refusals }), limited],

@@ -13,9 +13,13 @@ type Get<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
 type Ok<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
-/** Objects with a list route `/v1/{object}` (lines are listed with `lines`, the change feed with `events`). */
+/** Objects with a list route `/v1/{object}` (lines are listed with `lines`, the change feed with `events`; webhook deliveries are the gateway's, not GP's). */
 export type ListObject = {
-  [P in keyof paths]: P extends `/v1/${infer O}` ? (O extends `${string}/${string}` | 'openapi.json' | 'events' ? never : O) : never;
+  [P in keyof paths]: P extends `/v1/${infer O}`
+    ? O extends `${string}/${string}` | 'openapi.json' | 'events' | 'webhook-deliveries'
+      ? never
+      : O
+    : never;
 }[keyof paths];
 /** Objects with a get-by-id route `/v1/{object}/{id}`. */
 export type GetObject = {
@@ -115,12 +119,13 @@ const idempotencyKeys: Middleware = {
 
 /**
  * The routes that take no X-Company (a company is not chosen for the list of companies, nor for the
- * key's own routes; the change feed filters by its `company` parameter); the client's company stays off them. The client
+ * key's own routes, nor webhook deliveries; the change feed filters by its `company` parameter); the client's company stays off them. The client
  * test checks the list against the OpenAPI document.
  */
 export const ROUTES_WITHOUT_COMPANY = [
   /^\/v1\/companies(\/[^/]+)?$/,
   /^\/v1\/events(\/[^/]+)?$/,
+  /^\/v1\/webhook-deliveries$/,
   /^\/v1\/api-keys\//,
   /^\/v1\/openapi\.json$/,
 ];

@@ -141,6 +141,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description The organisation's webhook deliveries, newest first: each event sent to each endpoint, whether it was delivered, is being retried or was given up, and how many attempts it took. Read-only; endpoints are managed in the dashboard (docs/api.md#webhooks).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -1375,6 +1395,26 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        WebhookDelivery: {
+            /** @description `wd_…` */
+            id: string;
+            /** @description `we_…`, the endpoint it is sent to. */
+            endpointId: string;
+            /** @description The event sent, its `webhook-id` header on every attempt. */
+            eventId: string;
+            eventType: string;
+            /**
+             * @description pending: not delivered yet (retrying); succeeded: answered 2xx; failed: given up.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description When the next attempt is due; null once succeeded or failed. */
+            nextAttemptAt: string | null;
+            createdAt: string;
+            /** @description When it succeeded or was given up. */
+            settledAt: string | null;
+        };
         RotatedKey: {
             key: {
                 id: string;
@@ -2025,6 +2065,52 @@ export interface operations {
             401: components["responses"]["Error401Response"];
             403: components["responses"]["Error403Response"];
             404: components["responses"]["Error404Response"];
+            429: components["responses"]["Error429Response"];
+            500: components["responses"]["Error500Response"];
+            503: components["responses"]["Error503Response"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page, 1 to 1000. */
+                limit?: number;
+                /** @description The previous page's nextCursor, unchanged, with the same filters. */
+                cursor?: string;
+                /** @description Only deliveries to this endpoint (`we_…`). */
+                endpointId?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only deliveries made at or after this time: an ISO-8601 date-time, or a date meaning its UTC midnight. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, and the cursor of the next (null on the last). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400Response"];
+            401: components["responses"]["Error401Response"];
+            403: components["responses"]["Error403Response"];
             429: components["responses"]["Error429Response"];
             500: components["responses"]["Error500Response"];
             503: components["responses"]["Error503Response"];

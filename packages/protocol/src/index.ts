@@ -166,6 +166,10 @@ export type { Change, ChangeKind, Event, EventObjectName } from './changes.ts';
 export { parseEventsQuery } from './eventQuery.ts';
 export type { EventsQuery } from './eventQuery.ts';
 
+// Webhook deliveries (docs/api.md#webhooks)
+export { WEBHOOK_DELIVERY_STATUSES, WebhookDeliverySchema, parseWebhookDeliveriesQuery } from './webhookDeliveries.ts';
+export type { WebhookDeliveriesQuery, WebhookDeliveryResource } from './webhookDeliveries.ts';
+
 // Text a client or person names something with: one rule for write bodies, filters and names
 export {
   codePointName,

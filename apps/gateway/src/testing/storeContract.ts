@@ -12,6 +12,7 @@ import {
   type StoredEvent,
 } from '../infrastructure/store/store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { webhooksStoreContract } from './webhooksStoreContract.ts';
 
 /**
  * What the store must do on each engine, run by store/sqliteStore.test.ts and
@@ -963,4 +964,7 @@ export function storeContract(subject: StoreUnderTest): void {
       changes.map((c) => c.recordId),
     );
   });
+
+  // Its stores are closed by each test when it ends: a PostgreSQL server has only so many connections.
+  webhooksStoreContract(subject.fresh, subject.twoOnOneDatabase);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { startGateway, type MetricsOptions, type RunningGateway } from '../gateway.ts';
+import { startGateway, type MetricsOptions, type RunningGateway, type WebhookOptions } from '../gateway.ts';
 import type { Scope } from '../infrastructure/store/store.ts';
 import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
@@ -9,6 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WriteHarness {
   gateway: RunningGateway;
+  /** The organisation every key and connection is of. */
+  orgId: string;
   /** Keys of the organisation by name: `writer` (live, read+write+mcp), `reader` (live, read+mcp), `tester` (test, read+write+mcp). */
   keys: Record<'writer' | 'reader' | 'tester', string>;
   /** Connections by name: `hq` (whitelist customers, customer-addresses, sales-orders, gl-entries) and `closed` (empty whitelist). */
@@ -32,7 +34,9 @@ export interface WriteHarness {
  * (packages/testing/src/scriptedAgent.ts): what the gateway's write path is tested against until the real
  * agent's writes exist, and for faults a real agent cannot be made to show on cue.
  */
-export async function startWriteHarness(options: { requestTimeoutMs?: number; metrics?: MetricsOptions } = {}): Promise<WriteHarness> {
+export async function startWriteHarness(
+  options: { requestTimeoutMs?: number; metrics?: MetricsOptions; webhooks?: WebhookOptions } = {},
+): Promise<WriteHarness> {
   const { store, admin, dispose } = await tempStore();
   const logs: string[] = [];
   const sink = new Writable({
@@ -49,6 +53,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number; me
     host: '127.0.0.1',
     requestTimeoutMs: options.requestTimeoutMs ?? 2000,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const org = await admin.createOrganisation('Writers');
   await admin.setLimits(org.id, { requestsPerWindow: 1_000_000 });
@@ -70,6 +75,7 @@ export async function startWriteHarness(options: { requestTimeoutMs?: number; me
   const agents: ScriptedAgent[] = [];
   return {
     gateway,
+    orgId: org.id,
     keys,
     connections,
     journal,

@@ -4,10 +4,13 @@ import { readPresence } from '../agents/redisPresence.ts';
 import { connectRedis } from '../../infrastructure/cluster/redisClient.ts';
 import { dataPaths } from '../../infrastructure/dataPaths.ts';
 import { openStore } from '../../infrastructure/store/openStore.ts';
+import type { Store } from '../../infrastructure/store/store.ts';
 import { AdminService } from './adminService.ts';
 
 export interface LocalAdmin {
   admin: AdminService;
+  /** The store itself, for the services beside the admin service (webhook endpoints). */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -28,12 +31,13 @@ export async function openLocalAdmin(
     );
   }
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl ?? null });
-  if (!options.redisUrl) return { admin: new AdminService(store), close: () => store.close() };
+  if (!options.redisUrl) return { admin: new AdminService(store), store, close: () => store.close() };
   // Agent status from the instances' Redis presence; a Redis that does not answer soon leaves the store's view.
   const redis = await connectRedis(options.redisUrl, pino({ level: 'silent' }), 1_000);
   const live = { holders: (connectionId: string) => readPresence(redis, 'gp', connectionId) };
   return {
     admin: new AdminService(store, undefined, live),
+    store,
     close: async () => {
       redis.disconnect();
       await store.close();

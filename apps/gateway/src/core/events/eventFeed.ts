@@ -20,6 +20,7 @@ import {
   type StoredEvent,
 } from '../../infrastructure/store/store.ts';
 import type { CursorBinding, CursorCodec } from '../reads/cursor.ts';
+import { toApiEvent } from './apiEvent.ts';
 
 /** The first page of a reader that gave no cursor: before every event. */
 const START: EventPosition = [0, 0];
@@ -42,12 +43,21 @@ export class EventFeed {
   private readonly cursors: CursorCodec;
   private readonly log: Logger;
   private readonly metrics: GatewayMetrics;
+  private readonly stored: (events: StoredEvent[]) => Promise<unknown>;
 
-  constructor(options: { store: Store; cursors: CursorCodec; log: Logger; metrics?: GatewayMetrics }) {
+  /** `stored`: given the events that were new after each append (the webhooks' fan-out, core/webhooks/fanOut.ts). */
+  constructor(options: {
+    store: Store;
+    cursors: CursorCodec;
+    log: Logger;
+    metrics?: GatewayMetrics;
+    stored?: (events: StoredEvent[]) => Promise<unknown>;
+  }) {
     this.store = options.store;
     this.cursors = options.cursors;
     this.log = options.log;
     this.metrics = options.metrics ?? NO_METRICS;
+    this.stored = options.stored ?? (async () => {});
   }
 
   /**
@@ -89,6 +99,7 @@ export class EventFeed {
       const lag = event.changedAt === null ? null : (at.getTime() - Date.parse(event.changedAt)) / 1000;
       this.metrics.eventStored(event.type.slice(event.type.lastIndexOf('.') + 1), lag);
     }
+    await this.stored(stored);
     return stored.length;
   }
 
@@ -110,7 +121,7 @@ export class EventFeed {
       const data = parsed.data as Record<string, unknown>;
       const { id, modifiedAt } = data;
       if (typeof id !== 'string' || typeof modifiedAt !== 'string') return;
-      await this.store.appendEvents(
+      const stored = await this.store.appendEvents(
         [
           {
             orgId,
@@ -126,6 +137,7 @@ export class EventFeed {
         ],
         new Date(),
       );
+      await this.stored(stored);
     } catch (error) {
       this.log.warn({ err: error, connectionId, object }, 'could not record the write as an event; detection reports it');
     }
@@ -134,7 +146,7 @@ export class EventFeed {
   /** The connection's first agent on this instance arrived, or its last one left. */
   async connection(orgId: string, connectionId: string, state: 'online' | 'offline', details: Record<string, unknown>): Promise<void> {
     try {
-      await this.store.appendEvents(
+      const stored = await this.store.appendEvents(
         [
           {
             orgId,
@@ -150,6 +162,7 @@ export class EventFeed {
         ],
         new Date(),
       );
+      await this.stored(stored);
     } catch (error) {
       // The feed is for integrators; an agent is served whether or not its arrival could be recorded.
       this.log.warn({ err: error, connectionId, state }, 'could not record the connection event');
@@ -205,20 +218,6 @@ function bindingOf(key: ApiKey, query: EventsQuery): CursorBinding {
   if (query.object !== undefined) filters.object = query.object;
   if (query.since !== undefined) filters.since = query.since;
   return { orgId: key.orgId, connectionId: query.connectionId ?? '*', company: query.company ?? null, object: 'events', filters };
-}
-
-function toApiEvent(event: StoredEvent): Event {
-  return {
-    id: event.id,
-    type: event.type,
-    connectionId: event.connectionId,
-    company: event.company,
-    object: event.object,
-    recordId: event.recordId,
-    changedAt: event.changedAt,
-    recordedAt: event.recordedAt,
-    data: (event.data ?? null) as Record<string, unknown> | null,
-  };
 }
 
 const isEventObject = (object: string): object is EventObjectName => Object.hasOwn(EVENT_NOUNS, object);

@@ -5,6 +5,7 @@ import { registerOrgCommand } from './commands/org.ts';
 import { registerStartCommand } from './commands/start.ts';
 import { registerUserCommand } from './commands/user.ts';
 import { printableMessage } from './output.ts';
+import { registerWebhookCommand } from './commands/webhook.ts';
 
 const program = new Command()
   .name('gp-gateway')
@@ -28,6 +29,7 @@ registerOrgCommand(program);
 registerKeyCommand(program);
 registerConnectionCommand(program);
 registerUserCommand(program);
+registerWebhookCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(`gp-gateway: ${printableMessage(error instanceof Error ? error.message : String(error))}`);

@@ -7,6 +7,7 @@ import type { Organisation } from '../../infrastructure/store/store.ts';
 import { startGateway } from '../../gateway.ts';
 import { startTracing } from '@gp-gateway/telemetry';
 import { dataPaths, ensureDemo, loadOrCreateCursorKey } from '../../infrastructure/dataDir.ts';
+import { loadWebhookSecretsKey } from '../../infrastructure/webhookSecretsKey.ts';
 
 const DEMO_ORGANISATION = 'Demo organisation';
 
@@ -29,6 +30,10 @@ export async function runStart(): Promise<void> {
     // write too: on the sandbox a test key can only validate writes, which is what a developer tries first.
     scopes: ['read', 'write', 'mcp'],
   });
+  if (config.databaseUrl !== null && config.webhookSecretsKey === null)
+    log.warn(
+      "WEBHOOK_SECRETS_KEY is not set: webhook secrets are sealed with this data folder's key, which other instances and the operator CLI elsewhere do not have; set the same WEBHOOK_SECRETS_KEY on every instance",
+    );
   const gateway = await startGateway({
     store,
     log,
@@ -49,6 +54,10 @@ export async function runStart(): Promise<void> {
       : {}),
     eventsRetentionDays: config.eventsRetentionDays,
     ...(config.releaseDir ? { releaseDir: config.releaseDir } : {}),
+    webhooks: {
+      secretsKey: loadWebhookSecretsKey(config.webhookSecretsKey, paths.webhookSecretsKey),
+      allowPrivateTargets: config.webhooksAllowPrivateTargets,
+    },
     cluster: {
       redisUrl: config.redisUrl ?? undefined,
       natsUrl: config.natsUrl ?? undefined,

@@ -4,6 +4,7 @@ import type { KeysStore } from './roles/keys.ts';
 import type { OAuthStore } from './roles/oauth.ts';
 import type { UsageStore } from './roles/usage.ts';
 import type { UsersStore } from './roles/users.ts';
+import type { WebhooksStore } from './roles/webhooks.ts';
 
 export * from './roles/events.ts';
 export * from './roles/idempotency.ts';
@@ -11,6 +12,7 @@ export * from './roles/keys.ts';
 export * from './roles/oauth.ts';
 export * from './roles/usage.ts';
 export * from './roles/users.ts';
+export * from './roles/webhooks.ts';
 
 /**
  * The gateway's persistent state, one interface per role (roles/). One implementation
@@ -18,7 +20,7 @@ export * from './roles/users.ts';
  * share (docs/decisions.md#several-gateway-instances), through Kysely; testing/storeContract.ts is what it must do on both. Front ends change
  * it through the admin service, not directly.
  */
-export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore, EventsStore, OAuthStore {
+export interface Store extends KeysStore, UsersStore, UsageStore, IdempotencyStore, EventsStore, OAuthStore, WebhooksStore {
   /**
    * Resolves when the store answers within `timeoutMs`, else rejects (`/ready`). A store that can be
    * down on its own (PostgreSQL) also learns from a check that gets no answer: its requests are then

@@ -23,6 +23,10 @@ export interface GatewayMetrics {
    * `updated`, `deleted`), `lagSeconds` after GP changed the record.
    */
   eventStored(kind: string, lagSeconds: number | null): void;
+  /** A webhook delivery attempt ended: delivered, to be tried again, or given up; how long it took. */
+  webhookAttempt(outcome: 'succeeded' | 'retrying' | 'failed', seconds: number): void;
+  /** Webhook deliveries due and not yet delivered (all instances'), as last counted. */
+  webhookQueueDepth(depth: number): void;
 }
 
 export interface RequestDone {
@@ -48,4 +52,6 @@ export const NO_METRICS: GatewayMetrics = {
   forwarded: () => {},
   noResponders: () => {},
   eventStored: () => {},
+  webhookAttempt: () => {},
+  webhookQueueDepth: () => {},
 };

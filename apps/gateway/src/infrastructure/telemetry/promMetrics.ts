@@ -103,6 +103,23 @@ export function createPromMetrics(): PromMetrics {
     buckets: [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600],
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: 'gateway_webhook_attempts_total',
+    help: 'Webhook delivery attempts by what they led to: succeeded (delivered), retrying (failed, tried again later), failed (given up).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhookAttemptDuration = new Histogram({
+    name: 'gateway_webhook_attempt_duration_seconds',
+    help: "Time of each webhook delivery attempt: the target's check and the receiver's answer (15 s at most).",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [registry],
+  });
+  const webhookQueue = new Gauge({
+    name: 'gateway_webhook_deliveries_due',
+    help: 'Webhook deliveries due now and not yet delivered, to enabled endpoints (the queue every instance shares).',
+    registers: [registry],
+  });
   const dependencyErrors = new Counter({
     name: 'gateway_dependency_errors_total',
     help: 'Calls to a shared server that failed for want of it (postgresql, redis, nats).',
@@ -127,6 +144,7 @@ export function createPromMetrics(): PromMetrics {
   for (const kind of ['lookup', 'request']) noResponders.inc({ kind }, 0);
   for (const limit of ['rate', 'in_flight']) refusals.inc({ limit }, 0);
   for (const outcome of ['replayed', 'conflict']) idempotency.inc({ outcome }, 0);
+  for (const outcome of ['succeeded', 'retrying', 'failed']) webhookAttempts.inc({ outcome }, 0);
   breakerOpen.set(0);
 
   const onOutage = (message: unknown) => {
@@ -168,6 +186,11 @@ export function createPromMetrics(): PromMetrics {
       eventsStored.inc({ kind });
       if (lagSeconds !== null) eventLag.observe(Math.max(0, lagSeconds));
     },
+    webhookAttempt(outcome, seconds) {
+      webhookAttempts.inc({ outcome });
+      webhookAttemptDuration.observe(seconds);
+    },
+    webhookQueueDepth: (depth) => webhookQueue.set(depth),
   };
   return {
     metrics,

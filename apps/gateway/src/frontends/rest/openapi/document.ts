@@ -2,6 +2,7 @@ import { errorComponents, HEADERS } from './responses.ts';
 import { objectTags, readParameters, readPaths, resourceSchemas } from './readOperations.ts';
 import { otherPaths, otherSchemas } from './otherOperations.ts';
 import { eventPaths, eventSchemas } from './eventOperations.ts';
+import { webhookPaths, webhookSchemas } from './webhookOperations.ts';
 import { writeOperations, type WritableObject } from './writeOperations.ts';
 import { writeBodySchema } from '@gp-gateway/protocol';
 
@@ -99,7 +100,7 @@ const API_VERSION = '1.0.0';
  * test fails when the two differ.
  */
 export function buildOpenApiDocument(): Record<string, unknown> {
-  const paths: Record<string, unknown> = { ...otherPaths(), ...eventPaths(), ...readPaths() };
+  const paths: Record<string, unknown> = { ...otherPaths(), ...eventPaths(), ...webhookPaths(), ...readPaths() };
   // `/v1/{object}` is both the list (GET) and the create (POST): one path item with both.
   for (const [path, item] of Object.entries(writeOperations(WRITABLE))) paths[path] = { ...(paths[path] as object), ...item };
   const errors = errorComponents(paths);
@@ -123,6 +124,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: 'api-keys', description: 'Key rotation, the one key operation of the API.' },
       { name: 'mcp', description: 'The MCP endpoint for AI clients.' },
       { name: 'events', description: 'The change feed: what changed in GP, read with a cursor that follows it.' },
+      { name: 'webhooks', description: 'Webhook deliveries of the change feed, for monitoring them.' },
       ...objectTags(),
     ],
     paths,
@@ -138,7 +140,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       parameters: readParameters(),
       headers: HEADERS,
-      schemas: { ...resourceSchemas(), ...eventSchemas(), ...otherSchemas(), ...errors.schemas },
+      schemas: { ...resourceSchemas(), ...eventSchemas(), ...webhookSchemas(), ...otherSchemas(), ...errors.schemas },
       responses: errors.responses,
     },
   };

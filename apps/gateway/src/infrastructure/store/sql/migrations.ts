@@ -348,6 +348,76 @@ function changeFeed(kind: EngineKind): Migration {
 }
 
 /**
+ * Step 4: webhooks (roles/webhooks.ts, docs/decisions.md#webhooks). One delivery per endpoint and
+ * event (the unique index: an event fanned out twice is queued once). Workers claim due deliveries
+ * by `next_attempt_at` with a lease (`lease`, `lease_until`); lists read newest first by `seq`.
+ * Attempts go with their delivery, deliveries with their endpoint.
+ */
+function webhooks(kind: EngineKind): Migration {
+  const t = types(kind);
+  return {
+    async up(db: Db) {
+      await db.schema
+        .createTable('webhook_endpoints')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull().references('organisations.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('event_types', t.json, (c) => c.notNull())
+        .addColumn('connection_ids', t.json)
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('previous_secret_expires_at', t.time)
+        .addColumn('disabled_at', t.time)
+        .addColumn('disabled_reason', 'text')
+        .addColumn('failing_since', t.time)
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('updated_at', t.time, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_endpoints_org').on('webhook_endpoints').column('org_id').execute();
+
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('seq', t.bigint, (c) => (t.postgres ? c.generatedAlwaysAsIdentity().primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('id', 'text', (c) => c.notNull().unique())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'succeeded', 'failed')`))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', t.time)
+        .addColumn('lease', 'text')
+        .addColumn('lease_until', t.time)
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('settled_at', t.time)
+        .execute();
+      await db.schema
+        .createIndex('webhook_deliveries_one_per_event')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'event_id'])
+        .unique()
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_org').on('webhook_deliveries').columns(['org_id', 'seq']).execute();
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('id', t.bigint, (c) => (t.postgres ? c.generatedAlwaysAsIdentity().primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+        .addColumn('at', t.time, (c) => c.notNull())
+        .addColumn('http_status', 'integer')
+        .addColumn('latency_ms', t.postgres ? sql`double precision` : sql`real`, (c) => c.notNull())
+        .addColumn('response_excerpt', 'text')
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+    },
+  };
+}
+
+/**
  * Step 5: OAuth for /mcp (roles/oauth.ts, docs/decisions.md#oauth-for-mcp). Clients registered by
  * RFC 7591 (metadata only: every client is public, so no secret), and grants: one approved consent,
  * its authorization code and its current tokens, each kept only as a sha256 (unique, so a lookup by
@@ -498,6 +568,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0001_one_store': schemaOfOneStore(kind),
     '0002_write_results': writeResultsNotBytes(kind),
     '0003_change_feed': changeFeed(kind),
+    '0004_webhooks': webhooks(kind),
     '0005_oauth': oauth(kind),
     '0006_rotation_overlap': rotationOverlap(kind),
     '0007_users_per_org': usersPerOrganisation(kind),

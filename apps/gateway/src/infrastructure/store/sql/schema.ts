@@ -187,6 +187,53 @@ export interface OAuthGrantsTable {
   previous_refresh_hash: string | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  org_id: string;
+  url: string;
+  event_types: Json;
+  connection_ids: Json | null;
+  description: string;
+  /** The signing secret sealed (core/webhooks/secretBox.ts); never the secret in clear. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Time | null;
+  disabled_at: Time | null;
+  disabled_reason: string | null;
+  failing_since: Time | null;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface WebhookDeliveriesTable {
+  /** Orders deliveries for lists (newest first); SQLite's rowid, PostgreSQL's identity. */
+  seq: Generated<number>;
+  id: string;
+  org_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Time | null;
+  /** The claim holding the delivery until `lease_until`; another may take it once that has passed. */
+  lease: string | null;
+  lease_until: Time | null;
+  created_at: Time;
+  settled_at: Time | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  at: Time;
+  http_status: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface StoreSchema {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -202,4 +249,7 @@ export interface StoreSchema {
   events: EventsTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

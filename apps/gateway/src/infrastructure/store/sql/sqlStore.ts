@@ -1,4 +1,4 @@
-import type { EventsStore, IdempotencyStore, KeysStore, OAuthStore, Store, UsageStore, UsersStore } from '../store.ts';
+import type { EventsStore, IdempotencyStore, KeysStore, OAuthStore, Store, UsageStore, UsersStore, WebhooksStore } from '../store.ts';
 import type { StoreEngine } from './engine.ts';
 import { EventsTables } from './eventsTables.ts';
 import { IdempotencyTables } from './idempotencyTables.ts';
@@ -6,6 +6,7 @@ import { KeysTables } from './keysTables.ts';
 import { OAuthTables } from './oauthTables.ts';
 import { UsageTables } from './usageTables.ts';
 import { UsersTables } from './usersTables.ts';
+import { WebhooksTables } from './webhooksTables.ts';
 
 /** A part's public methods bound to it, to be spread into the store (its getters stay behind). */
 function methodsOf<T extends object>(part: T): T {
@@ -29,6 +30,7 @@ export function storeOn(engine: StoreEngine): Store {
     ...methodsOf<IdempotencyStore>(new IdempotencyTables(engine)),
     ...methodsOf<EventsStore>(new EventsTables(engine)),
     ...methodsOf<OAuthStore>(new OAuthTables(engine)),
+    ...methodsOf<WebhooksStore>(new WebhooksTables(engine)),
     checkReachable: (timeoutMs) => engine.checkReachable(timeoutMs),
     close: () => engine.close(),
   };
