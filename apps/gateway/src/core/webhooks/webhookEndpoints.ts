@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
+import { DESCRIPTION_MAX_LENGTH, nameProblem } from '@gp-gateway/protocol';
 import { AdminError } from '../admin/adminService.ts';
 import { addressProblem } from '../../infrastructure/outbound/safeTarget.ts';
 import type { Store, WebhookDelivery, WebhookEndpoint } from '../../infrastructure/store/store.ts';
@@ -31,7 +32,6 @@ export interface EndpointFields {
 }
 
 const MAX_URL_LENGTH = 2_000;
-const MAX_DESCRIPTION_LENGTH = 500;
 
 /**
  * An organisation's webhook endpoints (docs/api.md#webhooks), for the dashboard and the operator
@@ -246,8 +246,10 @@ function checkedConnections(ids: readonly string[] | null): string[] | null {
   return unique.length ? unique : null;
 }
 
+/** A description as given, trimmed, under the names' text rule (packages/protocol/src/text.ts) and at most DESCRIPTION_MAX_LENGTH characters. */
 function checkedDescription(text: string): string {
   const trimmed = text.trim();
-  if (trimmed.length > MAX_DESCRIPTION_LENGTH) throw new AdminError(`the description is longer than ${MAX_DESCRIPTION_LENGTH} characters`);
+  const problem = nameProblem(trimmed, DESCRIPTION_MAX_LENGTH);
+  if (problem !== null) throw new AdminError(`the description ${problem}`);
   return trimmed;
 }
