@@ -7,8 +7,8 @@ import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '
 import { postgresEngine } from './engines/postgres.ts';
 import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
 import { openPostgresStore } from './openStore.ts';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { Kysely, PostgresDialect } from 'kysely';
+import { MIGRATION_TABLE, storeMigrations, storeMigrator } from './sql/migrations.ts';
 import { storeOn } from './sql/sqlStore.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -85,13 +85,7 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
   test('step 7 on a database with users: they, their sessions and their order stay; an email may then join another organisation', async () => {
     const url = await server.createDatabase();
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-    const migrations = storeMigrations('postgres');
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => migrations },
-      migrationTableName: MIGRATION_TABLE,
-      migrationLockTableName: MIGRATION_LOCK_TABLE,
-    });
+    const migrator = storeMigrator(db, 'postgres');
     assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
     const at = '2026-01-01T00:00:00.000Z';
     await db

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { storeContract } from '../../testing/storeContract.ts';
 import { openSqliteStore } from './openStore.ts';
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
+import { MIGRATION_TABLE, storeMigrations, storeMigrator } from './sql/migrations.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -111,13 +111,7 @@ test('a store records its migrations, and one migrated by a newer gateway is ref
 test('Idempotency-Keys answered before step 2 replay as they were answered: the record, or the refusal with its request id', async () => {
   const file = path.join(dir, 'step1.sqlite');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
-  const migrations = storeMigrations('sqlite');
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-  });
+  const migrator = storeMigrator(db, 'sqlite');
   assert.equal((await migrator.migrateTo('0001_one_store')).error, undefined);
   const refusal = { code: 'ALREADY_EXISTS', message: 'AARONFIT0001 exists', requestId: 'req_first', details: { gp: [{ code: 1 }] } };
   const sent = [
@@ -167,13 +161,7 @@ test('Idempotency-Keys answered before step 2 replay as they were answered: the 
 test('step 7 keeps every user, their order, sign-in links and sessions, and lets an email join another organisation', async () => {
   const file = path.join(dir, 'step3.sqlite');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
-  const migrations = storeMigrations('sqlite');
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-  });
+  const migrator = storeMigrator(db, 'sqlite');
   assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
   const at = '2026-01-01T00:00:00.000Z';
   await db

@@ -590,12 +590,16 @@ export async function migrateStore(db: Kysely<any>, kind: EngineKind): Promise<v
         `this store was migrated by a newer gateway (it has ${unknown.join(', ')}; this gateway knows up to ${Object.keys(migrations).at(-1)}): run the newer gateway, or upgrade this one`,
       );
   }
-  const migrator = new Migrator({
+  const { error } = await storeMigrator(db, kind).migrateToLatest();
+  if (error) throw error;
+}
+
+/** Kysely's Migrator over the store's history and tables (tests migrate a database to an earlier step with it). */
+export function storeMigrator(db: Kysely<any>, kind: EngineKind): Migrator {
+  return new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => storeMigrations(kind) },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
 }
