@@ -174,11 +174,11 @@ export interface RunningGateway {
    * and everything is closed. The store is the caller's to close.
    */
   drain(graceMs: number): Promise<void>;
-  /** Stops at once: sockets cut, requests in flight failed. */
   /** The HTTP app, for tests that enumerate its routes against the OpenAPI document. */
   app: Express;
   /** Where the metrics' own port serves them, when it has one. */
   metricsUrl: string | null;
+  /** Stops at once: sockets cut, requests in flight failed. */
   close(): Promise<void>;
 }
 
