@@ -66,6 +66,15 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     accounts: [] as string[],
     /** An inventoried item (ITEMTYPE 1) priced in 2 decimals (DECPLCUR 3, GP's decimals + 1). */
     stockItem: '',
+    /** An item sold by the each, whose schedule (EACH) also has a CASE; RETAIL prices both units, WHOLESALE the each only. */
+    eachItem: '',
+    /** A customer whose price level is WHOLESALE. */
+    wholesaleCustomer: '',
+    /** Active vendors that are (TEN99TYPE 2 and above) and are not (1) 1099 vendors. */
+    ten99Vendor: '',
+    notTen99Vendor: '',
+    /** An inactive posting account (GL00100.ACTIVE 0, ACCTTYPE 1). */
+    inactiveAccount: '',
   };
 
   before(async () => {
@@ -81,6 +90,17 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     refs.accounts = column(
       'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 1 AND a.ACCTTYPE = 1 ORDER BY n.ACTINDX LIMIT 3',
     );
+    refs.eachItem = column(
+      "SELECT rtrim(ITEMNMBR) FROM IV00101 WHERE rtrim(SELNGUOM) = 'EACH' AND INACTIVE = 0 AND rtrim(PRCLEVEL) = 'RETAIL' ORDER BY ITEMNMBR LIMIT 1",
+    )[0]!;
+    refs.wholesaleCustomer = column(
+      "SELECT rtrim(CUSTNMBR) FROM RM00101 WHERE rtrim(PRCLEVEL) = 'WHOLESALE' AND INACTIVE = 0 AND HOLD = 0 ORDER BY CUSTNMBR LIMIT 1",
+    )[0]!;
+    refs.ten99Vendor = column('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND TEN99TYPE >= 2 ORDER BY VENDORID LIMIT 1')[0]!;
+    refs.notTen99Vendor = column('SELECT rtrim(VENDORID) FROM PM00200 WHERE VENDSTTS = 1 AND TEN99TYPE = 1 ORDER BY VENDORID LIMIT 1')[0]!;
+    refs.inactiveAccount = column(
+      'SELECT rtrim(n.ACTNUMST) FROM GL00105 n JOIN GL00100 a ON a.ACTINDX = n.ACTINDX WHERE a.ACTIVE = 0 AND a.ACCTTYPE = 1 ORDER BY n.ACTINDX LIMIT 1',
+    )[0]!;
     local.close();
     // One connection, so that `USE [TWO]` applies to the script's batches (procedures are created in the current database).
     const config = (sql.ConnectionPool as unknown as { parseConnectionString(s: string): sql.config }).parseConnectionString(MSSQL_URL!);
@@ -166,6 +186,8 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
       'SOP10200',
       'RM10301',
       'PM10000',
+      'RM10101',
+      'PM10100',
       'GL10000',
       'GL10001',
     ].concat(['SY00500', 'SOP40200', 'RM40401', 'PM40100', 'GL40000', 'GPGW_STANDIN_CALLS', 'GPGW_STANDIN_PARAMETERS', JOURNAL_TABLE]);
@@ -501,16 +523,18 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
     assert.equal(returned.outcome, 'validated');
   });
 
+  /** Runs `batch` against the stand-in as the administrator, in a transaction rolled back: the @state a procedure set (0: it took the call). */
+  const call = async (batch: string) =>
+    Number(
+      (
+        await pool
+          .request()
+          .query(`BEGIN TRAN; DECLARE @rc int, @state int = 0, @codes varchar(255) = ''; ${batch} SELECT @state AS [state]; ROLLBACK;`)
+      ).recordset[0].state,
+    );
+
   test("the stand-in refuses where GP's procedures refuse: 4647, 67, 183 and 866 when called without what GP requires", async () => {
     // Called directly (the writer never sends these): the stand-in's checks, which the findings above rest on.
-    const call = async (batch: string) =>
-      Number(
-        (
-          await pool
-            .request()
-            .query(`BEGIN TRAN; DECLARE @rc int, @state int = 0, @codes varchar(255) = ''; ${batch} SELECT @state AS [state]; ROLLBACK;`)
-        ).recordset[0].state,
-      );
     const customer = refs.customers[0]!;
     const item = refs.stockItem;
     const line = (extra: string) =>
@@ -536,5 +560,168 @@ describe('writes on SQL Server through the stand-in eConnect procedures', { skip
       ),
       866,
     );
+  });
+
+  /** The GP codes of a refusal from GP (details.gp), in the order GP answered them. */
+  const gpCodes = (refused: AgentError) => (refused.details as { gp: { code: number }[] }).gp.map((g) => g.code);
+  /** The issues of a refusal the agent made itself (details.issues), as `path: message`. */
+  const issuesOf = (refused: AgentError) =>
+    (refused.details as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+  /** A write as the agent receives it: the body checked again by the protocol's own schema (WriteService), then the writer. */
+  const agentWrite = (object: WritableObjectName, body: Record<string, unknown>) =>
+    new WriteService(writer, { allowWrites: true }).write({
+      kind: 'write',
+      object,
+      company: COMPANY,
+      operationId: opId(),
+      body,
+      validateOnly: false,
+    });
+
+  test("a unit of measure not in the item's schedule (GP's 5313) and a price level without a price for the item in the unit (9177) come back from taSopLineIvcInsert as details.gp, and nothing is left", async () => {
+    // Made by GP, not by the agent on SQL Server: both depend on the item's schedule and the level GP
+    // settles on (docs/decisions.md#units-of-measure-and-price-levels). Validate-only, as a refused
+    // real write leaves a gap in GP's numbering (docs/decisions.md, a failed write's number is a gap).
+    const order = bodies()['sales-orders'] as Record<string, unknown>;
+    const line = { itemId: refs.eachItem, quantity: '2', unitPrice: '10' };
+    const sales = (lines: Record<string, unknown>[]) =>
+      checked('sales-orders', { ...order, customerId: refs.wholesaleCustomer, lines: lines.map((l) => ({ ...line, ...l })) });
+    // What the refused lines differ by is taken: a case at RETAIL, the each at WHOLESALE.
+    const taken = await write('sales-orders', sales([{ unitOfMeasure: 'CASE', priceLevel: 'RETAIL' }, { priceLevel: 'WHOLESALE' }]), {
+      validateOnly: true,
+    });
+    assert.equal(taken.outcome, 'validated');
+    const before = await fingerprint();
+    const unit = await refusal(write('sales-orders', sales([{ unitOfMeasure: 'PALLET' }]), { validateOnly: true }));
+    assert.equal(unit.code, 'VALIDATION_ERROR');
+    assert.deepEqual(gpCodes(unit), [5313]);
+    // WHOLESALE prices the each only (the demo's price lists): a case at that level has no price.
+    const price = await refusal(write('sales-orders', sales([{ unitOfMeasure: 'CASE', priceLevel: 'WHOLESALE' }]), { validateOnly: true }));
+    assert.equal(price.code, 'VALIDATION_ERROR');
+    assert.deepEqual(gpCodes(price), [9177]);
+    // Absent, the level is the customer's (WHOLESALE) only where it prices the unit, else the item's (RETAIL): no 9177.
+    const defaulted = await write('sales-orders', sales([{ unitOfMeasure: 'CASE' }]), { validateOnly: true });
+    assert.equal(defaulted.outcome, 'validated');
+    assert.equal(await fingerprint(), before, 'the calls were rolled back by the driver, no number taken');
+  });
+
+  test("a price level that does not exist (GP's 928) is refused by the agent's reference check before any call, naming the line", async () => {
+    // The agent's check (references/describe.ts priceLevel, reading IV40800), not GP's: a real write,
+    // refused before a number is taken or a procedure called (docs/decisions.md#units-of-measure-and-price-levels).
+    const order = bodies()['sales-orders'] as { lines: Record<string, unknown>[] };
+    const before = await fingerprint();
+    const refused = await refusal(
+      write('sales-orders', checked('sales-orders', { ...order, lines: [order.lines[0], { ...order.lines[1], priceLevel: 'NOSUCH' }] })),
+    );
+    assert.equal(refused.code, 'VALIDATION_ERROR');
+    assert.deepEqual(issuesOf(refused), ['lines.1.priceLevel: no price level with this id (GP error 928)']);
+    assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
+  });
+
+  test("the 1099 amount: a vendor that is not a 1099 vendor (GP's 713) is the agent's reference check; more than the purchases (714) and negative (5631) the agent's body check; each before any call", async () => {
+    // None reaches taPMTransactionInsert (docs/decisions.md#the-1099-amount): 713 is a reference check
+    // (references/describe.ts ten99Vendor, only above zero, as GP checks), 714 and 5631 are refused by
+    // the protocol's checkWriteBody, which the agent runs again on every write (WriteService).
+    const invoice = { ...bodies()['ap-invoices'], vendorId: refs.ten99Vendor, purchasesAmount: '800' };
+    const before = await fingerprint();
+    const notTen99 = await refusal(
+      write(
+        'ap-invoices',
+        checked('ap-invoices', { ...invoice, vendorId: refs.notTen99Vendor, vendorDocumentNumber: 'MSSQL-713', ten99Amount: '1' }),
+      ),
+    );
+    assert.equal(notTen99.code, 'VALIDATION_ERROR');
+    assert.deepEqual(issuesOf(notTen99), [
+      'ten99Amount: the vendor is not a 1099 vendor (its ten99Type is none): GP refuses a 1099 amount for it (error 713)',
+    ]);
+    const above = await refusal(agentWrite('ap-invoices', { ...invoice, vendorDocumentNumber: 'MSSQL-714', ten99Amount: '800.01' }));
+    assert.equal(above.code, 'VALIDATION_ERROR');
+    assert.deepEqual(issuesOf(above), ['ten99Amount: more than purchasesAmount: GP refuses a 1099 amount above the purchases (error 714)']);
+    const negative = await refusal(agentWrite('ap-invoices', { ...invoice, vendorDocumentNumber: 'MSSQL-5631', ten99Amount: '-1' }));
+    assert.equal(negative.code, 'VALIDATION_ERROR');
+    assert.deepEqual(issuesOf(negative), ['ten99Amount: must not be negative']);
+    assert.equal(await fingerprint(), before, 'no voucher number taken, no procedure called, nothing written');
+    // What the refusals stop short of is taken: the 1099 vendor's amount up to the purchases.
+    const taken = await write(
+      'ap-invoices',
+      checked('ap-invoices', { ...invoice, vendorDocumentNumber: 'MSSQL-1099', ten99Amount: '800' }),
+      {
+        validateOnly: true,
+      },
+    );
+    assert.equal(taken.outcome, 'validated');
+  });
+
+  test("distribution lines: an unknown account (GP's 1340, 769) or an inactive one (9001) is the agent's reference check, lines that do not balance its body check; each before any call", async () => {
+    // None reaches taRMDistribution or taPMDistribution (docs/decisions.md#distribution-lines): the
+    // account is a reference check (references/describe.ts account, lines.N.accountNumber, before a
+    // number is taken); balanced lines are the agent's own rule, in the protocol's checkWriteBody.
+    const [first, second, third] = refs.accounts as [string, string, string];
+    const ar = { ...bodies()['ar-invoices'], salesAmount: '100', freightAmount: '20' };
+    const arLines = [
+      { type: 'receivables', accountNumber: first, debit: '120' },
+      { type: 'sales', accountNumber: second, credit: '100' },
+      { type: 'freight', accountNumber: third, credit: '20' },
+    ];
+    const ap = { ...bodies()['ap-invoices'], vendorDocumentNumber: 'MSSQL-DIST', purchasesAmount: '75.5' };
+    const apLines = [
+      { type: 'purchases', accountNumber: second, debit: '75.5' },
+      { type: 'payables', accountNumber: first, credit: '75.5' },
+    ];
+    const before = await fingerprint();
+    const issues = async (object: 'ar-invoices' | 'ap-invoices', body: Record<string, unknown>) => {
+      const refused = await refusal(write(object, checked(object, body)));
+      assert.equal(refused.code, 'VALIDATION_ERROR');
+      return issuesOf(refused);
+    };
+    assert.deepEqual(
+      await issues('ar-invoices', { ...ar, lines: [{ ...arLines[0]!, accountNumber: '999-9999-99' }, ...arLines.slice(1)] }),
+      ['lines.0.accountNumber: no account with this number'],
+    );
+    assert.deepEqual(
+      await issues('ar-invoices', { ...ar, lines: [arLines[0]!, { ...arLines[1]!, accountNumber: refs.inactiveAccount }, arLines[2]!] }),
+      ['lines.1.accountNumber: the account is inactive'],
+    );
+    assert.deepEqual(await issues('ap-invoices', { ...ap, lines: [{ ...apLines[0]!, accountNumber: '999-9999-99' }, apLines[1]!] }), [
+      'lines.0.accountNumber: no account with this number',
+    ]);
+    assert.deepEqual(
+      await issues('ap-invoices', { ...ap, lines: [apLines[0]!, { ...apLines[1]!, accountNumber: refs.inactiveAccount }] }),
+      ['lines.1.accountNumber: the account is inactive'],
+    );
+    const unbalanced = await refusal(agentWrite('ap-invoices', { ...ap, lines: [apLines[0]!, { ...apLines[1]!, credit: '75' }] }));
+    assert.equal(unbalanced.code, 'VALIDATION_ERROR');
+    assert.deepEqual(issuesOf(unbalanced), ['lines: the distributions do not balance: debits and credits must be equal']);
+    const unbalancedAr = await refusal(
+      agentWrite('ar-invoices', { ...ar, lines: [arLines[0]!, arLines[1]!, { ...arLines[2]!, credit: '19' }] }),
+    );
+    assert.deepEqual(issuesOf(unbalancedAr), ['lines: the distributions do not balance: debits and credits must be equal']);
+    assert.equal(await fingerprint(), before, 'no number taken, no procedure called, nothing written');
+  });
+
+  test("the stand-in refuses where GP's procedures refuse, also the checks the agent makes first: 713, 714, 5631, 928, 1340, 769 and 9001", async () => {
+    // Called directly (the agent refuses these before any call, tests above): the stand-in still
+    // answers as GP's taPMTransactionInsert, taSopLineIvcInsert, taRMDistribution and taPMDistribution do.
+    const voucher = (vendor: string, amounts: string) =>
+      `EXEC @rc = [${COMPANY}].[dbo].[taPMTransactionInsert] @I_vBACHNUMB = 'STANDIN-CHK', @I_vVCHNUMWK = 'STANDIN-CHK', @I_vVENDORID = '${vendor}', @I_vDOCNUMBR = 'STANDIN-CHK', @I_vDOCTYPE = 1, @I_vDOCDATE = '2026-11-21', ${amounts}, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`;
+    assert.equal(await call(voucher(refs.ten99Vendor, '@I_vPRCHAMNT = 100, @I_vDOCAMNT = 100, @I_vTEN99AMNT = -1')), 5631);
+    assert.equal(await call(voucher(refs.notTen99Vendor, '@I_vPRCHAMNT = 100, @I_vDOCAMNT = 100, @I_vTEN99AMNT = 1')), 713);
+    assert.equal(await call(voucher(refs.ten99Vendor, '@I_vPRCHAMNT = 100, @I_vDOCAMNT = 100, @I_vTEN99AMNT = 100.01')), 714);
+    assert.equal(await call(voucher(refs.ten99Vendor, '@I_vPRCHAMNT = 100, @I_vDOCAMNT = 100, @I_vTEN99AMNT = 100')), 0);
+    assert.equal(
+      await call(
+        `EXEC @rc = [${COMPANY}].[dbo].[taSopLineIvcInsert] @I_vSOPTYPE = 2, @I_vSOPNUMBE = 'STANDIN-CHK', @I_vCUSTNMBR = '${refs.wholesaleCustomer}', @I_vDOCDATE = '2026-11-20', @I_vITEMNMBR = '${refs.eachItem}', @I_vDOCID = 'STDORD', @I_vQUANTITY = 1, @I_vUNITPRCE = 10, @I_vDEFEXTPRICE = 1, @I_vPRCLEVEL = 'NOSUCH', @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`,
+      ),
+      928,
+    );
+    const rm = (account: string) =>
+      `EXEC @rc = [${COMPANY}].[dbo].[taRMDistribution] @I_vRMDTYPAL = 1, @I_vDOCNUMBR = 'STANDIN-CHK', @I_vCUSTNMBR = '${refs.customers[0]}', @I_vDISTTYPE = 3, @I_vACTNUMST = '${account}', @I_vDEBITAMT = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`;
+    const pm = (account: string) =>
+      `EXEC @rc = [${COMPANY}].[dbo].[taPMDistribution] @I_vDOCTYPE = 1, @I_vVCHRNMBR = 'STANDIN-CHK', @I_vVENDORID = '${refs.vendors[0]}', @I_vDISTTYPE = 6, @I_vACTNUMST = '${account}', @I_vDEBITAMT = 1, @O_iErrorState = @state OUTPUT, @oErrString = @codes OUTPUT;`;
+    assert.equal(await call(rm('999-9999-99')), 1340);
+    assert.equal(await call(rm(refs.accounts[0]!)), 0);
+    assert.equal(await call(pm('999-9999-99')), 769);
+    assert.equal(await call(pm(refs.inactiveAccount)), 9001);
+    assert.equal(await call(pm(refs.accounts[0]!)), 0);
   });
 });
