@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import pino from 'pino';
-import { fetchClientMetadataDocument, isPublicAddress, type Resolver } from './clientMetadataDocument.ts';
+import type { HostResolver } from '../../infrastructure/outbound/safeTarget.ts';
+import { fetchClientMetadataDocument, isPublicAddress } from './clientMetadataDocument.ts';
 import { clientFromDocument, OAuthClients } from './oauthClients.ts';
 import type { Store } from '../../infrastructure/store/store.ts';
 
@@ -35,11 +36,11 @@ before(() => {
   );
 });
 
-const stub = (...addresses: string[]): Resolver & { asked: string[] } => {
+const stub = (...addresses: string[]): HostResolver & { asked: string[] } => {
   const asked: string[] = [];
   const resolve = async (hostname: string) => {
     asked.push(hostname);
-    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
   };
   return Object.assign(resolve, { asked });
 };

@@ -1,16 +1,6 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
-
-/** One address a name resolves to, as node:dns gives them. */
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+import { addressProblem, systemResolver, type HostResolver } from '../../infrastructure/outbound/safeTarget.ts';
 
 /** The draft recommends documents stay under 5 KB; a little more leaves room, megabytes are refused. */
 const MAX_DOCUMENT_BYTES = 16 * 1024;
@@ -19,15 +9,13 @@ const FETCH_TIMEOUT_MS = 5_000;
 export class ClientDocumentError extends Error {}
 
 /**
- * Whether the gateway may connect to this address on a client's behalf: public unicast only. A
- * client id URL is chosen by whoever starts an authorization, so without this it could make the
- * gateway fetch from loopback, the private network or a cloud's metadata service (SSRF). ipaddr.js
- * knows the special ranges (private, loopback, link-local, unique-local, carrier-grade NAT,
- * IPv4-mapped IPv6, …); `unicast` is what is left.
+ * Whether the gateway may connect to this address on a client's behalf: public unicast only, as
+ * webhooks (infrastructure/outbound/safeTarget.ts). A client id URL is chosen by whoever starts an
+ * authorization, so without this it could make the gateway fetch from loopback, the private network
+ * or a cloud's metadata service (SSRF).
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  return addressProblem(address, false) === null;
 }
 
 /**
@@ -35,7 +23,7 @@ export function isPublicAddress(address: string): boolean {
  * public: the connection then goes to an address that was checked (no second resolution a
  * rebinding name could answer differently), and a refused name is never connected to at all.
  */
-function publicOnlyLookup(resolve: Resolver): LookupFunction {
+function publicOnlyLookup(resolve: HostResolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
@@ -49,7 +37,7 @@ function publicOnlyLookup(resolve: Resolver): LookupFunction {
           );
           return callback(error as NodeJS.ErrnoException, '', 0);
         }
-        if (options.all) return (callback as unknown as (e: null, all: ResolvedAddress[]) => void)(null, addresses);
+        if (options.all) return (callback as unknown as (e: null, all: Awaited<ReturnType<HostResolver>>) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, '', 0),
@@ -72,7 +60,7 @@ export function isClientIdUrl(clientId: string): boolean {
  * Fetches a Client ID Metadata Document: GET over https to a public address only (an IP literal
  * too is checked), no redirects followed, at most 16 KiB, within 5 s. The parsed JSON, unchecked.
  */
-export async function fetchClientMetadataDocument(clientId: string, resolve: Resolver = systemResolver): Promise<unknown> {
+export async function fetchClientMetadataDocument(clientId: string, resolve: HostResolver = systemResolver): Promise<unknown> {
   if (!isClientIdUrl(clientId)) throw new ClientDocumentError('a client id URL must be https with a path');
   const url = new URL(clientId);
   const host = url.hostname.replace(/^\[|\]$/g, '');
