@@ -13,7 +13,7 @@ import { seriousViolations } from './support/axe.ts';
 /**
  * The dashboard's webhooks pages (issue 34 item 6), in chromium against a real gateway process that
  * sends to a receiver on loopback (WEBHOOKS_ALLOW_PRIVATE_TARGETS): an endpoint created with its
- * secret shown once, a test event delivered and its attempt listed, disabled, its secret rotated
+ * secret shown once, edited, a test event delivered and its attempt listed, disabled, its secret rotated
  * after a confirmation, deleted; viewers see it read-only; axe-core finds no serious or critical
  * violation on the pages.
  */
@@ -150,6 +150,15 @@ test('an admin creates an endpoint, sends a test event, disables it, rotates its
   await page.fill('input[name=since]', '2020-01-01T00:00');
   await submit('button:has-text("Recover failed deliveries")');
   assert.match((await page.textContent('[role=status]'))!, /No failed deliveries since 2020-01-01 00:00 UTC/);
+
+  // The edit form holds the endpoint's fields.
+  await go(page, 'webhooks');
+  await page.click(`a[aria-label="Edit endpoint ${hookUrl}…"]`);
+  assert.equal(await page.inputValue('input[name=eventTypes]'), 'customer.*, ar-invoice.*');
+  await noSeriousViolations('the edit form');
+  await page.fill('input[name=description]', 'The edited receiver');
+  await submit('button:has-text("Save endpoint")');
+  assert.match((await page.textContent(row))!, /The edited receiver/);
 
   // Disabled.
   await go(page, 'webhooks');

@@ -116,3 +116,24 @@ test('an endpoint of another organisation, or none, is the list page’s problem
   }
   assert.equal((await t.gateway.webhooks.endpoints.get(other, theirs)).disabledAt, null, 'theirs untouched');
 });
+
+test('an endpoint is edited from a form holding its fields; a refused change is the problem and changes nothing', async () => {
+  const form = (await get(`/webhooks/${endpointId}/edit`)).html;
+  assert.match(form, /<input type="url" name="url" required maxlength="2000" value="https:\/\/receiver\.invalid\/hook">/);
+  const edited = await post(`/webhooks/${endpointId}/edit`, {
+    url: 'https://receiver.invalid/hook2',
+    eventTypes: 'customer.*, item.*',
+    connections: '',
+    description: 'Edited',
+  });
+  assert.deepEqual(edited, { status: 303, location: '/dashboard/webhooks' });
+  assert.match((await get('/webhooks')).html, /role="status">https:\/\/receiver\.invalid\/hook2 is changed/);
+  const endpoint = await t.gateway.webhooks.endpoints.get(orgId, endpointId);
+  assert.deepEqual(
+    [endpoint.url, endpoint.eventTypes, endpoint.connectionIds, endpoint.description],
+    ['https://receiver.invalid/hook2', ['customer.*', 'item.*'], null, 'Edited'],
+  );
+  await post(`/webhooks/${endpointId}/edit`, { url: 'https://receiver.invalid/hook3', eventTypes: 'nonsense.*' });
+  assert.match((await get('/webhooks')).html, /role="alert">unknown event types: nonsense\.\*/);
+  assert.equal((await t.gateway.webhooks.endpoints.get(orgId, endpointId)).url, 'https://receiver.invalid/hook2');
+});

@@ -29,7 +29,7 @@ function stateOf(e: EndpointView): string {
 
 /**
  * The webhooks pages (docs/operations.md#dashboard): an organisation's endpoints, created with a
- * signing secret shown once, disabled and enabled, deleted and their secret rotated after a
+ * signing secret shown once, edited, disabled and enabled, deleted and their secret rotated after a
  * confirmation, a test event sent; each endpoint's recent deliveries with their attempts, a failed
  * one sent again, the failed ones since a time recovered. Every form answers with a redirect
  * (PageContext.redirectWith); the service's refusals (AdminError) are the page's problem.
@@ -82,6 +82,26 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
             'This secret is shown only now; the gateway keeps it sealed and never shows it again. Give it to the receiver, which verifies each delivery with it.',
         },
       });
+    }),
+  );
+
+  router.get('/webhooks/:id/edit', signedIn, adminOnly, (req, res) =>
+    answering(res, 'webhooks', async () => {
+      const endpoint = await endpoints.get(orgOf(res), idOf(req));
+      render(res, 200, 'webhook-edit', await frame(res), { title: 'Edit a webhook endpoint', page: 'webhooks', endpoint });
+    }),
+  );
+
+  router.post('/webhooks/:id/edit', signedIn, adminOnly, (req, res) =>
+    answering(res, 'webhooks', async () => {
+      const connections = list(field(req, 'connections'));
+      const endpoint = await endpoints.update(orgOf(res), idOf(req), {
+        url: field(req, 'url'),
+        eventTypes: list(field(req, 'eventTypes')),
+        connectionIds: connections.length ? connections : null,
+        description: field(req, 'description'),
+      });
+      await redirectWith(res, { page: 'webhooks', notice: `${endpoint.url} is changed.` });
     }),
   );
 
