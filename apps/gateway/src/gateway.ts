@@ -323,6 +323,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cursors,
     events,
     webhookDeliveries: webhooks.deliveries,
+    webhookEndpoints: webhooks.endpoints,
     log: options.log,
     requestTimeoutMs: options.requestTimeoutMs,
     limitsOf: cachedLimitsLookup(options.store, limits.defaults, limits.limitsCacheMs),

@@ -8,6 +8,7 @@ import type { LimitsLookup } from './core/limits/limitsLookup.ts';
 import type { RateLimiter } from './core/limits/rateLimiter.ts';
 import { EventFeed } from './core/events/eventFeed.ts';
 import { WebhookDeliveryList } from './core/webhooks/deliveryList.ts';
+import type { WebhookEndpoints } from './core/webhooks/webhookEndpoints.ts';
 import type { CursorCodec } from './core/reads/cursor.ts';
 import { RecordReader } from './core/reads/recordReader.ts';
 import type { UsageRecorder } from './core/usage/usageRecorder.ts';
@@ -50,6 +51,8 @@ export interface AppOptions {
   events?: EventFeed;
   /** `GET /v1/webhook-deliveries`; a list of its own over the store unless given. */
   webhookDeliveries?: WebhookDeliveryList;
+  /** The dashboard's webhooks pages; not served unless given. */
+  webhookEndpoints?: WebhookEndpoints;
   log: Logger;
   requestTimeoutMs: number;
   /** Each organisation's limits (docs/api.md#rate-limits). */
@@ -132,7 +135,14 @@ export function createApp(options: AppOptions): Express {
   mountDownloads(app, options.releases ?? null);
   app.use(
     '/dashboard',
-    dashboardRouter({ admin, auth: options.dashboardAuth, publicUrl: options.publicUrl, oauth, releases: options.releases ?? null }),
+    dashboardRouter({
+      admin,
+      auth: options.dashboardAuth,
+      publicUrl: options.publicUrl,
+      oauth,
+      releases: options.releases ?? null,
+      ...(options.webhookEndpoints ? { webhooks: { endpoints: options.webhookEndpoints, store } } : {}),
+    }),
   );
   app.use(notFound);
   app.use(errorHandler(log));

@@ -33,6 +33,9 @@ export interface EndpointFields {
 
 const MAX_URL_LENGTH = 2_000;
 
+/** The reason an endpoint disabled by an admin (not by its failures, deliveryWorker.ts) is given. */
+export const DISABLED_BY_ADMIN = 'disabled by an admin';
+
 /**
  * An organisation's webhook endpoints (docs/api.md#webhooks), for the dashboard and the operator
  * CLI: created with a signing secret shown once, changed, rotated with an overlap, disabled and
@@ -114,7 +117,7 @@ export class WebhookEndpoints {
     return { endpoint: viewOf(rotated, now), secret };
   }
 
-  async disable(orgId: string, id: string, reason = 'disabled by an admin'): Promise<EndpointView> {
+  async disable(orgId: string, id: string, reason = DISABLED_BY_ADMIN): Promise<EndpointView> {
     const endpoint = await this.found(orgId, id);
     if (endpoint.disabledAt !== null) return viewOf(endpoint, this.now());
     const disabled = await this.store.disableWebhookEndpoint(orgId, id, reason, this.now());

@@ -16,6 +16,7 @@ import { oauthConsentPages } from './pages/oauthConsent.ts';
 import { signInPages } from './pages/signIn.ts';
 import { usagePages } from './pages/usage.ts';
 import { usersPages } from './pages/users.ts';
+import { webhooksPages, type DashboardWebhooks } from './pages/webhooks.ts';
 import { cookiesOf, dashboardHeaders, formTokenOf, fromThisOrigin, sameToken, SESSION_COOKIE } from './security.ts';
 
 export interface DashboardOptions {
@@ -27,6 +28,8 @@ export interface DashboardOptions {
   oauth?: OAuthAuthority;
   /** The agent's release folder, for download links and the latest agent version; none unless given. */
   releases?: ReleaseFolder | null;
+  /** The webhooks pages' endpoints service and store; absent, those pages are not served. */
+  webhooks?: DashboardWebhooks;
 }
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -40,7 +43,7 @@ const ASSET_FILES = new Set(['dashboard.css', 'dashboard.js', 'connect.js']);
  * redirect, so a reload neither sends the form again nor shows the secret again
  * (docs/decisions.md#post-redirect-get-and-secrets-shown-once).
  */
-export function dashboardRouter({ admin, auth, publicUrl, oauth, releases = null }: DashboardOptions): Router {
+export function dashboardRouter({ admin, auth, publicUrl, oauth, releases = null, webhooks }: DashboardOptions): Router {
   const router = Router();
   const context = pageContext(admin, auth, publicUrl, releases);
   const { message } = context;
@@ -72,6 +75,7 @@ export function dashboardRouter({ admin, auth, publicUrl, oauth, releases = null
   });
 
   for (const pages of [signInPages, keysPages, connectionsPages, connectPages, usersPages, usagePages, auditPages]) pages(router, context);
+  if (webhooks) webhooksPages(router, context, webhooks);
   if (oauth) {
     oauthConsentPages(router, context, oauth);
     connectedAppsPages(router, context, oauth);
