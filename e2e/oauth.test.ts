@@ -199,7 +199,7 @@ test(
     assert.ok(tools.includes('create_record'), `write was granted: ${tools.join(', ')}`);
     const result = (await client.callTool({ name: 'list_records', arguments: { object: 'customers', limit: 2 } })) as CallToolResult;
     assert.equal(result.isError, undefined, JSON.stringify(result.content));
-    assert.equal((result.structuredContent as { data: unknown[] }).data.length, 2);
+    assert.equal((JSON.parse((result.content[0] as { text: string }).text) as { data: unknown[] }).data.length, 2);
 
     await page.goto(`${gateway.url}/dashboard/connected-apps`);
     const row = page.locator('tr:has-text("E2E host")');
