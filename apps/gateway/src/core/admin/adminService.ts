@@ -9,6 +9,7 @@ import {
   USER_ROLES,
   type ApiKey,
   type AuditEntry,
+  type AuditFilter,
   type DailyUsage,
   type RequestRecord,
   type Connection,
@@ -383,9 +384,9 @@ export class AdminService {
     return this.store.listRecentRequests(orgId, { ...filter, limit: filter.limit ?? 200 });
   }
 
-  /** The organisation's audit log, newest first. */
-  listAudit(orgId: string, limit = 200): Promise<AuditEntry[]> {
-    return this.store.listAudit(orgId, limit);
+  /** The organisation's audit log, newest first, those entries matching `filter` only. */
+  listAudit(orgId: string, limit = 200, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+    return this.store.listAudit(orgId, limit, filter);
   }
 
   private async keepAnAdmin(orgId: string, userId: string): Promise<void> {
