@@ -753,6 +753,16 @@ export function storeContract(subject: StoreUnderTest): void {
       ['req_0'],
       'organisations apart',
     );
+    const ranged = await store.listRecentRequests(org.id, {
+      since: request(org.id, 100).at,
+      before: request(org.id, 103).at,
+      limit: 10,
+    });
+    assert.deepEqual(
+      ranged.map((r) => r.requestId),
+      ['req_102', 'req_101', 'req_100'],
+      'a time range: since included, before not',
+    );
     const filtered = await store.listRecentRequests(org.id, { keyId: 'key_b', statusClass: '4xx', limit: 3 });
     assert.deepEqual(
       filtered.map((r) => [r.keyId, r.status]),

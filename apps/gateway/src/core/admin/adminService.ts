@@ -379,8 +379,11 @@ export class AdminService {
     return this.store.listDailyUsage(orgId, since);
   }
 
-  /** The organisation's most recent requests, newest first, optionally of one key or status class. */
-  recentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit?: number } = {}): Promise<RequestRecord[]> {
+  /** The organisation's most recent requests, newest first, optionally of one key, status class or time range. */
+  recentRequests(
+    orgId: string,
+    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit?: number } = {},
+  ): Promise<RequestRecord[]> {
     return this.store.listRecentRequests(orgId, { ...filter, limit: filter.limit ?? 200 });
   }
 

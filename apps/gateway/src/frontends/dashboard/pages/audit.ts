@@ -3,6 +3,7 @@ import type { AuditFilter } from '../../../infrastructure/store/store.ts';
 import { apiKeyActor } from '../../../core/writes/writeAudit.ts';
 import { AUDIT_ACTIONS, auditSentence } from '../auditSentence.ts';
 import type { PageContext } from '../pageContext.ts';
+import { dayRangeOf } from '../pageParts.ts';
 import { render } from '../views.ts';
 
 /** The audit page lists this many entries, newest first. */
@@ -15,33 +16,20 @@ interface AuditQuery {
   problems: string[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A `YYYY-MM-DD` day that exists, as the start of that UTC day; null otherwise. */
-function dayStart(day: string): Date | null {
-  if (!DAY.test(day)) return null;
-  const at = new Date(`${day}T00:00:00.000Z`);
-  return Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day ? null : at;
-}
-
 /** Reads the filter from the query: actor and action exactly, `from` and `to` as UTC days, both included. */
 function auditQueryOf(req: Request): AuditQuery {
   const text = (name: string) => {
     const value = req.query[name];
     return typeof value === 'string' ? value.trim().slice(0, 320) : '';
   };
-  const form = { actor: text('actor'), action: text('action'), from: text('from'), to: text('to') };
+  const days = dayRangeOf(req);
+  const form = { actor: text('actor'), action: text('action'), from: days.from, to: days.to };
   const filter: AuditFilter = {};
-  const problems: string[] = [];
   if (form.actor) filter.actor = form.actor;
   if (form.action) filter.action = form.action;
-  const from = form.from ? dayStart(form.from) : null;
-  const to = form.to ? dayStart(form.to) : null;
-  if (form.from && !from) problems.push('“From” is not a date: use YYYY-MM-DD.');
-  if (form.to && !to) problems.push('“To” is not a date: use YYYY-MM-DD.');
-  if (from) filter.since = from.toISOString();
-  if (to) filter.before = new Date(to.getTime() + 86_400_000).toISOString();
-  if (from && to && from > to) problems.push('“From” is after “To”: nothing can match.');
+  if (days.since) filter.since = days.since;
+  if (days.before) filter.before = days.before;
+  const problems = days.problems;
   return { form, filter, problems };
 }
 

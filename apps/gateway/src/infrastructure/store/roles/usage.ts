@@ -30,6 +30,12 @@ export interface UsageStore {
   recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void>;
   /** The organisation's counts from `sinceDay` (YYYY-MM-DD) on. */
   listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]>;
-  /** The organisation's most recent requests first, optionally of one key and one status class. */
-  listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]>;
+  /**
+   * The organisation's most recent requests first, optionally of one key, one status class, and a
+   * time range (ISO 8601: `since` included, `before` not).
+   */
+  listRecentRequests(
+    orgId: string,
+    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit: number },
+  ): Promise<RequestRecord[]>;
 }
