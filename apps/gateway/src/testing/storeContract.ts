@@ -753,6 +753,9 @@ export function storeContract(subject: StoreUnderTest): void {
       ['req_0'],
       'organisations apart',
     );
+    const detailed = { ...request(org.id, USAGE_LOG_KEPT + 100), connectionId: 'conn_a', recordId: 'NO-SUCH', errorCode: 'NOT_FOUND' };
+    await store.recordUsage({ daily: [], requests: [detailed] });
+    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record and error code kept');
     const ranged = await store.listRecentRequests(org.id, {
       since: request(org.id, 100).at,
       before: request(org.id, 103).at,

@@ -19,6 +19,12 @@ export interface RequestRecord {
   status: number;
   ms: number;
   requestId: string;
+  /** The connection the request went to, when it named or was bound to one; absent otherwise. */
+  connectionId?: string;
+  /** The record it read (`GET /v1/{object}/{id}`) or created (`POST /v1/{object}`); absent otherwise. */
+  recordId?: string;
+  /** The error envelope's code of a refused request (`NOT_FOUND`, `RATE_LIMITED`, …); absent otherwise. */
+  errorCode?: string;
 }
 
 /** Requests kept in each organisation's request log. */

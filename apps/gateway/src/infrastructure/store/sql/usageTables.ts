@@ -50,6 +50,9 @@ export class UsageTables implements UsageStore {
               status: r.status,
               ms: r.ms,
               request_id: r.requestId,
+              connection_id: r.connectionId ?? null,
+              record_id: r.recordId ?? null,
+              error_code: r.errorCode ?? null,
             })),
           )
           .execute();
@@ -104,6 +107,9 @@ export class UsageTables implements UsageStore {
       status: r.status,
       ms: r.ms,
       requestId: r.request_id,
+      ...(r.connection_id !== null ? { connectionId: r.connection_id } : {}),
+      ...(r.record_id !== null ? { recordId: r.record_id } : {}),
+      ...(r.error_code !== null ? { errorCode: r.error_code } : {}),
     }));
   }
 }
