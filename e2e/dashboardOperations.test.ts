@@ -55,9 +55,10 @@ async function reload(): Promise<void> {
   assert.equal(await page.locator('[role=status]').count(), 0, 'nor the notice of the form');
 }
 
+/** Entries of one action naming `target`, through the audit page's own filter (entries read as sentences). */
 async function auditCount(action: string, target: string): Promise<number> {
-  await go('audit');
-  return page.locator(`tr:has-text("${action}"):has-text("${target}")`).count();
+  await go(`audit?action=${encodeURIComponent(action)}`);
+  return page.locator(`tbody tr:has-text("“${target}”")`).count();
 }
 
 /** The agents shown connected on a connection's card, as the page says it. */

@@ -682,6 +682,34 @@ export function storeContract(subject: StoreUnderTest): void {
     assert.equal((await store.listAudit(a.id, 1)).length, 1);
   });
 
+  test('the audit log filtered by actor, action and a time range, each bound as given (since inclusive, before exclusive)', async () => {
+    const store = await fresh();
+    const a = await store.createOrganisation('Alpha');
+    const b = await store.createOrganisation('Beta');
+    const entry = { orgId: a.id, target: 'key_1', details: null, address: null };
+    await store.recordAudit({ ...entry, at: '2026-05-01T10:00:00.000Z', actor: 'ann@a.example', action: 'key.created' });
+    await store.recordAudit({ ...entry, at: '2026-05-02T00:00:00.000Z', actor: 'ann@a.example', action: 'key.rotated' });
+    await store.recordAudit({ ...entry, at: '2026-05-02T23:59:59.999Z', actor: 'API key key_9', action: 'record.created' });
+    await store.recordAudit({ ...entry, at: '2026-05-03T00:00:00.000Z', actor: 'ann@a.example', action: 'key.rotated' });
+    await store.recordAudit({ ...entry, orgId: b.id, at: '2026-05-02T12:00:00.000Z', actor: 'ann@a.example', action: 'key.rotated' });
+    const ats = async (filter: Parameters<typeof store.listAudit>[2]) => (await store.listAudit(a.id, 10, filter)).map((e) => e.at);
+    assert.deepEqual(await ats({ actor: 'ann@a.example' }), [
+      '2026-05-03T00:00:00.000Z',
+      '2026-05-02T00:00:00.000Z',
+      '2026-05-01T10:00:00.000Z',
+    ]);
+    assert.deepEqual(await ats({ action: 'key.rotated' }), ['2026-05-03T00:00:00.000Z', '2026-05-02T00:00:00.000Z']);
+    assert.deepEqual(await ats({ since: '2026-05-02T00:00:00.000Z', before: '2026-05-03T00:00:00.000Z' }), [
+      '2026-05-02T23:59:59.999Z',
+      '2026-05-02T00:00:00.000Z',
+    ]);
+    assert.deepEqual(
+      await ats({ actor: 'ann@a.example', action: 'key.rotated', since: '2026-05-02T00:00:00.000Z', before: '2026-05-03T00:00:00.000Z' }),
+      ['2026-05-02T00:00:00.000Z'],
+    );
+    assert.deepEqual(await ats({ actor: 'nobody' }), []);
+  });
+
   test(`usage: counts add up across batches; each organisation's log keeps its newest ${USAGE_LOG_KEPT.toLocaleString('en')} requests`, async () => {
     const store = await fresh();
     const org = await store.createOrganisation('Busy');
@@ -724,6 +752,19 @@ export function storeContract(subject: StoreUnderTest): void {
       (await store.listRecentRequests(other.id, { limit: 5 })).map((r) => r.requestId),
       ['req_0'],
       'organisations apart',
+    );
+    const detailed = { ...request(org.id, USAGE_LOG_KEPT + 100), connectionId: 'conn_a', recordId: 'NO-SUCH', errorCode: 'NOT_FOUND' };
+    await store.recordUsage({ daily: [], requests: [detailed] });
+    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record and error code kept');
+    const ranged = await store.listRecentRequests(org.id, {
+      since: request(org.id, 100).at,
+      before: request(org.id, 103).at,
+      limit: 10,
+    });
+    assert.deepEqual(
+      ranged.map((r) => r.requestId),
+      ['req_102', 'req_101', 'req_100'],
+      'a time range: since included, before not',
     );
     const filtered = await store.listRecentRequests(org.id, { keyId: 'key_b', statusClass: '4xx', limit: 3 });
     assert.deepEqual(

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startGateway, type MetricsOptions, type RunningGateway, type WebhookOptions } from '../gateway.ts';
-import type { Scope } from '../infrastructure/store/store.ts';
+import type { Scope, Store } from '../infrastructure/store/store.ts';
 import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WriteHarness {
   gateway: RunningGateway;
+  /** The gateway's store, for what a test reads back (the audit log). */
+  store: Store;
   /** The organisation every key and connection is of. */
   orgId: string;
   /** Keys of the organisation by name: `writer` (live, read+write+mcp), `reader` (live, read+mcp), `tester` (test, read+write+mcp). */
@@ -75,6 +77,7 @@ export async function startWriteHarness(
   const agents: ScriptedAgent[] = [];
   return {
     gateway,
+    store,
     orgId: org.id,
     keys,
     connections,

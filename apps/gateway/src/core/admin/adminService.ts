@@ -9,6 +9,7 @@ import {
   USER_ROLES,
   type ApiKey,
   type AuditEntry,
+  type AuditFilter,
   type DailyUsage,
   type RequestRecord,
   type Connection,
@@ -378,14 +379,17 @@ export class AdminService {
     return this.store.listDailyUsage(orgId, since);
   }
 
-  /** The organisation's most recent requests, newest first, optionally of one key or status class. */
-  recentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit?: number } = {}): Promise<RequestRecord[]> {
+  /** The organisation's most recent requests, newest first, optionally of one key, status class or time range. */
+  recentRequests(
+    orgId: string,
+    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit?: number } = {},
+  ): Promise<RequestRecord[]> {
     return this.store.listRecentRequests(orgId, { ...filter, limit: filter.limit ?? 200 });
   }
 
-  /** The organisation's audit log, newest first. */
-  listAudit(orgId: string, limit = 200): Promise<AuditEntry[]> {
-    return this.store.listAudit(orgId, limit);
+  /** The organisation's audit log, newest first, those entries matching `filter` only. */
+  listAudit(orgId: string, limit = 200, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+    return this.store.listAudit(orgId, limit, filter);
   }
 
   private async keepAnAdmin(orgId: string, userId: string): Promise<void> {

@@ -23,6 +23,7 @@ import {
   type StoredWriteResult,
 } from '../../infrastructure/store/store.ts';
 import { idempotencyKeyIssue, writeFingerprint } from './idempotencyKey.ts';
+import { apiKeyActor, createdRecordId, RECORD_CREATED, type WriteAuditDetails } from './writeAudit.ts';
 
 /** Where a write goes, as the front end received it: checked by `place` before the body is read. */
 export interface WriteDestination {
@@ -84,6 +85,8 @@ interface Route {
   company: string;
   agentKey: string;
   tenant: Tenant;
+  /** The API key (or OAuth grant) that writes, as the audit log names it. */
+  key: { id: string; name: string };
 }
 
 /** The claim a request holds on its Idempotency-Key, when it sent one. */
@@ -207,7 +210,7 @@ export class RecordWriter {
       // An earlier request with this key gave up without knowing what became of its write: ask first.
       this.log.info({ operationId: ownId, object }, 'resuming a write of unknown outcome: asking the agent');
       const settled = await this.settle(route, ownId, deadline, held);
-      if (settled.outcome !== 'not_executed') return await this.answered(route, object, ownId, settled, held);
+      if (settled.outcome !== 'not_executed') return await this.answered(route, object, ownId, settled, held, request.requestId);
       await this.release(held, ownId);
       if (attempt > 0) throw notExecuted(ownId);
     }
@@ -223,7 +226,13 @@ export class RecordWriter {
   private route(target: ReadTarget): Route {
     const connection = resolveConnection(target.headers, target.key, target.connection);
     const company = requestedCompany(target.headers, connection, true)!;
-    return { connection, company, agentKey: agentKeyOf(connection), tenant: { orgId: target.key.orgId, maxInFlight: target.maxInFlight } };
+    return {
+      connection,
+      company,
+      agentKey: agentKeyOf(connection),
+      tenant: { orgId: target.key.orgId, maxInFlight: target.maxInFlight },
+      key: { id: target.key.id, name: target.key.name },
+    };
   }
 
   /** The 403s of docs/api.md#writes that the gateway decides: the sandbox, then the object (read-only, or not on the connection's write whitelist). */
@@ -287,7 +296,7 @@ export class RecordWriter {
           if (held) await this.release(held, op.operationId);
           throw notExecuted(op.operationId);
         }
-        return await this.answered(route, op.object, op.operationId, settled, held);
+        return await this.answered(route, op.object, op.operationId, settled, held, requestId);
       }
       if (held && neverStarted(error)) await this.release(held, op.operationId);
       else if (held && isGpRefusal(error)) return await this.keep(held, op.operationId, { kind: 'refused', error, requestId });
@@ -296,7 +305,7 @@ export class RecordWriter {
       if (isGpRefusal(error)) return { kind: 'refused', error, requestId, replayed: false };
       throw error;
     }
-    return await this.answered(route, op.object, op.operationId, answer, held);
+    return await this.answered(route, op.object, op.operationId, answer, held, requestId);
   }
 
   /**
@@ -334,6 +343,7 @@ export class RecordWriter {
     operationId: string,
     answer: AgentAnswer,
     held: Held | null,
+    requestId: string,
   ): Promise<WriteResult> {
     // A journal entry is the array of its lines; every other record one object (payloadShape checked the rest).
     // The sandbox's validate-only answers a preview instead, one object for every object (the body as
@@ -347,8 +357,10 @@ export class RecordWriter {
     }
     const outcome: Outcome = { kind: answer.outcome === 'validated' ? 'validated' : 'created', record: answer.payload };
     // Committed in GP (now, or by an earlier request the journal replays): an event, kept once however often it is recorded.
-    if (outcome.kind === 'created')
+    if (outcome.kind === 'created') {
+      this.audit(route, object, answer.payload, requestId);
       await this.events?.written(route.connection.orgId, route.connection.id, route.company, object, answer.payload);
+    }
     return held ? await this.keep(held, operationId, outcome) : { ...outcome, replayed: false };
   }
 
@@ -356,6 +368,41 @@ export class RecordWriter {
   private async keep(held: Held, operationId: string, outcome: Outcome): Promise<WriteResult> {
     await this.store.completeIdempotencyKey(held.orgId, held.key, operationId, storedOf(outcome));
     return { ...outcome, replayed: false };
+  }
+
+  /**
+   * Records a committed write in the organisation's audit log: which key, object and record. Not
+   * awaited, and a failure only logged: the write is done in GP, and its answer is never held up or
+   * lost for the log. A replay is not recorded again (it never reaches here), nor a validate-only
+   * request (it changes nothing).
+   */
+  private audit(route: Route, object: string, record: Buffer, requestId: string): void {
+    const recordId = createdRecordId(object, record);
+    const details: WriteAuditDetails = {
+      keyId: route.key.id,
+      keyName: route.key.name,
+      object,
+      recordId,
+      connectionId: route.connection.id,
+      company: route.company,
+      requestId,
+    };
+    this.store
+      .recordAudit({
+        orgId: route.connection.orgId,
+        at: new Date().toISOString(),
+        actor: apiKeyActor(route.key.id),
+        action: RECORD_CREATED,
+        target: recordId === null ? object : `${object} ${recordId}`,
+        details: { ...details },
+        address: null,
+      })
+      .catch((error: unknown) =>
+        this.log.warn(
+          { err: error, object, recordId, requestId, connectionId: route.connection.id },
+          'could not record the write in the audit log',
+        ),
+      );
   }
 
   private release(held: Held, operationId: string): Promise<void> {

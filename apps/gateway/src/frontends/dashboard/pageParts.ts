@@ -49,3 +49,31 @@ export function overlapChoices(now: Date, what: string): { value: RotationOverla
     return { value, label, checked: value === DEFAULT_OVERLAP };
   });
 }
+
+/** A `YYYY-MM-DD` day that exists, as the start of that UTC day; null otherwise. */
+function dayStart(day: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const at = new Date(`${day}T00:00:00.000Z`);
+  return Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day ? null : at;
+}
+
+/**
+ * The `from` and `to` days of a GET query (UTC, both included) as a time range (`since` included,
+ * `before` not), with what does not read said in `problems` and left out of the range.
+ */
+export function dayRangeOf(req: Request): { from: string; to: string; since?: string; before?: string; problems: string[] } {
+  const text = (name: string) => (typeof req.query[name] === 'string' ? req.query[name].trim().slice(0, 20) : '');
+  const [from, to] = [text('from'), text('to')];
+  const [start, end] = [from ? dayStart(from) : null, to ? dayStart(to) : null];
+  const problems: string[] = [];
+  if (from && !start) problems.push('“From” is not a date: use YYYY-MM-DD.');
+  if (to && !end) problems.push('“To” is not a date: use YYYY-MM-DD.');
+  if (start && end && start > end) problems.push('“From” is after “To”: nothing can match.');
+  return {
+    from,
+    to,
+    ...(start ? { since: start.toISOString() } : {}),
+    ...(end ? { before: new Date(end.getTime() + 86_400_000).toISOString() } : {}),
+    problems,
+  };
+}

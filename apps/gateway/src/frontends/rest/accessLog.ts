@@ -8,6 +8,17 @@ function objectOf(path: string): string {
   return segments[1] === 'v1' ? (segments[2] ?? '') : (segments[1] ?? '');
 }
 
+/** The record a request named (`GET /v1/customers/ABC`: `ABC`), as the path holds it; null when none. */
+function recordOf(method: string, path: string): string | null {
+  const segments = path.split('/');
+  if (method !== 'GET' || segments[1] !== 'v1' || segments.length !== 4 || !segments[3]) return null;
+  try {
+    return decodeURIComponent(segments[3]);
+  } catch {
+    return segments[3];
+  }
+}
+
 /**
  * One line per request: identifiers and timings, never headers (they hold keys), queries or bodies.
  * A request made with a key also counts in its organisation's usage. Requests refused for their
@@ -25,6 +36,17 @@ export function accessLog(log: Logger, usage: UsageRecorder | null) {
       const requestId = res.locals.requestId as string;
       const traceId = res.locals.traceId as string | undefined; // when tracing (rest/requestTracing.ts)
       log.info({ requestId, method: req.method, path, status: res.statusCode, ms, key: key?.prefix, traceId }, 'request');
+      // The connection, record and error code of the request, for the usage page's rows.
+      const detailOf = () => {
+        const connectionId: unknown = res.locals.auth?.connection?.id;
+        const recordId: unknown = res.locals.recordId ?? recordOf(req.method, path);
+        const errorCode: unknown = res.locals.errorCode;
+        return {
+          ...(typeof connectionId === 'string' ? { connectionId } : {}),
+          ...(typeof recordId === 'string' ? { recordId: recordId.slice(0, 200) } : {}),
+          ...(typeof errorCode === 'string' && res.statusCode >= 400 ? { errorCode } : {}),
+        };
+      };
       if (usage && key) {
         usage.record({
           orgId: key.orgId,
@@ -36,6 +58,7 @@ export function accessLog(log: Logger, usage: UsageRecorder | null) {
           status: res.statusCode,
           ms,
           requestId,
+          ...detailOf(),
         });
       }
     });

@@ -1,6 +1,7 @@
 import type { Response, Router } from 'express';
 import { rotationOverlapNamed } from '../../../core/auth/rotationOverlap.ts';
 import type { PageContext } from '../pageContext.ts';
+import { firstRunChecklist } from '../firstRun.ts';
 import { field, fields, overlapChoices, problemOf, secretShown } from '../pageParts.ts';
 import { render, time } from '../views.ts';
 
@@ -11,10 +12,18 @@ const NO_SUCH_KEY = 'There is no active key with that id in your organisation.';
  * with the old secret's overlap), end an overlap early, revoke (after a confirmation). Every form
  * answers with a redirect back to the page (PageContext.redirectWith).
  */
-export function keysPages(router: Router, { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash }: PageContext): void {
+export function keysPages(
+  router: Router,
+  { admin, frame, signedIn, adminOnly, userOf, as, redirectWith, takeFlash, publicUrl }: PageContext,
+): void {
   async function keysPage(res: Response): Promise<void> {
     const user = userOf(res);
-    const [keys, flash] = await Promise.all([admin.listApiKeys(user.orgId), takeFlash(res, 'keys')]);
+    const [keys, flash, connections, daily] = await Promise.all([
+      admin.listApiKeys(user.orgId),
+      takeFlash(res, 'keys'),
+      admin.listConnections(user.orgId),
+      admin.dailyUsage(user.orgId),
+    ]);
     const now = new Date().toISOString();
     render(res, 200, 'keys', await frame(res), {
       title: 'API keys',
@@ -26,6 +35,8 @@ export function keysPages(router: Router, { admin, frame, signedIn, adminOnly, u
           ? key.previousSecretUntil
           : null,
       canChange: user.role === 'admin',
+      // Until a connection's agent has connected, a live key exists and has made a request.
+      checklist: firstRunChecklist({ connections, keys, daily, publicUrl: publicUrl() }),
       ...flash,
     });
   }

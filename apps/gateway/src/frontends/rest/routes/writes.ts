@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { issuesOf } from '@gp-gateway/protocol';
 import { ApiError } from '../../../errors/apiError.ts';
 import type { RecordWriter } from '../../../core/writes/recordWriter.ts';
+import { createdRecordId } from '../../../core/writes/writeAudit.ts';
 import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
 import { sendError } from '../errorHandler.ts';
 import { sendJson } from '../sendJson.ts';
@@ -66,6 +67,8 @@ export function mountWriteRoutes(app: Express, guards: RequestHandler[], { write
     });
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
     if (result.kind === 'refused') return sendError(res, result.error, result.requestId);
+    // The created record's id, for the usage page's row (rest/accessLog.ts).
+    if (result.kind === 'created') res.locals.recordId = createdRecordId(place.object, result.record);
     res.status(result.kind === 'created' ? 201 : 200);
     sendJson(res, ['{"data":', result.record, '}']);
   });

@@ -19,6 +19,12 @@ export interface RequestRecord {
   status: number;
   ms: number;
   requestId: string;
+  /** The connection the request went to, when it named or was bound to one; absent otherwise. */
+  connectionId?: string;
+  /** The record it read (`GET /v1/{object}/{id}`) or created (`POST /v1/{object}`); absent otherwise. */
+  recordId?: string;
+  /** The error envelope's code of a refused request (`NOT_FOUND`, `RATE_LIMITED`, …); absent otherwise. */
+  errorCode?: string;
 }
 
 /** Requests kept in each organisation's request log. */
@@ -30,6 +36,12 @@ export interface UsageStore {
   recordUsage(batch: { daily: DailyUsage[]; requests: RequestRecord[] }): Promise<void>;
   /** The organisation's counts from `sinceDay` (YYYY-MM-DD) on. */
   listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]>;
-  /** The organisation's most recent requests first, optionally of one key and one status class. */
-  listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]>;
+  /**
+   * The organisation's most recent requests first, optionally of one key, one status class, and a
+   * time range (ISO 8601: `since` included, `before` not).
+   */
+  listRecentRequests(
+    orgId: string,
+    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit: number },
+  ): Promise<RequestRecord[]>;
 }

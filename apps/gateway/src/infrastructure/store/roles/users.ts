@@ -46,6 +46,18 @@ export interface AuditEntry {
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
+/** Which entries of an organisation's audit log to list: each given field must match. */
+export interface AuditFilter {
+  /** Exactly this actor (a user's email, `operator CLI`, `API key key_…`). */
+  actor?: string;
+  /** Exactly this action, e.g. `key.rotated`. */
+  action?: string;
+  /** Entries at or after this time (ISO 8601, UTC). */
+  since?: string;
+  /** Entries before this time (ISO 8601, UTC). */
+  before?: string;
+}
+
 /** The dashboard's people: users, their sign-in links and sessions, and the audit log. */
 export interface UsersStore {
   /** Null when a user of the organisation already has that email (whatever other organisations have). */
@@ -85,6 +97,6 @@ export interface UsersStore {
   takeDashboardFlash(idHash: string): Promise<string | null>;
 
   recordAudit(entry: NewAuditEntry): Promise<void>;
-  /** The organisation's most recent entries first. */
-  listAudit(orgId: string, limit: number): Promise<AuditEntry[]>;
+  /** The organisation's most recent entries first, those matching `filter` only. */
+  listAudit(orgId: string, limit: number, filter?: AuditFilter): Promise<AuditEntry[]>;
 }

@@ -572,6 +572,21 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0005_oauth': oauth(kind),
     '0006_rotation_overlap': rotationOverlap(kind),
     '0007_users_per_org': usersPerOrganisation(kind),
+    '0008_request_detail': requestDetail(),
+  };
+}
+
+/**
+ * The usage page's request rows (issue 36 item 7): the connection a request went to, the record it
+ * named or created, and its error code; null for rows written before, and where a request has none.
+ */
+function requestDetail(): Migration {
+  return {
+    async up(db: Db) {
+      for (const column of ['connection_id', 'record_id', 'error_code']) {
+        await db.schema.alterTable('request_log').addColumn(column, 'text').execute();
+      }
+    },
   };
 }
 

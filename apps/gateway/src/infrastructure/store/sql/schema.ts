@@ -123,6 +123,9 @@ export interface RequestLogTable {
   status: number;
   ms: number;
   request_id: string;
+  connection_id: string | null;
+  record_id: string | null;
+  error_code: string | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -50,6 +50,9 @@ export class UsageTables implements UsageStore {
               status: r.status,
               ms: r.ms,
               request_id: r.requestId,
+              connection_id: r.connectionId ?? null,
+              record_id: r.recordId ?? null,
+              error_code: r.errorCode ?? null,
             })),
           )
           .execute();
@@ -77,7 +80,10 @@ export class UsageTables implements UsageStore {
     return rows.map((r) => ({ orgId: r.org_id, keyId: r.key_id, day: r.day, statusClass: r.status_class, requests: Number(r.requests) }));
   }
 
-  async listRecentRequests(orgId: string, filter: { keyId?: string; statusClass?: string; limit: number }): Promise<RequestRecord[]> {
+  async listRecentRequests(
+    orgId: string,
+    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit: number },
+  ): Promise<RequestRecord[]> {
     // Status classes are `2xx` … `5xx`: the class is the hundreds of the status.
     const hundreds = filter.statusClass ? Number(filter.statusClass[0]) * 100 : null;
     const rows = await this.engine.db
@@ -86,6 +92,8 @@ export class UsageTables implements UsageStore {
       .where('org_id', '=', orgId)
       .$if(filter.keyId !== undefined, (q) => q.where('key_id', '=', filter.keyId!))
       .$if(hundreds !== null, (q) => q.where('status', '>=', hundreds!).where('status', '<', hundreds! + 100))
+      .$if(filter.since !== undefined, (q) => q.where('at', '>=', filter.since!))
+      .$if(filter.before !== undefined, (q) => q.where('at', '<', filter.before!))
       .orderBy('id', 'desc')
       .limit(filter.limit)
       .execute();
@@ -99,6 +107,9 @@ export class UsageTables implements UsageStore {
       status: r.status,
       ms: r.ms,
       requestId: r.request_id,
+      ...(r.connection_id !== null ? { connectionId: r.connection_id } : {}),
+      ...(r.record_id !== null ? { recordId: r.record_id } : {}),
+      ...(r.error_code !== null ? { errorCode: r.error_code } : {}),
     }));
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AuditEntry, DashboardSession, NewAuditEntry, NewUser, User, UserRole, UsersStore } from '../roles/users.ts';
+import type { AuditEntry, AuditFilter, DashboardSession, NewAuditEntry, NewUser, User, UserRole, UsersStore } from '../roles/users.ts';
 import type { StoreEngine } from './engine.ts';
 import { jsonText, parsedJson, toUser } from './rows.ts';
 
@@ -197,8 +197,13 @@ export class UsersTables implements UsersStore {
       .execute();
   }
 
-  async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {
-    const rows = await this.db.selectFrom('audit_log').selectAll().where('org_id', '=', orgId).orderBy('id', 'desc').limit(limit).execute();
+  async listAudit(orgId: string, limit: number, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+    let query = this.db.selectFrom('audit_log').selectAll().where('org_id', '=', orgId);
+    if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+    if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+    if (filter.before !== undefined) query = query.where('at', '<', filter.before);
+    const rows = await query.orderBy('id', 'desc').limit(limit).execute();
     return rows.map((row) => ({
       id: row.id,
       orgId: row.org_id,

@@ -1,0 +1,100 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { AdminService } from '../../../core/admin/adminService.ts';
+import { sha256Hex } from '../../../core/auth/secrets.ts';
+import type { RequestRecord } from '../../../infrastructure/store/store.ts';
+import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarness.ts';
+
+/** The usage page's recent requests over HTTP (issue 36): each with its key's name, narrowed to UTC days from the GET query. */
+let h: WriteHarness;
+let session = '';
+
+before(async () => {
+  h = await startWriteHarness();
+  const admin = new AdminService(h.store);
+  const org = await admin.createOrganisation('Used');
+  const { key } = await admin.issueApiKey({ orgId: org.id, name: 'ERP sync', mode: 'live', scopes: ['read'] });
+  const plant = (await admin.createConnection({ orgId: org.id, name: 'Plant' })).connection.id;
+  const user = (await h.store.createUser({ orgId: org.id, email: 'ann@used.example', role: 'viewer' }))!;
+  session = randomBytes(24).toString('base64url');
+  await h.store.createDashboardSession({ idHash: sha256Hex(session), userId: user.id, at: new Date() });
+  const request = (at: string, requestId: string, keyId = key.id): RequestRecord => ({
+    orgId: org.id,
+    at,
+    keyId,
+    keyPrefix: keyId === key.id ? key.prefix : 'oauth:abcdef',
+    method: 'GET',
+    object: 'customers',
+    status: 200,
+    ms: 12.5,
+    requestId,
+  });
+  await h.store.recordUsage({
+    daily: [],
+    requests: [
+      request('2026-05-01T23:59:59.000Z', 'req_may1'),
+      { ...request('2026-05-02T00:00:00.000Z', 'req_may2'), connectionId: plant, recordId: 'NO-SUCH', errorCode: 'NOT_FOUND', status: 404 },
+      request('2026-05-03T08:00:00.000Z', 'req_may3', 'grant_1'),
+    ],
+  });
+});
+after(() => h.close());
+
+async function usagePage(query: Record<string, string> = {}) {
+  const res = await fetch(`${h.gateway.url}/dashboard/usage?${new URLSearchParams(query)}`, {
+    headers: { cookie: `__Host-gp_session=${session}` },
+  });
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  return { html, ids: [...html.matchAll(/<code>(req_[a-z0-9]+)<\/code>/g)].map((m) => m[1]) };
+}
+
+test('recent requests name their key; a grant without a key keeps its prefix', async () => {
+  const { html, ids } = await usagePage();
+  assert.deepEqual(ids, ['req_may3', 'req_may2', 'req_may1']);
+  assert.match(html, /<td>ERP sync <code>lb_live_[^<]*…<\/code><\/td>/);
+  assert.match(html, /<td><code>oauth:abcdef…<\/code><\/td>/);
+  assert.match(
+    html,
+    /<td>Plant<\/td><td>GET customers<\/td><td>NO-SUCH<\/td><td>404<\/td><td>NOT_FOUND<\/td><td>12.5<\/td><td><code>req_may2</,
+    'connection, record, status, error code, latency',
+  );
+  assert.match(html, /<label>From <input type="date" name="from" value="">/);
+});
+
+test('From and To narrow the requests to UTC days, both included; a day that does not read is said and not applied', async () => {
+  assert.deepEqual((await usagePage({ from: '2026-05-02', to: '2026-05-02' })).ids, ['req_may2']);
+  assert.deepEqual((await usagePage({ from: '2026-05-02' })).ids, ['req_may3', 'req_may2']);
+  assert.deepEqual((await usagePage({ to: '2026-05-01' })).ids, ['req_may1']);
+  const kept = await usagePage({ from: '2026-05-02', to: '2026-05-03' });
+  assert.match(kept.html, /name="from" value="2026-05-02"/);
+  const bad = await usagePage({ from: 'May' });
+  assert.match(bad.html, /role="alert">“From” is not a date/);
+  assert.equal(bad.ids.length, 3);
+});
+
+test('each request is counted with its connection, the record it named or created, and its error code', async () => {
+  const agent = await h.agent('hq');
+  try {
+    const created = await h.post('/v1/customers', { id: 'used01', name: 'Used' });
+    assert.equal(created.status, 201, created.text);
+    const missing = await fetch(`${h.gateway.url}/v1/customers/NO%20SUCH`, {
+      headers: { authorization: `Bearer ${h.keys.writer}`, 'x-connection-id': h.connections.closed.id },
+    });
+    await missing.arrayBuffer();
+    assert.equal(missing.status, 503);
+  } finally {
+    agent.drop();
+  }
+  await h.gateway.usage.flush();
+  const [read, write] = await h.store.listRecentRequests(h.orgId, { limit: 2 });
+  assert.deepEqual(
+    [read!.connectionId, read!.recordId, read!.errorCode, read!.status],
+    [h.connections.closed.id, 'NO SUCH', 'CONNECTION_OFFLINE', 503],
+  );
+  assert.deepEqual(
+    [write!.connectionId, write!.recordId, write!.errorCode, write!.status],
+    [h.connections.hq.id, 'USED01', undefined, 201],
+  );
+});
