@@ -12,7 +12,9 @@ import { buildOpenApiDocument } from './document.ts';
 
 /** Pages for people, not API routes: the reference itself and the dashboard. */
 // The OAuth endpoints are described by their own metadata (RFC 8414, docs/api.md#oauth), as OAuth clients read them.
-const NOT_API = ['/docs', '/dashboard', '/authorize', '/token', '/register', '/revoke', '/.well-known/'];
+// Pages, OAuth's endpoints (described by their RFC 8414 metadata) and the agent's release files
+// (/downloads, docs/operations.md#updating-agents): served beside the API, not part of it.
+const NOT_API = ['/docs', '/dashboard', '/authorize', '/token', '/register', '/revoke', '/.well-known/', '/downloads/'];
 
 type Json = Record<string, any>;
 const document = buildOpenApiDocument() as Json;
