@@ -286,7 +286,7 @@ test(
     await check(page, 'users with a new sign-in link');
 
     // Every page an admin reaches, and the confirmations.
-    for (const name of ['keys', 'connections', 'usage', 'users', 'audit', 'no-such-page']) await visit(name);
+    for (const name of ['keys', 'connections', 'usage', 'users', 'audit', 'connected-apps', 'webhooks', 'no-such-page']) await visit(name);
     await go('keys');
     const keyId = /\/dashboard\/keys\/([^/]+)\/rotate/.exec(
       (await page.getAttribute('tr:has-text("Accessible") a:has-text("Rotate…")', 'href'))!,
@@ -295,7 +295,7 @@ test(
     await visit(`keys/${keyId}/revoke`);
     await go('connections');
     const connectionId = (await page.getAttribute('section.card:has(h2:has-text("Accessible plant"))', 'id'))!;
-    for (const action of ['rotate-token', 'revoke-token', 'install']) await visit(`connections/${connectionId}/${action}`);
+    for (const action of ['rotate-token', 'revoke-token', 'install', 'connect']) await visit(`connections/${connectionId}/${action}`);
     await go('users');
     const remove = (await page.getAttribute('a[aria-label="Remove accessible@example.com…"]', 'href'))!;
     await visit(remove.replace('/dashboard/', ''));
