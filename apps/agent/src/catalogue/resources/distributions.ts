@@ -1,6 +1,17 @@
 import { AP_DISTRIBUTION_TYPES, AP_DOCUMENT_TYPES, AR_DISTRIBUTION_TYPES, AR_DOCUMENT_TYPES } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../types.ts';
 
+/** A distribution line's fields, the same columns in RM10101 and PM10100; the account by its number through the join `a` (GL00105). */
+function distributionFields(types: Readonly<Record<number, string>>): ResourceDef['fields'] {
+  return {
+    type: { column: 'DISTTYPE', codec: { enum: types } },
+    accountNumber: { join: 'a', column: 'ACTNUMST', codec: 'string' },
+    debit: { column: 'DEBITAMT', codec: 'money' },
+    credit: { column: 'CRDTAMNT', codec: 'money' },
+    reference: { column: 'DistRef', codec: 'string' },
+  };
+}
+
 /**
  * A receivables or payables document's distribution lines, as GP keeps them until posting moves
  * them to history (RM10101 for work and open receivables documents, PM10100 for payables ones):
@@ -12,13 +23,7 @@ export const arInvoiceDistributions: ResourceDef = {
   database: 'company',
   sources: [{ table: 'RM10101' }],
   joins: [{ alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'DSTINDX' }],
-  fields: {
-    type: { column: 'DISTTYPE', codec: { enum: AR_DISTRIBUTION_TYPES } },
-    accountNumber: { join: 'a', column: 'ACTNUMST', codec: 'string' },
-    debit: { column: 'DEBITAMT', codec: 'money' },
-    credit: { column: 'CRDTAMNT', codec: 'money' },
-    reference: { column: 'DistRef', codec: 'string' },
-  },
+  fields: distributionFields(AR_DISTRIBUTION_TYPES),
   filters: {
     documentId: {
       kind: 'document',
@@ -43,13 +48,7 @@ export const apInvoiceDistributions: ResourceDef = {
     { alias: 'h', table: 'PM10000', foreignColumn: 'VCHRNMBR', localColumn: 'VCHRNMBR' },
     { alias: 'a', table: 'GL00105', foreignColumn: 'ACTINDX', localColumn: 'DSTINDX' },
   ],
-  fields: {
-    type: { column: 'DISTTYPE', codec: { enum: AP_DISTRIBUTION_TYPES } },
-    accountNumber: { join: 'a', column: 'ACTNUMST', codec: 'string' },
-    debit: { column: 'DEBITAMT', codec: 'money' },
-    credit: { column: 'CRDTAMNT', codec: 'money' },
-    reference: { column: 'DistRef', codec: 'string' },
-  },
+  fields: distributionFields(AP_DISTRIBUTION_TYPES),
   filters: {
     documentId: {
       kind: 'document',
