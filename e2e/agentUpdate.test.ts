@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { PUBLIC_KEY_PEM } from '../apps/agent/build/releaseSignature.ts';
+import { systemdUnit } from '../apps/agent/src/cli/install/serviceFiles.ts';
 import { buildRelease, standInProgram, throwawayReleaseKey } from './support/release.ts';
 import { runAgentCli, startGatewayProcess, type Started } from './support/processes.ts';
 
@@ -222,4 +223,89 @@ test('update replaces the program with the verified release, keeps the previous 
     /This agent: 0\.2\.0 at .*\nSHA256SUMS: signed[^\n]*\nRelease offered: 0\.2\.0 .*\nUp to date: nothing to install\./,
   );
   assert.deepEqual(folderState(), { 'gp-agent': program(NEW_VERSION), 'gp-agent.previous': program('0.1.0') });
+});
+
+/**
+ * An installed agent of its own (0.1.0) beside a folder standing for `/` (GP_AGENT_TEST_SYSTEM_ROOT,
+ * test-only): systemd's marker, the unit `gp-agent install` writes for the program, and a stand-in
+ * systemctl that records each call with the version the program says at that moment, and refuses
+ * the restart while the program says `refuseOn`.
+ */
+function installedWithService(name: string, options: { systemd: boolean; refuseOn?: string }) {
+  const base = path.join(tmp, name);
+  const agent = path.join(base, 'opt', 'gp-agent');
+  fs.mkdirSync(path.dirname(agent), { recursive: true });
+  fs.writeFileSync(agent, program('0.1.0'), { mode: 0o755 });
+  const root = path.join(base, 'root');
+  const unit = path.join(root, 'etc/systemd/system/gp-agent.service');
+  fs.mkdirSync(path.dirname(unit), { recursive: true });
+  fs.writeFileSync(
+    unit,
+    systemdUnit({ program: agent, installDir: path.dirname(agent), config: '/etc/gp-agent/gp-agent.conf', user: 'gp-agent' }),
+  );
+  if (options.systemd) fs.mkdirSync(path.join(root, 'run/systemd/system'), { recursive: true });
+  const calls = path.join(base, 'systemctl.calls');
+  const systemctl = path.join(root, 'usr/bin/systemctl');
+  fs.mkdirSync(path.dirname(systemctl), { recursive: true });
+  fs.writeFileSync(
+    systemctl,
+    `#!/bin/sh\nsays=$('${agent}' --version)\necho "$* (program: $says)" >> '${calls}'\n` +
+      (options.refuseOn ? `case "$says" in ${options.refuseOn}*) echo "Job for gp-agent.service failed." >&2; exit 1;; esac\n` : '') +
+      'exit 0\n',
+    { mode: 0o755 },
+  );
+  return {
+    agent,
+    calls: () => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n') : []),
+    folder: () =>
+      Object.fromEntries(
+        fs
+          .readdirSync(path.dirname(agent))
+          .sort()
+          .map((f) => [f, fs.readFileSync(path.join(path.dirname(agent), f), 'utf8')]),
+      ),
+    update: () =>
+      runAgentCli(['update', '--gateway', gateway.url, '--program', agent, '--release-key', keyFile], { GP_AGENT_TEST_SYSTEM_ROOT: root }),
+  };
+}
+
+test('update restarts the systemd service onto the new program with systemctl, found by absolute path', async () => {
+  const site = installedWithService('service-restarted', { systemd: true });
+  const run = await site.update();
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /\(test-only\) GP_AGENT_TEST_SYSTEM_ROOT: the service is looked for under /);
+  assert.match(run.stdout, /^Restarted the service: systemctl restart gp-agent$/m);
+  assert.deepEqual(
+    site.calls(),
+    [`restart gp-agent (program: ${NEW_VERSION} (commit e2e020))`],
+    'restarted once, with the new program in place',
+  );
+  assert.deepEqual(site.folder(), { 'gp-agent': program(NEW_VERSION), 'gp-agent.previous': program('0.1.0') });
+});
+
+test('a restart systemd refuses puts the previous program back, restarts the service on it, and says so', async () => {
+  const site = installedWithService('service-refused', { systemd: true, refuseOn: NEW_VERSION });
+  const run = await site.update();
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stderr,
+    /^gp-agent: systemctl restart gp-agent failed \(exit 1: Job for gp-agent\.service failed\.\), so the update was rolled back: \S+ is the previous program again \(0\.1\.0\)\. The service was restarted on it \(systemctl restart gp-agent\)\.$/m,
+  );
+  assert.deepEqual(site.calls(), [
+    `restart gp-agent (program: ${NEW_VERSION} (commit e2e020))`,
+    'restart gp-agent (program: 0.1.0 (commit e2e010))',
+  ]);
+  assert.deepEqual(site.folder(), { 'gp-agent': program('0.1.0') }, 'the previous program is back under its name; nothing else is left');
+});
+
+test('without systemd, update installs the new program, restarts nothing, and says how to restart the agent', async () => {
+  const site = installedWithService('no-systemd', { systemd: false });
+  const run = await site.update();
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(
+    run.stdout,
+    /^Not restarted: this machine does not run systemd, so no service was restarted: stop the agent that runs now and start it again/m,
+  );
+  assert.deepEqual(site.calls(), []);
+  assert.equal(site.folder()['gp-agent'], program(NEW_VERSION));
 });

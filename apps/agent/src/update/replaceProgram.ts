@@ -55,7 +55,11 @@ export function rollBack(program: string, previous: string, platform: NodeJS.Pla
     fs.rmSync(failed, { force: true });
     fs.renameSync(program, failed);
     fs.renameSync(previous, program);
-    fs.rmSync(failed, { force: true });
+    // Windows refuses to delete a program that still runs (a service that came up on it); the name
+    // beside is harmless, and the next rollback removes it first.
+    try {
+      fs.rmSync(failed, { force: true });
+    } catch {}
   } else {
     fs.renameSync(previous, program);
   }

@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import sea from 'node:sea';
 import type { Command } from 'commander';
@@ -7,10 +5,11 @@ import { releasePlatformOf } from '@gp-gateway/protocol';
 import { AGENT_VERSION, AGENT_VERSION_LINE } from '../../version.ts';
 import { DownloadError } from '../../update/gatewayDownloads.ts';
 import { ReleaseKeyError, trustedReleaseKey } from '../../update/releaseKey.ts';
-import { programVersion } from '../../update/replaceProgram.ts';
+import { programVersion, rollBack } from '../../update/replaceProgram.ts';
 import { checkForUpdate, runUpdate } from '../../update/runUpdate.ts';
 import { VerificationError } from '../../update/verifyRelease.ts';
-import { StepFailed, systemTool } from '../install/applyPlan.ts';
+import { StepFailed } from '../install/applyPlan.ts';
+import { findServiceManager, restartService } from '../install/serviceRestart.ts';
 import { ConfigError, loadGatewayUrl } from '../runConfig.ts';
 
 interface UpdateFlags {
@@ -25,9 +24,6 @@ interface UpdateFlags {
 /** `--check`'s exit status when a newer release exists: scripts and monitoring tell it from "up to date" (0) and a failure (1). */
 const EXIT_UPDATE_AVAILABLE = 3;
 
-/** Where systemd units named gp-agent live: `gp-agent install`'s, and the .deb's. */
-const UNITS = ['/etc/systemd/system/gp-agent.service', '/lib/systemd/system/gp-agent.service', '/usr/lib/systemd/system/gp-agent.service'];
-
 /** The program to replace: --program, else the running single file; a checkout has none. */
 function programOf(flags: UpdateFlags): string {
   if (flags.program) return path.resolve(flags.program);
@@ -39,30 +35,43 @@ function programOf(flags: UpdateFlags): string {
 }
 
 /**
- * Restarts the service onto the new program, as `gp-agent install` registered it: systemd's
- * gp-agent unit on Linux, WinSW's gp-agent-service.exe beside the program on Windows. Returns what
- * to tell the operator.
+ * GP_AGENT_TEST_SYSTEM_ROOT, read from the environment only and only by update: a folder standing for
+ * `/` where the restart looks for systemd, the unit and systemctl (install/serviceRestart.ts), so the
+ * tests restart through a recording stand-in. Said aloud when set, so it is never in effect unseen.
  */
-function restartService(program: string): string {
-  if (process.platform === 'win32') {
-    const winsw = path.join(path.dirname(program), 'gp-agent-service.exe');
-    if (!fs.existsSync(winsw))
-      return `no gp-agent-service.exe beside ${program}, so no service to restart: restart the agent the way it was started`;
-    const run = spawnSync(winsw, ['restart'], { encoding: 'utf8' });
-    if (run.status !== 0)
-      throw new Error(
-        `"${winsw}" restart failed (${(run.stderr || run.stdout || `exit ${run.status}`).trim()}): restart the gp-agent service in services.msc`,
-      );
-    return `Restarted the service: "${winsw}" restart`;
+function testSystemRoot(say: (line: string) => void): string | undefined {
+  const root = process.env.GP_AGENT_TEST_SYSTEM_ROOT;
+  if (!root) return undefined;
+  say(`(test-only) GP_AGENT_TEST_SYSTEM_ROOT: the service is looked for under ${root}, not /`);
+  return path.resolve(root);
+}
+
+/**
+ * Restarts the service onto the new program. When the service manager refuses the restart, the
+ * previous program is put back and the service restarted on it, and the update fails saying so: a
+ * service left stopped on a new program is worse than an agent one version behind.
+ */
+function restartOnto(program: string, previous: string, say: (line: string) => void): void {
+  const found = findServiceManager(program, { systemRoot: testSystemRoot(say) });
+  if ('none' in found) {
+    say(`Not restarted: ${found.none}.`);
+    return;
   }
-  if (!UNITS.some((unit) => fs.existsSync(unit)) || !fs.existsSync('/run/systemd/system'))
-    return 'no gp-agent systemd service on this machine: restart the agent the way it was started (the running one still runs the old program)';
-  const run = spawnSync(systemTool('systemctl'), ['restart', 'gp-agent'], { encoding: 'utf8' });
-  if (run.status !== 0)
-    throw new Error(
-      `systemctl restart gp-agent failed (${(run.stderr || run.stdout).trim()}): see journalctl -u gp-agent; the previous program is kept beside the new one`,
-    );
-  return 'Restarted the service: systemctl restart gp-agent';
+  const { manager } = found;
+  const restarted = restartService(manager);
+  if (restarted.ok) {
+    say(`Restarted the service: ${manager.shown}`);
+    return;
+  }
+  rollBack(program, previous);
+  const version = programVersion(program) ?? 'version unknown';
+  const again = restartService(manager);
+  throw new Error(
+    `${manager.shown} failed (${restarted.detail}), so the update was rolled back: ${program} is the previous program again (${version}). ` +
+      (again.ok
+        ? `The service was restarted on it (${manager.shown}).`
+        : `The service did not restart on it either (${again.detail}): ${process.platform === 'win32' ? 'see services.msc and the logs in C:\\ProgramData\\gp-agent\\logs' : 'see journalctl -u gp-agent'}.`),
+  );
 }
 
 /** What to say when a write beside the program is refused: who may update it. */
@@ -109,7 +118,7 @@ async function update(flags: UpdateFlags, say: (line: string) => void): Promise<
         (process.platform === 'win32' ? '("C:\\Program Files\\gp-agent\\gp-agent-service.exe" restart).' : '(systemctl restart gp-agent).'),
     );
   } else {
-    say(restartService(program));
+    restartOnto(program, outcome.previous, say);
   }
   say(
     `To go back: stop the service, put ${outcome.previous} back in place of ${program}, and start it (docs/operations.md, "Updating agents").`,
@@ -141,7 +150,9 @@ export function registerUpdateCommand(program: Command): void {
         "  3. downloads this platform's program beside the current one and compares its SHA-256 with SHA256SUMS;\n" +
         '  4. swaps it in, keeping the current program as gp-agent.previous (gp-agent.previous.exe on Windows),\n' +
         '     runs it once with --version, and puts the previous one back if it does not start;\n' +
-        '  5. restarts the service: `systemctl restart gp-agent` on Linux, gp-agent-service.exe restart on Windows.\n' +
+        '  5. restarts the service: `systemctl restart gp-agent` on Linux, gp-agent-service.exe restart on Windows;\n' +
+        '     if that fails, the previous program is put back and the service restarted on it. Without a service\n' +
+        '     (no systemd, nothing registered) it says so and restarts nothing.\n' +
         'A refused signature or checksum leaves the current program exactly as it was.\n' +
         '\nRun it as administrator (root on Linux, an elevated PowerShell on Windows), on the server where the agent runs.\n' +
         '\nExamples:\n' +

@@ -17,7 +17,7 @@ export interface ApplyOptions {
 }
 
 /** Where Linux keeps useradd, chown, systemctl: a root shell's PATH may lack /usr/sbin (`sudo -s`, cron). */
-const LINUX_TOOL_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+export const LINUX_TOOL_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
 /**
  * The absolute path of a system command. A bare name is looked for in the system's folders only
