@@ -9,8 +9,10 @@ import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { peFacts, rcdataSize } from '../apps/agent/build/peImage.ts';
 import { signAuthenticode, verifyAuthenticode } from '../apps/agent/build/authenticode.ts';
+import { signSums } from '../apps/agent/build/releaseSignature.ts';
 import { throwawayCertificate } from '@gp-gateway/testing';
 import { countLogged, ROOT, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { buildRelease, throwawayReleaseKey } from './support/release.ts';
 
 /**
  * The single-file agent as a customer's IT gets it: `pnpm build:agent` runs first (CI builds both
@@ -19,7 +21,8 @@ import { countLogged, ROOT, runGatewayCli, startGatewayProcess, waitFor, type St
  * run against a real gateway), and run from the installed copy with only its configuration file:
  * hello, reads (on the calling thread and on its SQLite threads), drain on SIGTERM. The Windows
  * program is a 64-bit console PE holding the blob, and runs under wine (Debian's wine64) for what
- * needs no Windows service: --version, --help, the install plan.
+ * needs no Windows service: --version, --help, the install plan. Last, the program updates itself
+ * from the gateway's release folder (`gp-agent update`), and refuses a release it cannot verify.
  */
 const DIST = path.join(ROOT, 'dist');
 const LINUX = path.join(DIST, 'gp-agent-linux-x64');
@@ -36,6 +39,8 @@ let connectionId: string;
 /** The empty folder the program is run from, and the folder `install --root` writes into. */
 let field: string;
 let installRoot: string;
+/** The gateway's release folder (RELEASE_DIR): empty until the update tests put a release in it. */
+let releaseDir: string;
 /** Only what any server has: no NODE_PATH, no NODE_OPTIONS, nothing of this checkout. */
 const bareEnv = () => ({ PATH: '/usr/bin:/bin', HOME: field, LANG: 'C.UTF-8' });
 
@@ -68,7 +73,8 @@ before(async () => {
   orgId = customer.orgId;
   liveKey = customer.liveKey;
   ({ token, id: connectionId } = customer.connections.HQ!);
-  gateway = await startGatewayProcess(dataDir, { REQUEST_TIMEOUT_MS: '10000' });
+  releaseDir = path.join(tmp, 'release');
+  gateway = await startGatewayProcess(dataDir, { REQUEST_TIMEOUT_MS: '10000', RELEASE_DIR: releaseDir });
 });
 
 after(async () => {
@@ -293,4 +299,87 @@ test('uninstall --root removes the unit and the program and keeps the configurat
   assert.ok(!fs.existsSync(path.join(installRoot, 'etc/systemd/system/gp-agent.service')));
   assert.ok(!fs.existsSync(path.join(installRoot, 'opt/gp-agent/gp-agent')));
   assert.ok(fs.existsSync(path.join(installRoot, 'etc/gp-agent/gp-agent.conf')));
+});
+
+/**
+ * The newer release for the update tests, without a second build (two already take minutes here):
+ * this build's Linux program with the version string in its bundled script changed, in place and
+ * at the same length (0.1.0 becomes 0.2.0, found as the one `="<version>",x="<commit>"` of the
+ * minified script; the application blob carries no checksum of its own). It is the real single-file
+ * program in every other byte, so what the update fetches, verifies, swaps in and runs is a real
+ * program that says it is the newer version; what it does not show is a build of another commit.
+ */
+function newerProgram(current: string, commit: string): { bytes: Buffer; version: string } {
+  const bytes = fs.readFileSync(LINUX);
+  const [major, minor] = current.split('.').map(Number);
+  const version = `${major}.${minor! + 1}.0`;
+  assert.equal(version.length, current.length, 'the new version string is as long as the old one');
+  const text = bytes.toString('latin1');
+  const pattern = new RegExp(`="${current.replaceAll('.', '\\.')}",[\\w$]+="${commit}"`, 'g');
+  const found = [...text.matchAll(pattern)];
+  assert.equal(found.length, 1, `the version is written once in the bundled script (${found.length} found)`);
+  bytes.write(version, found[0]!.index + 2, 'latin1');
+  return { bytes, version };
+}
+
+/** The program that updates itself, in a folder of its own: update replaces process.execPath, whatever its name. */
+let self: string;
+let release: { privatePem: string; publicPem: string };
+let releaseKeyFile: string;
+let newer: { bytes: Buffer; version: string };
+/** The version this build says it is. */
+let current: string;
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+const selfFolder = () =>
+  Object.fromEntries(
+    fs
+      .readdirSync(path.dirname(self))
+      .sort()
+      .map((name) => [name, sha256(fs.readFileSync(path.join(path.dirname(self), name)))]),
+  );
+
+test('update refuses a release whose SHA256SUMS is signed by another key, and the program stays exactly as it was', () => {
+  const [version, commit] = /^(\S+) \(commit (\S+)\)$/.exec(run(LINUX, ['--version']).stdout.trim())!.slice(1);
+  current = version!;
+  newer = newerProgram(current, commit!);
+  release = throwawayReleaseKey();
+  releaseKeyFile = path.join(tmp, 'release.pub.pem');
+  fs.writeFileSync(releaseKeyFile, release.publicPem);
+  self = path.join(tmp, 'self', 'gp-agent');
+  fs.mkdirSync(path.dirname(self));
+  fs.copyFileSync(LINUX, self);
+  fs.chmodSync(self, 0o755);
+  // The release as a gateway that was broken into would serve it: right files, signed by another key.
+  buildRelease(releaseDir, newer.version, throwawayReleaseKey().privatePem, { linuxProgram: newer.bytes, commit: commit! });
+  const before = selfFolder();
+  const refused = run(self, ['update', '--gateway', gateway.url, '--release-key', releaseKeyFile, '--no-restart'], {});
+  assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /^gp-agent: update refused: the signature of SHA256SUMS does not verify with the release key/m);
+  assert.doesNotMatch(refused.stderr, /^\s+at /m, 'no stack trace');
+  assert.deepEqual(selfFolder(), before, 'nothing written beside the program, nothing replaced');
+});
+
+test('the real program updates itself from the gateway: signature and checksum verified, swapped in, and the new program runs', () => {
+  signSums(releaseDir, release.privatePem);
+  const update = spawnSync(self, ['update', '--gateway', gateway.url, '--release-key', releaseKeyFile, '--no-restart'], {
+    cwd: field,
+    env: bareEnv(),
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  assert.equal(update.status, 0, update.stdout + update.stderr);
+  assert.match(update.stdout, /^SHA256SUMS: signed with the release key \(verified\)$/m);
+  assert.match(update.stdout, new RegExp(`^Release offered: ${newer.version} .*; this agent: ${current}$`, 'm'));
+  assert.match(update.stdout, /^Downloaded gp-agent-linux-x64 \(\d+\.\d MB\); its SHA-256 matches the signed SHA256SUMS$/m);
+  assert.match(
+    update.stdout,
+    new RegExp(`^Installed: ${self} is now ${newer.version}; the previous program is kept as ${self}\\.previous$`, 'm'),
+  );
+  assert.match(update.stdout, /^Not restarted \(--no-restart\)/m);
+  assert.deepEqual(selfFolder(), { 'gp-agent': sha256(newer.bytes), 'gp-agent.previous': sha256(fs.readFileSync(LINUX)) });
+  assert.equal(fs.statSync(self).mode & 0o777, 0o755);
+  const swapped = run(self, ['--version']);
+  assert.equal(swapped.status, 0, swapped.stderr);
+  assert.match(swapped.stdout, new RegExp(`^${newer.version.replaceAll('.', '\\.')} \\(commit `));
+  assert.ok(run(`${self}.previous`, ['--version']).stdout.startsWith(`${current} (commit `), 'the previous program is the old version');
 });

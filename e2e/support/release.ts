@@ -20,11 +20,18 @@ export function throwawayReleaseKey(): { privatePem: string; publicPem: string }
  * A release folder as `pnpm build:agent` writes one (build/main.ts: SHA256SUMS, its signature and
  * key files, manifest.json, by the build's own functions), with stand-in files for the programs and
  * packages: tests of what the gateway and `gp-agent update` do with a release need no 100 MB build.
+ * `linuxProgram` puts real bytes in place of the Linux stand-in (e2e/agentProgram.test.ts).
  */
-export function buildRelease(dir: string, version: string, privatePem: string): void {
+export function buildRelease(
+  dir: string,
+  version: string,
+  privatePem: string,
+  options: { linuxProgram?: Buffer; commit?: string } = {},
+): void {
   fs.mkdirSync(dir, { recursive: true });
+  const commit = options.commit ?? `e2e${version.replaceAll('.', '')}`;
   const files = [
-    { name: 'gp-agent-linux-x64', kind: 'program', platform: 'linux-x64', body: standInProgram(version) },
+    { name: 'gp-agent-linux-x64', kind: 'program', platform: 'linux-x64', body: options.linuxProgram ?? standInProgram(version) },
     { name: `gp-agent_${version}_amd64.deb`, kind: 'package', platform: 'linux-x64', body: 'deb' },
     { name: 'gp-agent-win-x64.exe', kind: 'program', platform: 'win-x64', body: 'MZ' },
     { name: `gp-agent-${version}-x64.msi`, kind: 'package', platform: 'win-x64', body: 'msi' },
@@ -36,7 +43,7 @@ export function buildRelease(dir: string, version: string, privatePem: string): 
   fs.writeFileSync(path.join(dir, 'SHA256SUMS'), sums.join(''));
   writeManifest(
     dir,
-    { version, commit: `e2e${version.replaceAll('.', '')}`, node: '22.23.3' },
+    { version, commit, node: '22.23.3' },
     files.map(({ name, kind, platform }) => ({ name, kind, platform })),
   );
   signSums(dir, privatePem);
