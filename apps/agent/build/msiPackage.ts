@@ -9,8 +9,9 @@ import { WINDOWS_DEFAULTS, winswXml } from '../src/cli/install/serviceFiles.ts';
  * that deploys with msiexec or group policy. It installs the program and WinSW into
  * C:\Program Files\gp-agent, registers the service (LocalService, automatic, not started), and, when
  * GATEWAY is given, runs `gp-agent.exe install --in-place` as a deferred custom action: the same code
- * as a manual install locks C:\ProgramData\gp-agent by SID, writes the configuration, runs diagnose and
- * starts the service, and a failure rolls the whole MSI back. Uninstall stops and removes the service
+ * as a manual install locks C:\ProgramData\gp-agent by SID, writes the configuration, sets the
+ * service's restarts after a crash (which ServiceInstall cannot), runs diagnose and starts the
+ * service, and a failure rolls the whole MSI back. Uninstall stops and removes the service
  * and the program; the configuration (with the token) stays, as with `gp-agent uninstall`.
  *
  *   msiexec /i gp-agent-0.1.0-x64.msi /qn GATEWAY=https://gateway.example.com TOKENFILE=C:\setup\agent.token

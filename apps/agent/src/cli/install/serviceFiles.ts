@@ -96,6 +96,14 @@ WantedBy=multi-user.target
 `;
 }
 
+/**
+ * What Windows does when the agent's process ends unasked (a crash, or exit 1 or 2): restart it after
+ * 10 s, then 60 s, then 5 minutes, counting again after an hour. WinSW's `install` sets these from
+ * the service file's <onfailure>; the MSI registers the service itself, so `install --in-place` sets
+ * them with sc.exe (servicePlan.ts). One list for both.
+ */
+export const WINDOWS_RECOVERY = { restartAfterSeconds: [10, 60, 300], resetAfterSeconds: 3600 } as const;
+
 const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
@@ -123,10 +131,8 @@ export function winswXml(layout: WindowsLayout): string {
   <stoptimeout>45 sec</stoptimeout>
   <!-- Restart after a crash; the delays grow so that a configuration error (exit 1) or a refused
        token (exit 2) does not loop fast. The log says what to fix. -->
-  <onfailure action="restart" delay="10 sec"/>
-  <onfailure action="restart" delay="60 sec"/>
-  <onfailure action="restart" delay="300 sec"/>
-  <resetfailure>1 hour</resetfailure>
+${WINDOWS_RECOVERY.restartAfterSeconds.map((seconds) => `  <onfailure action="restart" delay="${seconds} sec"/>`).join('\n')}
+  <resetfailure>${WINDOWS_RECOVERY.resetAfterSeconds / 3600} hour</resetfailure>
   <!-- Standard output (JSON lines) and error go to gp-agent-service.out.log and .err.log, rolled
        at 10 MB, the last 20 of each kept. -->
   <logpath>${xmlText(layout.logDir)}</logpath>

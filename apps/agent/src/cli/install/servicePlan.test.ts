@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEnv } from 'node:util';
 import { describeStep } from './applyPlan.ts';
+import { winswXml } from './serviceFiles.ts';
 import { installPlan, uninstallPlan } from './servicePlan.ts';
 
 const settings = {
@@ -107,13 +108,23 @@ test('the configuration written reads back as given, a # or a quote in the passw
   assert.equal(write?.kind === 'write' && parseEnv(write.text).GP_MSSQL_CONNECTION, connection);
 });
 
-test('Windows --in-place (the MSI placed the program and registered the service): lock the folder, write, check, start; nothing copied or registered', () => {
+test('Windows --in-place (the MSI placed the program and registered the service): lock the folder, write, set the restarts after a crash, check, start; nothing copied or registered', () => {
   const plan = installPlan({ platform: 'win32', program: 'C:\\Program Files\\gp-agent\\gp-agent.exe', settings, inPlace: true });
   const steps = lines(plan);
-  assert.ok(!steps.some((s) => s.startsWith('copy') || s.includes(' install: ') || s.includes('sc.exe')), steps.join('\n'));
+  assert.ok(!steps.some((s) => s.startsWith('copy') || s.includes(' install: ') || s.includes('sc.exe config')), steps.join('\n'));
   assert.deepEqual(
     plan.steps.map((s) => s.kind),
-    ['mkdir', 'run', 'mkdir', 'run', 'mkdir', 'run', 'write', 'diagnose', 'run'],
+    ['mkdir', 'run', 'mkdir', 'run', 'mkdir', 'run', 'write', 'run', 'diagnose', 'run'],
+  );
+  // The same restarts WinSW's install takes from the service file's <onfailure> and <resetfailure>.
+  const xml = winswXml({ program: 'gp-agent.exe', installDir: '.', config: 'gp-agent.conf', logDir: 'logs' });
+  const delays = [...xml.matchAll(/<onfailure action="restart" delay="(\d+) sec"\/>/g)].map((m) => `restart/${Number(m[1]) * 1000}`);
+  const reset = Number(/<resetfailure>(\d+) hour<\/resetfailure>/.exec(xml)![1]) * 3600;
+  assert.ok(
+    steps.includes(
+      `run sc.exe failure gp-agent reset= ${reset} actions= ${delays.join('/')}: Windows restarts the agent after a crash, as gp-agent-service.xml says (the MSI registered the service without it)`,
+    ),
+    steps.join('\n'),
   );
   assert.ok(
     steps.some((s) => s.includes('C:\\ProgramData\\gp-agent\\state /grant *S-1-5-19:(OI)(CI)M')),

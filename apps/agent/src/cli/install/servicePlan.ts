@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { configFileText, LINUX_DEFAULTS, systemdUnit, WINDOWS_DEFAULTS, winswXml, type InstalledSettings } from './serviceFiles.ts';
+import {
+  configFileText,
+  LINUX_DEFAULTS,
+  systemdUnit,
+  WINDOWS_DEFAULTS,
+  WINDOWS_RECOVERY,
+  winswXml,
+  type InstalledSettings,
+} from './serviceFiles.ts';
 
 /**
  * What `gp-agent install` and `uninstall` do, as a list of steps decided before any is taken: the
@@ -227,8 +235,23 @@ function windowsInstall(request: InstallRequest): Plan {
         { kind: 'copy', from: request.program, to: w.program, mode: 0o755 },
         { kind: 'copy', from: request.winsw!, to: w.winsw, mode: 0o755 },
       ];
+  // WinSW's install sets the restarts after a crash from the service file; the MSI's ServiceInstall
+  // cannot, so they are set here, or an MSI-installed agent that falls over would stay down.
+  const recovery: Step = {
+    kind: 'run',
+    command: 'sc.exe',
+    args: [
+      'failure',
+      'gp-agent',
+      'reset=',
+      String(WINDOWS_RECOVERY.resetAfterSeconds),
+      'actions=',
+      WINDOWS_RECOVERY.restartAfterSeconds.map((seconds) => `restart/${seconds * 1000}`).join('/'),
+    ],
+    why: 'Windows restarts the agent after a crash, as gp-agent-service.xml says (the MSI registered the service without it)',
+  };
   const registered: Step[] = request.inPlace
-    ? []
+    ? [recovery]
     : [
         { kind: 'write', path: w.xml, text: winswXml(w), mode: 0o644 },
         {
