@@ -110,7 +110,7 @@ test('without systemd postinst starts nothing and prints the command that runs t
   );
 });
 
-test('remove stops the service; purge removes the configuration (it holds the token) and the account, and reminds to revoke the token', () => {
+test('remove stops the service and takes the program update kept; purge removes the configuration (it holds the token) and the account, and reminds to revoke the token', () => {
   const root = path.join(dir, 'root-purge');
   fs.mkdirSync(path.join(root, 'etc/gp-agent'), { recursive: true });
   fs.writeFileSync(path.join(root, 'etc/gp-agent/gp-agent.conf'), 'GP_AGENT_TOKEN = secret\n');
@@ -119,6 +119,12 @@ test('remove stops the service; purge removes the configuration (it holds the to
   ]);
   assert.deepEqual(maintainerScript('prerm', ['upgrade', '0.2.0'], { systemd: true, users: ['gp-agent'], root }).calls, []);
   assert.ok(fs.existsSync(path.join(root, 'etc/gp-agent/gp-agent.conf')), 'remove keeps the configuration');
+  // What dpkg leaves of /opt/gp-agent after an update: the program update replaced, which no package owns.
+  fs.mkdirSync(path.join(root, 'opt/gp-agent'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'opt/gp-agent/gp-agent.previous'), 'the program before the last update');
+  maintainerScript('postrm', ['remove'], { systemd: true, users: ['gp-agent'], root });
+  assert.ok(!fs.existsSync(path.join(root, 'opt/gp-agent')), 'remove takes the previous program and its folder');
+  assert.ok(fs.existsSync(path.join(root, 'etc/gp-agent/gp-agent.conf')), 'and keeps the configuration');
   const purge = maintainerScript('postrm', ['purge'], { systemd: true, users: ['gp-agent'], root });
   assert.deepEqual(purge.calls, ['systemctl daemon-reload', 'userdel gp-agent']);
   assert.ok(!fs.existsSync(path.join(root, 'etc/gp-agent')));

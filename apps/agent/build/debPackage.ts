@@ -65,11 +65,17 @@ exit 0
 `;
 
 const POSTRM = `#!/bin/sh
-# gp-agent postrm: purge removes what the package made outside its files: the configuration (it
-# holds the token) and the service account.
+# gp-agent postrm: remove takes the previous program gp-agent update kept; purge also removes what the
+# package made outside its files: the configuration (it holds the token) and the service account.
 set -e
 if ${SYSTEMD}; then
   systemctl daemon-reload || true
+fi
+if [ "$1" = remove ] || [ "$1" = purge ]; then
+  # gp-agent update keeps the program it replaced beside it, a file no package owns: without this,
+  # it and its folder would outlive the package.
+  rm -f "$DPKG_ROOT${PROGRAM}.previous"
+  rmdir "$DPKG_ROOT${installDir}" 2>/dev/null || true
 fi
 if [ "$1" = purge ]; then
   rm -rf "$DPKG_ROOT${configDir}"
