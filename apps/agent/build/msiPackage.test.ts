@@ -54,6 +54,20 @@ test('the MSI installs the program, WinSW and its service file into Program File
   );
 });
 
+test('uninstall also removes what gp-agent update leaves beside the program', () => {
+  assert.deepEqual(
+    rows('RemoveFile')
+      .map(([key, component, name, folder, mode]) => [key, component, name, folder, mode])
+      .sort(),
+    [
+      ['PreviousProgram', 'Program', 'gp-agent.previous.exe', 'INSTALLDIR', '2'],
+      ['FailedProgram', 'Program', 'gp-agent.exe.failed', 'INSTALLDIR', '2'],
+    ].sort(),
+  );
+  // RemoveFiles is in the sequence that runs on uninstall.
+  assert.ok(rows('InstallExecuteSequence').some(([action]) => action === 'RemoveFiles'));
+});
+
 test('the service is registered for LocalService, automatic, and stopped and removed on uninstall', () => {
   const [service] = rows('ServiceInstall');
   // ServiceType 16: own process; StartType 2: automatic; ErrorControl 1: normal.

@@ -11,8 +11,9 @@ import { WINDOWS_DEFAULTS, winswXml } from '../src/cli/install/serviceFiles.ts';
  * GATEWAY is given, runs `gp-agent.exe install --in-place` as a deferred custom action: the same code
  * as a manual install locks C:\ProgramData\gp-agent by SID, writes the configuration, sets the
  * service's restarts after a crash (which ServiceInstall cannot), runs diagnose and starts the
- * service, and a failure rolls the whole MSI back. Uninstall stops and removes the service
- * and the program; the configuration (with the token) stays, as with `gp-agent uninstall`.
+ * service, and a failure rolls the whole MSI back. Uninstall stops and removes the service and the
+ * program (with the previous one `gp-agent update` kept); the configuration (with the token) stays,
+ * as with `gp-agent uninstall`.
  *
  *   msiexec /i gp-agent-0.1.0-x64.msi /qn GATEWAY=https://gateway.example.com TOKENFILE=C:\setup\agent.token
  *     MSSQL="Server=gp01;Database=DYNAMICS;User Id=gp_api_read;Encrypt=true" SQLPASSWORDFILE=C:\setup\sql.pw
@@ -133,6 +134,22 @@ export function buildMsi(request: MsiRequest): string {
     execFileSync('msibuild', [out, '-q', `UPDATE \`Property\` SET \`Value\` = '${secure}' WHERE \`Property\` = 'SecureCustomProperties'`], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // What `gp-agent update` leaves beside the program (replaceProgram.ts: the program it replaced, and
+    // one a failed restart put aside) goes when the program does: wixl has no <RemoveFile>, so the rows
+    // go into the RemoveFile table it creates empty (install mode 2: on uninstall).
+    for (const [key, name] of [
+      ['PreviousProgram', 'gp-agent.previous.exe'],
+      ['FailedProgram', 'gp-agent.exe.failed'],
+    ])
+      execFileSync(
+        'msibuild',
+        [
+          out,
+          '-q',
+          `INSERT INTO \`RemoveFile\` (\`FileKey\`, \`Component_\`, \`FileName\`, \`DirProperty\`, \`InstallMode\`) VALUES ('${key}', 'Program', '${name}', 'INSTALLDIR', 2)`,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
     return out;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
