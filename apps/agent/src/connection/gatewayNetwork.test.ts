@@ -10,13 +10,14 @@ import { WebSocketServer } from 'ws';
 import { encodeFrame } from '@gp-gateway/protocol';
 import { throwawayCertificate } from '@gp-gateway/testing';
 import type { OperationHandler } from '../service/readService.ts';
+import { fetchSmall } from '../update/gatewayDownloads.ts';
 import { dialGateway } from './dialGateway.ts';
 import { proxyFor, trustedCertificates } from './gatewayNetwork.ts';
 
 /**
  * The agent on a customer's network, on loopback: a gateway over TLS whose certificate only the
  * "system" bundle (SSL_CERT_FILE) trusts, reached through an HTTP CONNECT proxy written here, or
- * directly when NO_PROXY names it.
+ * directly when NO_PROXY names it; the WebSocket, and the release downloads of `gp-agent update`.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-network-'));
 // Named as a real gateway is (https-proxy-agent sends no server name for a bare IP address).
@@ -29,8 +30,11 @@ const service = {
   }),
 } as unknown as OperationHandler;
 
-/** A TLS gateway that welcomes every agent and reports each hello. */
-const server = https.createServer({ key: certificate.key, cert: certificate.cert });
+/** A TLS gateway that welcomes every agent and reports each hello, and serves one release file (`gp-agent update`'s downloads). */
+const server = https.createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+  if (request.url !== '/downloads/SHA256SUMS') return void response.writeHead(404).end();
+  response.end('0123  gp-agent-linux-x64\n');
+});
 const hellos: Array<() => void> = [];
 new WebSocketServer({ server, path: '/agent' }).on('connection', (ws) =>
   ws.on('message', (data) => {
@@ -97,6 +101,14 @@ test('HTTPS_PROXY carries the WebSocket through a CONNECT proxy, trusting the ce
   delete process.env.NO_PROXY;
   await connectOnce();
   assert.deepEqual(connects, [new URL(gatewayUrl).host]);
+});
+
+test("gp-agent update's downloads take the same way: through the proxy, trusting the system bundle", async () => {
+  process.env.HTTPS_PROXY = proxyUrl;
+  delete process.env.NO_PROXY;
+  const before = connects.length;
+  assert.equal((await fetchSmall(gatewayUrl, 'SHA256SUMS')).toString(), '0123  gp-agent-linux-x64\n');
+  assert.deepEqual(connects.slice(before), [new URL(gatewayUrl).host]);
 });
 
 test('NO_PROXY exempts the gateway: the agent connects directly', async () => {
