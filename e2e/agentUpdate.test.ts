@@ -10,7 +10,7 @@ import { PROTOCOL_VERSION } from '@gp-gateway/protocol';
 import { PUBLIC_KEY_PEM } from '../apps/agent/build/releaseSignature.ts';
 import { systemdUnit } from '../apps/agent/src/cli/install/serviceFiles.ts';
 import { buildRelease, standInProgram, throwawayReleaseKey } from './support/release.ts';
-import { runAgentCli, startGatewayProcess, type Started } from './support/processes.ts';
+import { runAgentCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
  * `gp-agent update` end to end, with real processes: a gateway serving a release folder (made here
@@ -154,6 +154,31 @@ test('diagnose says the agent is behind the latest release, and what to run', as
   const run = await runAgentCli(['diagnose', '--gateway', gateway.url, '--token', token, '--sqlite-dir', tmp], {});
   assert.match(run.stdout, /^  WARN  Agent version +0\.1\.0 is behind the latest release, 0\.2\.0, which the gateway offers$/m, run.stdout);
   assert.match(run.stdout, /Fix: run `gp-agent update` as administrator/);
+});
+
+test("a running agent's own log says that a newer release is available, and what to run", async () => {
+  // No database here: an agent whose database is unavailable still connects, and the welcome is what matters.
+  const empty = fs.mkdtempSync(path.join(tmp, 'no-database-'));
+  const agent = startAgentProcess(gateway.url, token, empty, { LOG_LEVEL: 'info' });
+  try {
+    const line = await waitFor(
+      'the advice in the agent log',
+      () =>
+        agent
+          .output()
+          .split('\n')
+          .find((l) => l.includes('a newer agent')) ?? null,
+      20_000,
+    ).catch((error: Error) => assert.fail(`${error.message}\n${agent.output()}`));
+    const entry = JSON.parse(line) as { msg: string; latest: string };
+    assert.equal(
+      entry.msg,
+      `a newer agent, ${NEW_VERSION}, is available (this one is 0.1.0): upgrade when convenient with \`gp-agent update\` (docs/operations.md, "Updating agents")`,
+    );
+    assert.equal(entry.latest, NEW_VERSION);
+  } finally {
+    await agent.stop();
+  }
 });
 
 test('update --check says an update exists (exit 3) and changes nothing', async () => {
