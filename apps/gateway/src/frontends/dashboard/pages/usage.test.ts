@@ -9,12 +9,16 @@ import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarn
 /** The usage page's recent requests over HTTP (issue 36): each with its key's name, narrowed to UTC days from the GET query. */
 let h: WriteHarness;
 let session = '';
+let keyId = '';
+let otherKeyId = '';
 
 before(async () => {
   h = await startWriteHarness();
   const admin = new AdminService(h.store);
   const org = await admin.createOrganisation('Used');
   const { key } = await admin.issueApiKey({ orgId: org.id, name: 'ERP sync', mode: 'live', scopes: ['read'] });
+  const other = (await admin.issueApiKey({ orgId: org.id, name: 'Reports', mode: 'live', scopes: ['read'] })).key;
+  [keyId, otherKeyId] = [key.id, other.id];
   const plant = (await admin.createConnection({ orgId: org.id, name: 'Plant' })).connection.id;
   const user = (await h.store.createUser({ orgId: org.id, email: 'ann@used.example', role: 'viewer' }))!;
   session = randomBytes(24).toString('base64url');
@@ -37,6 +41,23 @@ before(async () => {
       { ...request('2026-05-02T00:00:00.000Z', 'req_may2'), connectionId: plant, recordId: 'NO-SUCH', errorCode: 'NOT_FOUND', status: 404 },
       request('2026-05-03T08:00:00.000Z', 'req_may3', 'grant_1'),
     ],
+  });
+  const count = (id: string, day: string, statusClass: string, requests: number) => ({
+    orgId: org.id,
+    keyId: id,
+    day,
+    statusClass,
+    requests,
+  });
+  await h.store.recordUsage({
+    daily: [
+      count(key.id, '2026-05-01', '2xx', 3),
+      count(key.id, '2026-05-02', '2xx', 1),
+      count(key.id, '2026-05-02', '4xx', 2),
+      count(other.id, '2026-05-02', '2xx', 5),
+      count(other.id, '2026-05-03', '5xx', 7),
+    ],
+    requests: [],
   });
 });
 after(() => h.close());
@@ -97,4 +118,37 @@ test('each request is counted with its connection, the record it named or create
     [write!.connectionId, write!.recordId, write!.errorCode, write!.status],
     [h.connections.hq.id, 'USED01', undefined, 201],
   );
+});
+
+test('the by-key table counts the same key, status class and UTC days as the filter of the requests', async () => {
+  // Each row: the key's name, then 2xx, 4xx, 5xx and the total.
+  const byKey = async (query: Record<string, string>) => {
+    const { html } = await usagePage(query);
+    const table = /<h2>(By key[^<]*)<\/h2>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html)!;
+    const rows = [
+      ...table[2]!.matchAll(/<tr><td>([^<(]+) \([^)]*\)<\/td><td>(\d+)<\/td><td>(\d+)<\/td><td>(\d+)<\/td><td>(\d+)<\/td><\/tr>/g),
+    ];
+    return { title: table[1], rows: rows.map((m) => [m[1], ...m.slice(2).map(Number)]) };
+  };
+  assert.deepEqual(await byKey({ from: '2026-05-01', to: '2026-05-03' }), {
+    title: 'By key, 2026-05-01 to 2026-05-03',
+    rows: [
+      ['ERP sync', 4, 2, 0, 6],
+      ['Reports', 5, 0, 7, 12],
+    ],
+  });
+  assert.deepEqual((await byKey({ from: '2026-05-02', to: '2026-05-02' })).rows, [
+    ['ERP sync', 1, 2, 0, 3],
+    ['Reports', 5, 0, 0, 5],
+  ]);
+  assert.deepEqual((await byKey({ from: '2026-05-01', to: '2026-05-03', key: otherKeyId })).rows, [['Reports', 5, 0, 7, 12]]);
+  assert.deepEqual(await byKey({ from: '2026-05-01', to: '2026-05-03', status: '4xx' }), {
+    title: 'By key, 2026-05-01 to 2026-05-03, 4xx only',
+    rows: [['ERP sync', 0, 2, 0, 2]],
+  });
+  // Without From: the 30 days up to To.
+  assert.deepEqual((await byKey({ to: '2026-05-01', key: keyId })).rows, [['ERP sync', 3, 0, 0, 3]]);
+  assert.equal((await byKey({ to: '2026-05-01' })).title, 'By key, 2026-04-02 to 2026-05-01');
+  // No filter: the last 30 days, which hold none of these old counts.
+  assert.deepEqual((await byKey({})).rows, []);
 });
