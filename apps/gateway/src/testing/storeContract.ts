@@ -753,9 +753,22 @@ export function storeContract(subject: StoreUnderTest): void {
       ['req_0'],
       'organisations apart',
     );
-    const detailed = { ...request(org.id, USAGE_LOG_KEPT + 100), connectionId: 'conn_a', recordId: 'NO-SUCH', errorCode: 'NOT_FOUND' };
+    const detailed = {
+      ...request(org.id, USAGE_LOG_KEPT + 100),
+      connectionId: 'conn_a',
+      recordId: 'NO-SUCH',
+      errorCode: 'NOT_FOUND',
+      path: '/v1/customers/NO-SUCH',
+      errorMessage: 'No customer NO-SUCH.',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    };
     await store.recordUsage({ daily: [], requests: [detailed] });
-    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record and error code kept');
+    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record, error, path and trace kept');
+    const byId = (orgId: string, requestId: string) => store.listRecentRequests(orgId, { requestId, limit: 1 });
+    assert.deepEqual(await byId(org.id, detailed.requestId), [detailed], 'a request found by its id');
+    assert.deepEqual(await byId(org.id, 'req_60'), [request(org.id, 60)], 'one written without the detail has none');
+    assert.deepEqual(await byId(other.id, detailed.requestId), [], "another organisation's request is not found");
+    assert.deepEqual(await byId(org.id, 'req_10'), [], 'nor one trimmed from the log');
     const ranged = await store.listRecentRequests(org.id, {
       since: request(org.id, 100).at,
       before: request(org.id, 103).at,

@@ -18,8 +18,14 @@ function byKeyDays(days: { since?: string; before?: string }, now: Date): { firs
   return { firstDay: new Date(first).toISOString().slice(0, 10), lastDay: new Date(last).toISOString().slice(0, 10) };
 }
 
-/** The usage page: requests per day, per key, and the most recent requests, filtered by key, status class and UTC days. */
-export function usagePages(router: Router, { admin, frame, signedIn, userOf }: PageContext): void {
+/** Longer than any request id the gateway gives (`req_` and 16 characters): not looked up. */
+const MAX_REQUEST_ID = 100;
+
+/**
+ * The usage page: requests per day, per key, and the most recent requests, filtered by key, status
+ * class and UTC days; and each logged request's own page, found by its id within the organisation.
+ */
+export function usagePages(router: Router, { admin, frame, message, signedIn, userOf }: PageContext): void {
   router.get('/usage', signedIn, async (req, res) => {
     const orgId = userOf(res).orgId;
     const keys = await admin.listApiKeys(orgId);
@@ -61,6 +67,31 @@ export function usagePages(router: Router, { admin, frame, signedIn, userOf }: P
         connectionName: r.connectionId === undefined ? null : (connectionNames.get(r.connectionId) ?? r.connectionId),
       })),
       ...(days.problems.length ? { problem: days.problems.join(' ') } : {}),
+    });
+  });
+
+  router.get('/usage/requests/:requestId', signedIn, async (req, res) => {
+    const orgId = userOf(res).orgId;
+    const requestId = String(req.params.requestId);
+    // Another organisation's request is as unknown as one never made: the lookup is within the organisation.
+    const [request] = requestId.length <= MAX_REQUEST_ID ? await admin.recentRequests(orgId, { requestId, limit: 1 }) : [];
+    if (!request) {
+      return message(
+        res,
+        404,
+        'No such request',
+        `No request ${requestId.slice(0, MAX_REQUEST_ID)} is in your organisation's log: it keeps the last 10,000, and a sample at high rates.`,
+        '/dashboard/usage',
+      );
+    }
+    const [keys, connections] = await Promise.all([admin.listApiKeys(orgId), admin.listConnections(orgId)]);
+    const connection = request.connectionId === undefined ? null : connections.find((c) => c.id === request.connectionId);
+    render(res, 200, 'usage-request', await frame(res), {
+      title: `Request ${request.requestId}`,
+      page: 'usage',
+      request,
+      keyName: keys.find((k) => k.id === request.keyId)?.name ?? null,
+      connection: request.connectionId === undefined ? null : { id: request.connectionId, name: connection?.name ?? null },
     });
   });
 }
