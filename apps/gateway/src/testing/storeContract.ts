@@ -708,6 +708,16 @@ export function storeContract(subject: StoreUnderTest): void {
       ['2026-05-02T00:00:00.000Z'],
     );
     assert.deepEqual(await ats({ actor: 'nobody' }), []);
+
+    // Keyset paging: the page after an entry is the entries older than it, with the same filters.
+    const [newest, second] = await store.listAudit(a.id, 2, { actor: 'ann@a.example' });
+    assert.deepEqual(await ats({ actor: 'ann@a.example', beforeId: newest!.id }), ['2026-05-02T00:00:00.000Z', '2026-05-01T10:00:00.000Z']);
+    assert.deepEqual(await ats({ actor: 'ann@a.example', action: 'key.rotated', beforeId: second!.id }), []);
+    const all = await store.listAudit(a.id, 10);
+    assert.deepEqual(
+      await ats({ beforeId: all[1]!.id }),
+      all.slice(2).map((e) => e.at),
+    );
   });
 
   test(`usage: counts add up across batches; each organisation's log keeps its newest ${USAGE_LOG_KEPT.toLocaleString('en')} requests`, async () => {

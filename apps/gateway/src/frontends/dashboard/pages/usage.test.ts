@@ -172,7 +172,10 @@ test("a request's page shows everything kept of it, escaped; another organisatio
   const res = await dashboard('usage/requests/req_may2');
   assert.equal(res.status, 200);
   const cells = Object.fromEntries(
-    [...(await res.text()).matchAll(/<tr><th scope="row">([^<]+)<\/th><td>(.*?)<\/td><\/tr>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]),
+    [...(await res.text()).matchAll(/<tr><th scope="row">([^<]+)<\/th><td>(.*?)<\/td><\/tr>/g)].map((m) => [
+      m[1],
+      m[2]!.replace(/<[^>]+>/g, ''),
+    ]),
   );
   const { Key: key, Connection: connection, ...rest } = cells;
   assert.match(key!, /^ERP sync lb_live_\w+…$/);
