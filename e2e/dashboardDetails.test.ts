@@ -59,7 +59,12 @@ test("the first-run checklist's curl has a copy button that puts the command on 
   assert.equal(await button.textContent(), 'Copy the first call');
   await button.click();
   await page.waitForSelector('button[data-copy-text="first-call"]:text-is("Copied")');
-  assert.equal(await page.evaluate(() => (globalThis as unknown as { navigator: Navigator }).navigator.clipboard.readText()), curl);
+  assert.equal(
+    await page.evaluate(() =>
+      (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+    ),
+    curl,
+  );
 });
 
 test("a request's row on the usage page opens the request's own page, with its path and error message", { skip }, async () => {
