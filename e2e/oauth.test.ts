@@ -11,13 +11,15 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { seriousViolations } from './support/axe.ts';
 import { runGatewayCli, startGatewayProcess, type Started } from './support/processes.ts';
 
 /**
  * OAuth for /mcp as a host adds the gateway (Claude, ChatGPT): the MCP SDK's own client, given only
  * the /mcp URL, finds the authorization server from the 401, registers itself, sends the user to the
  * dashboard's consent page (in chromium), and calls tools with the token it obtains; then a refresh,
- * a revocation from the dashboard, and the refusals a careless or hostile client meets.
+ * a revocation from the dashboard, and the refusals a careless or hostile client meets. axe-core
+ * checks the sign-in and consent pages as the other dashboard pages are checked (dashboardOperations.test.ts).
  */
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
@@ -36,6 +38,8 @@ let page: Page;
 let callback: http.Server;
 let callbackUrl: string;
 let nextCallback: ((query: URLSearchParams) => void) | null = null;
+/** axe-core's serious and critical findings on the OAuth sign-in page, the first time a flow showed it. */
+let signInViolations: string[] | null = null;
 const clients: Client[] = [];
 
 before(async () => {
@@ -138,6 +142,7 @@ async function authorize(
   const returned = new Promise<URLSearchParams>((resolve) => (nextCallback = resolve));
   await page.goto(provider.authorizationUrl.href);
   if (await page.locator('form[action="/dashboard/oauth/sign-in"]').count()) {
+    signInViolations ??= await seriousViolations(page);
     await page.fill('input[name=email]', EMAIL);
     await page.fill('input[name=password]', PASSWORD);
     await page.click('button[type=submit]');
@@ -181,8 +186,10 @@ test(
     host = new HostProvider();
     const { query, transport } = await authorize(host, async (consent) => {
       assert.match((await consent.textContent('main')) ?? '', /read: list and read every record/);
+      assert.deepEqual(await seriousViolations(consent), [], 'axe-core on the consent page');
       await approveSandboxWithWrite(consent);
     });
+    assert.deepEqual(signInViolations, [], 'axe-core on the sign-in page the flow showed');
     // RFC 9207: the issuer, as its metadata names it (and as the MCP conformance suite checks).
     const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
     assert.equal(metadata.issuer, gateway.url);

@@ -708,6 +708,16 @@ export function storeContract(subject: StoreUnderTest): void {
       ['2026-05-02T00:00:00.000Z'],
     );
     assert.deepEqual(await ats({ actor: 'nobody' }), []);
+
+    // Keyset paging: the page after an entry is the entries older than it, with the same filters.
+    const [newest, second] = await store.listAudit(a.id, 2, { actor: 'ann@a.example' });
+    assert.deepEqual(await ats({ actor: 'ann@a.example', beforeId: newest!.id }), ['2026-05-02T00:00:00.000Z', '2026-05-01T10:00:00.000Z']);
+    assert.deepEqual(await ats({ actor: 'ann@a.example', action: 'key.rotated', beforeId: second!.id }), []);
+    const all = await store.listAudit(a.id, 10);
+    assert.deepEqual(
+      await ats({ beforeId: all[1]!.id }),
+      all.slice(2).map((e) => e.at),
+    );
   });
 
   test(`usage: counts add up across batches; each organisation's log keeps its newest ${USAGE_LOG_KEPT.toLocaleString('en')} requests`, async () => {
@@ -753,9 +763,22 @@ export function storeContract(subject: StoreUnderTest): void {
       ['req_0'],
       'organisations apart',
     );
-    const detailed = { ...request(org.id, USAGE_LOG_KEPT + 100), connectionId: 'conn_a', recordId: 'NO-SUCH', errorCode: 'NOT_FOUND' };
+    const detailed = {
+      ...request(org.id, USAGE_LOG_KEPT + 100),
+      connectionId: 'conn_a',
+      recordId: 'NO-SUCH',
+      errorCode: 'NOT_FOUND',
+      path: '/v1/customers/NO-SUCH',
+      errorMessage: 'No customer NO-SUCH.',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    };
     await store.recordUsage({ daily: [], requests: [detailed] });
-    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record and error code kept');
+    assert.deepEqual((await store.listRecentRequests(org.id, { limit: 1 }))[0], detailed, 'connection, record, error, path and trace kept');
+    const byId = (orgId: string, requestId: string) => store.listRecentRequests(orgId, { requestId, limit: 1 });
+    assert.deepEqual(await byId(org.id, detailed.requestId), [detailed], 'a request found by its id');
+    assert.deepEqual(await byId(org.id, 'req_60'), [request(org.id, 60)], 'one written without the detail has none');
+    assert.deepEqual(await byId(other.id, detailed.requestId), [], "another organisation's request is not found");
+    assert.deepEqual(await byId(org.id, 'req_10'), [], 'nor one trimmed from the log');
     const ranged = await store.listRecentRequests(org.id, {
       since: request(org.id, 100).at,
       before: request(org.id, 103).at,

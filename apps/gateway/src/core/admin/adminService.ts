@@ -11,6 +11,7 @@ import {
   type AuditEntry,
   type AuditFilter,
   type DailyUsage,
+  type RequestFilter,
   type RequestRecord,
   type Connection,
   type ConnectionWithPresence,
@@ -379,11 +380,8 @@ export class AdminService {
     return this.store.listDailyUsage(orgId, since);
   }
 
-  /** The organisation's most recent requests, newest first, optionally of one key, status class or time range. */
-  recentRequests(
-    orgId: string,
-    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit?: number } = {},
-  ): Promise<RequestRecord[]> {
+  /** The organisation's most recent requests, newest first, optionally of one key, status class, time range or request id. */
+  recentRequests(orgId: string, filter: Partial<RequestFilter> = {}): Promise<RequestRecord[]> {
     return this.store.listRecentRequests(orgId, { ...filter, limit: filter.limit ?? 200 });
   }
 

@@ -30,7 +30,8 @@ export interface PageContext {
   admin: AdminService;
   auth: DashboardAuth;
   frame(res: Response): Promise<PageFrame>;
-  message(res: Response, status: number, heading: string, text: string): Promise<void>;
+  /** A page of one message, its Back link to `back` (the dashboard's start by default). */
+  message(res: Response, status: number, heading: string, text: string, back?: string): Promise<void>;
   /** The signed-in user; otherwise GET pages go to sign-in and anything else is refused. */
   signedIn(req: Request, res: Response, next: NextFunction): void;
   /** Changes are for admins; a viewer gets a plain 403 page. */
@@ -63,8 +64,8 @@ export function pageContext(
     const org = user ? await admin.findOrganisation(user.orgId) : null;
     return { viewer: user, organisation: org?.name ?? '', csrf: visit.csrf };
   };
-  const message = async (res: Response, status: number, heading: string, text: string): Promise<void> => {
-    render(res, status, 'message', await frame(res), { title: heading, heading, text });
+  const message = async (res: Response, status: number, heading: string, text: string, back?: string): Promise<void> => {
+    render(res, status, 'message', await frame(res), { title: heading, heading, text, ...(back ? { back } : {}) });
   };
   const userOf = (res: Response): User => visitOf(res).session!.user;
   const actorOf = (req: Request, res: Response): Actor => ({ name: userOf(res).email, address: req.ip ?? null });

@@ -76,6 +76,20 @@ export function usageChart(usage: readonly DailyUsage[], days: number, today: Da
   };
 }
 
+/** The counts of UTC days `firstDay` to `lastDay` (both included), of one key and one status class when given. */
+export function usageMatching(
+  usage: readonly DailyUsage[],
+  filter: { firstDay: string; lastDay: string; keyId?: string; statusClass?: string },
+): DailyUsage[] {
+  return usage.filter(
+    (d) =>
+      d.day >= filter.firstDay &&
+      d.day <= filter.lastDay &&
+      (filter.keyId === undefined || d.keyId === filter.keyId) &&
+      (filter.statusClass === undefined || d.statusClass === filter.statusClass),
+  );
+}
+
 /** Each key's requests by status class over the counts given, for keys that made any. */
 export function usageByKey(usage: readonly DailyUsage[], keys: readonly ApiKey[]) {
   return keys

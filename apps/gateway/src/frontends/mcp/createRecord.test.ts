@@ -149,3 +149,17 @@ test('refusals are tool errors with the API code, naming the arguments', async (
   assert.equal(live.json.error.code, 'FORBIDDEN');
   assert.match(live.json.error.message, /MCP create_record: validateOnly: true/, 'names the tool argument, not only the REST query');
 });
+
+test('a created record’s id is kept in the usage row of its MCP request, as a REST write’s is; a validation and a refusal keep none', async () => {
+  const client = await connect(h.keys.writer, h.connections.hq.id);
+  await call(client, { object: 'customer-addresses', fields: { customerId: 'u1', code: 'ship', city: 'Bergen' } });
+  await call(client, { object: 'customers', fields: { id: 'u2', name: 'Checked' }, validateOnly: true });
+  await call(client, { object: 'vendors', fields: { id: 'V2', name: 'Not whitelisted' } });
+  await h.gateway.usage.flush();
+  const rows = (await h.store.listRecentRequests(h.orgId, { limit: 10 })).filter((r) => r.object === 'mcp' && r.method === 'POST');
+  // Newest first: the refusal, the validation, the creation (the client's initialize and notices come before).
+  assert.deepEqual(
+    rows.slice(0, 3).map((r) => r.recordId ?? null),
+    [null, null, 'U1:SHIP'],
+  );
+});

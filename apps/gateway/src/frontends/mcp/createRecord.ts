@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OBJECTS, WRITABLE_OBJECT_NAMES, type ObjectSpec, type ValidationIssue } from '@gp-gateway/protocol';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../errors/apiError.ts';
+import { createdRecordId } from '../../core/writes/writeAudit.ts';
 import { jsonSchemaOf, parseArguments } from './arguments.ts';
 import { toolError, toolResult } from './results.ts';
 import { CompanyArgument, namingCompanyArgument, recordIds, targetFor, type ToolContext } from './toolContext.ts';
@@ -76,6 +77,7 @@ export async function createRecord(context: ToolContext, raw: Record<string, unk
   });
   // A GP refusal (400, 409) is an answer, kept under the key: a replay is the same tool error.
   if (result.kind === 'refused') return toolError(result.error, result.requestId);
+  if (result.kind === 'created') context.noteCreated(createdRecordId(args.object, result.record));
   const data = JSON.parse(result.record.toString()) as Record<string, unknown> | Record<string, unknown>[];
   const addId = recordIds(spec);
   const shown = addId && !Array.isArray(data) ? addId(data) : data;

@@ -32,6 +32,9 @@ export function mcpEndpoint({ reader, writer, events, log, resultBudgetBytes }: 
       events,
       target: { ...res.locals.auth!, headers: routeHeadersOf(req), maxInFlight: res.locals.limits!.maxInFlightPerConnection },
       requestId: res.locals.requestId!,
+      noteCreated: (recordId) => {
+        if (recordId !== null) res.locals.recordId = recordId;
+      },
       boundConnectionId: res.locals.auth!.grant?.connectionId ?? null,
       budgetBytes: resultBudgetBytes,
       log: toolLog,

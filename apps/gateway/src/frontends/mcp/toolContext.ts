@@ -15,6 +15,8 @@ export interface ToolContext {
   /** An OAuth token's connection, the only one its calls may reach (list_events included); null for an API key. */
   boundConnectionId: string | null;
   requestId: string;
+  /** Keeps the id of a record a tool created for the request's usage row, as a REST write's is (rest/accessLog.ts). */
+  noteCreated(recordId: string | null): void;
   /** Largest text of a result, in bytes (budget.ts). */
   budgetBytes: number;
   log: Logger;

@@ -155,6 +155,7 @@ export function mcpErrors(log: Logger, resourceMetadataUrl: () => string = () =>
     }
     if (apiError.retryAfterSeconds !== null) res.setHeader('Retry-After', String(apiError.retryAfterSeconds));
     res.locals.errorCode = apiError.code; // for the metrics (rest/requestMetrics.ts)
+    res.locals.errorMessage = apiError.message; // for the request's page in usage (rest/accessLog.ts)
     if (apiError.code === 'UNAUTHORIZED') {
       // RFC 9728 5.1: an OAuth client discovers the authorization server from resource_metadata; RFC 6750 3.1: a bad token is invalid_token.
       const metadata = resourceMetadataUrl();

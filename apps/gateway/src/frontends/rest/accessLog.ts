@@ -19,6 +19,10 @@ function recordOf(method: string, path: string): string | null {
   }
 }
 
+/** What the request log keeps of a path and an error message at most: a page's worth, not a client's megabyte. */
+const MAX_KEPT_PATH = 300;
+const MAX_KEPT_MESSAGE = 500;
+
 /**
  * One line per request: identifiers and timings, never headers (they hold keys), queries or bodies.
  * A request made with a key also counts in its organisation's usage. Requests refused for their
@@ -36,15 +40,20 @@ export function accessLog(log: Logger, usage: UsageRecorder | null) {
       const requestId = res.locals.requestId as string;
       const traceId = res.locals.traceId as string | undefined; // when tracing (rest/requestTracing.ts)
       log.info({ requestId, method: req.method, path, status: res.statusCode, ms, key: key?.prefix, traceId }, 'request');
-      // The connection, record and error code of the request, for the usage page's rows.
+      // The connection, record, error and trace of the request, for the usage page's rows and a request's page.
       const detailOf = () => {
         const connectionId: unknown = res.locals.auth?.connection?.id;
         const recordId: unknown = res.locals.recordId ?? recordOf(req.method, path);
         const errorCode: unknown = res.locals.errorCode;
+        const errorMessage: unknown = res.locals.errorMessage;
+        const refused = res.statusCode >= 400;
         return {
+          path: path.slice(0, MAX_KEPT_PATH),
           ...(typeof connectionId === 'string' ? { connectionId } : {}),
           ...(typeof recordId === 'string' ? { recordId: recordId.slice(0, 200) } : {}),
-          ...(typeof errorCode === 'string' && res.statusCode >= 400 ? { errorCode } : {}),
+          ...(typeof errorCode === 'string' && refused ? { errorCode } : {}),
+          ...(typeof errorMessage === 'string' && refused ? { errorMessage: errorMessage.slice(0, MAX_KEPT_MESSAGE) } : {}),
+          ...(traceId ? { traceId } : {}),
         };
       };
       if (usage && key) {

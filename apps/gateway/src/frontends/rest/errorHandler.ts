@@ -7,6 +7,7 @@ import { errorBody } from '../../errors/errorBody.ts';
 export function sendError(res: Response, error: ApiError, requestId: string = res.locals.requestId as string): void {
   if (error.retryAfterSeconds !== null) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   res.locals.errorCode = error.code; // for the metrics (rest/requestMetrics.ts)
+  res.locals.errorMessage = error.message; // for the request's page in usage (rest/accessLog.ts)
   // RFC 9110: a 401 says how to authenticate.
   if (error.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="gp-gateway"');
   res.status(error.status).json(errorBody(error, requestId));

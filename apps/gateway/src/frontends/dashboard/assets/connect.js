@@ -1,17 +1,7 @@
-// The guided connection page (pages/connect.ts): copy buttons for the commands, and the agent's
-// status kept current without a reload. The fragment comes from the dashboard itself, rendered and
+// The guided connection page (pages/connect.ts): the agent's status kept current without a reload
+// (its copy buttons are dashboard.js's). The fragment comes from the dashboard itself, rendered and
 // escaped on the server like every page; it replaces the live part only when it changed, so a
 // screen reader hears a change once. Without JavaScript the page still works: reload to refresh.
-for (const button of document.querySelectorAll('button[data-copy-text]')) {
-  const source = document.getElementById(button.dataset.copyText);
-  if (!source || !navigator.clipboard) continue;
-  button.hidden = false;
-  button.addEventListener('click', async () => {
-    await navigator.clipboard.writeText(source.textContent);
-    button.textContent = 'Copied';
-  });
-}
-
 const live = document.getElementById('live');
 if (live) {
   const every = Number(live.dataset.pollMs) || 2000;

@@ -51,9 +51,9 @@ before(async () => {
 });
 after(() => h.close());
 
-async function auditPage(query: Record<string, string> = {}) {
+async function auditPage(query: Record<string, string> = {}, as = session) {
   const res = await fetch(`${h.gateway.url}/dashboard/audit?${new URLSearchParams(query)}`, {
-    headers: { cookie: `__Host-gp_session=${session}` },
+    headers: { cookie: `__Host-gp_session=${as}` },
     redirect: 'manual',
   });
   const html = await res.text();
@@ -101,4 +101,56 @@ test('a day that does not read is said, announced, and not applied', async () =>
   const reversed = await auditPage({ from: '2026-05-03', to: '2026-05-01' });
   assert.match(reversed.html, /“From” is after “To”/);
   assert.deepEqual(reversed.rows, []);
+});
+
+test('200 entries a page: "Older" pages back by an opaque cursor keeping the filters, until the oldest; a cursor that does not read is said', async () => {
+  const org = await h.store.createOrganisation('Busy');
+  const user = (await h.store.createUser({ orgId: org.id, email: 'bo@busy.example', role: 'viewer' }))!;
+  const busy = randomBytes(24).toString('base64url');
+  await h.store.createDashboardSession({ idHash: sha256Hex(busy), userId: user.id, at: new Date() });
+  // 450 entries, every other one a key created: key_0 is the oldest, key_449 the newest.
+  for (let i = 0; i < 450; i++) {
+    await h.store.recordAudit({
+      orgId: org.id,
+      address: null,
+      at: new Date(Date.UTC(2026, 5, 1, 0, 0, i)).toISOString(),
+      actor: 'operator CLI',
+      action: i % 2 ? 'key.revoked' : 'key.created',
+      target: `key_${i} "K${i}"`,
+      details: null,
+    });
+  }
+  const keyNumbers = (rows: string[]) => rows.map((r) => Number(/“K(\d+)”/.exec(r)![1]));
+  const olderOf = (html: string) =>
+    /<a href="\/dashboard\/audit\?([^"]*)" rel="next">Older<\/a>/.exec(html)?.[1]?.replace(/&amp;/g, '&') ?? null;
+  const range = (from: number, to: number, step = 1) =>
+    Array.from({ length: Math.floor((from - to) / step) + 1 }, (_, i) => from - i * step);
+
+  const pages: number[][] = [];
+  let query: Record<string, string> | null = {};
+  while (query) {
+    const page = await auditPage(query, busy);
+    pages.push(keyNumbers(page.rows));
+    const older = olderOf(page.html);
+    query = older === null ? null : Object.fromEntries(new URLSearchParams(older));
+  }
+  assert.deepEqual(pages, [range(449, 250), range(249, 50), range(49, 0)]);
+
+  // With a filter: the Older link keeps it, and its cursor is no entry id in plain sight.
+  const first = await auditPage({ action: 'key.created' }, busy);
+  assert.deepEqual(keyNumbers(first.rows), range(448, 50, 2));
+  const older = new URLSearchParams(olderOf(first.html)!);
+  assert.equal(older.get('action'), 'key.created');
+  assert.doesNotMatch(older.get('older')!, /^\d+$/);
+  const second = await auditPage(Object.fromEntries(older), busy);
+  assert.deepEqual(keyNumbers(second.rows), range(48, 0, 2));
+  assert.equal(olderOf(second.html), null, 'the oldest page has no Older link');
+  assert.match(second.html, /<a href="\/dashboard\/audit\?action=key.created">Newest<\/a>/);
+
+  const bad = await auditPage({ older: 'not-a-cursor' }, busy);
+  assert.match(bad.html, /role="alert">That “Older” link does not read; the newest entries are shown/);
+  assert.deepEqual(keyNumbers(bad.rows), range(449, 250));
+  // A cursor made up to point past everything still reads only the viewer's organisation.
+  const madeUp = await auditPage({ older: Buffer.from(`audit:${Number.MAX_SAFE_INTEGER}`).toString('base64url') });
+  assert.deepEqual(madeUp.rows, [REVOKED, WRITTEN, ROTATED, CREATED]);
 });

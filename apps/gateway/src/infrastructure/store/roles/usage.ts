@@ -25,6 +25,22 @@ export interface RequestRecord {
   recordId?: string;
   /** The error envelope's code of a refused request (`NOT_FOUND`, `RATE_LIMITED`, …); absent otherwise. */
   errorCode?: string;
+  /** The path asked for (`/v1/customers/ABC`, `/mcp`), never the query; absent on rows written before it was kept. */
+  path?: string;
+  /** The error envelope's message of a refused request; absent otherwise. */
+  errorMessage?: string;
+  /** The request's trace id when the gateway traces (OpenTelemetry); absent otherwise. */
+  traceId?: string;
+}
+
+/** Which of an organisation's logged requests to list: each given field must match. */
+export interface RequestFilter {
+  keyId?: string;
+  statusClass?: string;
+  since?: string;
+  before?: string;
+  requestId?: string;
+  limit: number;
 }
 
 /** Requests kept in each organisation's request log. */
@@ -37,11 +53,8 @@ export interface UsageStore {
   /** The organisation's counts from `sinceDay` (YYYY-MM-DD) on. */
   listDailyUsage(orgId: string, sinceDay: string): Promise<DailyUsage[]>;
   /**
-   * The organisation's most recent requests first, optionally of one key, one status class, and a
-   * time range (ISO 8601: `since` included, `before` not).
+   * The organisation's most recent requests first, optionally of one key, one status class, a time
+   * range (ISO 8601: `since` included, `before` not), and one request id (a request's own page).
    */
-  listRecentRequests(
-    orgId: string,
-    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit: number },
-  ): Promise<RequestRecord[]>;
+  listRecentRequests(orgId: string, filter: RequestFilter): Promise<RequestRecord[]>;
 }

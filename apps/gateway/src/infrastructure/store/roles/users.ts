@@ -56,6 +56,8 @@ export interface AuditFilter {
   since?: string;
   /** Entries before this time (ISO 8601, UTC). */
   before?: string;
+  /** Entries older than the entry of this id (keyset paging: the last id of the page before). */
+  beforeId?: number;
 }
 
 /** The dashboard's people: users, their sign-in links and sessions, and the audit log. */

@@ -573,6 +573,7 @@ export function storeMigrations(kind: EngineKind): Record<string, Migration> {
     '0006_rotation_overlap': rotationOverlap(kind),
     '0007_users_per_org': usersPerOrganisation(kind),
     '0008_request_detail': requestDetail(),
+    '0009_request_page': requestPage(),
   };
 }
 
@@ -586,6 +587,22 @@ function requestDetail(): Migration {
       for (const column of ['connection_id', 'record_id', 'error_code']) {
         await db.schema.alterTable('request_log').addColumn(column, 'text').execute();
       }
+    },
+  };
+}
+
+/**
+ * A request's own page on the dashboard (issue 36 item 7): the path it asked for (never its query),
+ * its error envelope's message, and its trace id when tracing; null for rows written before. The
+ * page finds a request by its id within the organisation, hence the index.
+ */
+function requestPage(): Migration {
+  return {
+    async up(db: Db) {
+      for (const column of ['path', 'error_message', 'trace_id']) {
+        await db.schema.alterTable('request_log').addColumn(column, 'text').execute();
+      }
+      await db.schema.createIndex('request_log_request').on('request_log').columns(['org_id', 'request_id']).execute();
     },
   };
 }

@@ -126,6 +126,9 @@ export interface RequestLogTable {
   connection_id: string | null;
   record_id: string | null;
   error_code: string | null;
+  path: string | null;
+  error_message: string | null;
+  trace_id: string | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,6 +1,8 @@
-import { USAGE_LOG_KEPT, type DailyUsage, type RequestRecord, type UsageStore } from '../roles/usage.ts';
+import { USAGE_LOG_KEPT, type DailyUsage, type RequestFilter, type RequestRecord, type UsageStore } from '../roles/usage.ts';
+import type { Selectable } from 'kysely';
 import { chunks } from './chunks.ts';
 import type { StoreEngine } from './engine.ts';
+import type { RequestLogTable } from './schema.ts';
 
 /** Usage on either engine (UsageStore): counts per key, day and status class, and the request log. */
 export class UsageTables implements UsageStore {
@@ -53,6 +55,9 @@ export class UsageTables implements UsageStore {
               connection_id: r.connectionId ?? null,
               record_id: r.recordId ?? null,
               error_code: r.errorCode ?? null,
+              path: r.path ?? null,
+              error_message: r.errorMessage ?? null,
+              trace_id: r.traceId ?? null,
             })),
           )
           .execute();
@@ -80,10 +85,7 @@ export class UsageTables implements UsageStore {
     return rows.map((r) => ({ orgId: r.org_id, keyId: r.key_id, day: r.day, statusClass: r.status_class, requests: Number(r.requests) }));
   }
 
-  async listRecentRequests(
-    orgId: string,
-    filter: { keyId?: string; statusClass?: string; since?: string; before?: string; limit: number },
-  ): Promise<RequestRecord[]> {
+  async listRecentRequests(orgId: string, filter: RequestFilter): Promise<RequestRecord[]> {
     // Status classes are `2xx` … `5xx`: the class is the hundreds of the status.
     const hundreds = filter.statusClass ? Number(filter.statusClass[0]) * 100 : null;
     const rows = await this.engine.db
@@ -94,22 +96,31 @@ export class UsageTables implements UsageStore {
       .$if(hundreds !== null, (q) => q.where('status', '>=', hundreds!).where('status', '<', hundreds! + 100))
       .$if(filter.since !== undefined, (q) => q.where('at', '>=', filter.since!))
       .$if(filter.before !== undefined, (q) => q.where('at', '<', filter.before!))
+      .$if(filter.requestId !== undefined, (q) => q.where('request_id', '=', filter.requestId!))
       .orderBy('id', 'desc')
       .limit(filter.limit)
       .execute();
-    return rows.map((r) => ({
-      orgId: r.org_id,
-      at: r.at,
-      keyId: r.key_id,
-      keyPrefix: r.key_prefix,
-      method: r.method,
-      object: r.object,
-      status: r.status,
-      ms: r.ms,
-      requestId: r.request_id,
-      ...(r.connection_id !== null ? { connectionId: r.connection_id } : {}),
-      ...(r.record_id !== null ? { recordId: r.record_id } : {}),
-      ...(r.error_code !== null ? { errorCode: r.error_code } : {}),
-    }));
+    return rows.map(requestOf);
   }
+}
+
+/** A request log row as the store gives it: a column that is null is a field left out. */
+function requestOf(r: Selectable<RequestLogTable>): RequestRecord {
+  return {
+    orgId: r.org_id,
+    at: r.at,
+    keyId: r.key_id,
+    keyPrefix: r.key_prefix,
+    method: r.method,
+    object: r.object,
+    status: r.status,
+    ms: r.ms,
+    requestId: r.request_id,
+    ...(r.connection_id !== null ? { connectionId: r.connection_id } : {}),
+    ...(r.record_id !== null ? { recordId: r.record_id } : {}),
+    ...(r.error_code !== null ? { errorCode: r.error_code } : {}),
+    ...(r.path !== null ? { path: r.path } : {}),
+    ...(r.error_message !== null ? { errorMessage: r.error_message } : {}),
+    ...(r.trace_id !== null ? { traceId: r.trace_id } : {}),
+  };
 }

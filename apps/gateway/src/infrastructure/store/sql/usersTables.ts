@@ -203,6 +203,7 @@ export class UsersTables implements UsersStore {
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
     if (filter.before !== undefined) query = query.where('at', '<', filter.before);
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
     const rows = await query.orderBy('id', 'desc').limit(limit).execute();
     return rows.map((row) => ({
       id: row.id,
