@@ -6,8 +6,7 @@ import path from 'node:path';
 import { ErrorBodySchema, MAX_FRAME_BYTES, OBJECTS } from '@gp-gateway/protocol';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import { startGatewayProcess, waitFor, type Started } from './support/processes.ts';
-import { rogueAgent, startUnfinishedFrame, type RogueAgent, type RogueOptions } from './support/rogueAgent.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { gatewayReadAll, rogueAgent, startUnfinishedFrame, type RogueAgent, type RogueOptions } from './support/rogueAgent.ts';
 
 /**
  * A rogue or broken agent (a hand-written WebSocket client with its connection's token) against a
@@ -131,7 +130,8 @@ test("unfinished frames: a socket before its hello may hold 256 KiB, a connectio
   const [a, b, c] = await Promise.all([rogue('stall'), rogue('stall'), rogue('stall')]);
   startUnfinishedFrame(a!.ws, 4_000_000, 3_500_000);
   startUnfinishedFrame(b!.ws, 4_000_000, 3_500_000);
-  await sleep(300);
+  // Every byte of both read by the gateway before the third socket starts: which socket crosses the budget is then certain.
+  await waitFor("the gateway to read a's and b's 7 MB", () => (gatewayReadAll(a!.ws) && gatewayReadAll(b!.ws)) || null, 10_000);
   assert.deepEqual([a!.ws.readyState, b!.ws.readyState], [a!.ws.OPEN, b!.ws.OPEN], '7 MB in flight is within the budget');
   startUnfinishedFrame(c!.ws, 4_000_000, 2_000_000);
   assert.equal((await c!.closed).code, 1006, 'the socket that crossed the budget is cut off');

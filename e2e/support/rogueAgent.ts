@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import WebSocket from 'ws';
 
 /** What a rogue agent saw: the gateway's frames as parsed headers, and how its socket ended. */
@@ -77,4 +78,25 @@ export function startUnfinishedFrame(ws: WebSocket, declared: number, sent: numb
   header.writeBigUInt64BE(BigInt(declared), 2);
   const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
   socket.write(Buffer.concat([header, Buffer.alloc(sent, 0x20)]));
+}
+
+/**
+ * Whether the gateway has read every byte sent on this socket: nothing left in Node's write buffer,
+ * nor in the kernel's queues at either end of the loopback connection (Linux's /proc/net/tcp*:
+ * tx_queue of the agent's end, rx_queue of the gateway's). What a test waits for before it says
+ * the gateway let those bytes through, rather than a guess of how long reading them takes.
+ */
+export function gatewayReadAll(ws: WebSocket): boolean {
+  const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+  if (socket.writableLength > 0) return false;
+  const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  const [agentPort, gatewayPort] = [hexPort(socket.localPort!), hexPort(socket.remotePort!)];
+  const rows = ['/proc/net/tcp', '/proc/net/tcp6']
+    .flatMap((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(1) : []))
+    .map((line) => line.trim().split(/\s+/));
+  const ends = rows.filter(([, local, remote]) => {
+    const [localPort, remotePort] = [local?.split(':')[1], remote?.split(':')[1]];
+    return (localPort === agentPort && remotePort === gatewayPort) || (localPort === gatewayPort && remotePort === agentPort);
+  });
+  return ends.length === 2 && ends.every((columns) => columns[4] === '00000000:00000000');
 }

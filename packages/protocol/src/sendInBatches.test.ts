@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { sendInBatches } from './sendInBatches.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
-/** A connected loopback TCP pair, and what the far end has received so far. */
+/** A connected loopback TCP pair, and a wait for what the far end receives. */
 async function socketPair() {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -17,7 +16,18 @@ async function socketPair() {
   peer.on('data', (chunk) => (received += chunk));
   return {
     client,
-    received: () => received,
+    /** Resolves once the far end has received exactly `text` (a test failing here times out). */
+    receivedAll(text: string): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (received !== text) return;
+          peer.off('data', check);
+          resolve();
+        };
+        peer.on('data', check);
+        check();
+      });
+    },
     async close() {
       client.destroy();
       peer.destroy();
@@ -47,8 +57,7 @@ test('frames sent in one turn of the event loop are written together, in order, 
   assert.deepEqual(writes, [3], 'one writev carries all three');
   send('d');
   await turn();
-  for (let i = 0; i < 20 && pair.received() !== 'abcd'; i++) await sleep(5);
-  assert.equal(pair.received(), 'abcd');
+  await pair.receivedAll('abcd');
   await pair.close();
 });
 
@@ -59,7 +68,6 @@ test('a frame sent alone still leaves in its own turn', async () => {
   assert.equal(pair.client.writableCorked, 1);
   await turn();
   assert.equal(pair.client.writableCorked, 0, 'uncorked once the turn ends');
-  for (let i = 0; i < 20 && pair.received() !== 'only'; i++) await sleep(5);
-  assert.equal(pair.received(), 'only');
+  await pair.receivedAll('only');
   await pair.close();
 });

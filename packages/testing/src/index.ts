@@ -1,6 +1,7 @@
 // Test harnesses shared by the gateway's tests, the e2e tests and the bench.
 export * from './memoryLog.ts';
 export * from './openApiContract.ts';
+export * from './pollUntil.ts';
 export * from './prometheus.ts';
 export * from './scriptedAgent.ts';
 export * from './servers/nats.ts';

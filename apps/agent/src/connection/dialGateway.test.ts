@@ -4,6 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { pollUntil } from '@gp-gateway/testing';
 import {
   CLOSE_TOKEN_REJECTED,
   CLOSE_TOO_MANY_AGENTS,
@@ -72,11 +73,11 @@ async function gateway(): Promise<Gateway> {
     frames: [],
     onHello: (ws) => ws.send(encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn' })),
     async next(type) {
-      for (;;) {
-        const found = g.frames.findIndex((f) => f.type === type);
-        if (found !== -1) return g.frames.splice(found, 1)[0];
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      const found = await pollUntil(`a ${type} frame`, () => {
+        const at = g.frames.findIndex((f) => f.type === type);
+        return at !== -1 && { at };
+      });
+      return g.frames.splice(found.at, 1)[0];
     },
     async close() {
       for (const ws of wss.clients) ws.terminate();
@@ -258,7 +259,7 @@ test('a gateway that accepts the TCP connection but never answers the upgrade is
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   const g = { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` };
   const { stop, done } = dial(g, fakeService().service, { ...fast, connectTimeoutMs: 100 });
-  while (dials.length < 3) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil('three dials', () => dials.length >= 3);
   stop.abort();
   await done;
   silent.close();
@@ -276,7 +277,7 @@ test('refused by the handshake cap with a turn named, the agent dials again at t
     ws.send(encodeFrame({ v: 1, type: 'welcome', connectionId: 'conn' }));
   };
   const { stop, done } = dial(g, fakeService().service);
-  while (helloAt.length < 2) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil('a second hello', () => helloAt.length >= 2);
   stop.abort();
   await done;
   await g.close();

@@ -17,8 +17,29 @@ class Rows implements OperationHandler {
   /** The read starting at this row fails, once. */
   failAt: number | null = null;
   delayMs = 0;
+  private readonly calls: Promise<ReadResult>[] = [];
 
-  async handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
+  handle(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
+    const call = this.read(op, signal);
+    this.calls.push(call);
+    return call;
+  }
+
+  /**
+   * Resolves once every read asked for has finished, and nothing they set going (the next read
+   * ahead, a page's end) started another: what a test waits for before it says what was read, or
+   * that something was not.
+   */
+  async idle(): Promise<void> {
+    for (let seen = -1; seen !== this.calls.length;) {
+      seen = this.calls.length;
+      await Promise.allSettled(this.calls);
+      // Promise chains that follow a read (no I/O) run to their end before the next turn of the loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async read(op: ReadOperation, signal?: AbortSignal): Promise<ReadResult> {
     const list = op as ListOperation;
     this.reads.push({ after: list.after, signal });
     const version = this.version;
@@ -47,16 +68,15 @@ const page = (after: Position | null): ListOperation => ({
   limit: 3,
   after,
 });
-const settle = () => sleep(5);
 
 test('a walk past its first page gets its next page read ahead, and served from there', async () => {
   const rows = new Rows();
   const ahead = new ReadAhead(rows);
   const first = await ahead.handle(page(null));
-  await settle();
+  await rows.idle();
   assert.equal(rows.reads.length, 1, 'a single page is not read ahead');
   const second = await ahead.handle(page(first.next));
-  await settle();
+  await rows.idle();
   assert.deepEqual(
     rows.reads.map((r) => r.after),
     [null, [0, 3], [0, 6]],
@@ -65,7 +85,7 @@ test('a walk past its first page gets its next page read ahead, and served from 
   const third = await ahead.handle(page(second.next));
   assert.deepEqual(JSON.parse(payloadText(third.payload)), ['v1-7', 'v1-8', 'v1-9']);
   assert.deepEqual(third.next, [0, 9]);
-  await settle();
+  await rows.idle();
   assert.deepEqual(
     rows.reads.map((r) => r.after),
     [null, [0, 3], [0, 6], [0, 9]],
@@ -73,7 +93,7 @@ test('a walk past its first page gets its next page read ahead, and served from 
   );
   const last = await ahead.handle(page(third.next));
   assert.equal(last.next, null);
-  await settle();
+  await rows.idle();
   assert.equal(rows.reads.length, 4);
   assert.equal(ahead.pending, 0, 'nothing read ahead past the end');
 });
@@ -83,14 +103,14 @@ test('a walk whose pages the handler answers on the calling thread is not read a
   const ahead = new ReadAhead(Object.assign(rows, { answersOnCallingThread: (op: ReadOperation) => op.kind === 'list' && op.limit <= 3 }));
   const first = await ahead.handle(page(null));
   await ahead.handle(page(first.next));
-  await settle();
+  await rows.idle();
   assert.deepEqual(
     rows.reads.map((r) => r.after),
     [null, [0, 3]],
     'nothing read ahead of page 2',
   );
   await ahead.handle({ ...page(first.next), limit: 4 });
-  await settle();
+  await rows.idle();
   assert.deepEqual(
     rows.reads.map((r) => r.after),
     [null, [0, 3], [0, 3], [0, 7]],
@@ -102,7 +122,7 @@ test('a page read ahead is served once; a second ask reads afresh', async () => 
   const rows = new Rows();
   const ahead = new ReadAhead(rows);
   await ahead.handle(page([0, 3]));
-  await settle();
+  await rows.idle();
   await ahead.handle(page([0, 6]));
   rows.version = 2;
   const again = await ahead.handle(page([0, 6]));
@@ -132,7 +152,7 @@ test('when reading ahead failed, the page is read again and answered', async () 
   rows.failAt = 6;
   const ahead = new ReadAhead(rows);
   await ahead.handle(page([0, 3]));
-  await settle();
+  await rows.idle();
   assert.equal(rows.failAt, null, 'the read ahead failed');
   const answer = await ahead.handle(page([0, 6]));
   assert.deepEqual(JSON.parse(payloadText(answer.payload)), ['v1-7', 'v1-8', 'v1-9']);
@@ -221,7 +241,7 @@ test('a page read ahead from a wrong guess of where the one before ends is never
   rows.wrongEnd = [0, 5];
   const ahead = new ReadAhead(rows);
   await ahead.handle(page([0, 0]));
-  await settle();
+  await rows.idle();
   assert.ok(
     rows.reads.some((r) => r.after?.[1] === 5),
     'a page was read from the wrong guess',

@@ -15,7 +15,7 @@ import { acceptAgent } from '../core/agents/acceptAgent.ts';
 import type { AgentLink } from '../core/agents/agentLink.ts';
 import type { ApiKey, Scope } from '../infrastructure/store/store.ts';
 import { SANDBOX_AGENT_KEY } from '../core/routing/connectionRouting.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from '@gp-gateway/testing';
 
 export interface InProcessGateway {
   dir: string;
@@ -100,7 +100,7 @@ export async function startInProcessGateway(options: InProcessGatewayOptions = {
     if (link) gateway.router.add(SANDBOX_AGENT_KEY, link);
   };
   await session.hello({ version: 'test', host: 'localhost', platform: process.platform, dialect: 'sqlite', allowWrites: false });
-  while (!(await gateway.router.reach(SANDBOX_AGENT_KEY))) await sleep(5);
+  await pollUntil('the sandbox agent to be reachable', () => gateway.router.reach(SANDBOX_AGENT_KEY));
 
   return {
     dir,

@@ -12,6 +12,7 @@ import {
   type StoredEvent,
 } from '../infrastructure/store/store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createOrganisationWithSandbox } from '../core/admin/sandbox.ts';
 import { webhooksStoreContract } from './webhooksStoreContract.ts';
 
 /**
@@ -32,8 +33,9 @@ export interface StoreUnderTest {
 
 const hash = (c: string) => c.repeat(64);
 
+/** An organisation as the admin service makes one (with its sandbox), and a key of it. */
 async function orgWithKey(store: Store, name: string, mode: 'live' | 'test' = 'live') {
-  const org = await store.createOrganisation(name);
+  const org = await createOrganisationWithSandbox(store, name);
   const key = await store.createApiKey({
     orgId: org.id,
     name: 'k',
@@ -64,24 +66,34 @@ export function storeContract(subject: StoreUnderTest): void {
   };
   after(() => Promise.all(opened.map((s) => s.close())));
 
-  test('an organisation is created with its sandbox connection, defaulting to TWO', async () => {
+  test('an organisation is created with exactly what it is given: the sandbox connection asked for, or none', async () => {
     const store = await fresh();
-    const org = await store.createOrganisation('Sandboxed');
+    const org = await store.createOrganisation('Sandboxed', { sandbox: { name: 'Try it here', defaultCompany: 'NWIND' } });
     assert.deepEqual(await store.findOrganisationByName('Sandboxed'), org);
     assert.deepEqual(await store.findConnection(org.id, 'sandbox'), {
       id: 'sandbox',
       orgId: org.id,
-      name: 'Demo sandbox',
+      name: 'Try it here',
       agentTokenHash: null,
-      defaultCompany: 'TWO',
+      defaultCompany: 'NWIND',
       writeWhitelist: [],
       createdAt: org.createdAt,
     });
-    await assert.rejects(store.createOrganisation('Sandboxed'), 'organisation names are unique');
+    const bare = await store.createOrganisation('Bare');
+    assert.deepEqual(await store.listConnections(bare.id), [], 'no sandbox unless asked for');
+    await assert.rejects(
+      store.createOrganisation('Sandboxed', { sandbox: { name: 'Again', defaultCompany: null } }),
+      'organisation names are unique',
+    );
     assert.deepEqual(
       (await store.listOrganisations()).map((o) => o.name),
-      ['Sandboxed'],
+      ['Sandboxed', 'Bare'],
       'a refused organisation leaves nothing behind',
+    );
+    assert.equal(
+      (await store.findConnection(org.id, 'sandbox'))?.name,
+      'Try it here',
+      'nor changes the sandbox of the one it clashed with',
     );
   });
 
@@ -482,8 +494,8 @@ export function storeContract(subject: StoreUnderTest): void {
 
   test("the built-in agent's presence shows on every organisation's sandbox", async () => {
     const store = await fresh();
-    const a = await store.createOrganisation('Alpha');
-    const b = await store.createOrganisation('Beta');
+    const a = await createOrganisationWithSandbox(store, 'Alpha');
+    const b = await createOrganisationWithSandbox(store, 'Beta');
     await store.recordAgentConnected({
       id: 'as_s',
       connectionId: 'sandbox',
@@ -536,7 +548,7 @@ export function storeContract(subject: StoreUnderTest): void {
 
   test('oauth: a code is spent once (a replay revokes its grant), refresh tokens rotate (a replayed one revokes), revocation is immediate', async () => {
     const store = await fresh();
-    const org = await store.createOrganisation('OAuth');
+    const org = await createOrganisationWithSandbox(store, 'OAuth');
     const other = await store.createOrganisation('OAuth other');
     const user = (await store.createUser({ orgId: org.id, email: 'oa@example.com', role: 'admin' }))!;
     await store.saveOAuthClient('client-1', { client_name: 'Claude', redirect_uris: ['https://example.com/cb'] }, new Date());

@@ -3,9 +3,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startGateway, type MetricsOptions, type RunningGateway, type WebhookOptions } from '../gateway.ts';
 import type { Scope, Store } from '../infrastructure/store/store.ts';
-import { ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
+import { pollUntil, ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WriteHarness {
   gateway: RunningGateway;
@@ -90,11 +89,10 @@ export async function startWriteHarness(
     },
     async dropAgents() {
       for (const agent of agents.splice(0)) agent.drop();
-      const until = Date.now() + 5000;
-      while ((await gateway.router.reach(connections.hq.id)) || (await gateway.router.reach(connections.closed.id))) {
-        if (Date.now() > until) throw new Error('the gateway kept a dropped agent');
-        await sleep(5);
-      }
+      await pollUntil(
+        'the gateway to let the dropped agents go',
+        async () => !(await gateway.router.reach(connections.hq.id)) && !(await gateway.router.reach(connections.closed.id)),
+      );
     },
     async post(path, body, headers = {}) {
       const res = await fetch(`${gateway.url}${path}`, {

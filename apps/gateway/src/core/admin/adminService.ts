@@ -24,6 +24,7 @@ import {
 } from '../../infrastructure/store/store.ts';
 import { checkWriteWhitelist } from '../writes/writableObjects.ts';
 import { withLivePresence, type LiveAgents } from './livePresence.ts';
+import { createOrganisationWithSandbox } from './sandbox.ts';
 
 /**
  * A request an operator can correct: the message says what is wrong in plain words, and `problems`
@@ -119,11 +120,12 @@ export class AdminService {
     return new AdminService(this.store, actor, this.live);
   }
 
+  /** A new organisation, with its sandbox connection for test keys. */
   async createOrganisation(name: string): Promise<Organisation> {
     const trimmed = nameOf(name, 'the organisation needs a name');
     const existing = await this.store.findOrganisationByName(trimmed);
     if (existing) throw new AdminError(`an organisation named "${trimmed}" already exists: ${existing.id}`);
-    return this.store.createOrganisation(trimmed);
+    return createOrganisationWithSandbox(this.store, trimmed);
   }
 
   /** The organisation with this id, else the one with exactly this name; null when neither exists. */

@@ -58,8 +58,9 @@ test('agents joining and leaving a connection show in its presence, version and 
 });
 
 test("the built-in agent shows on every organisation's sandbox; a stopping gateway takes its agents out", async () => {
-  const a = await store.createOrganisation('Sandbox A');
-  const b = await store.createOrganisation('Sandbox B');
+  const sandbox = { name: 'Demo sandbox', defaultCompany: 'TWO' };
+  const a = await store.createOrganisation('Sandbox A', { sandbox });
+  const b = await store.createOrganisation('Sandbox B', { sandbox });
   const { router, presence } = await setUp();
   router.add('sandbox', agentLink('gateway-host', ['TWO', 'NWIND']));
   await presence.settled();

@@ -4,12 +4,35 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../../infrastructure/cluster/redisClient.ts';
 import { ApiError } from '../../errors/apiError.ts';
-import { memoryLog, startRedis, type RedisServer, skipWithout } from '@gp-gateway/testing';
+import { memoryLog, pollUntil, startRedis, type RedisServer, skipWithout } from '@gp-gateway/testing';
 import { InFlightGate } from './inFlightGate.ts';
 import { RedisInFlightLimiter } from './redisInFlightLimiter.ts';
 import { RedisRateLimiter } from './redisRateLimiter.ts';
 import { InMemoryTokenBucketLimiter } from './tokenBucketLimiter.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * The client, with a promise that resolves once `refusals` of its EVALs (slot requests) have been
+ * answered 0: how a test sees that a waiting request asked Redis and was refused, rather than
+ * guessing how long that takes.
+ */
+function countingRefusals(redis: Redis, refusals: number): { redis: Redis; refused: Promise<void> } {
+  let seen = 0;
+  let done!: () => void;
+  const refused = new Promise<void>((resolve) => (done = resolve));
+  const counted = new Proxy(redis, {
+    get(target, name) {
+      if (name === 'eval')
+        return async (...args: Parameters<Redis['eval']>) => {
+          const answer = await target.eval(...args);
+          if (answer === 0 && ++seen === refusals) done();
+          return answer;
+        };
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { redis: counted, refused };
+}
 
 const skip = skipWithout('redis-server', 'limits shared on Redis');
 
@@ -59,11 +82,13 @@ describe('limits shared by several gateway instances on a real redis-server', { 
         keyPrefix,
         pollMs: 20,
       });
-    const [onA, onB] = [make(a), make(b)];
+    // B's first try and two of its polls refused: it waited past several chances to be let in wrongly.
+    const counted = countingRefusals(b, 3);
+    const [onA, onB] = [make(a), make(counted.redis)];
     const held = [await onA.acquire('org\u0000conn', 2), await onA.acquire('org\u0000conn', 2)];
     let granted = false;
     const waiting = onB.acquire('org\u0000conn', 2).then((release) => ((granted = true), release));
-    await sleep(150);
+    await counted.refused;
     assert.equal(granted, false, 'a third slot was granted while two were held');
     held[0]!();
     const release = await waiting;
@@ -98,8 +123,14 @@ describe('limits shared by several gateway instances on a real redis-server', { 
     const survivor = new RedisInFlightLimiter({ ...options, redis: b, log: memoryLog().log, maxWaitMs: 100 });
     await survivor.acquire('c', 2);
     await dying.acquire('c', 2);
-    // The survivor's lease outlives several lease periods: it is renewed while held.
-    await sleep(700);
+    // Both leases outlive the expiry they were given (on Redis's clock, which the leases use): they are renewed while held.
+    const redisKey = `${keyPrefix}:inflight:c`;
+    const firstExpiry = Math.max(...(await b.zrange(redisKey, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2).map(Number));
+    const redisNow = async () => {
+      const [seconds, micros] = await b.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    };
+    await pollUntil("Redis's clock to pass the leases' first expiry twice over", async () => (await redisNow()) > firstExpiry + 300);
     await assert.rejects(survivor.acquire('c', 2), (e: ApiError) => e.code === 'RATE_LIMITED');
     // The other instance dies without releasing: its lease is no longer renewed and expires.
     dying.stop();
@@ -141,8 +172,7 @@ describe('limits shared by several gateway instances on a real redis-server', { 
       assert.equal(warnings.length, 2, JSON.stringify(warnings)); // one per limiter, not one per request
       const again = await startRedis(port);
       try {
-        const deadline = Date.now() + 5_000;
-        while (redis.status !== 'ready' && Date.now() < deadline) await sleep(50);
+        await pollUntil('the client to reconnect', () => redis.status === 'ready');
         assert.equal((await rate.take('k', policy)).remaining, 2, 'not counted in the new Redis');
         assert.equal(lines.filter((l) => String(l.msg).startsWith('Redis reachable again')).length, 1);
       } finally {

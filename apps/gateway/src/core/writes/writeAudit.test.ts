@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from '@gp-gateway/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AuditEntry } from '../../infrastructure/store/store.ts';
@@ -35,13 +35,11 @@ before(async () => {
 after(() => h.close());
 
 /** The organisation's write entries, once `count` of them are there (the entry is written after the answer). */
-async function writesInAudit(count: number): Promise<AuditEntry[]> {
-  const until = Date.now() + 5000;
-  for (;;) {
+function writesInAudit(count: number): Promise<AuditEntry[]> {
+  return pollUntil(`${count} write entries in the audit log`, async () => {
     const entries = (await h.store.listAudit(h.orgId, 100)).filter((e) => e.action === RECORD_CREATED);
-    if (entries.length >= count || Date.now() > until) return entries;
-    await sleep(10);
-  }
+    return entries.length >= count && entries;
+  });
 }
 
 test('a REST write and an MCP create_record are in the audit log with the key, the object and the record’s id', async () => {
@@ -88,8 +86,13 @@ test('validate-only and a replay under the same Idempotency-Key add nothing', as
   const before = (await writesInAudit(0)).length;
   assert.equal((await h.post('/v1/customers?validateOnly=true', { id: 'tried', name: 'Tried' })).status, 200);
   assert.equal((await h.post('/v1/customers', { id: 'acme001', name: 'Acme' }, { 'idempotency-key': 'audit-rest-1' })).status, 201);
-  await sleep(100);
-  assert.equal((await writesInAudit(0)).length, before);
+  // A write after them is entered after anything they would have entered: once its entry is there, theirs would be too.
+  assert.equal((await h.post('/v1/customers', { id: 'later01', name: 'Later' })).status, 201);
+  const entries = await writesInAudit(before + 1);
+  assert.deepEqual(
+    entries.slice(0, entries.length - before).map((e) => e.target),
+    ['customers LATER01'],
+  );
 });
 
 test('a store that cannot take the entry: the write still answers 201, and a warning is logged', async () => {
@@ -103,9 +106,7 @@ test('a store that cannot take the entry: the write still answers 201, and a war
     const r = await h.post('/v1/customers', { id: 'acme002', name: 'Acme 2' });
     assert.equal(r.status, 201, r.text);
     assert.equal(called, 1);
-    const until = Date.now() + 5000;
-    while (!h.logs.join('').includes('could not record the write in the audit log') && Date.now() < until) await sleep(10);
-    assert.match(h.logs.join(''), /could not record the write in the audit log/);
+    await pollUntil('the warning', () => h.logs.join('').includes('could not record the write in the audit log'));
   } finally {
     h.store.recordAudit = recordAudit;
   }

@@ -14,6 +14,7 @@ import { openSqliteStore } from '../store/openStore.ts';
 import type { Store } from '../store/store.ts';
 import {
   memoryLog,
+  pollUntil,
   startNats,
   type NatsServer,
   startRedis,
@@ -119,13 +120,8 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
     return { status: res.status, text: await res.text(), headers: res.headers };
   };
   const holds = (gateway: RunningGateway, id = connectionId) => gateway.router.hasAvailable(id);
-  const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-      await sleep(20);
-    }
-  };
+  const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) =>
+    pollUntil(what, check, { timeoutMs, everyMs: 20 });
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cluster-'));

@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from 'nats';
 import { encodeFrame, type Operation } from '@gp-gateway/protocol';
 import { AgentLostError, type ApiError } from '../../../errors/apiError.ts';
-import { memoryLog, startNats, type NatsServer, skipWithout } from '@gp-gateway/testing';
+import { memoryLog, pollUntil, startNats, type NatsServer, skipWithout } from '@gp-gateway/testing';
 import { AgentLink } from '../agentLink.ts';
 import { LocalAgentRouter } from '../agentRouter.ts';
 import { ClusterAgentRouter } from '../clusterAgentRouter.ts';
 import { AgentResponder } from './agentResponder.ts';
-import { connectionSubject, decodeMessage, encodeMessage, type ForwardRequest } from './forwardWire.ts';
+import { connectionSubject, decodeMessage, encodeMessage, type ForwardReply, type ForwardRequest } from './forwardWire.ts';
 import { NatsAgentRouter } from './natsAgentRouter.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const skip = skipWithout('nats-server', 'request forwarding over NATS');
 const op: Operation = { kind: 'list', object: 'companies', company: null, filters: {}, limit: 100, after: null };
@@ -33,9 +32,7 @@ function fakeAgent(allowWrites?: boolean) {
       Buffer.from(encodeFrame({ v: 1, type: 'response', id: request.id, next: null, ...(outcome ? { outcome } : {}) }, payload)),
     );
   };
-  const requested = async () => {
-    while (!sent.some((f) => f.type === 'request')) await sleep(5);
-  };
+  const requested = () => pollUntil('the agent to be sent the request', () => sent.some((f) => f.type === 'request'));
   return { link, sent, answer, requested };
 }
 
@@ -81,7 +78,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
     assert.deepEqual((await remote.reach('conn_1'))?.companies, [{ id: 'TWO', name: null, number: null }]);
     const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CO${i}`, name: `Name ${i} — é ✓`, number: i })));
     const pending = remote.request('conn_1', op, 5_000);
-    while (!agent.sent.some((f) => f.type === 'request')) await sleep(5);
+    await agent.requested();
     agent.answer(page);
     const answer = await pending;
     assert.ok(Buffer.byteLength(page) > 4 * 4096);
@@ -132,15 +129,24 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const agent = fakeAgent();
     local.add('conn_1', agent.link);
     await holder.flush();
-    const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 50 });
+    // The holder's first keepalive tells the forwarder where cancels go: a client listening to the
+    // reply inboxes sees it leave the server, and a round trip of the forwarder's then delivers it
+    // there too. (Inboxes only: a listener on request subjects would answer for absent holders.)
+    const spy = await natsClient();
+    const keepaliveSent = new Promise<void>((resolve) =>
+      spy.subscribe('_INBOX.>', { callback: (_e, msg) => decodeMessage<ForwardReply>(msg.data)?.header.t === 'alive' && resolve() }),
+    );
+    await spy.flush();
+    const forwarder = await natsClient();
+    const remote = new NatsAgentRouter({ nats: forwarder, prefix: p, log, keepaliveMs: 50 });
     const abort = new AbortController();
     const pending = remote.request('conn_1', op, 30_000, undefined, abort.signal);
-    // The holder's first keepalive tells the forwarder where cancels go.
-    await sleep(150);
+    await keepaliveSent;
+    await forwarder.flush();
+    await spy.close();
     abort.abort();
     await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_TIMEOUT');
-    const deadline = Date.now() + 2_000;
-    while (!agent.sent.some((f) => f.type === 'cancel') && Date.now() < deadline) await sleep(10);
+    await pollUntil('the cancel to reach the agent', () => agent.sent.some((f) => f.type === 'cancel'));
     const request = agent.sent.find((f) => f.type === 'request')!;
     assert.deepEqual(
       agent.sent.filter((f) => f.type === 'cancel').map((f) => [f.id, f.reason]),
@@ -229,8 +235,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
       assert.equal((await a.cluster.reach('conn_1', true))?.allowsWrites, true, `asked from A, time ${i}`);
     }
     for (const from of [a, c, a, c, a, c]) void from.cluster.request('conn_1', write(), 5_000).catch(() => {});
-    const deadline = Date.now() + 2_000;
-    while (on.sent.filter((f) => f.type === 'request').length < 6 && Date.now() < deadline) await sleep(10);
+    await pollUntil('six writes at the writer', () => on.sent.filter((f) => f.type === 'request').length >= 6);
     assert.equal(on.sent.filter((f) => f.type === 'request').length, 6);
     assert.equal(off.sent.filter((f) => f.type === 'request').length, 0, 'no write reaches the agent with writes off');
     // Reads still go to either.

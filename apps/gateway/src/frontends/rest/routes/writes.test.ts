@@ -1,9 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorBodySchema } from '@gp-gateway/protocol';
-import { answerCorrectly, settleFromJournal } from '@gp-gateway/testing';
+import { answerCorrectly, pollUntil, settleFromJournal } from '@gp-gateway/testing';
 import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarness.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * POST /v1/{object} against the gateway over real HTTP, with scripted agents over real WebSockets:
@@ -250,7 +249,7 @@ describe('with an agent that allows writes', () => {
     agent.script = (request, a) => held.push(() => correct(request, a));
     try {
       const first = h.post('/v1/customers', { ...customer, id: 'conc' }, { 'idempotency-key': key });
-      await waitUntil(async () => held.length === 1);
+      await pollUntil('the write to be held', () => held.length === 1);
       const second = await h.post('/v1/customers', { ...customer, id: 'conc' }, { 'idempotency-key': key });
       assert.equal(second.status, 409);
       assert.deepEqual(errorOf(second).details, { reason: 'in_flight' });
@@ -313,7 +312,7 @@ describe('exactly once across a dropped agent link', () => {
     });
     const key = freshKey();
     const pending = h.post('/v1/customers', { ...customer, id: 'drop1' }, { 'idempotency-key': key });
-    await waitUntil(async () => first.requests.length === 1);
+    await pollUntil('the first request at the agent', () => first.requests.length === 1);
     const back = await h.agent('hq', { host: 'back' });
     const r = await pending;
     assert.equal(r.status, 201, r.text);
@@ -347,7 +346,7 @@ describe('exactly once across a dropped agent link', () => {
     for (let i = 0; i < 4 && parked.length === 0; i++) {
       let answered = false;
       busy.push(h.post('/v1/customers?validateOnly=true', customer).then(() => (answered = true)));
-      await waitUntil(async () => answered || parked.length === 1);
+      await pollUntil('an answer or a parked write', () => answered || parked.length === 1);
     }
     other.script = correct;
     const key = freshKey();
@@ -412,11 +411,3 @@ describe('exactly once across a dropped agent link', () => {
     assert.equal(silent.sent('write').length, 1, 'the write was sent once');
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(5);
-  }
-}

@@ -47,7 +47,7 @@ export interface ApiKey {
 export const SANDBOX_CONNECTION_ID = 'sandbox';
 
 export interface Connection {
-  /** Unique within the organisation; every organisation has `sandbox`. */
+  /** Unique within the organisation; `sandbox` for the one an organisation is created with (core/admin/sandbox.ts). */
   id: string;
   orgId: string;
   name: string;
@@ -159,6 +159,16 @@ export interface KeyRotation {
   keepOldUntil?: Date | null;
 }
 
+/**
+ * The sandbox connection an organisation is created with: id `sandbox`, no agent token (the
+ * built-in agent serves it). Whether an organisation gets one, and its name and company, is
+ * decided above the store (core/admin/sandbox.ts).
+ */
+export interface NewSandbox {
+  name: string;
+  defaultCompany: string | null;
+}
+
 export interface NewConnection {
   orgId: string;
   name: string;
@@ -171,8 +181,11 @@ export interface NewConnection {
  * request and agent link reads, and the operator CLI and the dashboard change.
  */
 export interface KeysStore {
-  /** Creates the organisation together with its sandbox connection. */
-  createOrganisation(name: string): Promise<Organisation>;
+  /**
+   * Creates the organisation and, when given, its sandbox connection, in one transaction: nothing
+   * else. A name already taken is refused and leaves nothing behind.
+   */
+  createOrganisation(name: string, contents?: { sandbox?: NewSandbox }): Promise<Organisation>;
   findOrganisation(id: string): Promise<Organisation | null>;
   findOrganisationByName(name: string): Promise<Organisation | null>;
   listOrganisations(): Promise<Organisation[]>;

@@ -14,6 +14,7 @@ import {
   type NewAgentSession,
   type NewApiKey,
   type NewConnection,
+  type NewSandbox,
   type Organisation,
 } from '../roles/keys.ts';
 import { chunks } from './chunks.ts';
@@ -25,9 +26,6 @@ const LIMIT_COLUMNS = {
   windowSeconds: 'rate_limit_window_s',
   maxInFlightPerConnection: 'max_in_flight',
 } as const satisfies Record<keyof LimitOverrides, string>;
-
-/** The demo database's first company; the sandbox connection defaults to it. */
-const SANDBOX_DEFAULT_COMPANY = 'TWO';
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
 const now = () => new Date().toISOString();
@@ -54,22 +52,24 @@ export class KeysTables implements KeysStore {
     return sql.ref(this.engine.insertionOrder);
   }
 
-  async createOrganisation(name: string): Promise<Organisation> {
+  async createOrganisation(name: string, contents: { sandbox?: NewSandbox } = {}): Promise<Organisation> {
     const createdAt = now();
     const id = newId('org');
+    const { sandbox } = contents;
     await this.engine.transaction(async (trx) => {
       await trx.insertInto('organisations').values({ id, name, created_at: createdAt }).execute();
-      await trx
-        .insertInto('connections')
-        .values({
-          org_id: id,
-          id: SANDBOX_CONNECTION_ID,
-          name: 'Demo sandbox',
-          agent_token_hash: null,
-          default_company: SANDBOX_DEFAULT_COMPANY,
-          created_at: createdAt,
-        })
-        .execute();
+      if (sandbox)
+        await trx
+          .insertInto('connections')
+          .values({
+            org_id: id,
+            id: SANDBOX_CONNECTION_ID,
+            name: sandbox.name,
+            agent_token_hash: null,
+            default_company: sandbox.defaultCompany,
+            created_at: createdAt,
+          })
+          .execute();
     });
     this.engine.keys.forget();
     return { id, name, createdAt, limits: { requestsPerWindow: null, windowSeconds: null, maxInFlightPerConnection: null } };
