@@ -1,6 +1,7 @@
 // What other workspace packages (the gateway, e2e tests) use of the agent.
 export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
+export type { SandboxChangeOptions } from './embedded/sandboxChanges.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
 // e2e/mssql.test.ts runs change detection on SQL Server in-process.
 export { MssqlExecutor } from './db/mssqlExecutor.ts';
