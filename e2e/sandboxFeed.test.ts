@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TRACKED_OBJECTS } from '@gp-gateway/agent';
+import { ALL_TRACKED } from '@gp-gateway/agent';
 import { runDemoCli, runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
 
 /**
@@ -68,7 +68,7 @@ test('gp-demo churn on the sandbox makes exactly one event per change, read with
     'the sandbox agent to learn the demo company TWO',
     () => {
       const learnt = gateway.output().match(/"company":"TWO"[^\n]*change detection learnt the table/g)?.length ?? 0;
-      return learnt >= TRACKED_OBJECTS.length ? true : null;
+      return learnt >= ALL_TRACKED.length ? true : null;
     },
     120_000,
   );

@@ -19,3 +19,5 @@ export { ChangeDetector } from './changes/changeDetector.ts';
 export { catalogueRecords } from './changes/catalogueRecords.ts';
 export { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery } from './changes/statements.ts';
 export { TRACKED_OBJECTS } from './changes/trackedObjects.ts';
+// e2e/sandboxFeed.test.ts waits for the sandbox to learn every object.
+export { ALL_TRACKED } from './changes/allTracked.ts';
