@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/frontends/cli/main.ts');
 const AGENT_CLI = path.join(ROOT, 'apps/agent/src/cli/main.ts');
+const DEMO_CLI = path.join(ROOT, 'packages/gp-demo/src/cli/main.ts');
 
 export interface Started {
   child: ChildProcess;
@@ -97,6 +98,11 @@ export function runGatewayCli(args: string[], env: NodeJS.ProcessEnv): Promise<C
 /** Runs one `gp-agent` command (diagnose, companies, query …) to completion, as support would. */
 export function runAgentCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   return runToCompletion(AGENT_CLI, args, env);
+}
+
+/** Runs one `gp-demo` command (generate, churn …) to completion, as a person trying the sandbox would. */
+export function runDemoCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runToCompletion(DEMO_CLI, args, env);
 }
 
 function runToCompletion(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {

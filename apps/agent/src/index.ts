@@ -1,6 +1,7 @@
 // What other workspace packages (the gateway, e2e tests) use of the agent.
 export { SANDBOX_WORKER_PATH } from './embedded/sandboxWorkerPath.ts';
 export type { SandboxWorkerData } from './embedded/sandboxWorker.ts';
+export type { SandboxChangeOptions } from './embedded/sandboxChanges.ts';
 export { SqliteExecutor } from './db/sqliteExecutor.ts';
 // e2e/mssql.test.ts runs change detection on SQL Server in-process.
 export { MssqlExecutor } from './db/mssqlExecutor.ts';
@@ -18,3 +19,5 @@ export { ChangeDetector } from './changes/changeDetector.ts';
 export { catalogueRecords } from './changes/catalogueRecords.ts';
 export { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery } from './changes/statements.ts';
 export { TRACKED_OBJECTS } from './changes/trackedObjects.ts';
+// e2e/sandboxFeed.test.ts waits for the sandbox to learn every object.
+export { ALL_TRACKED } from './changes/allTracked.ts';

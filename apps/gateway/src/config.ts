@@ -140,6 +140,12 @@ const ConfigSchema = z
       .default('info'),
     requestTimeoutMs: z.coerce.number({ message: 'REQUEST_TIMEOUT_MS must be a number of milliseconds' }).int().positive().default(30_000),
     demoScale: z.coerce.number({ message: 'DEMO_SCALE must be a whole number of at least 1' }).int().min(1).default(1),
+    /** How often the sandbox agent polls the demo for changes (test keys' events); 0 turns it off. */
+    sandboxChangesIntervalMs: z.coerce
+      .number({ message: 'SANDBOX_CHANGES_INTERVAL_MS must be a whole number of milliseconds (0: off)' })
+      .int('SANDBOX_CHANGES_INTERVAL_MS must be a whole number of milliseconds (0: off)')
+      .min(0, 'SANDBOX_CHANGES_INTERVAL_MS must be a whole number of milliseconds (0: off)')
+      .default(15_000),
     agentHeartbeatIntervalMs: z.coerce
       .number({ message: 'AGENT_HEARTBEAT_INTERVAL_MS must be a number of milliseconds' })
       .int()
@@ -290,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     logLevel: env.LOG_LEVEL || undefined,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS || undefined,
     demoScale: env.DEMO_SCALE || undefined,
+    sandboxChangesIntervalMs: env.SANDBOX_CHANGES_INTERVAL_MS || undefined,
     agentHeartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS || undefined,
     agentHeartbeatTimeoutMs: env.AGENT_HEARTBEAT_TIMEOUT_MS || undefined,
     agentMaxPerConnection: env.AGENT_MAX_PER_CONNECTION || undefined,

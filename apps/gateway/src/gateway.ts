@@ -38,7 +38,9 @@ import type { RateLimiter } from './core/limits/rateLimiter.ts';
 import { InMemoryTokenBucketLimiter } from './core/limits/tokenBucketLimiter.ts';
 import { UsageRecorder } from './core/usage/usageRecorder.ts';
 import { startBuiltinAgent, type BuiltinAgent } from './core/sandbox/builtinAgent.ts';
-import type { Store } from './infrastructure/store/store.ts';
+import type { SandboxChangeOptions } from '@gp-gateway/agent';
+import type { ChangesFrame } from '@gp-gateway/protocol';
+import { SANDBOX_CONNECTION_ID, SANDBOX_EVENTS_ORG, type Store } from './infrastructure/store/store.ts';
 import { startIdempotencySweep } from './core/writes/idempotencySweep.ts';
 import { ConnectionEvents } from './core/events/connectionEvents.ts';
 import { EventFeed } from './core/events/eventFeed.ts';
@@ -89,6 +91,8 @@ export interface GatewayOptions {
   requestTimeoutMs: number;
   /** Folder of the demo databases; when given, the built-in sandbox agent serves them. */
   sandboxDir?: string;
+  /** How the sandbox agent detects the demo's changes for test keys' feed (SANDBOX_CHANGES_*); none unless given. */
+  sandboxChanges?: SandboxChangeOptions;
   limits?: Partial<GatewayLimitOptions>;
   /** How agent sockets are pinged and when a silent one is dropped (agents/agentSocketServer.ts). */
   agentHeartbeat?: AgentHeartbeat;
@@ -356,7 +360,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     changes: (orgId, connectionId) => ({ orgId, ingest: (frame) => events.ingest(orgId, connectionId, frame) }),
   });
   let sandbox: BuiltinAgent | null = null;
-  if (options.sandboxDir) sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }));
+  if (options.sandboxDir) {
+    // The demo is every organisation's sandbox: its changes are kept once, under SANDBOX_EVENTS_ORG, for every test key.
+    const feed = options.sandboxChanges && {
+      detection: options.sandboxChanges,
+      sink: { orgId: SANDBOX_EVENTS_ORG, ingest: (frame: ChangesFrame) => events.ingest(SANDBOX_EVENTS_ORG, SANDBOX_CONNECTION_ID, frame) },
+    };
+    sandbox = await startBuiltinAgent(options.sandboxDir, router, options.log.child({ component: 'sandbox' }), feed ?? null);
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: options.port, host: options.host ?? '0.0.0.0', backlog: LISTEN_BACKLOG }, () => resolve());

@@ -1,7 +1,7 @@
 import { MAX_IDS, objectSpec } from '@gp-gateway/protocol';
 import { AgentError } from '../service/agentError.ts';
 import { payloadText, type OperationHandler } from '../service/readService.ts';
-import type { RecordReader } from './changeDetector.ts';
+import type { RecordReader } from './detected.ts';
 
 /**
  * Records of changed rows read as the API serves them, through the read service itself, so an

@@ -1,9 +1,12 @@
 import type { Change } from '@gp-gateway/protocol';
+import type { Detected, RecordReader } from './detected.ts';
 import type { Executor } from '../db/executor.ts';
 import { MEMORY_ONLY, type DetectionStateStore, type Key, type Known, type ObjectState } from './detectionState.ts';
 import { changeTrackingStatusOf, changeTrackingStatusQuery, currentVersionQuery, type ChangeTrackingStatus } from './changeTracking.ts';
 import { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery, trackedChangesQuery, tsSeconds, type KeyRange } from './statements.ts';
 import type { TrackedObject, TrackedSource } from './trackedObjects.ts';
+import { isValueTracked, type Tracked } from './allTracked.ts';
+import { ValueDetector } from './valueDetector.ts';
 
 /** How far back each poll looks again for rows committed late (docs/decisions.md#change-feed). */
 export const DEFAULT_OVERLAP_MS = 15 * 60 * 1000;
@@ -28,9 +31,6 @@ export interface DetectorOptions {
   changeTracking?: { statusTtlMs: number } | false;
 }
 
-/** The API's records of `ids` by id, read through the catalogue; an id without a row is missing. */
-export type RecordReader = (company: string, object: string, ids: readonly string[]) => Promise<Map<string, Record<string, unknown>>>;
-
 const NEVER = '1900-01-01 00:00:00.000';
 
 /** The key's values of a row as detection reads it, typed as the key's columns. */
@@ -50,12 +50,6 @@ function splitRow(source: TrackedSource, row: unknown[]): { key: Key; id: string
     ts: row[idEnd],
     rowId: Number(row[idEnd + 1]),
   };
-}
-
-export interface Detected {
-  changes: Change[];
-  /** Makes the changes part of what the agent knows (and its state file): call once the gateway has stored them. */
-  commit(): void;
 }
 
 const isoOf = (ts: string) => `${ts.replace(' ', 'T')}Z`;
@@ -98,6 +92,8 @@ export class ChangeDetector {
   private readonly ctStatus = new Map<string, { status: ChangeTrackingStatus; at: number }>();
   /** Per object, source and key: the identity of the row (built when Change Tracking first needs it). */
   private readonly byKey = new Map<string, Map<string, string>>();
+  /** Tables without DEX_ROW_TS, compared by value (valueDetector.ts). */
+  private readonly values: ValueDetector;
 
   constructor(executor: Executor, read: RecordReader, options: DetectorOptions = {}) {
     this.executor = executor;
@@ -108,6 +104,7 @@ export class ChangeDetector {
     this.historyEvery = Math.max(1, options.historyEvery ?? DEFAULT_HISTORY_EVERY);
     this.store = options.state ?? MEMORY_ONLY;
     this.changeTracking = executor.dialect.name === 'mssql' ? (options.changeTracking ?? { statusTtlMs: 5 * 60_000 }) : false;
+    this.values = new ValueDetector({ executor, read, store: this.store, overlapMs: this.overlapMs, sweepEvery: this.historyEvery });
   }
 
   /**
@@ -143,7 +140,8 @@ export class ChangeDetector {
   }
 
   /** Whether the object of the company has been learnt (its first poll ran, in this process or one before it). */
-  knows(company: string, tracked: TrackedObject): boolean {
+  knows(company: string, tracked: Tracked): boolean {
+    if (isValueTracked(tracked)) return this.values.knows(company, tracked);
     return this.stateOf(company, tracked) !== null;
   }
 
@@ -157,7 +155,8 @@ export class ChangeDetector {
     return state;
   }
 
-  async poll(company: string, tracked: TrackedObject, signal?: AbortSignal): Promise<Detected> {
+  async poll(company: string, tracked: Tracked, signal?: AbortSignal): Promise<Detected> {
+    if (isValueTracked(tracked)) return this.values.poll(company, tracked, signal);
     const stateKey = `${company}/${tracked.object}`;
     const shape = shapeOf(tracked, this.rangeRows);
     const state = this.stateOf(company, tracked);

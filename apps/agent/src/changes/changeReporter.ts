@@ -2,7 +2,7 @@ import { encodeFrame, MAX_CHANGES_PER_FRAME, PROTOCOL_VERSION, type Change, type
 import type { Logger } from 'pino';
 import { publishChangePoll } from '../telemetry/events.ts';
 import type { ChangeDetector } from './changeDetector.ts';
-import { TRACKED_OBJECTS, type TrackedObject } from './trackedObjects.ts';
+import { ALL_TRACKED, type Tracked } from './allTracked.ts';
 
 export interface ChangeSchedule {
   /** A round of polls starts this often (GP_AGENT_CHANGES_INTERVAL_MS); 0 turns detection off. */
@@ -31,7 +31,7 @@ export class ChangeReporter {
   private readonly companies: () => Promise<string[]>;
   private readonly log: Logger;
   private readonly schedule: ChangeSchedule;
-  private readonly tracked: readonly TrackedObject[];
+  private readonly tracked: readonly Tracked[];
   private send: ((text: string) => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -45,13 +45,13 @@ export class ChangeReporter {
     companies: () => Promise<string[]>;
     log: Logger;
     schedule?: Partial<ChangeSchedule>;
-    tracked?: readonly TrackedObject[];
+    tracked?: readonly Tracked[];
   }) {
     this.detector = options.detector;
     this.companies = options.companies;
     this.log = options.log;
     this.schedule = { ...DEFAULT_CHANGE_SCHEDULE, ...options.schedule };
-    this.tracked = options.tracked ?? TRACKED_OBJECTS;
+    this.tracked = options.tracked ?? ALL_TRACKED;
   }
 
   /** A gateway that keeps changes welcomed the agent: poll, and send over `send`. */
@@ -107,7 +107,7 @@ export class ChangeReporter {
   }
 
   /** Polls one object of one company and reports its changes; whether they were all stored. */
-  private async pollOne(company: string, tracked: TrackedObject): Promise<boolean> {
+  private async pollOne(company: string, tracked: Tracked): Promise<boolean> {
     const signal = this.abort?.signal;
     const learning = !this.detector.knows(company, tracked);
     const started = performance.now();
@@ -135,7 +135,7 @@ export class ChangeReporter {
     return true;
   }
 
-  private report(tracked: TrackedObject, company: string, changes: Change[]): Promise<ChangesAckFrame | null> {
+  private report(tracked: Tracked, company: string, changes: Change[]): Promise<ChangesAckFrame | null> {
     const send = this.send;
     if (!send) return Promise.resolve(null);
     const id = `ch${this.nextFrame++}`;

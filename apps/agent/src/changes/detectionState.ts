@@ -24,6 +24,8 @@ export interface Known {
   ts: string;
   rowId: number;
   range: number | null;
+  /** Of a table compared by value (valueTracked.ts): a digest of its compared values; `ts` is then the version last reported. */
+  digest?: string;
 }
 
 export interface ObjectState {
@@ -80,20 +82,32 @@ export class SqliteDetectionState implements DetectionStateStore {
         'cursor TEXT NOT NULL, PRIMARY KEY (company, object)) WITHOUT ROWID;' +
         'CREATE TABLE IF NOT EXISTS known (company TEXT NOT NULL, object TEXT NOT NULL, identity TEXT NOT NULL, ' +
         'id TEXT NOT NULL, key TEXT NOT NULL, source INTEGER NOT NULL, ts TEXT NOT NULL, row_id INTEGER NOT NULL, range INTEGER, ' +
-        'PRIMARY KEY (company, object, identity)) WITHOUT ROWID;',
+        'digest TEXT, PRIMARY KEY (company, object, identity)) WITHOUT ROWID;',
     );
+    // A file an agent wrote before tables were compared by value: its rows have no digest.
+    if (!(this.db.pragma('table_info(known)') as { name: string }[]).some((c) => c.name === 'digest'))
+      this.db.exec('ALTER TABLE known ADD COLUMN digest TEXT');
     this.statements = {
       object: this.db.prepare<[string, string], { shape: string; cursor: string }>(
         'SELECT shape, cursor FROM objects WHERE company = ? AND object = ?',
       ),
       known: this.db.prepare<
         [string, string],
-        { identity: string; id: string; key: string; source: number; ts: string; row_id: number; range: number | null }
-      >('SELECT identity, id, key, source, ts, row_id, range FROM known WHERE company = ? AND object = ?'),
+        {
+          identity: string;
+          id: string;
+          key: string;
+          source: number;
+          ts: string;
+          row_id: number;
+          range: number | null;
+          digest: string | null;
+        }
+      >('SELECT identity, id, key, source, ts, row_id, range, digest FROM known WHERE company = ? AND object = ?'),
       putObject: this.db.prepare('INSERT OR REPLACE INTO objects (company, object, shape, cursor) VALUES (?, ?, ?, ?)'),
       clear: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ?'),
       put: this.db.prepare(
-        'INSERT OR REPLACE INTO known (company, object, identity, id, key, source, ts, row_id, range) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO known (company, object, identity, id, key, source, ts, row_id, range, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       drop: this.db.prepare('DELETE FROM known WHERE company = ? AND object = ? AND identity = ?'),
     };
@@ -105,7 +119,15 @@ export class SqliteDetectionState implements DetectionStateStore {
     const cursor = JSON.parse(row.cursor) as Omit<ObjectState, 'known'>;
     const known = new Map<string, Known>();
     for (const k of this.statements.known.iterate(company, object))
-      known.set(k.identity, { id: k.id, key: JSON.parse(k.key) as Key, source: k.source, ts: k.ts, rowId: k.row_id, range: k.range });
+      known.set(k.identity, {
+        id: k.id,
+        key: JSON.parse(k.key) as Key,
+        source: k.source,
+        ts: k.ts,
+        rowId: k.row_id,
+        range: k.range,
+        ...(k.digest !== null && { digest: k.digest }),
+      });
     return { ...cursor, known };
   }
 
@@ -132,7 +154,7 @@ export class SqliteDetectionState implements DetectionStateStore {
   }
 
   private put(company: string, object: string, identity: string, k: Known): void {
-    this.statements.put.run(company, object, identity, k.id, JSON.stringify(k.key), k.source, k.ts, k.rowId, k.range);
+    this.statements.put.run(company, object, identity, k.id, JSON.stringify(k.key), k.source, k.ts, k.rowId, k.range, k.digest ?? null);
   }
 
   private putCursor(company: string, object: string, shape: string, state: ObjectState): void {

@@ -38,10 +38,10 @@ export interface TrackedObject {
   sources: readonly TrackedSource[];
 }
 
-const col = (table: string, column: string): TrackedColumn => ({ column, type: sqlTypeOf(table, column) });
+export const col = (table: string, column: string): TrackedColumn => ({ column, type: sqlTypeOf(table, column) });
 
 /** The table's primary key as GP declares it: what ranges are cut on and compared by. */
-function primaryKey(table: string): TrackedColumn[] {
+export function primaryKey(table: string): TrackedColumn[] {
   const pk = GP_INDEXES[table]?.find((index) => index.primaryKey);
   if (!pk) throw new Error(`change detection needs GP's primary key of ${table}, which gp-schema does not declare`);
   return pk.columns.map((column) => col(table, column));
@@ -104,8 +104,9 @@ function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[
 
 /**
  * The objects detected. A document keeps its id as posting moves it from table to table, so the move
- * is one `updated`. Item quantities (IV00102) and batches (SY00500) have no DEX_ROW_TS in GP, and
- * lines no id of their own: not detected yet (docs/decisions.md#change-feed).
+ * is one `updated`. Item quantities (IV00102) and batches (SY00500) have no DEX_ROW_TS in GP: they
+ * are compared by value (valueTracked.ts). Lines have no id of their own: not detected yet
+ * (docs/decisions.md#change-feed).
  */
 export const TRACKED_OBJECTS: readonly TrackedObject[] = [
   master('customers', 'RM00101', 'CUSTNMBR'),

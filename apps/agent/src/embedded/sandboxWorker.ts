@@ -5,6 +5,7 @@ import { ReadAhead } from '../service/readAhead.ts';
 import { ThreadedReadService } from '../service/threadedReadService.ts';
 import { AgentSession } from '../connection/agentSession.ts';
 import { sandboxWrites } from './sandboxWrites.ts';
+import { sandboxChanges, type SandboxChangeOptions } from './sandboxChanges.ts';
 import { AGENT_VERSION } from '../version.ts';
 
 /**
@@ -18,14 +19,26 @@ export interface SandboxWorkerData {
   logLevel: string;
   /** SQLite threads (default 2). */
   threads?: number;
+  /** Change detection over the demo, reported when the gateway offers the feed; none unless given. */
+  changes?: SandboxChangeOptions;
 }
 
 if (!parentPort) throw new Error('sandboxWorker must run as a worker thread');
 const port = parentPort;
-const { dir, logLevel, threads } = workerData as SandboxWorkerData;
+const { dir, logLevel, threads, changes: changeOptions } = workerData as SandboxWorkerData;
 const log = pino({ level: logLevel, base: { component: 'sandbox-agent' } });
-const service = new ReadAhead(new ThreadedReadService({ dir, readonly: true, workers: threads ?? 2 }));
+const reads = new ThreadedReadService({ dir, readonly: true, workers: threads ?? 2 });
+const service = new ReadAhead(reads);
 const writes = sandboxWrites(dir);
-const session = new AgentSession({ send: (text) => port.postMessage(text) }, service, log, { writes });
+// The demo's changes, found as a remote agent finds them in its embedded database (docs/decisions.md#change-feed).
+const changes = changeOptions && changeOptions.intervalMs > 0 ? sandboxChanges(dir, reads, changeOptions, log) : null;
+const send = (text: string) => port.postMessage(text);
+const session = new AgentSession({ send }, service, log, {
+  writes,
+  onWelcome: (_connectionId, features) => {
+    if (features.includes('changes')) changes?.reporter.attach(send);
+  },
+  onChangesAck: (frame) => changes?.reporter.acked(frame),
+});
 port.on('message', (text: string) => session.receive(text));
 await session.hello({ version: AGENT_VERSION, host: os.hostname(), platform: process.platform, dialect: 'sqlite', allowWrites: false });

@@ -133,7 +133,7 @@ export class AgentLink {
   private readonly expired = new Map<string, { object: string | null; at: number }>();
   private nextId = 1;
   private open = true;
-  /** Where this agent's changes are stored; null when the gateway keeps none from it (the built-in sandbox agent). */
+  /** Where this agent's changes are stored; null when the gateway keeps none from it (the built-in sandbox agent with SANDBOX_CHANGES_INTERVAL_MS=0). */
   readonly changes: ChangeSink | null;
 
   constructor(channel: AgentChannel, hello: AgentHello, log: Logger, changes: ChangeSink | null = null) {

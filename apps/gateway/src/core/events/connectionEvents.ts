@@ -1,11 +1,13 @@
 import type { AgentLink } from '../agents/agentLink.ts';
 import type { AgentLinkListener } from '../agents/agentRouter.ts';
 import type { EventFeed } from './eventFeed.ts';
+import { SANDBOX_EVENTS_ORG } from '../../infrastructure/store/store.ts';
 
 /**
  * Records `connection.online` when a connection's first agent arrives on this instance and
  * `connection.offline` when its last one leaves, in that order (the writes are queued). Only agents
- * that report changes count (the built-in sandbox agent does not). With several instances, each
+ * that report changes count, and not the built-in sandbox agent's: it is online whenever the gateway
+ * is, and its link is every organisation's. With several instances, each
  * records what it sees of its own agents: two agents of one connection on two instances make one
  * `online` each, and an `offline` means this instance lost its last one.
  */
@@ -19,14 +21,14 @@ export class ConnectionEvents implements AgentLinkListener {
   }
 
   added(agentKey: string, link: AgentLink): void {
-    if (!link.changes) return;
+    if (!counts(link)) return;
     const count = (this.counts.get(agentKey) ?? 0) + 1;
     this.counts.set(agentKey, count);
     if (count === 1) this.record(link, agentKey, 'online');
   }
 
   removed(agentKey: string, link: AgentLink): void {
-    if (!link.changes) return;
+    if (!counts(link)) return;
     const count = (this.counts.get(agentKey) ?? 1) - 1;
     if (count > 0) return void this.counts.set(agentKey, count);
     this.counts.delete(agentKey);
@@ -44,3 +46,5 @@ export class ConnectionEvents implements AgentLinkListener {
     this.queue = this.queue.then(() => this.feed.connection(orgId, connectionId, state, details));
   }
 }
+
+const counts = (link: AgentLink) => link.changes !== null && link.changes.orgId !== SANDBOX_EVENTS_ORG;

@@ -13,6 +13,7 @@ import { ApiError } from '../../errors/apiError.ts';
 import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
 import {
   SANDBOX_CONNECTION_ID,
+  SANDBOX_EVENTS_ORG,
   type ApiKey,
   type EventPosition,
   type NewEvent,
@@ -179,7 +180,7 @@ export class EventFeed {
     }
     const after = decoded as EventPosition;
     const page = await this.store.listEvents({
-      orgId: key.orgId,
+      orgId: feedOrgOf(key),
       types: query.types,
       object: query.object,
       connectionId,
@@ -193,7 +194,7 @@ export class EventFeed {
   }
 
   async get(key: ApiKey, id: string): Promise<Event> {
-    const found = await this.store.findEvent(key.orgId, id);
+    const found = await this.store.findEvent(feedOrgOf(key), id);
     if (!found || (found.connectionId === SANDBOX_CONNECTION_ID) !== (key.mode === 'test')) {
       throw new ApiError('NOT_FOUND', 'No event has that id.');
     }
@@ -211,6 +212,9 @@ export class EventFeed {
     return asked;
   }
 }
+
+/** Whose events a key reads: its organisation's, or, for a test key, the sandbox's, which every organisation shares. */
+const feedOrgOf = (key: ApiKey) => (key.mode === 'test' ? SANDBOX_EVENTS_ORG : key.orgId);
 
 /** A cursor of the feed is bound to the organisation, the key's mode and every filter. */
 function bindingOf(key: ApiKey, query: EventsQuery): CursorBinding {

@@ -43,6 +43,9 @@ export async function runStart(): Promise<void> {
     gatewayUrl: config.gatewayUrl,
     requestTimeoutMs: config.requestTimeoutMs,
     sandboxDir: paths.demo,
+    ...(config.sandboxChangesIntervalMs > 0 && {
+      sandboxChanges: { intervalMs: config.sandboxChangesIntervalMs, stateFile: paths.demoChangeState },
+    }),
     agentHeartbeat: { intervalMs: config.agentHeartbeatIntervalMs, timeoutMs: config.agentHeartbeatTimeoutMs },
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     mcpAllowedHosts: config.mcpAllowedHosts,

@@ -60,6 +60,13 @@ export interface EventPage {
   next: EventPosition | null;
 }
 
+/**
+ * The organisation the sandbox's events are kept under. The demo database is one, shared by every
+ * organisation's sandbox, so each of its changes is kept once and read by every test key
+ * (docs/decisions.md#change-feed); real organisation ids are `org_…`.
+ */
+export const SANDBOX_EVENTS_ORG = 'sandbox';
+
 /** Events are kept this long unless the operator says otherwise (EVENTS_RETENTION_DAYS). */
 export const EVENTS_RETENTION_DAYS = 30;
 
