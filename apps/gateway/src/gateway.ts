@@ -303,7 +303,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cursors,
     log: eventsLog,
     metrics,
-    stored: (stored) => webhooks.fanOut.eventsStored(stored),
+    append: (events, at) => webhooks.fanOut.append(events, at),
   });
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);

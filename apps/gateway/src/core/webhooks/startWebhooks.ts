@@ -50,7 +50,7 @@ export function startWebhooks(options: WebhooksOptions): Webhooks {
     queued,
     ...(now ? { now } : {}),
   });
-  const fanOut = new WebhookFanOut({ store: options.store, log, queued, ...(now ? { now } : {}) });
+  const fanOut = new WebhookFanOut({ store: options.store, queued, ...(now ? { now } : {}) });
   worker = new DeliveryWorker({
     store: options.store,
     endpoints,
