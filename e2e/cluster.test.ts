@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { openLocalAdmin, sha256Hex } from '@gp-gateway/gateway';
-import { provisionOrganisation } from '@gp-gateway/gateway/testing';
+import { provisionOrganisation, startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '@gp-gateway/gateway/testing';
 import {
   findPostgresBinaries,
   ScriptedAgent,
@@ -22,6 +22,7 @@ import {
   type TcpBalancer,
 } from '@gp-gateway/testing';
 import { countLogged, runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import { processHoldingConnection } from './support/sockets.ts';
 
 /**
  * Two gateway processes as one deployment (docs/decisions.md#several-gateway-instances): one
@@ -66,6 +67,11 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
   let connectionId = '';
   let token = '';
   const cursorSecret = randomBytes(32).toString('hex');
+  // Every instance and the operator CLI seal webhook secrets with the same key (docs/decisions.md#webhooks).
+  const webhookSecretsKey = randomBytes(32).toString('hex');
+  /** Short, so that a killed instance's delivery is taken over within seconds (attempts then time out at 5 s). */
+  const WEBHOOKS_LEASE_SECONDS = '10';
+  let receiver: WebhookReceiver;
   const instances: Instance[] = [];
 
   let folders = 0;
@@ -83,6 +89,10 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
       REQUEST_TIMEOUT_MS: '3000',
       AGENT_HEARTBEAT_INTERVAL_MS: '200',
       AGENT_HEARTBEAT_TIMEOUT_MS: '1000',
+      WEBHOOK_SECRETS_KEY: webhookSecretsKey,
+      // The receiver is on loopback over http.
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
+      WEBHOOKS_LEASE_SECONDS,
       LOG_LEVEL: 'info',
     });
     const instance = { ...gateway, name, port: Number(new URL(gateway.url).port) };
@@ -101,7 +111,7 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     site = path.join(root, 'site');
     generateDemo({ dir: site, scale: 1 });
     generateDemo({ dir: path.join(root, 'demo'), scale: 1 });
-    [pg, redis, nats] = await Promise.all([startPostgresServer(), startRedis(), startNats()]);
+    [pg, redis, nats, receiver] = await Promise.all([startPostgresServer(), startRedis(), startNats(), startWebhookReceiver()]);
     databaseUrl = await pg.createDatabase();
     const a = await startInstance('A');
     const customer = await provisionOrganisation(path.join(root, 'instance-1'), {
@@ -124,7 +134,7 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     await agent?.stop('SIGKILL');
     for (const instance of instances) await instance.stop('SIGKILL');
     await balancer?.close();
-    await Promise.all([redis?.stop(), nats?.stop(), pg?.stop()]);
+    await Promise.all([redis?.stop(), nats?.stop(), pg?.stop(), receiver?.stop()]);
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -384,5 +394,60 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
     assert.equal(hqAgents.length, 1, status);
     const withoutRedis = await runGatewayCli(['connection', 'list', '--org', 'Cluster Co'], { ...cliEnv, REDIS_URL: '' });
     assert.match(withoutRedis.stdout, /hq[^\n]*connected \(2 agents;/, 'the store alone still counts the killed instance’s session');
+  });
+
+  test('an instance killed mid-delivery: the other sends the event again with the same webhook-id, and it is delivered once', async () => {
+    // The test before may have killed one: two live instances, either of which may claim the delivery.
+    if (live().length < 2) await startInstance('C');
+    const [first, second] = live() as [Instance, Instance];
+    const cliEnv = {
+      DATA_DIR: path.join(root, 'instance-1'),
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_SECRETS_KEY: webhookSecretsKey,
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
+    };
+    // The receiver holds every request to /killed/hang open, unanswered, until released. The endpoint
+    // subscribes to a type no test raises: it gets only the test event sent below.
+    const created = await runGatewayCli(
+      ['webhook', 'create', '--org', 'Cluster Co', '--url', `${receiver.origin}/killed/hang`, '--types', 'endpoint.disabled'],
+      cliEnv,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const endpointId = /endpoint (we_\S+)/.exec(created.stdout)![1]!;
+    await receiver.secrets('killed', [/^(whsec_\S+)$/m.exec(created.stdout)![1]!]);
+    const queued = await runGatewayCli(['webhook', 'test', endpointId, '--org', 'Cluster Co'], cliEnv);
+    assert.equal(queued.code, 0, queued.stderr);
+    const eventId = /test event (evt_\S+)/.exec(queued.stdout)![1]!;
+
+    const ofEvent = () => receiver.received.filter((r) => r.name === 'killed');
+    await receiver.until(() => ofEvent().length >= 1);
+    const held = ofEvent()[0]!;
+    const receiverPort = Number(new URL(receiver.origin).port);
+    const holderPid = processHoldingConnection([first.child.pid!, second.child.pid!], held.remotePort, receiverPort);
+    const holder = [first, second].find((i) => i.child.pid === holderPid);
+    assert.ok(holder, 'no instance holds the connection the receiver is holding');
+    const survivor = holder === first ? second : first;
+    await holder.stop('SIGKILL');
+    // From now on the receiver answers 204; the survivor claims the delivery once the lease has run out.
+    await receiver.release('killed');
+    await receiver.until(() => ofEvent().length >= 2);
+
+    const [before, again] = ofEvent() as [ReceivedDelivery, ReceivedDelivery];
+    assert.equal(before.webhookId, eventId);
+    assert.equal(again.webhookId, eventId, 'the same webhook-id, so the receiver can tell it is the same event');
+    assert.ok(before.verified && again.verified, 'both verified with the standardwebhooks library');
+    assert.equal(again.body, before.body, 'the same bytes');
+    const deliveries = await waitFor('the delivery to be recorded as delivered', async () => {
+      const res = await get(survivor.url, `/v1/webhook-deliveries?endpointId=${endpointId}`);
+      assert.equal(res.status, 200, res.text);
+      const page = JSON.parse(res.text) as { data: { eventId: string; status: string; attempts: number }[] };
+      return page.data.every((d) => d.status === 'succeeded') ? page.data : null;
+    });
+    assert.deepEqual(
+      deliveries.map((d) => [d.eventId, d.status, d.attempts]),
+      [[eventId, 'succeeded', 1]],
+      'one delivery, delivered by the one attempt that was answered',
+    );
+    assert.equal(ofEvent().length, 2, 'sent once more, not again after it was delivered');
   });
 });

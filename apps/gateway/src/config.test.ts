@@ -80,6 +80,17 @@ test('EVENTS_RETENTION_DAYS keeps events 30 days unless set, and names itself wh
   assert.throws(() => loadConfig({ EVENTS_RETENTION_DAYS: 'a month' }), /EVENTS_RETENTION_DAYS must be a whole number of days/);
 });
 
+test('WEBHOOKS_LEASE_SECONDS leases a delivery 60 s unless set, and names itself when wrong', () => {
+  assert.equal(loadConfig({}).webhooksLeaseSeconds, 60);
+  assert.equal(loadConfig({ WEBHOOKS_LEASE_SECONDS: '5' }).webhooksLeaseSeconds, 5);
+  for (const wrong of ['1', '3601', '2.5', 'a minute'])
+    assert.throws(
+      () => loadConfig({ WEBHOOKS_LEASE_SECONDS: wrong }),
+      /WEBHOOKS_LEASE_SECONDS must be a whole number of seconds from 2 to 3600/,
+      wrong,
+    );
+});
+
 test('GATEWAY_URL: the public base URL, required when HOST is not this machine; without it the gateway listens on loopback only', () => {
   const local = loadConfig({ PORT: '8443' });
   assert.deepEqual([local.host, local.gatewayUrl, publicBaseUrl(local)], ['127.0.0.1', null, 'http://localhost:8443']);

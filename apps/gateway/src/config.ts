@@ -243,6 +243,16 @@ const ConfigSchema = z
       .enum(['0', '1', 'true', 'false'], { message: 'WEBHOOKS_ALLOW_PRIVATE_TARGETS must be 1 or 0' })
       .default('0')
       .transform((v) => v === '1' || v === 'true'),
+    /**
+     * How long a claimed webhook delivery is one instance's alone (docs/decisions.md#webhooks): after
+     * an instance dies, its deliveries wait this long before another sends them.
+     */
+    webhooksLeaseSeconds: z.coerce
+      .number({ message: 'WEBHOOKS_LEASE_SECONDS must be a whole number of seconds from 2 to 3600' })
+      .int('WEBHOOKS_LEASE_SECONDS must be a whole number of seconds from 2 to 3600')
+      .min(2, 'WEBHOOKS_LEASE_SECONDS must be a whole number of seconds from 2 to 3600')
+      .max(3600, 'WEBHOOKS_LEASE_SECONDS must be a whole number of seconds from 2 to 3600')
+      .default(60),
     /** How long the change feed's events are kept (docs/api.md#events). */
     eventsRetentionDays: z.coerce
       .number({ message: 'EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650' })
@@ -316,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     eventsRetentionDays: env.EVENTS_RETENTION_DAYS || undefined,
     webhookSecretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
     webhooksAllowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS || undefined,
+    webhooksLeaseSeconds: env.WEBHOOKS_LEASE_SECONDS || undefined,
   });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   // Without a public address the links would have to name the request's Host, which a client

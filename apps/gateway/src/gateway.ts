@@ -129,6 +129,8 @@ export interface WebhookOptions {
   allowPrivateTargets?: boolean;
   /** How endpoint hosts are resolved; the system's resolver unless given (tests stub it). */
   resolve?: HostResolver;
+  /** WEBHOOKS_LEASE_SECONDS: how long a claimed delivery is this instance's alone; 60 s unless given. */
+  leaseMs?: number;
 }
 
 export interface MetricsOptions {
@@ -298,13 +300,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     secretsKey: options.webhooks?.secretsKey ?? hkdfOf(options.cursorSecret),
     allowPrivateTargets: options.webhooks?.allowPrivateTargets ?? false,
     ...(options.webhooks?.resolve ? { resolve: options.webhooks.resolve } : {}),
+    ...(options.webhooks?.leaseMs ? { leaseMs: options.webhooks.leaseMs } : {}),
   });
   const events = new EventFeed({
     store: options.store,
     cursors,
     log: eventsLog,
     metrics,
-    stored: (stored) => webhooks.fanOut.eventsStored(stored),
+    append: (events, at) => webhooks.fanOut.append(events, at),
   });
   const connectionEvents = new ConnectionEvents(events);
   router.listen(connectionEvents);

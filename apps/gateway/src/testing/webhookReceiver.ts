@@ -32,6 +32,8 @@ export interface ReceivedDelivery {
   concurrent: number;
   /** When the request had arrived whole (ms since the epoch, the receiver's clock: this machine's). */
   at: number;
+  /** The sender's port: which process sent it, when several could have (e2e/support/sockets.ts). */
+  remotePort: number;
 }
 
 type FromChild = { listening: number } | { received: ReceivedDelivery } | { ack: number };
@@ -158,6 +160,7 @@ function serve(): void {
           verified,
           concurrent: concurrent.get(name)!,
           at: Date.now(),
+          remotePort: req.socket.remotePort ?? 0,
         },
       });
       if (!verified) return answer(401);

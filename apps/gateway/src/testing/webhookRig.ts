@@ -44,7 +44,7 @@ export function webhookRig(
     now: () => clock.now(),
     queued,
   });
-  const fanOut = new WebhookFanOut({ store, log, queued, now: () => clock.now() });
+  const fanOut = new WebhookFanOut({ store, queued, now: () => clock.now() });
   worker = new DeliveryWorker({
     // A lease and a poll of one real minute and one real second, whatever the clock's speed.
     leaseMs: 60_000 * factor,
@@ -68,9 +68,7 @@ export function webhookRig(
     worker: w,
     attempts,
     async store(events) {
-      const stored = await store.appendEvents(events, clock.now());
-      await fanOut.eventsStored(stored);
-      return stored;
+      return fanOut.append(events, clock.now());
     },
     until(check) {
       if (check(attempts)) return Promise.resolve();

@@ -1,6 +1,6 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NewWebhookDelivery, Store, WebhookAttempt } from '../infrastructure/store/store.ts';
+import type { EventDeliveries, NewEvent, NewWebhookDelivery, Store, WebhookAttempt } from '../infrastructure/store/store.ts';
 
 /**
  * What the store must do for webhooks on each engine (roles/webhooks.ts), run by storeContract.ts:
@@ -252,6 +252,61 @@ export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOn
     assert.deepEqual(await read({ status: 'succeeded' }), []);
     const other = await store.createOrganisation('Other');
     assert.deepEqual((await store.listWebhookDeliveries({ orgId: other.id, before: null, limit: 10 })).deliveries, []);
+  });
+
+  const change = (orgId: string, recordId: string): NewEvent => ({
+    orgId,
+    connectionId: 'conn_1',
+    company: 'TWO',
+    type: 'customer.updated',
+    object: 'customers',
+    recordId,
+    version: `changed:${recordId}`,
+    changedAt: T0.toISOString(),
+    data: { id: recordId },
+  });
+
+  test('new events and their webhook deliveries are stored in one transaction: both or neither', async () => {
+    const store = await fresh();
+    const { org, endpoint } = await withEndpoint(store);
+    const other = await withEndpoint(store, 'Elsewhere');
+    const disabled = await store.createWebhookEndpoint({ ...endpoint, at: T0, sealedSecret: 'sealed-2' });
+    await store.disableWebhookEndpoint(org.id, disabled.id, 'by an admin', T0);
+    const offered: string[][] = [];
+    const everyEndpoint: EventDeliveries = (events, endpoints) => {
+      offered.push(endpoints.map((e) => e.id));
+      return events.flatMap((event) => endpoints.map((e) => delivery(event.orgId, e.id, event.id)));
+    };
+
+    const stored = await store.appendEvents([change(org.id, 'A'), change(org.id, 'B')], T0, everyEndpoint);
+    assert.deepEqual(offered, [[endpoint.id]], "only the enabled endpoints of the events' organisation are offered");
+    const queued = await store.listWebhookDeliveries({ orgId: org.id, before: null, limit: 10 });
+    assert.deepEqual(
+      queued.deliveries.map((d) => [d.eventId, d.endpointId, d.status]).sort(),
+      [
+        [stored[0]!.id, endpoint.id, 'pending'],
+        [stored[1]!.id, endpoint.id, 'pending'],
+      ].sort(),
+    );
+    assert.deepEqual((await store.listWebhookDeliveries({ orgId: other.org.id, before: null, limit: 10 })).deliveries, []);
+
+    // The same change reported again is no new event, so it queues nothing (and the plan is not asked).
+    assert.deepEqual(await store.appendEvents([change(org.id, 'A')], later(1), everyEndpoint), []);
+    assert.equal(offered.length, 1);
+
+    // Deliveries that cannot be queued (here, of an endpoint that is not there) take their events with them.
+    const broken: EventDeliveries = (events) => events.map((event) => delivery(event.orgId, 'we_not_there', event.id));
+    await assert.rejects(store.appendEvents([change(org.id, 'C')], later(2), broken));
+    const feed = await store.listEvents({ orgId: org.id, types: [], after: null, limit: 10 });
+    assert.deepEqual(
+      feed.events.map((e) => e.recordId),
+      ['A', 'B'],
+      'the event whose deliveries failed is not in the feed',
+    );
+    // ... so the change, reported again, is new and delivered then.
+    const again = await store.appendEvents([change(org.id, 'C')], later(3), everyEndpoint);
+    assert.equal(again.length, 1);
+    assert.equal((await store.listWebhookDeliveries({ orgId: org.id, before: null, limit: 10 })).deliveries.length, 3);
   });
 
   test('webhook deliveries: claims made at once by two stores on one database never hold one delivery twice', async () => {

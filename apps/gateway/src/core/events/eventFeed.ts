@@ -44,21 +44,24 @@ export class EventFeed {
   private readonly cursors: CursorCodec;
   private readonly log: Logger;
   private readonly metrics: GatewayMetrics;
-  private readonly stored: (events: StoredEvent[]) => Promise<unknown>;
+  private readonly append: (events: readonly NewEvent[], at: Date) => Promise<StoredEvent[]>;
 
-  /** `stored`: given the events that were new after each append (the webhooks' fan-out, core/webhooks/fanOut.ts). */
+  /**
+   * `append`: stores events, the new ones answered; the store's `appendEvents` unless given (the
+   * webhooks' fan-out, core/webhooks/fanOut.ts, which queues their deliveries in the same transaction).
+   */
   constructor(options: {
     store: Store;
     cursors: CursorCodec;
     log: Logger;
     metrics?: GatewayMetrics;
-    stored?: (events: StoredEvent[]) => Promise<unknown>;
+    append?: (events: readonly NewEvent[], at: Date) => Promise<StoredEvent[]>;
   }) {
     this.store = options.store;
     this.cursors = options.cursors;
     this.log = options.log;
     this.metrics = options.metrics ?? NO_METRICS;
-    this.stored = options.stored ?? (async () => {});
+    this.append = options.append ?? ((events, at) => this.store.appendEvents(events, at));
   }
 
   /**
@@ -95,12 +98,11 @@ export class EventFeed {
       });
     }
     const at = new Date();
-    const stored = await this.store.appendEvents(events, at);
+    const stored = await this.append(events, at);
     for (const event of stored) {
       const lag = event.changedAt === null ? null : (at.getTime() - Date.parse(event.changedAt)) / 1000;
       this.metrics.eventStored(event.type.slice(event.type.lastIndexOf('.') + 1), lag);
     }
-    await this.stored(stored);
     return stored.length;
   }
 
@@ -122,7 +124,7 @@ export class EventFeed {
       const data = parsed.data as Record<string, unknown>;
       const { id, modifiedAt } = data;
       if (typeof id !== 'string' || typeof modifiedAt !== 'string') return;
-      const stored = await this.store.appendEvents(
+      await this.append(
         [
           {
             orgId,
@@ -138,7 +140,6 @@ export class EventFeed {
         ],
         new Date(),
       );
-      await this.stored(stored);
     } catch (error) {
       this.log.warn({ err: error, connectionId, object }, 'could not record the write as an event; detection reports it');
     }
@@ -147,7 +148,7 @@ export class EventFeed {
   /** The connection's first agent on this instance arrived, or its last one left. */
   async connection(orgId: string, connectionId: string, state: 'online' | 'offline', details: Record<string, unknown>): Promise<void> {
     try {
-      const stored = await this.store.appendEvents(
+      await this.append(
         [
           {
             orgId,
@@ -163,7 +164,6 @@ export class EventFeed {
         ],
         new Date(),
       );
-      await this.stored(stored);
     } catch (error) {
       // The feed is for integrators; an agent is served whether or not its arrival could be recorded.
       this.log.warn({ err: error, connectionId, state }, 'could not record the connection event');

@@ -34,7 +34,11 @@ export interface DeliveryWorkerOptions {
   perEndpoint?: number;
   /** Attempts at once in all, from this instance. */
   maxInFlight?: number;
-  /** How long a claimed delivery is this instance's alone (clock time): longer than an attempt can take. */
+  /**
+   * How long a claimed delivery is this instance's alone (clock time; WEBHOOKS_LEASE_SECONDS): after
+   * an instance dies, its deliveries wait this long. An attempt must end within it, so a lease under
+   * 30 s also shortens each attempt's timeout to half the lease.
+   */
   leaseMs?: number;
   /** How often the store is asked for work queued by other instances or due again (clock time). */
   pollMs?: number;
@@ -102,7 +106,8 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
     this.maxInFlight = options.maxInFlight ?? 256;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1_000;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    // An attempt outliving its lease could be sent again by another instance while it still runs.
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(ATTEMPT_TIMEOUT_MS, this.leaseMs / 2);
     this.disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;
   }
 

@@ -21,6 +21,8 @@ export interface WebhooksOptions {
   allowPrivateTargets: boolean;
   resolve?: HostResolver;
   clock?: Clock;
+  /** WEBHOOKS_LEASE_SECONDS in ms: how long a claimed delivery is this instance's alone (deliveryWorker.ts). */
+  leaseMs?: number;
 }
 
 export interface Webhooks {
@@ -48,7 +50,7 @@ export function startWebhooks(options: WebhooksOptions): Webhooks {
     queued,
     ...(now ? { now } : {}),
   });
-  const fanOut = new WebhookFanOut({ store: options.store, log, queued, ...(now ? { now } : {}) });
+  const fanOut = new WebhookFanOut({ store: options.store, queued, ...(now ? { now } : {}) });
   worker = new DeliveryWorker({
     store: options.store,
     endpoints,
@@ -58,6 +60,7 @@ export function startWebhooks(options: WebhooksOptions): Webhooks {
     allowPrivateTargets: options.allowPrivateTargets,
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
   });
   worker.start();
   const started = worker;

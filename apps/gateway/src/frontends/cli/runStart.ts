@@ -60,6 +60,7 @@ export async function runStart(): Promise<void> {
     webhooks: {
       secretsKey: loadWebhookSecretsKey(config.webhookSecretsKey, paths.webhookSecretsKey),
       allowPrivateTargets: config.webhooksAllowPrivateTargets,
+      leaseMs: config.webhooksLeaseSeconds * 1000,
     },
     cluster: {
       redisUrl: config.redisUrl ?? undefined,

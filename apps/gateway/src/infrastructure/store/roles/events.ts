@@ -1,3 +1,5 @@
+import type { NewWebhookDelivery, WebhookEndpoint } from './webhooks.ts';
+
 /** One event to keep: a change an agent found in GP, or a connection coming online or going offline. */
 export interface NewEvent {
   orgId: string;
@@ -67,19 +69,29 @@ export interface EventPage {
  */
 export const SANDBOX_EVENTS_ORG = 'sandbox';
 
+/**
+ * The webhook deliveries of new events (core/webhooks/fanOut.ts), queued in the transaction that
+ * stores the events, so that no instance can die between the two: given the events that were new
+ * and the enabled endpoints of their organisations, the deliveries to queue.
+ */
+export type EventDeliveries = (events: readonly StoredEvent[], endpoints: readonly WebhookEndpoint[]) => NewWebhookDelivery[];
+
 /** Events are kept this long unless the operator says otherwise (EVENTS_RETENTION_DAYS). */
 export const EVENTS_RETENTION_DAYS = 30;
 
 /**
  * The change feed (docs/api.md#events): events in the order they became visible, never skipping
  * one that commits late, deduplicated by change. `appendEvents` answers with the events that were
- * new, in the order stored, so that whatever follows each new event (webhook deliveries, issue 34)
- * can be queued from the same call; a consumer that must survive a restart follows `listEvents`
- * with a position of its own instead, which misses nothing either.
+ * new, in the order stored; given `deliveries`, it queues their webhook deliveries in the same
+ * transaction (all or nothing). A consumer that must survive a restart follows `listEvents` with a
+ * position of its own, which misses nothing either.
  */
 export interface EventsStore {
-  /** Keeps the events not already kept (by change, see NewEvent.version); the new ones, as stored. */
-  appendEvents(events: readonly NewEvent[], at: Date): Promise<StoredEvent[]>;
+  /**
+   * Keeps the events not already kept (by change, see NewEvent.version), and the webhook deliveries
+   * `deliveries` makes of them, in one transaction; the new events, as stored.
+   */
+  appendEvents(events: readonly NewEvent[], at: Date, deliveries?: EventDeliveries): Promise<StoredEvent[]>;
   /**
    * The organisation's events after `after` that match, oldest first: only those that every earlier
    * writer has committed, so a later read never finds one before a position already passed.

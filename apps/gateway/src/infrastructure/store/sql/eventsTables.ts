@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
-import type { EventPage, EventPosition, EventQuery, EventsStore, NewEvent, StoredEvent } from '../roles/events.ts';
+import type { EventDeliveries, EventPage, EventPosition, EventQuery, EventsStore, NewEvent, StoredEvent } from '../roles/events.ts';
 import { chunks } from './chunks.ts';
 import type { StoreEngine } from './engine.ts';
 import { jsonText, parsedJson } from './rows.ts';
 import type { EventsTable, StoreSchema } from './schema.ts';
+import { enabledEndpointsOf, insertDeliveries } from './webhooksTables.ts';
 
 const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
 
@@ -40,7 +41,7 @@ export class EventsTables implements EventsStore {
     this.engine = engine;
   }
 
-  async appendEvents(events: readonly NewEvent[], at: Date): Promise<StoredEvent[]> {
+  async appendEvents(events: readonly NewEvent[], at: Date, deliveries?: EventDeliveries): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
     const recordedAt = at.toISOString();
     return this.engine.transaction(async (trx) => {
@@ -68,6 +69,10 @@ export class EventsTables implements EventsStore {
           .returningAll()
           .execute();
         stored.push(...rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map(toEvent));
+      }
+      if (deliveries && stored.length > 0) {
+        const endpoints = await enabledEndpointsOf(trx, [...new Set(stored.map((e) => e.orgId))]);
+        if (endpoints.length > 0) await insertDeliveries(trx, deliveries(stored, endpoints), at);
       }
       return stored;
     });

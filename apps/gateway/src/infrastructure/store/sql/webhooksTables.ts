@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Selectable, type SqlBool, type Expression } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Expression } from 'kysely';
 import type {
   ClaimedWebhookDelivery,
   NewWebhookDelivery,
@@ -62,6 +62,51 @@ function claimable(eb: ExpressionBuilder<StoreSchema, 'webhook_deliveries'>, at:
     eb('webhook_deliveries.next_attempt_at', '<=', at),
     eb.or([eb('webhook_deliveries.lease_until', 'is', null), eb('webhook_deliveries.lease_until', '<=', at)]),
   ]);
+}
+
+/** The enabled endpoints of these organisations (the fan-out of new events, eventsTables.ts, in its transaction). */
+export async function enabledEndpointsOf(db: Kysely<StoreSchema>, orgIds: readonly string[]): Promise<WebhookEndpoint[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('org_id', 'in', [...orgIds])
+    .where('disabled_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toEndpoint);
+}
+
+/** Queues the deliveries not already queued (one per endpoint and event), due at `at`, on `db` or a transaction; how many were new. */
+export async function insertDeliveries(db: Kysely<StoreSchema>, deliveries: readonly NewWebhookDelivery[], at: Date): Promise<number> {
+  if (deliveries.length === 0) return 0;
+  const due = at.toISOString();
+  let added = 0;
+  for (const part of chunks(deliveries)) {
+    const result = await db
+      .insertInto('webhook_deliveries')
+      .values(
+        part.map((d) => ({
+          id: newId('wd'),
+          org_id: d.orgId,
+          endpoint_id: d.endpointId,
+          event_id: d.eventId,
+          event_type: d.eventType,
+          body: d.body,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: due,
+          lease: null,
+          lease_until: null,
+          created_at: due,
+          settled_at: null,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing())
+      .executeTakeFirst();
+    added += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return added;
 }
 
 /**
@@ -166,35 +211,8 @@ export class WebhooksTables implements WebhooksStore {
     return result.numDeletedRows === 1n;
   }
 
-  async enqueueWebhookDeliveries(deliveries: readonly NewWebhookDelivery[], at: Date): Promise<number> {
-    if (deliveries.length === 0) return 0;
-    const due = at.toISOString();
-    let added = 0;
-    for (const part of chunks(deliveries)) {
-      const result = await this.engine.db
-        .insertInto('webhook_deliveries')
-        .values(
-          part.map((d) => ({
-            id: newId('wd'),
-            org_id: d.orgId,
-            endpoint_id: d.endpointId,
-            event_id: d.eventId,
-            event_type: d.eventType,
-            body: d.body,
-            status: 'pending' as const,
-            attempts: 0,
-            next_attempt_at: due,
-            lease: null,
-            lease_until: null,
-            created_at: due,
-            settled_at: null,
-          })),
-        )
-        .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing())
-        .executeTakeFirst();
-      added += Number(result.numInsertedOrUpdatedRows ?? 0n);
-    }
-    return added;
+  enqueueWebhookDeliveries(deliveries: readonly NewWebhookDelivery[], at: Date): Promise<number> {
+    return insertDeliveries(this.engine.db, deliveries, at);
   }
 
   async claimWebhookDeliveries(request: WebhookClaimRequest): Promise<ClaimedWebhookDelivery[]> {
