@@ -157,6 +157,10 @@ test('a POST carries an Idempotency-Key, the same one on each retry', async () =
 
   await client.rotateKey('key_1');
   assert.notEqual(seen[2]!.headers['idempotency-key'], first, 'each write has its own key');
+  assert.equal(seen[2]!.body, '', 'no overlap asked: no body, the old secret fails at once');
+
+  await client.rotateKey('key_1', { overlap: '24h' });
+  assert.deepEqual([JSON.parse(seen[3]!.body), seen[3]!.headers['content-type']], [{ overlap: '24h' }, 'application/json']);
 });
 
 test('create posts the typed body with an Idempotency-Key, validateOnly as the query, and answers data', async () => {

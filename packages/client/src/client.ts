@@ -294,8 +294,14 @@ export class GatewayClient {
     return body.data;
   }
 
-  /** Replaces a key's secret (scope `write`); the new secret is in this answer only. */
-  async rotateKey(id: string) {
-    return this.send<{ key: Json; secret: string }>(this.http.POST('/v1/api-keys/{id}/rotate', { params: { path: { id } } }));
+  /**
+   * Replaces a key's secret (scope `write`); the new secret is in this answer only. The old secret
+   * fails at once unless `overlap` keeps it working that long; the answer then says until when.
+   */
+  async rotateKey(id: string, options: { overlap?: 'now' | '1h' | '24h' | '7d' } = {}) {
+    const body = options.overlap === undefined ? {} : { body: { overlap: options.overlap } };
+    return this.send<{ key: Json; secret: string; oldSecretWorksUntil?: string | null }>(
+      this.http.POST('/v1/api-keys/{id}/rotate', { params: { path: { id } }, ...body }),
+    );
   }
 }

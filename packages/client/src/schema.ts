@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Replaces the secret of a non-revoked key of the caller's organisation (the caller itself included); the old secret fails at once. The new secret is in this response only. No body is read.
+         * @description Replaces the secret of a non-revoked key of the caller's organisation (the caller itself included). Without a body the old secret fails at once; an optional body `{"overlap": "1h" | "24h" | "7d" | "now"}` keeps it working that long beside the new one, and the answer then says until when (`oldSecretWorksUntil`). The new secret is in this response only.
          */
         post: operations["rotateApiKey"];
         delete?: never;
@@ -1427,6 +1427,8 @@ export interface components {
                 createdAt: string;
             };
             secret: string;
+            /** @description Only when the request had a body: the end of the old secret’s overlap; null when it failed at once (`now`). */
+            oldSecretWorksUntil?: string | null;
         };
         Health: {
             /** @constant */
@@ -1841,7 +1843,23 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: how long the old secret keeps working. Without a body, it fails at once. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap": "24h"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description How long the old secret keeps working beside the new one: `now` (the default without a body), `1h`, `24h` or `7d`.
+                     * @enum {string}
+                     */
+                    overlap: "now" | "1h" | "24h" | "7d";
+                };
+            };
+        };
         responses: {
             /** @description The key and its new secret (`Cache-Control: no-store`). */
             200: {

@@ -35,7 +35,7 @@ export {
 export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
 
 // Key rotation (docs/api.md#key-rotation)
-export { PublicApiKeySchema, RotatedKeySchema } from './keys.ts';
+export { PublicApiKeySchema, RotateKeyBodySchema, RotatedKeySchema } from './keys.ts';
 
 // Enumerations (docs/api.md#enumerations)
 export {

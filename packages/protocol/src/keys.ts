@@ -14,7 +14,30 @@ export const PublicApiKeySchema = z
   })
   .strict();
 
-/** `POST /v1/api-keys/{id}/rotate` answers the key and its new secret, shown this once. */
+/** How long a rotated key's old secret keeps working, as the dashboard offers it: at once, 1 hour, 24 hours, 7 days. */
+const ROTATION_OVERLAPS = ['now', '1h', '24h', '7d'] as const;
+
+/** The optional body of `POST /v1/api-keys/{id}/rotate`: without it, the old secret fails at once. */
+export const RotateKeyBodySchema = z
+  .object({
+    overlap: z
+      .enum(ROTATION_OVERLAPS, {
+        error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${ROTATION_OVERLAPS.join(', ')}`),
+      })
+      .describe('How long the old secret keeps working beside the new one: `now` (the default without a body), `1h`, `24h` or `7d`.'),
+  })
+  .strict();
+
+/**
+ * `POST /v1/api-keys/{id}/rotate` answers the key and its new secret, shown this once; with a body,
+ * also until when the old secret works.
+ */
 export const RotatedKeySchema = z
-  .object({ key: PublicApiKeySchema, secret: z.string().regex(/^lb_(live|test)_[0-9A-Za-z]{32}$/) })
+  .object({
+    key: PublicApiKeySchema,
+    secret: z.string().regex(/^lb_(live|test)_[0-9A-Za-z]{32}$/),
+    oldSecretWorksUntil: UtcTimestampSchema.nullable()
+      .optional()
+      .describe('Only when the request had a body: the end of the old secret’s overlap; null when it failed at once (`now`).'),
+  })
   .strict();

@@ -1,4 +1,4 @@
-import { RotatedKeySchema } from '@gp-gateway/protocol';
+import { RotateKeyBodySchema, RotatedKeySchema } from '@gp-gateway/protocol';
 import { z } from 'zod';
 import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
 import { AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders, requestIdHeader } from './responses.ts';
@@ -123,8 +123,9 @@ export function otherPaths(): Record<string, unknown> {
         operationId: 'rotateApiKey',
         summary: 'Rotate an API key',
         description:
-          "Replaces the secret of a non-revoked key of the caller's organisation (the caller itself included); the old secret fails at once. " +
-          'The new secret is in this response only. No body is read.',
+          "Replaces the secret of a non-revoked key of the caller's organisation (the caller itself included). Without a body the old " +
+          'secret fails at once; an optional body `{"overlap": "1h" | "24h" | "7d" | "now"}` keeps it working that long beside the new ' +
+          'one, and the answer then says until when (`oldSecretWorksUntil`). The new secret is in this response only.',
         tags: ['api-keys'],
         security: [{ bearerKey: ['write'] }],
         parameters: [
@@ -137,6 +138,11 @@ export function otherPaths(): Record<string, unknown> {
             example: 'key_0123456789abcdef',
           },
         ],
+        requestBody: {
+          required: false,
+          description: 'Optional: how long the old secret keeps working. Without a body, it fails at once.',
+          content: { 'application/json': { schema: jsonSchemaOf(RotateKeyBodySchema, 'input'), example: { overlap: '24h' } } },
+        },
         responses: {
           '200': {
             description: 'The key and its new secret (`Cache-Control: no-store`).',

@@ -111,11 +111,12 @@ test('every documented operation is served and answers its example as the docume
       }
       const example = operation.requestBody?.content?.['application/json']?.example;
       if (operation.requestBody && template !== '/mcp') {
-        // A write is tried with its example and validateOnly, which the read-only sandbox allows.
+        // An operation is tried with its example body; a write also with validateOnly, which the read-only sandbox allows.
         assert.ok(example, `${method.toUpperCase()} ${template} has an example body`);
         init.headers = { ...init.headers, 'content-type': 'application/json' };
         init.body = JSON.stringify(example);
-        path = `${path}${path.includes('?') ? '&' : '?'}validateOnly=true`;
+        const takesValidateOnly = (operation.parameters ?? []).some((p: Json) => p.name === 'validateOnly');
+        if (takesValidateOnly) path = `${path}${path.includes('?') ? '&' : '?'}validateOnly=true`;
       }
       const res = await fetch(`${t.gateway.url}${path}`, init);
       const text = await res.text();

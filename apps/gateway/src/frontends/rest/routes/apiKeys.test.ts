@@ -21,10 +21,12 @@ after(() => gw.close());
 const as = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const key = (mode: 'live' | 'test', scopes: Scope[], owner = org) => gw.makeKey(owner.id, mode, scopes);
 
-async function rotate(id: string, secret: string, query = '') {
+/** Rotates `id` with `secret`; `body` is sent as it is given, with its Content-Type (application/json unless said). */
+async function rotate(id: string, secret: string, query = '', body?: { text: string; type?: string }) {
   const res = await fetch(`${gw.gateway.url}/v1/api-keys/${encodeURIComponent(id)}/rotate${query}`, {
     method: 'POST',
-    headers: as(secret),
+    headers: { ...as(secret), ...(body ? { 'content-type': body.type ?? 'application/json' } : {}) },
+    ...(body ? { body: body.text } : {}),
   });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
@@ -108,6 +110,54 @@ describe('rotation', () => {
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.error.details, { issues: [{ path: 'expiresIn', message: 'unknown query parameter' }] });
     assert.equal((await gw.get('/v1/companies', as(self.secret))).status, 200);
+  });
+
+  test('a body {"overlap": "1h"} keeps the old secret working beside the new one, and says until when', async () => {
+    const self = await key('test', ['read', 'write']);
+    const asked = Date.now();
+    const res = await rotate(self.key.id, self.secret, '', { text: JSON.stringify({ overlap: '1h' }) });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body), ['key', 'secret', 'oldSecretWorksUntil']);
+    const until = Date.parse(res.body.oldSecretWorksUntil);
+    assert.ok(until >= asked + 3600_000 && until <= Date.now() + 3600_000, res.body.oldSecretWorksUntil);
+    assert.deepEqual(
+      [(await gw.get('/v1/companies', as(self.secret))).status, (await gw.get('/v1/companies', as(res.body.secret))).status],
+      [200, 200],
+      'both secrets work during the overlap',
+    );
+    // Rotating again ends the first overlap at once, as in the dashboard: only one old secret is ever kept.
+    const again = await rotate(self.key.id, res.body.secret, '', { text: '{"overlap":"now"}' });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.oldSecretWorksUntil, null, '"now": the old secret failed at once');
+    assert.deepEqual(
+      await Promise.all([self.secret, res.body.secret, again.body.secret].map(async (s) => (await gw.get('/v1/companies', as(s))).status)),
+      [401, 401, 200],
+    );
+  });
+
+  test('an overlap that does not read is a 400 VALIDATION_ERROR naming it, and the key is not rotated', async () => {
+    const self = await key('test', ['read', 'write']);
+    const cases: [{ text: string; type?: string }, { path: string; message: string }][] = [
+      [{ text: '{"overlap":"2h"}' }, { path: 'overlap', message: 'must be one of now, 1h, 24h, 7d' }],
+      [{ text: '{"overlap":24}' }, { path: 'overlap', message: 'must be one of now, 1h, 24h, 7d' }],
+      [{ text: '{}' }, { path: 'overlap', message: 'is required' }],
+      [{ text: '{"overlap":"1h","keepOld":true}' }, { path: 'keepOld', message: 'is not a field of this body; send only overlap' }],
+      [{ text: '"1h"' }, { path: 'body', message: 'must be a JSON object, e.g. {"overlap": "24h"}' }],
+      [{ text: '{"overlap":' }, { path: 'body', message: 'is not valid JSON' }],
+      [
+        { text: 'overlap=1h', type: 'application/x-www-form-urlencoded' },
+        { path: 'Content-Type', message: 'must be application/json' },
+      ],
+      [{ text: JSON.stringify({ overlap: 'x'.repeat(2000) }) }, { path: 'body', message: 'must be at most 1 KiB' }],
+    ];
+    for (const [body, issue] of cases) {
+      const res = await rotate(self.key.id, self.secret, '', body);
+      assert.equal(res.status, 400, body.text);
+      assert.equal(res.body.error.code, 'VALIDATION_ERROR');
+      assert.match(res.body.error.requestId, /^req_/);
+      assert.deepEqual(res.body.error.details, { issues: [issue] }, body.text);
+    }
+    assert.equal((await gw.get('/v1/companies', as(self.secret))).status, 200, 'still the one secret it had');
   });
 
   test('two rotations of one key at once both answer 200, and only the later secret works', async () => {

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { issuesOf } from '@gp-gateway/protocol';
 import { ApiError } from '../../../errors/apiError.ts';
@@ -6,6 +6,7 @@ import type { RecordWriter } from '../../../core/writes/recordWriter.ts';
 import { createdRecordId } from '../../../core/writes/writeAudit.ts';
 import { routeHeadersOf } from '../../../core/routing/routeHeaders.ts';
 import { sendError } from '../errorHandler.ts';
+import { jsonBodyReader } from '../jsonBody.ts';
 import { sendJson } from '../sendJson.ts';
 
 /** The largest write body read (docs/api.md#size-limits): a sales order of 500 full lines is ~250 KiB. */
@@ -13,35 +14,8 @@ const MAX_WRITE_BODY_BYTES = 1024 * 1024;
 
 const WriteQuery = z.object({ validateOnly: z.enum(['true', 'false'], 'must be true or false').optional() }).strict();
 
-/** Why body-parser refused a body, as our issues; its own words never reach the client. */
-const BODY_ISSUES: Readonly<Record<string, { path: string; message: string }>> = {
-  'entity.too.large': { path: 'body', message: `must be at most ${MAX_WRITE_BODY_BYTES / 1024 / 1024} MiB` },
-  'entity.parse.failed': { path: 'body', message: 'is not valid JSON' },
-  'charset.unsupported': { path: 'Content-Type', message: 'the charset must be utf-8' },
-  'encoding.unsupported': { path: 'Content-Encoding', message: 'is not supported; send the body unencoded' },
-};
-
-// Not strict: a body of `null` or `1` is JSON, and the schema says what is wrong with it.
-const parseJson = express.json({ limit: MAX_WRITE_BODY_BYTES, strict: false, type: () => true });
-
 /** Reads a JSON body, or throws the error envelope's 400 for a missing, mistyped, malformed or too large one. */
-function readBody(req: Request, res: Response): Promise<unknown> {
-  const length = req.headers['content-length'];
-  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
-    return Promise.reject(ApiError.validation([{ path: 'body', message: 'is required: the record as a JSON object' }]));
-  }
-  if (!req.is('application/json')) {
-    return Promise.reject(ApiError.validation([{ path: 'Content-Type', message: 'must be application/json' }]));
-  }
-  return new Promise((resolve, reject) => {
-    parseJson(req, res, (error?: unknown) => {
-      if (error === undefined) return resolve(req.body as unknown);
-      const type = (error as { type?: unknown }).type;
-      const issue = typeof type === 'string' ? BODY_ISSUES[type] : undefined;
-      reject(ApiError.validation([issue ?? { path: 'body', message: 'could not be read' }]));
-    });
-  });
-}
+const readBody = jsonBodyReader(MAX_WRITE_BODY_BYTES, { required: 'is required: the record as a JSON object' });
 
 /**
  * `POST /v1/{object}` (docs/api.md#writes) after `guards` (authentication, limits, the write scope):
