@@ -191,12 +191,12 @@ export {
   WRITES,
   WritableObjectNameSchema,
   WriteDecimalSchema,
-  checkWriteBody,
   fitsNumeric,
-  writeBodySchema,
   writeSpec,
 } from './writes.ts';
-export type { WritableObjectName, WriteBody, WriteBodyCheck, WriteField, WriteSpec } from './writes.ts';
+export type { WritableObjectName, WriteField, WriteSpec } from './writes.ts';
+export { checkWriteBody, writeBodySchema } from './writeBody.ts';
+export type { WriteBody, WriteBodyCheck } from './writeBody.ts';
 
 // Agent versions named in the welcome (docs/decisions.md#agent-updates)
 export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OBJECTS } from './objects.ts';
-import { checkWriteBody, MAX_WRITE_AMOUNT, WRITABLE_OBJECT_NAMES, WRITES } from './writes.ts';
+import { checkWriteBody } from './writeBody.ts';
+import { MAX_WRITE_AMOUNT, WRITABLE_OBJECT_NAMES, WRITES } from './writes.ts';
 
 test('every writable object is a catalogue object, and every write field is a field of its resource', () => {
   for (const name of WRITABLE_OBJECT_NAMES) {

@@ -1,5 +1,5 @@
 import sql from 'mssql';
-import type { TsqlParam } from './econnect.ts';
+import type { TsqlParam } from './econnectCalls.ts';
 
 const NUMERIC_AS_TEXT = sql.VarChar(41);
 

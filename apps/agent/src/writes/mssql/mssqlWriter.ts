@@ -14,7 +14,8 @@ import { JOURNAL_TABLE, replayFromJournal } from '../journal.ts';
 import { alreadyExists } from '../refusals.ts';
 import type { Writer } from '../writeService.ts';
 import { bindParams } from './bindParams.ts';
-import { econnectWrite, type TsqlBatch } from './econnect.ts';
+import { econnectWrite } from './econnect.ts';
+import type { TsqlBatch } from './econnectCalls.ts';
 import { checkReferencesMssql } from '../references/mssql.ts';
 import { writeFailure } from './writeErrors.ts';
 

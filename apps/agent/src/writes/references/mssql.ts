@@ -1,7 +1,7 @@
 import type sql from 'mssql';
 import type { WritableObjectName, WriteBody } from '@gp-gateway/protocol';
 import { DEFAULT_SYSTEM_DATABASE } from '../../db/executor.ts';
-import type { TsqlBatch, TsqlParam } from '../mssql/econnect.ts';
+import type { TsqlBatch, TsqlParam } from '../mssql/econnectCalls.ts';
 import { bindParams } from '../mssql/bindParams.ts';
 import { checksOf, settle, type Check, type Resolved } from './describe.ts';
 

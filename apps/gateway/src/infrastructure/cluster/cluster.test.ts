@@ -247,8 +247,20 @@ describe('two gateway instances with Redis and NATS', { skip }, () => {
             resolve(code);
           });
           ws.on('error', () => {});
-          // Admitted sockets owe a hello; they are closed by the test after a moment.
-          setTimeout(() => ws.close(1000), 300);
+          // Every socket says hello; an admitted one is welcomed (the event that tells it from a refused one) and then closed by the test.
+          ws.on('open', () =>
+            ws.send(
+              JSON.stringify({
+                v: 1,
+                type: 'hello',
+                agent: { version: '0.1.0', host: `storm-${i}`, platform: 'linux', dialect: 'sqlite' },
+                companies: [{ id: 'TWO', name: null, number: null }],
+              }),
+            ),
+          );
+          ws.on('message', (data) => {
+            if (JSON.parse(String(data).split('\n')[0]!).type === 'welcome') ws.close(1000);
+          });
         });
       }),
     );

@@ -12,7 +12,8 @@ import {
   type WriteSpec,
 } from '@gp-gateway/protocol';
 import { systemGrants, writeProcedures } from '../../../mssql/writeRole.ts';
-import { econnectWrite, type TsqlBatch } from '../econnect.ts';
+import { econnectWrite } from '../econnect.ts';
+import type { TsqlBatch } from '../econnectCalls.ts';
 import { plannedCalls, STAND_IN_SCRIPT } from './standIn.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
-import type { TsqlBatch } from '../econnect.ts';
+import type { TsqlBatch } from '../econnectCalls.ts';
 
 /**
  * The STAND-IN for GP's eConnect procedures (econnect-stand-in.sql beside this file): test-only, for

@@ -5,7 +5,7 @@ import type { KeyMemory } from '../sql/engine.ts';
 import { frozen } from '../sql/rows.ts';
 import { clientConfig, type PostgresOptions } from './postgresClient.ts';
 
-/** The channel the migrations' triggers notify on when a key or a connection changes (sql/migrations.ts). */
+/** The channel the migrations' triggers notify on when a key or a connection changes (sql/schemaOfOneStore.ts). */
 export const KEYS_CHANGED_CHANNEL = 'gateway_keys_changed';
 
 /** Keys remembered at most; more, and memory starts over (as on SQLite). */

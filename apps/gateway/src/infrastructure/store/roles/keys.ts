@@ -1,4 +1,4 @@
-import type { WriteCheck } from '@gp-gateway/protocol';
+import type { AgentDetails, AgentPresence, AgentSessionInfo } from './agentSessions.ts';
 /** A key's mode: live keys reach customers' connections, test keys only the sandbox. */
 export type KeyMode = 'live' | 'test';
 
@@ -66,54 +66,6 @@ export interface KeyWithConnection {
   connection: Connection | null;
 }
 
-/**
- * What the gateways know about a connection's agents, for operators. Written by every gateway
- * instance as its agents come and go, refreshed while they stay (see AGENT_PRESENCE_REFRESH_MS).
- */
-export interface AgentPresence {
-  /** Agents connected now, across gateway instances. */
-  connectedAgents: number;
-  /** The last time any gateway heard from an agent of this connection; null if never. */
-  lastSeenAt: string | null;
-  /** Version and host of the most recently connected agent; null if none ever connected. */
-  agentVersion: string | null;
-  agentHost: string | null;
-  /** Company ids the connected agents reported (empty when none is connected). */
-  companies: string[];
-}
-
-/** What an agent reports about itself beyond version and host (its hello and status frames). */
-export interface AgentDetails {
-  platform: string;
-  /** The commit the agent was built from, and the Node runtime it runs on; absent for agents that do not report them. */
-  commit?: string;
-  node?: string;
-  dialect: string;
-  /** GP's version from DYNAMICS..DU000020, "demo" for the embedded database; null when unknown. */
-  gpVersion: string | null;
-  /** Whether the agent can read GP; `unknown` for agents that do not report it. */
-  database: 'ok' | 'unavailable' | 'unknown';
-  databaseMessage: string | null;
-  /** The agent is shutting down. */
-  draining: boolean;
-  /** Whether the customer's IT turned writes on at the agent; absent from agents (and records) before it was kept. */
-  allowWrites?: boolean;
-  /** The agent's last write check (gp-agent diagnose --writes; agents with writes on run it at start), per company and object. */
-  writeCheck?: WriteCheck;
-}
-
-/** One agent connected now (any gateway instance), for operators. */
-export interface AgentSessionInfo {
-  gatewayId: string;
-  agentVersion: string;
-  agentHost: string;
-  companies: string[];
-  /** Null for sessions recorded before agents reported details. */
-  details: AgentDetails | null;
-  connectedAt: string;
-  lastSeenAt: string;
-}
-
 export interface ConnectionWithPresence extends Connection {
   /** Until when the agent token before the last rotation still opens sockets; null when it no longer does. */
   previousAgentTokenUntil: string | null;
@@ -122,26 +74,6 @@ export interface ConnectionWithPresence extends Connection {
   agents: AgentSessionInfo[];
   /** What the most recent agent reported, kept for when none is connected. */
   lastAgentDetails: AgentDetails | null;
-}
-
-/** A gateway refreshes its agents' presence this often ... */
-export const AGENT_PRESENCE_REFRESH_MS = 15_000;
-/** ... and a session not refreshed for this long (its gateway died without saying so) no longer counts. */
-export const AGENT_PRESENCE_STALE_MS = 60_000;
-
-export interface NewAgentSession {
-  /** Unique per accepted agent link. */
-  id: string;
-  /** The connection the agent serves (`sandbox` for the built-in agent: every organisation's sandbox). */
-  connectionId: string;
-  /** The gateway instance holding the link. */
-  gatewayId: string;
-  agentVersion: string;
-  agentHost: string;
-  companies: string[];
-  /** Omitted by callers that know only version and host. */
-  details?: AgentDetails;
-  at: Date;
 }
 
 /** What a new key is made of; the store gives it its id and times. */
@@ -177,8 +109,8 @@ export interface NewConnection {
 }
 
 /**
- * Organisations, their API keys and connections, and the agents the gateways hold: what every API
- * request and agent link reads, and the operator CLI and the dashboard change.
+ * Organisations, their API keys and connections: what every API request and agent link reads, and
+ * the operator CLI and the dashboard change.
  */
 export interface KeysStore {
   /**
@@ -243,10 +175,4 @@ export interface KeysStore {
   setDefaultCompany(orgId: string, id: string, company: string | null): Promise<Connection | null>;
   /** `objects` must already be validated (writes/writableObjects.ts). Null when no such connection. */
   setWriteWhitelist(orgId: string, id: string, objects: string[]): Promise<Connection | null>;
-
-  recordAgentConnected(session: NewAgentSession): Promise<void>;
-  recordAgentsSeen(sessionIds: string[], at: Date): Promise<void>;
-  /** The agent reported new details or companies (health changed, draining). */
-  recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void>;
-  recordAgentDisconnected(sessionId: string, at: Date): Promise<void>;
 }

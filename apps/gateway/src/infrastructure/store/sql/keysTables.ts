@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { AGENT_PRESENCE_STALE_MS, type AgentDetails } from '../roles/agentSessions.ts';
 import {
-  AGENT_PRESENCE_STALE_MS,
   SANDBOX_CONNECTION_ID,
-  type AgentDetails,
   type ApiKey,
   type Connection,
   type ConnectionWithPresence,
@@ -11,7 +10,6 @@ import {
   type KeyWithConnection,
   type KeysStore,
   type LimitOverrides,
-  type NewAgentSession,
   type NewApiKey,
   type NewConnection,
   type NewSandbox,
@@ -31,7 +29,8 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64u
 const now = () => new Date().toISOString();
 
 /**
- * Organisations, API keys, connections and agent presence (KeysStore) on either engine. Every change
+ * Organisations, API keys and connections (KeysStore) on either engine; the agents' presence they
+ * are listed with is written by AgentSessionsTables. Every change
  * to what a key reads as (its row, its connection's) is followed by `keys.forget()`, so this process
  * never answers a request from a key remembered before the change; other processes learn of it
  * through the engine's key memory.
@@ -404,102 +403,5 @@ export class KeysTables implements KeysStore {
       .executeTakeFirst();
     this.engine.keys.forget();
     return row ? toConnection(row) : null;
-  }
-
-  async recordAgentConnected(session: NewAgentSession): Promise<void> {
-    const at = session.at.toISOString();
-    const details = session.details ? jsonText(session.details) : null;
-    await this.engine.transaction(async (trx) => {
-      // Sessions of gateways that died without saying so are dropped here rather than by a timer.
-      await trx
-        .deleteFrom('agent_sessions')
-        .where('last_seen_at', '<', new Date(session.at.getTime() - AGENT_PRESENCE_STALE_MS).toISOString())
-        .execute();
-      await trx
-        .insertInto('agent_sessions')
-        .values({
-          id: session.id,
-          connection_id: session.connectionId,
-          gateway_id: session.gatewayId,
-          agent_version: session.agentVersion,
-          agent_host: session.agentHost,
-          companies: jsonText(session.companies),
-          details,
-          connected_at: at,
-          last_seen_at: at,
-        })
-        .execute();
-      await trx
-        .updateTable('connections')
-        .set({
-          last_agent_seen_at: at,
-          last_agent_version: session.agentVersion,
-          last_agent_host: session.agentHost,
-          last_agent_details: details,
-        })
-        .where('id', '=', session.connectionId)
-        .execute();
-    });
-  }
-
-  async recordAgentsSeen(sessionIds: string[], at: Date): Promise<void> {
-    if (!sessionIds.length) return;
-    const seen = at.toISOString();
-    await this.engine.transaction(async (trx) => {
-      const connections = new Set<string>();
-      for (const some of chunks(sessionIds)) {
-        const rows = await trx
-          .updateTable('agent_sessions')
-          .set({ last_seen_at: seen })
-          .where('id', 'in', some)
-          .returning('connection_id')
-          .execute();
-        for (const row of rows) connections.add(row.connection_id);
-      }
-      // Sorted, so two instances updating the same connections lock them in one order and cannot deadlock.
-      for (const some of chunks([...connections].sort()))
-        await trx.updateTable('connections').set({ last_agent_seen_at: seen }).where('id', 'in', some).execute();
-    });
-  }
-
-  async recordAgentDetails(sessionId: string, update: { companies: string[]; details: AgentDetails }, at: Date): Promise<void> {
-    const seen = at.toISOString();
-    const details = jsonText(update.details);
-    await this.engine.transaction(async (trx) => {
-      const session = await trx
-        .updateTable('agent_sessions')
-        .set({ companies: jsonText(update.companies), details, last_seen_at: seen })
-        .where('id', '=', sessionId)
-        .returning('connection_id')
-        .executeTakeFirst();
-      if (session)
-        await trx
-          .updateTable('connections')
-          .set({ last_agent_seen_at: seen, last_agent_details: details })
-          .where('id', '=', session.connection_id)
-          .execute();
-    });
-  }
-
-  async recordAgentDisconnected(sessionId: string, at: Date): Promise<void> {
-    await this.engine.transaction(async (trx) => {
-      const gone = await trx
-        .deleteFrom('agent_sessions')
-        .where('id', '=', sessionId)
-        .returning(['connection_id', 'agent_version', 'agent_host', 'details'])
-        .executeTakeFirst();
-      if (!gone) return;
-      const details = gone.details === null ? null : jsonText(parsedJson(gone.details));
-      await trx
-        .updateTable('connections')
-        .set((eb) => ({
-          last_agent_seen_at: at.toISOString(),
-          last_agent_version: gone.agent_version,
-          last_agent_host: gone.agent_host,
-          last_agent_details: eb.fn.coalesce(eb.val(details), 'last_agent_details'),
-        }))
-        .where('id', '=', gone.connection_id)
-        .execute();
-    });
   }
 }

@@ -1,14 +1,6 @@
 import type { Selectable } from 'kysely';
-import type {
-  AgentDetails,
-  AgentPresence,
-  AgentSessionInfo,
-  ApiKey,
-  Connection,
-  KeyWithConnection,
-  Organisation,
-  Scope,
-} from '../roles/keys.ts';
+import type { AgentDetails, AgentPresence, AgentSessionInfo } from '../roles/agentSessions.ts';
+import type { ApiKey, Connection, KeyWithConnection, Organisation, Scope } from '../roles/keys.ts';
 import type { User } from '../roles/users.ts';
 import type { AgentSessionsTable, ApiKeysTable, ConnectionsTable, OrganisationsTable, UsersTable } from './schema.ts';
 

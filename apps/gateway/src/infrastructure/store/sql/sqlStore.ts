@@ -1,4 +1,15 @@
-import type { EventsStore, IdempotencyStore, KeysStore, OAuthStore, Store, UsageStore, UsersStore, WebhooksStore } from '../store.ts';
+import type {
+  AgentSessionsStore,
+  EventsStore,
+  IdempotencyStore,
+  KeysStore,
+  OAuthStore,
+  Store,
+  UsageStore,
+  UsersStore,
+  WebhooksStore,
+} from '../store.ts';
+import { AgentSessionsTables } from './agentSessionsTables.ts';
 import type { StoreEngine } from './engine.ts';
 import { EventsTables } from './eventsTables.ts';
 import { IdempotencyTables } from './idempotencyTables.ts';
@@ -25,6 +36,7 @@ function methodsOf<T extends object>(part: T): T {
 export function storeOn(engine: StoreEngine): Store {
   return {
     ...methodsOf<KeysStore>(new KeysTables(engine)),
+    ...methodsOf<AgentSessionsStore>(new AgentSessionsTables(engine)),
     ...methodsOf<UsersStore>(new UsersTables(engine)),
     ...methodsOf<UsageStore>(new UsageTables(engine)),
     ...methodsOf<IdempotencyStore>(new IdempotencyTables(engine)),
