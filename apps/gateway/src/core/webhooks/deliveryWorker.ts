@@ -290,7 +290,7 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
   private async disableFailing(orgId: string, endpointId: string, lastError: string): Promise<void> {
     const days = Math.round(this.disableAfterMs / 86_400_000);
     const reason = `every delivery failed for ${days} days (last: ${lastError})`;
-    const disabled = await this.store.disableWebhookEndpoint(orgId, endpointId, reason, this.clock.now());
+    const disabled = await this.endpoints.disableFailing(orgId, endpointId, reason);
     if (!disabled) return;
     this.log.warn({ endpoint: endpointId, url: disabled.url }, 'webhook endpoint disabled after failing for 5 days');
     await this.fanOut.raise({
