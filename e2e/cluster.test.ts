@@ -70,7 +70,7 @@ describe('a deployment of two gateway processes on PostgreSQL, Redis and NATS', 
   // Every instance and the operator CLI seal webhook secrets with the same key (docs/decisions.md#webhooks).
   const webhookSecretsKey = randomBytes(32).toString('hex');
   /** Short, so that a killed instance's delivery is taken over within seconds (attempts then time out at 5 s). */
-  const WEBHOOKS_LEASE_SECONDS = '10';
+  const WEBHOOKS_LEASE_SECONDS = '15';
   let receiver: WebhookReceiver;
   const instances: Instance[] = [];
 

@@ -188,6 +188,21 @@ test('an admin creates an endpoint, sends a test event, disables it, rotates its
   await submit(`button:has-text("Delete endpoint ${hookUrl}")`);
   assert.match((await page.textContent('[role=status]'))!, /is deleted with its deliveries/);
   assert.equal(await page.locator(row).count(), 0);
+
+  // Each change once in the audit log, under the admin's name (the reloads above added none), no secret.
+  await go(page, 'audit');
+  const sentences = (await page.locator('main tbody tr td:nth-child(2)').allTextContents()).filter((t) => t.includes('webhook endpoint'));
+  const named = `“${hookUrl}”`;
+  assert.deepEqual(sentences.reverse(), [
+    `hooks@example.com created the webhook endpoint ${named} (customer.*, ar-invoice.*)`,
+    `hooks@example.com changed the webhook endpoint ${named} (customer.*, ar-invoice.*)`,
+    `hooks@example.com disabled the webhook endpoint ${named}: disabled by an admin`,
+    `hooks@example.com rotated the signing secret of the webhook endpoint ${named}, keeping the old one signing for 24 h`,
+    `hooks@example.com enabled the webhook endpoint ${named}`,
+    `hooks@example.com deleted the webhook endpoint ${named} with its deliveries`,
+  ]);
+  const audit = (await page.textContent('main'))!;
+  for (const s of [secret, rotated]) assert.ok(!audit.includes(s.slice(6)), 'no secret on the audit page');
 });
 
 test('a viewer sees the endpoints and their deliveries read-only', { skip }, async () => {

@@ -210,7 +210,25 @@ export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOn
       'two of each endpoint, oldest due first',
     );
     assert.deepEqual(
-      (await claim(later(3), 10, [endpoint.id])).map((d) => d.eventId),
+      perEndpoint.map((d) => [d.endpoint.id, d.endpoint.url]),
+      [...Array(2).fill([endpoint.id, endpoint.url]), ...Array(2).fill([second.id, second.url])],
+      'each with its endpoint',
+    );
+    const quota = await store.claimWebhookDeliveries({
+      at: later(3),
+      leaseUntil: later(4),
+      limit: 100,
+      perEndpoint: 2,
+      quotas: new Map([[endpoint.id, 1]]),
+      skipEndpoints: [],
+    });
+    assert.deepEqual(
+      quota.map((d) => d.eventId),
+      ['evt_a2', 'evt_b2'],
+      'an endpoint with a quota gets that many, the others perEndpoint',
+    );
+    assert.deepEqual(
+      (await claim(later(5), 10, [endpoint.id])).map((d) => d.eventId),
       ['evt_b2'],
       'a skipped endpoint gives none',
     );
@@ -229,6 +247,60 @@ export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOn
       "a disabled endpoint's deliveries wait",
     );
     assert.equal(await store.countDueWebhookDeliveries(later(5_000)), 3);
+  });
+
+  test('webhook attempts recorded together: in one transaction, in order, the failing streak as if one by one', async () => {
+    const store = await fresh();
+    const { org, endpoint } = await withEndpoint(store);
+    const gone = await withEndpoint(store, 'Gone');
+    await store.enqueueWebhookDeliveries(
+      ['evt_1', 'evt_2', 'evt_3', 'evt_4'].map((id) => delivery(org.id, endpoint.id, id)),
+      T0,
+    );
+    await store.enqueueWebhookDeliveries([delivery(gone.org.id, gone.endpoint.id, 'evt_gone')], T0);
+    const claimed = await store.claimWebhookDeliveries({
+      at: later(1),
+      leaseUntil: later(60_000),
+      limit: 10,
+      perEndpoint: 10,
+      skipEndpoints: [],
+    });
+    const byEvent = new Map(claimed.map((d) => [d.eventId, d]));
+    // The other organisation's endpoint is deleted with its delivery before the attempt is recorded.
+    await store.deleteWebhookEndpoint(gone.org.id, gone.endpoint.id);
+    const endpoints = await store.recordWebhookAttempts([
+      { delivery: byEvent.get('evt_1')!, attempt: attempt(later(10), 500), outcome: { kind: 'retry', retryAt: later(5_000) } },
+      { delivery: byEvent.get('evt_2')!, attempt: attempt(later(20), 204), outcome: { kind: 'succeeded' } },
+      { delivery: byEvent.get('evt_gone')!, attempt: attempt(later(25), 204), outcome: { kind: 'succeeded' } },
+      { delivery: byEvent.get('evt_3')!, attempt: attempt(later(30), 503), outcome: { kind: 'retry', retryAt: later(5_000) } },
+      { delivery: byEvent.get('evt_4')!, attempt: attempt(later(40), null, 'refused'), outcome: { kind: 'failed' } },
+    ]);
+    assert.deepEqual([...endpoints.keys()], [endpoint.id], 'the deleted endpoint is not there');
+    assert.equal(
+      endpoints.get(endpoint.id)!.failingSince,
+      later(30).toISOString(),
+      'failing since the first failure after the last success',
+    );
+    const states = await Promise.all(
+      ['evt_1', 'evt_2', 'evt_3', 'evt_4'].map((id) => store.findWebhookDelivery(org.id, byEvent.get(id)!.id)),
+    );
+    assert.deepEqual(
+      states.map((d) => [d?.status, d?.attempts]),
+      [
+        ['pending', 1],
+        ['succeeded', 1],
+        ['pending', 1],
+        ['failed', 1],
+      ],
+    );
+    assert.deepEqual(
+      (await store.listWebhookAttempts(org.id, byEvent.get('evt_4')!.id)).map((a) => a.error),
+      ['refused'],
+    );
+    const recovered = await store.recordWebhookAttempts([
+      { delivery: byEvent.get('evt_1')!, attempt: attempt(later(50), 500), outcome: { kind: 'retry', retryAt: later(9_000) } },
+    ]);
+    assert.equal(recovered.get(endpoint.id)!.failingSince, later(30).toISOString(), 'a later failure keeps the streak where it started');
   });
 
   test('webhook deliveries are listed newest first by a keyset position, filtered by endpoint, status and time', async () => {

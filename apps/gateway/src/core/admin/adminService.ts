@@ -70,7 +70,7 @@ export interface Actor {
   address: string | null;
 }
 
-const OPERATOR_CLI: Actor = { name: 'operator CLI', address: null };
+export const OPERATOR_CLI: Actor = { name: 'operator CLI', address: null };
 
 /** A user just invited, with the one-time link token that lets them set a password. */
 export interface InvitedUser {

@@ -223,6 +223,16 @@ describe('retries, on the schedule (clock 20,000 times faster)', () => {
     await receiver.release('timeout');
   });
 
+  test('a short lease (WEBHOOKS_LEASE_SECONDS) makes each attempt give up at a third of it, so that no attempt outlives its lease', async () => {
+    const r = await rig({ leaseMs: 900 });
+    await endpoint(r, 'short-lease', 'hang');
+    await r.store([customerChange(orgId)]);
+    await r.until((a) => a.length >= 1);
+    assert.deepEqual([r.attempts[0]!.attempt.httpStatus, r.attempts[0]!.attempt.error], [null, 'no answer within 0.3 s']);
+    assert.equal(r.attempts[0]!.outcome.kind, 'retry');
+    await receiver.release('short-lease');
+  });
+
   test('an endpoint failing for 5 days is disabled, and endpoint.disabled goes to the endpoints that asked for it', async () => {
     const r = await rig({ factor: FACTOR });
     const { endpoint: dead } = await endpoint(r, 'dead', 'status/503');

@@ -4,6 +4,7 @@ import { pinnedPost } from '../../infrastructure/outbound/pinnedPost.ts';
 import { checkTarget, systemResolver, type HostResolver } from '../../infrastructure/outbound/safeTarget.ts';
 import type { ClaimedWebhookDelivery, Store, WebhookAttempt, WebhookAttemptOutcome } from '../../infrastructure/store/store.ts';
 import { NO_METRICS, type GatewayMetrics } from '../../infrastructure/telemetry/metrics.ts';
+import { AttemptRecorder } from './attemptRecorder.ts';
 import { realClock, type Clock } from './clock.ts';
 import type { WebhookFanOut } from './fanOut.ts';
 import { nextRetryDelay, retryAfterMs } from './schedule.ts';
@@ -32,12 +33,16 @@ export interface DeliveryWorkerOptions {
   allowPrivateTargets: boolean;
   /** Attempts to one endpoint at once, from this instance: a slow endpoint holds only its own slots. */
   perEndpoint?: number;
-  /** Attempts at once in all, from this instance. */
+  /**
+   * Deliveries claimed and not yet recorded, from this instance: attempts running, and those waiting
+   * for a slot of their endpoint (at most one round each); bounds the bodies held in memory.
+   */
   maxInFlight?: number;
   /**
    * How long a claimed delivery is this instance's alone (clock time; WEBHOOKS_LEASE_SECONDS): after
-   * an instance dies, its deliveries wait this long. An attempt must end within it, so a lease under
-   * 30 s also shortens each attempt's timeout to half the lease.
+   * an instance dies, its deliveries wait this long. A claimed delivery may wait for one attempt
+   * before its own, and both must end within the lease, so a lease under 45 s also shortens each
+   * attempt's timeout to a third of the lease.
    */
   leaseMs?: number;
   /** How often the store is asked for work queued by other instances or due again (clock time). */
@@ -78,6 +83,7 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
   private readonly pollMs: number;
   private readonly attemptTimeoutMs: number;
   private readonly disableAfterMs: number;
+  private readonly recorder: AttemptRecorder;
 
   /** Attempts in flight per endpoint. */
   private readonly busy = new Map<string, number>();
@@ -103,12 +109,13 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
     this.resolve = options.resolve ?? systemResolver;
     this.allowPrivate = options.allowPrivateTargets;
     this.perEndpoint = options.perEndpoint ?? 4;
-    this.maxInFlight = options.maxInFlight ?? 256;
+    this.maxInFlight = options.maxInFlight ?? 512;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1_000;
     // An attempt outliving its lease could be sent again by another instance while it still runs.
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(ATTEMPT_TIMEOUT_MS, this.leaseMs / 2);
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(ATTEMPT_TIMEOUT_MS, this.leaseMs / 3);
     this.disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;
+    this.recorder = new AttemptRecorder(this.store);
   }
 
   start(): void {
@@ -147,13 +154,19 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
         const room = this.maxInFlight - this.inFlight;
         if (room <= 0) return;
         const now = this.clock.now();
-        const full = [...this.busy].filter(([id, n]) => n >= this.perEndpoint || this.waiting.has(id)).map(([id]) => id);
+        // Each endpoint this instance is sending to may hold its slots and one round of waiting
+        // deliveries: a claim tops every endpoint up at once, and no claimed delivery waits longer
+        // than one attempt before its own (the lease covers two, see leaseMs).
+        const quotas = new Map<string, number>();
+        for (const id of new Set([...this.busy.keys(), ...this.waiting.keys()]))
+          quotas.set(id, 2 * this.perEndpoint - (this.busy.get(id) ?? 0) - (this.waiting.get(id)?.length ?? 0));
         const claimed = await this.store.claimWebhookDeliveries({
           at: now,
           leaseUntil: new Date(now.getTime() + this.leaseMs),
           limit: Math.min(room, 100),
           perEndpoint: this.perEndpoint,
-          skipEndpoints: full,
+          quotas: new Map([...quotas].filter(([, n]) => n > 0)),
+          skipEndpoints: [...quotas].filter(([, n]) => n <= 0).map(([id]) => id),
         });
         for (const delivery of claimed) this.run(delivery);
         if (claimed.length === 0) {
@@ -219,15 +232,17 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
           this.inFlight--;
           this.run(next);
         }
-        this.nudge();
+        // The slot went to a delivery already claimed: claiming again at every attempt would cost a
+        // commit each; the endpoint is topped up once half a round of waiting deliveries is left.
+        if ((this.waiting.get(id)?.length ?? 0) <= this.perEndpoint / 2) this.nudge();
       });
     this.running.add(done);
   }
 
   private async attempt(delivery: ClaimedWebhookDelivery): Promise<void> {
-    const endpoint = await this.store.findWebhookEndpoint(delivery.orgId, delivery.endpointId);
-    // Deleted or disabled since the claim: the lease runs out; a disabled endpoint's deliveries wait for it.
-    if (!endpoint || endpoint.disabledAt !== null) return;
+    // The endpoint as it stood when claimed (claims take only enabled endpoints' deliveries): a change
+    // since applies from the next claim, a few deliveries per endpoint later at most.
+    const endpoint = delivery.endpoint;
     const startedAt = this.clock.now();
     const started = performance.now();
     let httpStatus: number | null = null;
@@ -263,7 +278,7 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
       const delay = nextRetryDelay(delivery.attempts + 1, waitMs);
       outcome = delay === null ? { kind: 'failed' } : { kind: 'retry', retryAt: new Date(this.clock.now().getTime() + delay) };
     }
-    const after = await this.store.recordWebhookAttempt(delivery, attempt, outcome);
+    const after = await this.recorder.record({ delivery, attempt, outcome });
     this.metrics.webhookAttempt(outcome.kind === 'retry' ? 'retrying' : outcome.kind, latencyMs / 1000);
     if (outcome.kind === 'retry') this.wakeIn(outcome.retryAt.getTime() - this.clock.now().getTime());
     this.emit('attempt', { delivery, attempt, outcome });
@@ -275,7 +290,7 @@ export class DeliveryWorker extends EventEmitter<{ attempt: [AttemptReport] }> {
   private async disableFailing(orgId: string, endpointId: string, lastError: string): Promise<void> {
     const days = Math.round(this.disableAfterMs / 86_400_000);
     const reason = `every delivery failed for ${days} days (last: ${lastError})`;
-    const disabled = await this.store.disableWebhookEndpoint(orgId, endpointId, reason, this.clock.now());
+    const disabled = await this.endpoints.disableFailing(orgId, endpointId, reason);
     if (!disabled) return;
     this.log.warn({ endpoint: endpointId, url: disabled.url }, 'webhook endpoint disabled after failing for 5 days');
     await this.fanOut.raise({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { DESCRIPTION_MAX_LENGTH, nameProblem } from '@gp-gateway/protocol';
-import { AdminError } from '../admin/adminService.ts';
+import { AdminError, OPERATOR_CLI, type Actor } from '../admin/adminService.ts';
 import { addressProblem } from '../../infrastructure/outbound/safeTarget.ts';
 import type { Store, WebhookDelivery, WebhookEndpoint } from '../../infrastructure/store/store.ts';
 import { newSigningSecret, type SecretBox } from './secretBox.ts';
@@ -33,6 +33,20 @@ export interface EndpointFields {
 
 const MAX_URL_LENGTH = 2_000;
 
+export interface EndpointsOptions {
+  store: Store;
+  box: SecretBox;
+  allowPrivateTargets: boolean;
+  now?: () => Date;
+  /** Told when deliveries were queued, so that the worker starts on them at once. */
+  queued?: () => void;
+  /** Who makes the changes, for the audit log; the operator CLI unless given (`by`). */
+  actor?: Actor;
+}
+
+/** The gateway as the audit log names it, for what it does on its own (an endpoint disabled after failing). */
+const GATEWAY: Actor = { name: 'gateway', address: null };
+
 /** The reason an endpoint disabled by an admin (not by its failures, deliveryWorker.ts) is given. */
 export const DISABLED_BY_ADMIN = 'disabled by an admin';
 
@@ -43,19 +57,27 @@ export const DISABLED_BY_ADMIN = 'disabled by an admin';
  * before they reach the store, and opened only to sign (`signingSecrets`).
  */
 export class WebhookEndpoints {
+  private readonly options: EndpointsOptions;
   private readonly store: Store;
   private readonly box: SecretBox;
   private readonly allowPrivate: boolean;
   private readonly now: () => Date;
   private readonly queued: () => void;
+  private readonly actor: Actor;
 
-  /** `queued`: told when deliveries were queued, so that the worker starts on them at once. */
-  constructor(options: { store: Store; box: SecretBox; allowPrivateTargets: boolean; now?: () => Date; queued?: () => void }) {
+  constructor(options: EndpointsOptions) {
+    this.options = options;
     this.store = options.store;
     this.box = options.box;
     this.allowPrivate = options.allowPrivateTargets;
     this.now = options.now ?? (() => new Date());
     this.queued = options.queued ?? (() => {});
+    this.actor = options.actor ?? OPERATOR_CLI;
+  }
+
+  /** The same endpoints, with `actor` recorded in the audit log as who made each change. */
+  by(actor: Actor): WebhookEndpoints {
+    return new WebhookEndpoints({ ...this.options, actor });
   }
 
   async create(orgId: string, fields: EndpointFields): Promise<EndpointWithSecret> {
@@ -69,6 +91,12 @@ export class WebhookEndpoints {
       description: checkedDescription(fields.description ?? ''),
       sealedSecret: this.box.seal(secret, orgId),
       at: this.now(),
+    });
+    await this.audit(endpoint, 'webhook.created', {
+      url: endpoint.url,
+      events: endpoint.eventTypes,
+      connections: endpoint.connectionIds,
+      description: endpoint.description,
     });
     return { endpoint: viewOf(endpoint, this.now()), secret };
   }
@@ -95,6 +123,12 @@ export class WebhookEndpoints {
       this.now(),
     );
     if (!changed) throw notFound(id);
+    await this.audit(changed, 'webhook.updated', {
+      url: changed.url,
+      events: changed.eventTypes,
+      connections: changed.connectionIds,
+      description: changed.description,
+    });
     return viewOf(changed, this.now());
   }
 
@@ -114,6 +148,7 @@ export class WebhookEndpoints {
       now,
     );
     if (!rotated) throw notFound(id);
+    await this.audit(rotated, 'webhook.secret.rotated', { oldSignsUntil: rotated.previousSecretExpiresAt });
     return { endpoint: viewOf(rotated, now), secret };
   }
 
@@ -121,19 +156,33 @@ export class WebhookEndpoints {
     const endpoint = await this.found(orgId, id);
     if (endpoint.disabledAt !== null) return viewOf(endpoint, this.now());
     const disabled = await this.store.disableWebhookEndpoint(orgId, id, reason, this.now());
+    if (disabled) await this.audit(disabled, 'webhook.disabled', { reason });
     return viewOf(disabled ?? (await this.found(orgId, id)), this.now());
+  }
+
+  /**
+   * Disabled by the gateway itself after failing for days (deliveryWorker.ts): the endpoint when this
+   * call disabled it, null when it was already disabled or is gone (of two instances, one goes on).
+   */
+  async disableFailing(orgId: string, id: string, reason: string): Promise<WebhookEndpoint | null> {
+    const disabled = await this.store.disableWebhookEndpoint(orgId, id, reason, this.now());
+    if (disabled) await this.by(GATEWAY).audit(disabled, 'webhook.disabled', { reason });
+    return disabled;
   }
 
   /** Enabled again: the deliveries that waited are sent, its failing streak starts afresh. */
   async enable(orgId: string, id: string): Promise<EndpointView> {
     const enabled = await this.store.updateWebhookEndpoint(orgId, id, { disabledAt: null, disabledReason: null }, this.now());
     if (!enabled) throw notFound(id);
+    await this.audit(enabled, 'webhook.enabled');
     this.queued();
     return viewOf(enabled, this.now());
   }
 
   async delete(orgId: string, id: string): Promise<void> {
+    const endpoint = await this.found(orgId, id);
     if (!(await this.store.deleteWebhookEndpoint(orgId, id))) throw notFound(id);
+    await this.audit(endpoint, 'webhook.deleted');
   }
 
   /** Queues a `webhook.test` event to this endpoint alone (enabled or not: it waits while disabled). */
@@ -187,6 +236,19 @@ export class WebhookEndpoints {
       secrets.push(this.box.open(endpoint.sealedPreviousSecret, endpoint.orgId));
     }
     return secrets;
+  }
+
+  /** An audit entry of the endpoint's organisation; its target names the endpoint by id and URL (the secret never). */
+  private audit(endpoint: WebhookEndpoint, action: string, details: Record<string, unknown> | null = null): Promise<void> {
+    return this.store.recordAudit({
+      orgId: endpoint.orgId,
+      at: this.now().toISOString(),
+      actor: this.actor.name,
+      action,
+      target: `${endpoint.id} "${endpoint.url}"`,
+      details,
+      address: this.actor.address,
+    });
   }
 
   private async found(orgId: string, id: string): Promise<WebhookEndpoint> {

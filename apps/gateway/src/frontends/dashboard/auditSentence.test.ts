@@ -80,6 +80,35 @@ test('each action the gateway records reads as a sentence', () => {
       entry('organisation.limits.set', 'Acme', { requestsPerWindow: 500, maxInFlightPerConnection: null }, 'operator CLI'),
       'operator CLI set the limits of Acme: requestsPerWindow: 500; maxInFlightPerConnection: none',
     ],
+    [
+      entry('webhook.created', 'we_1 "https://erp.example.com/hooks"', {
+        url: 'https://erp.example.com/hooks',
+        events: ['customer.*', 'vendor.created'],
+        connections: null,
+        description: '',
+      }),
+      'ann@acme.example created the webhook endpoint “https://erp.example.com/hooks” (customer.*, vendor.created)',
+    ],
+    [
+      entry('webhook.updated', 'we_1 "https://erp.example.com/hooks"', { events: [], connections: ['conn_1'] }),
+      'ann@acme.example changed the webhook endpoint “https://erp.example.com/hooks” (every event of conn_1)',
+    ],
+    [
+      entry('webhook.secret.rotated', 'we_1 "https://erp.example.com/hooks"', { oldSignsUntil: inHours(24) }, 'operator CLI'),
+      'operator CLI rotated the signing secret of the webhook endpoint “https://erp.example.com/hooks”, keeping the old one signing for 24 h',
+    ],
+    [
+      entry('webhook.disabled', 'we_1 "https://erp.example.com/hooks"', { reason: 'every delivery failed for 5 days' }, 'gateway'),
+      'gateway disabled the webhook endpoint “https://erp.example.com/hooks”: every delivery failed for 5 days',
+    ],
+    [
+      entry('webhook.enabled', 'we_1 "https://erp.example.com/hooks"', null),
+      'ann@acme.example enabled the webhook endpoint “https://erp.example.com/hooks”',
+    ],
+    [
+      entry('webhook.deleted', 'we_1 "https://erp.example.com/hooks"', null),
+      'ann@acme.example deleted the webhook endpoint “https://erp.example.com/hooks” with its deliveries',
+    ],
   ];
   for (const [e, sentence] of cases) assert.equal(auditSentence(e), sentence, e.action);
   const covered = new Set(cases.map(([e]) => e.action));
@@ -90,13 +119,13 @@ test('each action the gateway records reads as a sentence', () => {
 test('an action without a sentence lists its details readably, never as JSON', () => {
   assert.equal(
     auditSentence(
-      entry('webhook.created', 'wh_1 "Orders"', {
+      entry('feature.later', 'fl_1 "Orders"', {
         url: 'https://example.com/hook',
         events: ['customer.created', 'customer.updated'],
         secret: null,
       }),
     ),
-    'ann@acme.example: webhook.created wh_1 "Orders" (url: https://example.com/hook; events: customer.created, customer.updated; secret: none)',
+    'ann@acme.example: feature.later fl_1 "Orders" (url: https://example.com/hook; events: customer.created, customer.updated; secret: none)',
   );
   assert.equal(auditSentence(entry('something.else', 'x', null)), 'ann@acme.example: something.else x');
 });

@@ -20,6 +20,12 @@ export const AUDIT_ACTIONS: readonly (readonly [string, string])[] = [
   ['oauth.approved', 'app connected (OAuth)'],
   ['oauth.revoked', 'app disconnected (OAuth)'],
   ['organisation.limits.set', 'limits set'],
+  ['webhook.created', 'webhook endpoint created'],
+  ['webhook.updated', 'webhook endpoint changed'],
+  ['webhook.secret.rotated', 'webhook secret rotated'],
+  ['webhook.disabled', 'webhook endpoint disabled'],
+  ['webhook.enabled', 'webhook endpoint enabled'],
+  ['webhook.deleted', 'webhook endpoint deleted'],
 ];
 
 /** Words for an object's record in "created customer ACME001". */
@@ -125,6 +131,21 @@ export function auditSentence(entry: AuditEntry): string {
       return `${who} disconnected the app ${entry.target}${str(d.user) ? `, connected by ${str(d.user)}` : ''}`;
     case 'organisation.limits.set':
       return `${who} set the limits of ${entry.target}: ${detailsList(entry.details)}`;
+    case 'webhook.created':
+    case 'webhook.updated': {
+      const events = Array.isArray(d.events) && d.events.length ? valueOf(d.events) : 'every event';
+      const connections = Array.isArray(d.connections) ? ` of ${valueOf(d.connections)}` : '';
+      const verb = entry.action === 'webhook.created' ? 'created' : 'changed';
+      return `${who} ${verb} the webhook endpoint ${name} (${events}${connections})`;
+    }
+    case 'webhook.secret.rotated':
+      return `${who} rotated the signing secret of the webhook endpoint ${name}${kept(d.oldSignsUntil, 'one signing')}`;
+    case 'webhook.disabled':
+      return `${who} disabled the webhook endpoint ${name}${str(d.reason) ? `: ${str(d.reason)}` : ''}`;
+    case 'webhook.enabled':
+      return `${who} enabled the webhook endpoint ${name}`;
+    case 'webhook.deleted':
+      return `${who} deleted the webhook endpoint ${name} with its deliveries`;
     default: {
       const list = detailsList(entry.details);
       return `${who}: ${entry.action} ${entry.target}${list ? ` (${list})` : ''}`;

@@ -39,6 +39,8 @@ export interface PageContext {
   userOf(res: Response): User;
   /** The admin service acting as the signed-in user, from the request's address (for the audit log). */
   as(req: Request, res: Response): AdminService;
+  /** The signed-in user and the request's address, as the audit log records who made a change. */
+  actorOf(req: Request, res: Response): Actor;
   /**
    * A form's answer (post/redirect/get): `flash` is kept for the session's next view of its page,
    * and the browser is sent there with 303, so that reloading shows that page again and sends nothing.
@@ -86,6 +88,7 @@ export function pageContext(
     },
     userOf,
     as: (req, res) => admin.by(actorOf(req, res)),
+    actorOf,
     async redirectWith(res, flash, path = `/dashboard/${flash.page}`) {
       await auth.keepFlash(visitOf(res).sessionId!, flash);
       res.redirect(303, path);

@@ -35,7 +35,9 @@ function stateOf(e: EndpointView): string {
  * (PageContext.redirectWith); the service's refusals (AdminError) are the page's problem.
  */
 export function webhooksPages(router: Router, context: PageContext, { endpoints, store }: DashboardWebhooks): void {
-  const { frame, signedIn, adminOnly, userOf, redirectWith, takeFlash } = context;
+  const { frame, signedIn, adminOnly, userOf, redirectWith, takeFlash, actorOf } = context;
+  /** The endpoints service acting as the signed-in user, so that each change is in the audit log under their name. */
+  const as = (req: Request, res: Response) => endpoints.by(actorOf(req, res));
   const orgOf = (res: Response) => userOf(res).orgId;
   const idOf = (req: Request) => String(req.params.id);
   const deliveriesPath = (id: string) => `webhooks/${encodeURIComponent(id)}/deliveries`;
@@ -66,7 +68,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
   router.post('/webhooks', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
       const connections = list(field(req, 'connections'));
-      const { endpoint, secret } = await endpoints.create(orgOf(res), {
+      const { endpoint, secret } = await as(req, res).create(orgOf(res), {
         url: field(req, 'url'),
         eventTypes: list(field(req, 'eventTypes')),
         connectionIds: connections.length ? connections : null,
@@ -95,7 +97,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
   router.post('/webhooks/:id/edit', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
       const connections = list(field(req, 'connections'));
-      const endpoint = await endpoints.update(orgOf(res), idOf(req), {
+      const endpoint = await as(req, res).update(orgOf(res), idOf(req), {
         url: field(req, 'url'),
         eventTypes: list(field(req, 'eventTypes')),
         connectionIds: connections.length ? connections : null,
@@ -107,7 +109,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
 
   router.post('/webhooks/:id/disable', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
-      const endpoint = await endpoints.disable(orgOf(res), idOf(req));
+      const endpoint = await as(req, res).disable(orgOf(res), idOf(req));
       await redirectWith(res, {
         page: 'webhooks',
         notice: `${endpoint.url} is disabled: nothing is sent to it, and new events are not queued for it, until it is enabled.`,
@@ -117,7 +119,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
 
   router.post('/webhooks/:id/enable', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
-      const endpoint = await endpoints.enable(orgOf(res), idOf(req));
+      const endpoint = await as(req, res).enable(orgOf(res), idOf(req));
       await redirectWith(res, { page: 'webhooks', notice: `${endpoint.url} is enabled: its waiting deliveries are sent now.` });
     }),
   );
@@ -141,7 +143,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
   router.post('/webhooks/:id/delete', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
       const endpoint = await endpoints.get(orgOf(res), idOf(req));
-      await endpoints.delete(orgOf(res), endpoint.id);
+      await as(req, res).delete(orgOf(res), endpoint.id);
       await redirectWith(res, { page: 'webhooks', notice: `${endpoint.url} is deleted with its deliveries.` });
     }),
   );
@@ -168,7 +170,7 @@ export function webhooksPages(router: Router, context: PageContext, { endpoints,
 
   router.post('/webhooks/:id/rotate', signedIn, adminOnly, (req, res) =>
     answering(res, 'webhooks', async () => {
-      const { endpoint, secret } = await endpoints.rotate(orgOf(res), idOf(req));
+      const { endpoint, secret } = await as(req, res).rotate(orgOf(res), idOf(req));
       await redirectWith(res, {
         page: 'webhooks',
         notice: `${endpoint.url} has a new signing secret; the old one keeps signing beside it until ${time(endpoint.previousSecretExpiresAt)}.`,

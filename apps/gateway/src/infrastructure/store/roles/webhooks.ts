@@ -87,6 +87,8 @@ export interface ClaimedWebhookDelivery extends WebhookDelivery {
   body: string;
   /** Identifies this claim: settling with another (a lease since taken over) changes nothing. */
   lease: string;
+  /** Its endpoint as it stood when claimed (read once per claim, not once per attempt). */
+  endpoint: WebhookEndpoint;
 }
 
 export interface WebhookAttempt {
@@ -105,14 +107,23 @@ export interface WebhookClaimRequest {
   leaseUntil: Date;
   /** At most this many deliveries in all ... */
   limit: number;
-  /** ... and this many per endpoint, so that one endpoint's backlog never fills the claim. */
+  /** ... and this many per endpoint, so that one endpoint's backlog never fills the claim ... */
   perEndpoint: number;
+  /** ... or, of these endpoints, this many each (what the worker has room for). */
+  quotas?: ReadonlyMap<string, number>;
   /** Endpoints this worker is already busy enough with: none of theirs. */
   skipEndpoints: readonly string[];
 }
 
 /** What an attempt led to: the delivery delivered, tried again at `retryAt`, or given up. */
 export type WebhookAttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; retryAt: Date } | { kind: 'failed' };
+
+/** One attempt to record (`recordWebhookAttempts`): of which claimed delivery, how it went, what follows. */
+export interface RecordedWebhookAttempt {
+  delivery: { id: string; endpointId: string; lease: string };
+  attempt: WebhookAttempt;
+  outcome: WebhookAttemptOutcome;
+}
 
 export interface WebhookDeliveryQuery {
   orgId: string;
@@ -163,6 +174,12 @@ export interface WebhooksStore {
     attempt: WebhookAttempt,
     outcome: WebhookAttemptOutcome,
   ): Promise<WebhookEndpoint | null>;
+  /**
+   * Records several attempts, in the order given, as `recordWebhookAttempt` does each, in one
+   * transaction (a worker's attempts that end together, one commit). The endpoints as they now
+   * stand, by id (deleted ones absent).
+   */
+  recordWebhookAttempts(attempts: readonly RecordedWebhookAttempt[]): Promise<Map<string, WebhookEndpoint>>;
   /** Pending deliveries due at or before `at` on enabled endpoints (the queue's depth). */
   countDueWebhookDeliveries(at: Date): Promise<number>;
   /** The organisation's deliveries, newest first. */

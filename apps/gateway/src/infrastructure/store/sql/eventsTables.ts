@@ -5,7 +5,7 @@ import { chunks } from './chunks.ts';
 import type { StoreEngine } from './engine.ts';
 import { jsonText, parsedJson } from './rows.ts';
 import type { EventsTable, StoreSchema } from './schema.ts';
-import { enabledEndpointsOf, insertDeliveries } from './webhooksTables.ts';
+import { enabledEndpointsOf, insertDeliveries } from './webhookRows.ts';
 
 const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
 
