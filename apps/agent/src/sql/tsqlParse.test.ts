@@ -184,8 +184,13 @@ function allStatements(): { label: string; text: string }[] {
   for (const tracked of VALUE_TRACKED_OBJECTS) {
     const queries = [valueRowsQuery(mssqlDialect, 'TWO', tracked)];
     if (tracked.parent) queries.push(parentStampedQuery(mssqlDialect, 'TWO', tracked, '2026-03-01T14:05:09.123Z'));
-    queries.forEach((q, i) => out.push({ label: `${tracked.object} ${tracked.table} value detection ${i}: ${q.sql}`, text: `${q.sql}
-` }));
+    queries.forEach((q, i) =>
+      out.push({
+        label: `${tracked.object} ${tracked.table} value detection ${i}: ${q.sql}`,
+        text: `${q.sql}
+`,
+      }),
+    );
   }
   // Change Tracking (changes/changeTracking.ts): its status, the current version, each table's changes.
   // What a DBA runs to turn it on (ALTER DATABASE … SET CHANGE_TRACKING, ALTER TABLE … ENABLE
