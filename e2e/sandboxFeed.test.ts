@@ -111,6 +111,11 @@ test('gp-demo churn on the sandbox makes exactly one event per change, read with
     other.events.map((e) => e.id),
     events.map((e) => e.id),
   );
+  // A live key of the same organisation reads its live connections' feed: none of the sandbox's.
+  const live = await runGatewayCli(['key', 'create', '--org', 'Other Co', '--name', 'other live', '--mode', 'live'], env);
+  const liveKey = /lb_live_[0-9A-Za-z]{32}/.exec(live.stdout)?.[0];
+  assert.ok(liveKey, live.stdout + live.stderr);
+  assert.deepEqual((await follow(liveKey, null)).events, []);
   const one = await fetch(`${gateway.url}/v1/events/${events[0].id}`, { headers: { authorization: `Bearer ${otherKey}` } });
   assert.equal(one.status, 200);
   assert.deepEqual(((await one.json()) as { data: unknown }).data, events[0]);
