@@ -12,6 +12,9 @@ import {
   SqliteExecutor,
   rangeRowsQuery,
   TRACKED_OBJECTS,
+  VALUE_TRACKED_OBJECTS,
+  parentStampedQuery,
+  valueRowsQuery,
 } from '@gp-gateway/agent';
 import { demoDir, ensureDatabase, SCALE } from './system.ts';
 
@@ -23,8 +26,13 @@ import { demoDir, ensureDatabase, SCALE } from './system.ts';
  *   aggregates), a poll that finds 10 changes, and each statement's plan;
  * - tables: every tracked object's tables on the BENCH_SCALE demo (default 200, cached in
  *   bench/.data like `pnpm bench`'s): per table its rows, the watermark's scan and one range
- *   aggregate (median of 3) with their plans; per object its first reading and a quiet poll of all
- *   its tables (history included).
+ *   aggregate (median of 3) with their plans; for the tables without DEX_ROW_TS (item quantities,
+ *   batches) the whole-table read and, for item quantities, the read through their items' stamps;
+ *   per object its first reading and a quiet poll of all its tables (history included).
+ *
+ * The issue's figure is the scale-200 demo: `CHANGE_BENCH_PART=tables pnpm bench:changes` generates
+ * it once (about half an hour and 4.6 GB in bench/.data, reused afterwards); `BENCH_SCALE=10` gives a
+ * smaller one in a minute or two (docs/performance.md#change-detection-per-table).
  */
 const ROWS = Number(process.env.CHANGE_BENCH_ROWS ?? 200_000);
 const PART = process.env.CHANGE_BENCH_PART ?? 'both';
@@ -131,12 +139,27 @@ async function tablesPart(): Promise<void> {
       plans.set(`${tracked.object}/${source.table}`, `scan: ${planOf(gp, scan)} | range: ${planOf(gp, aggregate)}`);
     }
   }
-  console.log(`\n${'object'.padEnd(16)} ${'first reading'.padStart(14)} ${'quiet poll'.padStart(11)}`);
-  for (const tracked of TRACKED_OBJECTS) {
+  // Tables without DEX_ROW_TS (changes/valueStatements.ts): the whole table, and, through their parents' stamps, the rows of those stamped since.
+  for (const tracked of VALUE_TRACKED_OBJECTS) {
+    const rows = gp.prepare(`SELECT count(*) FROM "${tracked.table}"`).pluck().get() as number;
+    const whole = valueRowsQuery(executor.dialect, 'TWO', tracked);
+    const stamped = tracked.parent ? parentStampedQuery(executor.dialect, 'TWO', tracked, since) : null;
+    const wholeMs = await median3(() => executor.query('TWO', whole));
+    const stampedMs = stamped ? await median3(() => executor.query('TWO', stamped)) : null;
+    console.log(
+      `${`${tracked.object}/${tracked.table}`.padEnd(26)} ${rows.toLocaleString('en').padStart(9)} ${`${(stampedMs ?? wholeMs).toFixed(1)} ms`.padStart(15)} ${`whole ${wholeMs.toFixed(1)} ms`.padStart(16)}`,
+    );
+    plans.set(
+      `${tracked.object}/${tracked.table}`,
+      `whole: ${planOf(gp, whole)}${stamped ? ` | through the parent: ${planOf(gp, stamped)}` : ''}`,
+    );
+  }
+  console.log(`\n${'object'.padEnd(20)} ${'first reading'.padStart(14)} ${'quiet poll'.padStart(11)}`);
+  for (const tracked of [...TRACKED_OBJECTS, ...VALUE_TRACKED_OBJECTS]) {
     const learn = await timed(async () => (await detector.poll('TWO', tracked)).commit());
     const quiet: number[] = [];
     for (let i = 0; i < 3; i++) quiet.push(await timed(async () => (await detector.poll('TWO', tracked)).commit()));
-    console.log(`${tracked.object.padEnd(16)} ${`${learn.toFixed(0)} ms`.padStart(14)} ${`${median(quiet).toFixed(1)} ms`.padStart(11)}`);
+    console.log(`${tracked.object.padEnd(20)} ${`${learn.toFixed(0)} ms`.padStart(14)} ${`${median(quiet).toFixed(1)} ms`.padStart(11)}`);
   }
   console.log('\nplans:');
   for (const [table, text] of plans) console.log(`  ${table}: ${text}`);

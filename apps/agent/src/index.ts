@@ -19,5 +19,7 @@ export { ChangeDetector } from './changes/changeDetector.ts';
 export { catalogueRecords } from './changes/catalogueRecords.ts';
 export { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery } from './changes/statements.ts';
 export { TRACKED_OBJECTS } from './changes/trackedObjects.ts';
+export { VALUE_TRACKED_OBJECTS } from './changes/valueTracked.ts';
+export { parentStampedQuery, valueRowsQuery } from './changes/valueStatements.ts';
 // e2e/sandboxFeed.test.ts waits for the sandbox to learn every object.
 export { ALL_TRACKED } from './changes/allTracked.ts';

@@ -24,6 +24,7 @@ export const EVENT_NOUNS = {
   'sales-orders': 'sales-order',
   'sales-order-lines': 'sales-order-line',
   'purchase-orders': 'purchase-order',
+  'purchase-order-lines': 'purchase-order-line',
   batches: 'batch',
 } as const satisfies Partial<Record<ObjectName, string>>;
 

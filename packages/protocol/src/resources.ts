@@ -221,6 +221,7 @@ export const SalesOrderSchema = z
 
 export const SalesOrderLineSchema = z
   .object({
+    lineNumber: NullableInt,
     itemId: NullableString,
     description: NullableString,
     quantity: NullableDecimal,

@@ -9,7 +9,7 @@ import { SqliteExecutor } from '../db/sqliteExecutor.ts';
 import { ReadService } from '../service/readService.ts';
 import { catalogueRecords } from './catalogueRecords.ts';
 import { ChangeDetector } from './changeDetector.ts';
-import { TRACKED_OBJECTS } from './trackedObjects.ts';
+import { ALL_TRACKED } from './allTracked.ts';
 
 /**
  * `gp-demo churn` makes the changes it says it makes, and detection reports exactly the events churn
@@ -36,7 +36,7 @@ after(async () => {
 /** Every tracked object polled once; the events it found, as churn names them. */
 async function pollAll(): Promise<string[]> {
   const events: string[] = [];
-  for (const tracked of TRACKED_OBJECTS) {
+  for (const tracked of ALL_TRACKED) {
     const found = await detector.poll('TWO', tracked);
     found.commit();
     events.push(...found.changes.map((c) => `${eventTypeOf(tracked.object, c.kind)} ${c.id}`));

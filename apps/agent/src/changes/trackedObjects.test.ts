@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Change } from '@gp-gateway/protocol';
+import { SALES_DOCUMENT_TYPES, type Change } from '@gp-gateway/protocol';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { GP_TABLES } from '@gp-gateway/gp-schema';
 import { SqliteExecutor } from '../db/sqliteExecutor.ts';
@@ -95,6 +95,16 @@ function insertCopy(source: TrackedSource, rowid: number, name: string, ts?: str
     gp.prepare(
       `INSERT INTO GL00105 (ACTINDX, ACTNUMBR_1, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ACTNUMST) SELECT ?, ?, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ? FROM GL00105 WHERE ACTINDX = (SELECT ACTINDX FROM GL00100 WHERE rowid = ?)`,
     ).run(index, changed.get('ACTNUMBR_1'), padded('GL00105', 'ACTNUMST', `${digits}-${name}`), rowid);
+  } else if (source.idColumns.at(-1)!.type.kind === 'int') {
+    // A line (its id ends in its line number): the same document, the next line number.
+    const number = source.idColumns.at(-1)!.column;
+    changed.set(
+      number,
+      (gp
+        .prepare(`SELECT max(${q(number)}) FROM ${q(table)}`)
+        .pluck()
+        .get() as number) + 16384,
+    );
   } else {
     const lastChar = [...source.key].reverse().find((k) => k.type.kind === 'char')!;
     for (const c of [lastChar, ...source.idColumns.filter((c) => c.type.kind === 'char' && !source.key.some((k) => k.column === c.column))])
@@ -201,6 +211,39 @@ describe('posting moves a document between work, open and history as one update'
     const changes = await poll(d, salesOrders);
     assert.deepEqual(summary(changes), [`updated order:${number}`]);
     assert.deepEqual(await poll(d, salesOrders), []);
+  });
+
+  test('sales-order lines: a document moved to history with its lines is one update per line', async () => {
+    const lines = tracked('sales-order-lines');
+    const d = detector();
+    await poll(d, lines);
+    const [type, number] = gp
+      .prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10200 WHERE CMPNTSEQ = 0 GROUP BY SOPTYPE, SOPNUMBE HAVING count(*) > 1 LIMIT 1')
+      .raw()
+      .get() as [number, string];
+    const numbers = gp
+      .prepare('SELECT LNITMSEQ FROM SOP10200 WHERE CMPNTSEQ = 0 AND SOPTYPE = ? AND rtrim(SOPNUMBE) = ?')
+      .pluck()
+      .all(type, number) as number[];
+    const move = (from: string, to: string) => {
+      const columns = columnsOf(from)
+        .map((c) => c.name)
+        .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf(to).some((h) => h.name === c));
+      gp.prepare(
+        `INSERT INTO ${to} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
+      ).run(type, number);
+      gp.prepare(`DELETE FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`).run(type, number);
+    };
+    gp.transaction(() => {
+      move('SOP10100', 'SOP30200');
+      move('SOP10200', 'SOP30300');
+    })();
+    const changes = await poll(d, lines);
+    const name = (SALES_DOCUMENT_TYPES as Record<number, string>)[type];
+    assert.deepEqual(summary(changes), numbers.map((n) => `updated ${name}:${number}:${n}`).sort());
+    assert.ok(changes.every((c) => typeof c.record?.lineNumber === 'number'));
+    assert.deepEqual(await poll(d, lines), []);
+    assert.deepEqual(await poll(d, lines), []);
   });
 
   test('purchase orders: a closed order moved to history is one update', async () => {

@@ -102,11 +102,16 @@ function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[
   };
 }
 
+/** A line's id: its document's id and its line number (LNITMSEQ, ORD), the last two id columns. */
+function line(documentId: (values: readonly unknown[]) => string) {
+  return (values: readonly unknown[]) => `${documentId(values.slice(0, -1))}:${String(values.at(-1))}`;
+}
+
 /**
  * The objects detected. A document keeps its id as posting moves it from table to table, so the move
- * is one `updated`. Item quantities (IV00102) and batches (SY00500) have no DEX_ROW_TS in GP: they
- * are compared by value (valueTracked.ts). Lines have no id of their own: not detected yet
- * (docs/decisions.md#change-feed).
+ * is one `updated`; so does a line, whose id is its document's and its line number. Item quantities
+ * (IV00102) and batches (SY00500) have no DEX_ROW_TS in GP: they are compared by value
+ * (valueTracked.ts).
  */
 export const TRACKED_OBJECTS: readonly TrackedObject[] = [
   master('customers', 'RM00101', 'CUSTNMBR'),
@@ -137,10 +142,34 @@ export const TRACKED_OBJECTS: readonly TrackedObject[] = [
     ],
   },
   {
+    object: 'sales-order-lines',
+    // Top-level lines only, as the API lists them: kit components (CMPNTSEQ > 0) belong to their kit line.
+    sources: [
+      source('SOP10200', ['SOPTYPE', 'SOPNUMBE', 'LNITMSEQ'], line(salesId), { only: { column: 'CMPNTSEQ', values: [0] } }),
+      source('SOP30300', ['SOPTYPE', 'SOPNUMBE', 'LNITMSEQ'], line(salesId), { only: { column: 'CMPNTSEQ', values: [0] }, history: true }),
+    ],
+  },
+  {
     object: 'purchase-orders',
     sources: [
       source('POP10100', ['PONUMBER'], ([n]) => String(n)),
       source('POP30100', ['PONUMBER'], ([n]) => String(n), { history: true }),
+    ],
+  },
+  {
+    object: 'purchase-order-lines',
+    sources: [
+      source(
+        'POP10110',
+        ['PONUMBER', 'ORD'],
+        line(([n]) => String(n)),
+      ),
+      source(
+        'POP30110',
+        ['PONUMBER', 'ORD'],
+        line(([n]) => String(n)),
+        { history: true },
+      ),
     ],
   },
 ];

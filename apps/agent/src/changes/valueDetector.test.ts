@@ -168,3 +168,29 @@ describe('batches: the table read whole and compared', () => {
     state.close();
   });
 });
+
+test('two agents of one connection find each change with the same version, so the gateway keeps one event', async () => {
+  const [first, second] = [detector(), detector()];
+  for (const object of ['item-quantities', 'batches']) {
+    await poll(first, object);
+    await poll(second, object);
+  }
+  const [rowid, item, site] = gp
+    .prepare('SELECT rowid, rtrim(ITEMNMBR), rtrim(LOCNCODE) FROM IV00102 WHERE RCRDTYPE = 2 ORDER BY ITEMNMBR LIMIT 1 OFFSET 20')
+    .raw()
+    .get() as [number, string, string];
+  const [batchRow, batch] = gp.prepare('SELECT rowid, rtrim(BACHNUMB) FROM SY00500 ORDER BY BACHNUMB LIMIT 1 OFFSET 20').raw().get() as [
+    number,
+    string,
+  ];
+  gp.prepare('UPDATE IV00102 SET QTYONORD = QTYONORD + 500000 WHERE rowid = ?').run(rowid);
+  gp.prepare('UPDATE SY00500 SET BCHTOTAL = BCHTOTAL + 100000 WHERE rowid = ?').run(batchRow);
+  for (const object of ['item-quantities', 'batches']) {
+    const [a, b] = [await poll(first, object), await poll(second, object)];
+    assert.deepEqual(summary(a), [object === 'batches' ? `updated ${batch}` : `updated ${item}:${site}`]);
+    assert.deepEqual(
+      b.map((c) => [c.kind, c.id, c.version]),
+      a.map((c) => [c.kind, c.id, c.version]),
+    );
+  }
+});

@@ -20,6 +20,8 @@ import { goldenBody } from '../writes/mssql/goldenBodies.ts';
 import { STAND_IN_SCRIPT } from '../writes/mssql/stand-in/standIn.ts';
 import { changedSinceQuery, rangeAggregateQuery, rangeRowsQuery, type KeyRange } from '../changes/statements.ts';
 import { TRACKED_OBJECTS } from '../changes/trackedObjects.ts';
+import { VALUE_TRACKED_OBJECTS } from '../changes/valueTracked.ts';
+import { parentStampedQuery, valueRowsQuery } from '../changes/valueStatements.ts';
 import { changeTrackingStatements } from '../changes/changeTracking.ts';
 import { checksOf } from '../writes/references/describe.ts';
 import { referenceBatch } from '../writes/references/mssql.ts';
@@ -177,6 +179,18 @@ function allStatements(): { label: string; text: string }[] {
       ];
       queries.forEach((q, i) => out.push({ label: `${object} ${source.table} change detection ${i}: ${q.sql}`, text: `${q.sql}\n` }));
     }
+  }
+  // Tables without DEX_ROW_TS (changes/valueStatements.ts): the whole table, and the rows of the parents stamped since a time.
+  for (const tracked of VALUE_TRACKED_OBJECTS) {
+    const queries = [valueRowsQuery(mssqlDialect, 'TWO', tracked)];
+    if (tracked.parent) queries.push(parentStampedQuery(mssqlDialect, 'TWO', tracked, '2026-03-01T14:05:09.123Z'));
+    queries.forEach((q, i) =>
+      out.push({
+        label: `${tracked.object} ${tracked.table} value detection ${i}: ${q.sql}`,
+        text: `${q.sql}
+`,
+      }),
+    );
   }
   // Change Tracking (changes/changeTracking.ts): its status, the current version, each table's changes.
   // What a DBA runs to turn it on (ALTER DATABASE … SET CHANGE_TRACKING, ALTER TABLE … ENABLE

@@ -44,7 +44,8 @@ function anyRow(db: Database.Database, rng: Rng, table: string, columns: string[
     .get(rng.int(0, count - 1)) as unknown[];
 }
 
-const SALES_TYPES: Record<number, string> = { 1: 'quote', 2: 'order', 3: 'invoice', 4: 'return', 5: 'backorder', 6: 'fulfillmentOrder' };
+// As the API names sales document types in ids: the protocol's SALES_DOCUMENT_TYPES (gp-demo does not depend on @gp-gateway/protocol).
+const SALES_TYPES: Record<number, string> = { 1: 'quote', 2: 'order', 3: 'invoice', 4: 'return', 5: 'backOrder', 6: 'fulfillmentOrder' };
 
 const STEPS: readonly (readonly [Step, number])[] = [
   // A new customer.
@@ -163,17 +164,63 @@ const STEPS: readonly (readonly [Step, number])[] = [
     },
     2,
   ],
-  // A sales document transferred to history.
+  // A sales document transferred to history, its lines with it.
   [
     (db, rng) => {
       const row = anyRow(db, rng, 'SOP10100', ['SOPTYPE', 'SOPNUMBE']);
       if (!row) return null;
       const [type, number] = row as [number, string];
-      const columns = shared('SOP10100', 'SOP30200').map(q).join(', ');
       const key = [type, char('SOP10100', 'SOPNUMBE', number)];
-      db.prepare(`INSERT INTO SOP30200 (${columns}) SELECT ${columns} FROM SOP10100 WHERE SOPTYPE = ? AND SOPNUMBE = ?`).run(...key);
-      db.prepare('DELETE FROM SOP10100 WHERE SOPTYPE = ? AND SOPNUMBE = ?').run(...key);
-      return { what: `moved sales document ${number} to history`, events: [`sales-order.updated ${SALES_TYPES[type] ?? type}:${number}`] };
+      const lines = db
+        .prepare('SELECT LNITMSEQ FROM SOP10200 WHERE SOPTYPE = ? AND SOPNUMBE = ? AND CMPNTSEQ = 0 ORDER BY LNITMSEQ')
+        .pluck()
+        .all(...key) as number[];
+      for (const [from, to] of [
+        ['SOP10100', 'SOP30200'],
+        ['SOP10200', 'SOP30300'],
+      ] as const) {
+        const columns = shared(from, to).map(q).join(', ');
+        db.prepare(`INSERT INTO ${to} (${columns}) SELECT ${columns} FROM ${from} WHERE SOPTYPE = ? AND SOPNUMBE = ?`).run(...key);
+        db.prepare(`DELETE FROM ${from} WHERE SOPTYPE = ? AND SOPNUMBE = ?`).run(...key);
+      }
+      const id = `${SALES_TYPES[type] ?? type}:${number}`;
+      return {
+        what: `moved sales document ${number} to history`,
+        events: [`sales-order.updated ${id}`, ...lines.map((line) => `sales-order-line.updated ${id}:${line}`)],
+      };
+    },
+    1,
+  ],
+  // Units received at a site: GP's IV00102 trigger stamps the item too.
+  [
+    (db, rng) => {
+      const row = anyRow(db, rng, 'IV00102', ['ITEMNMBR', 'LOCNCODE'], 'RCRDTYPE = 2');
+      if (!row) return null;
+      const [item, site] = row as [string, string];
+      const units = rng.int(1, 20);
+      db.prepare('UPDATE IV00102 SET QTYONHND = QTYONHND + ? WHERE ITEMNMBR = ? AND RCRDTYPE = 2 AND LOCNCODE = ?').run(
+        // numeric(19,5) is kept as a count of 1/100000 units (gp-schema's sqliteValues).
+        BigInt(units) * 100000n,
+        char('IV00102', 'ITEMNMBR', item),
+        char('IV00102', 'LOCNCODE', site),
+      );
+      return {
+        what: `received ${units} of item ${item} at ${site}`,
+        events: [`item-quantity.updated ${item}:${site}`, `item.updated ${item}`],
+      };
+    },
+    2,
+  ],
+  // A batch's posting date moved a day later than it was (or than today): always a new value.
+  [
+    (db, rng) => {
+      const row = anyRow(db, rng, 'SY00500', ['BCHSOURC', 'BACHNUMB']);
+      if (!row) return null;
+      const [source, number] = row as [string, string];
+      db.prepare(
+        "UPDATE SY00500 SET GLPOSTDT = strftime('%Y-%m-%d 00:00:00.000', max(GLPOSTDT, strftime('%Y-%m-%d 00:00:00.000', 'now')), '+1 day') WHERE BCHSOURC = ? AND BACHNUMB = ?",
+      ).run(char('SY00500', 'BCHSOURC', source), char('SY00500', 'BACHNUMB', number));
+      return { what: `moved the posting date of batch ${number}`, events: [`batch.updated ${number}`] };
     },
     1,
   ],

@@ -9,7 +9,7 @@ export function registerChurnCommand(program: Command): void {
     .command('churn')
     .description(
       'Make a trickle of GP-shaped changes (new customers and addresses, updates, deletes, invoices entered and posted, ' +
-        'sales documents moved to history) in a demo company, so that the change feed (GET /v1/events) has something to report.',
+        'sales documents moved to history with their lines, units received, batches re-dated) in a demo company, so that the change feed (GET /v1/events) has something to report.',
     )
     .requiredOption('--dir <dir>', 'the demo folder (written by gp-demo generate)')
     .option('--company <id>', 'the company database to change', 'TWO')
@@ -19,7 +19,7 @@ export function registerChurnCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nEach change is one line: what was done, then the events the feed will carry for it\n' +
-        '(an address change also stamps its customer, as GP does).\n' +
+        '(an address change also stamps its customer, units received their item, as GP does).\n' +
         '\nExamples:\n' +
         '  gp-demo churn --dir ./demo                          ten changes in TWO, one a second\n' +
         '  gp-demo churn --dir ./demo --count 0 --every 5000   one every 5 s until Ctrl+C\n' +

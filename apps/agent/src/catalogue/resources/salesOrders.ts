@@ -58,6 +58,8 @@ export const salesOrderLines: ResourceDef = {
     { table: 'SOP30300', where: TOP_LEVEL },
   ],
   fields: {
+    // LNITMSEQ is GP's line key, as ORD is a purchase order line's: what a line's change event names it by.
+    lineNumber: { column: 'LNITMSEQ', codec: 'int' },
     itemId: { column: 'ITEMNMBR', codec: 'string' },
     description: { column: 'ITEMDESC', codec: 'string' },
     quantity: { column: 'QUANTITY', codec: 'quantity' },

@@ -75,6 +75,9 @@ export async function runStart(): Promise<void> {
       `Try it:\n  curl -H "Authorization: Bearer ${secret}" "${gateway.url}/v1/customers?limit=2"\n` +
       `Writes, validate-only on the sandbox: POST ${gateway.url}/v1/customers?validateOnly=true with a JSON body (README: Writes)\n` +
       `MCP clients: ${gateway.url}/mcp (Streamable HTTP) with the header Authorization: Bearer <the key>, or signing in by OAuth (Claude, ChatGPT: the URL alone)\n` +
+      (config.sandboxChangesIntervalMs > 0
+        ? `Change feed: GET ${gateway.url}/v1/events; change the demo as GP would with: pnpm demo churn --dir ${paths.demo}\n`
+        : '') +
       (gateway.metricsUrl ? `Prometheus metrics: ${gateway.metricsUrl}\n` : '') +
       '\n',
   );
