@@ -1854,10 +1854,10 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description How long the old secret keeps working beside the new one: `now` (the default without a body), `1h`, `24h` or `7d`.
+                     * @description How long the old secret keeps working beside the new one: `now` (the default), `1h`, `24h` or `7d`.
                      * @enum {string}
                      */
-                    overlap: "now" | "1h" | "24h" | "7d";
+                    overlap?: "now" | "1h" | "24h" | "7d";
                 };
             };
         };

@@ -17,14 +17,16 @@ export const PublicApiKeySchema = z
 /** How long a rotated key's old secret keeps working, as the dashboard offers it: at once, 1 hour, 24 hours, 7 days. */
 const ROTATION_OVERLAPS = ['now', '1h', '24h', '7d'] as const;
 
-/** The optional body of `POST /v1/api-keys/{id}/rotate`: without it, the old secret fails at once. */
+/**
+ * The optional body of `POST /v1/api-keys/{id}/rotate`: without it, or without `overlap` (`{}`, which
+ * some HTTP clients send with every POST), the old secret fails at once, as the contract says.
+ */
 export const RotateKeyBodySchema = z
   .object({
     overlap: z
-      .enum(ROTATION_OVERLAPS, {
-        error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${ROTATION_OVERLAPS.join(', ')}`),
-      })
-      .describe('How long the old secret keeps working beside the new one: `now` (the default without a body), `1h`, `24h` or `7d`.'),
+      .enum(ROTATION_OVERLAPS, { error: () => `must be one of ${ROTATION_OVERLAPS.join(', ')}` })
+      .optional()
+      .describe('How long the old secret keeps working beside the new one: `now` (the default), `1h`, `24h` or `7d`.'),
   })
   .strict();
 

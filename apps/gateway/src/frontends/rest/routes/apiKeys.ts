@@ -63,7 +63,7 @@ export function apiKeyRoutes({ admin }: ApiKeyRoutesOptions): Router {
     if (raw !== undefined) {
       const body = RotateKeyBodySchema.safeParse(raw);
       if (!body.success) throw ApiError.validation(bodyIssuesOf(body.error));
-      overlap = body.data.overlap;
+      overlap = body.data.overlap ?? null;
     }
     const caller = res.locals.auth!.key;
     const rotated = await admin.rotateApiKey(caller.orgId, String(req.params.id), {
