@@ -3,7 +3,8 @@
 export { AdminError, AdminService, type CreatedConnection, type IssuedApiKey } from './core/admin/adminService.ts';
 export { openLocalAdmin, type LocalAdmin } from './core/admin/localAdmin.ts';
 export { newAgentToken, newApiKeySecret, sha256Hex } from './core/auth/secrets.ts';
-export { startGateway, type RunningGateway } from './gateway.ts';
+export { startGateway } from './gateway.ts';
+export type { RunningGateway } from './gatewayOptions.ts';
 export { createLogger } from './logger.ts';
 export { loadConfig } from './config.ts';
 export { openStore } from './infrastructure/store/openStore.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { startGateway, type MetricsOptions, type RunningGateway, type WebhookOptions } from '../gateway.ts';
+import { startGateway } from '../gateway.ts';
+import type { MetricsOptions, RunningGateway, WebhookOptions } from '../gatewayOptions.ts';
 import type { Scope, Store } from '../infrastructure/store/store.ts';
 import { pollUntil, ScriptedAgent, type ScriptedAgentOptions, ScriptedJournal } from '@gp-gateway/testing';
 import { tempStore } from './tempStore.ts';

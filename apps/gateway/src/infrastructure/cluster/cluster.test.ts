@@ -9,7 +9,8 @@ import { dialGateway, ReadService, SqliteExecutor } from '@gp-gateway/agent';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import WebSocket from 'ws';
 import { AdminService } from '../../core/admin/adminService.ts';
-import { startGateway, type RunningGateway } from '../../gateway.ts';
+import { startGateway } from '../../gateway.ts';
+import type { RunningGateway } from '../../gatewayOptions.ts';
 import { openSqliteStore } from '../store/openStore.ts';
 import type { Store } from '../store/store.ts';
 import {
