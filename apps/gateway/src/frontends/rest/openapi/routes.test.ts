@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startInProcessGateway, type InProcessGateway } from '../../../testing/inProcessGateway.ts';
 import { OpenApiContract } from '@gp-gateway/testing';
 import { buildOpenApiDocument } from './document.ts';
+import { SANDBOX_EVENTS_ORG } from '../../../infrastructure/store/store.ts';
 
 /**
  * The document against the app itself: every express route is documented, and every documented
@@ -22,7 +23,7 @@ const contract = new OpenApiContract(document);
 let t: InProcessGateway;
 let key = '';
 let otherKeyId = '';
-/** An event of the organisation's sandbox, for `GET /v1/events/{id}`. */
+/** An event of the sandbox, which every organisation's test keys read, for `GET /v1/events/{id}`. */
 let eventId = '';
 
 before(async () => {
@@ -33,7 +34,7 @@ before(async () => {
   const [event] = await t.store.appendEvents(
     [
       {
-        orgId: org.id,
+        orgId: SANDBOX_EVENTS_ORG,
         connectionId: 'sandbox',
         company: 'TWO',
         type: 'customer.deleted',
