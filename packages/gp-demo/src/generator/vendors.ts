@@ -26,20 +26,11 @@ import {
   VENDOR_PAYMENT_TERMS,
   VENDORS,
 } from './vocabulary.ts';
-import type { Place, RegionCode } from './vocabulary.ts';
+import type { AddressRef, Place, RegionCode } from './vocabulary.ts';
 
 export const VENDORS_PER_SCALE = 150;
 
-export interface VendorAddressRef {
-  code: string;
-  contact: string;
-  lines: readonly [string, string, string];
-  city: string;
-  state: string;
-  zip: string;
-  country: string;
-  countryCode: string;
-  phone: string;
+export interface VendorAddressRef extends AddressRef {
   fax: string;
 }
 
@@ -154,17 +145,7 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
       VADCDSFR: 'PRIMARY',
       VADCDTRO: remitTo.ref.code,
       VNDCLSID: classId,
-      VNDCNTCT: primary.ref.contact,
-      ADDRESS1: primary.ref.lines[0],
-      ADDRESS2: primary.ref.lines[1],
-      ADDRESS3: primary.ref.lines[2],
-      CITY: primary.ref.city,
-      STATE: primary.ref.state,
-      ZIPCODE: primary.ref.zip,
-      COUNTRY: primary.ref.country,
-      PHNUMBR1: primary.ref.phone,
-      PHNUMBR2: primary.phone2,
-      FAXNUMBR: primary.ref.fax,
+      ...addressColumns(primary),
       SHIPMTHD: shippingMethod,
       TAXSCHID: taxScheduleId,
       ACNMVNDR: rng.chance(0.4) ? `C${rng.int(10000, 999999)}` : '',
@@ -205,17 +186,7 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
       addresses.insert({
         VENDORID: id,
         ADRSCODE: address.ref.code,
-        VNDCNTCT: address.ref.contact,
-        ADDRESS1: address.ref.lines[0],
-        ADDRESS2: address.ref.lines[1],
-        ADDRESS3: address.ref.lines[2],
-        CITY: address.ref.city,
-        STATE: address.ref.state,
-        ZIPCODE: address.ref.zip,
-        COUNTRY: address.ref.country,
-        PHNUMBR1: address.ref.phone,
-        PHNUMBR2: address.phone2,
-        FAXNUMBR: address.ref.fax,
+        ...addressColumns(address),
         SHIPMTHD: shippingMethod,
         TAXSCHID: taxScheduleId,
         EmailPOs: email ? 1 : 0,
@@ -250,6 +221,23 @@ interface GeneratedAddress {
   ref: VendorAddressRef;
   phone2: string;
   rowTsMs: number;
+}
+
+/** The address columns PM00200 (for its primary address) and PM00300 both hold. */
+function addressColumns(address: GeneratedAddress) {
+  return {
+    VNDCNTCT: address.ref.contact,
+    ADDRESS1: address.ref.lines[0],
+    ADDRESS2: address.ref.lines[1],
+    ADDRESS3: address.ref.lines[2],
+    CITY: address.ref.city,
+    STATE: address.ref.state,
+    ZIPCODE: address.ref.zip,
+    COUNTRY: address.ref.country,
+    PHNUMBR1: address.ref.phone,
+    PHNUMBR2: address.phone2,
+    FAXNUMBR: address.ref.fax,
+  };
 }
 
 function makeAddress(rng: Rng, code: string, place: Place, fraction: number, sparse: boolean): GeneratedAddress {
