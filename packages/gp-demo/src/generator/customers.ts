@@ -28,6 +28,7 @@ import {
   TAX_SCHEDULE_OF_REGION,
 } from './vocabulary.ts';
 import type { AddressRef, Place, RegionCode } from './vocabulary.ts';
+import { MasterIdAllocator } from './masterIds.ts';
 
 /** What the general ledger and the documents need to know about a customer. */
 export interface CustomerRef {
@@ -80,7 +81,7 @@ interface Address {
 }
 
 export function writeCustomers({ rng, count, customers, addresses, progress }: WriteCustomersOptions): CustomerRef[] {
-  const ids = new CustomerIdAllocator();
+  const ids = new MasterIdAllocator();
   const written: CustomerRef[] = [];
   for (let i = 0; i < count; i++) {
     const region = rng.weighted<RegionCode>([
@@ -246,21 +247,6 @@ function makeAddresses(rng: Rng, home: Place, shippingMethod: string, fraction: 
       rowTsMs: timelineTimestamp(rng, fraction),
     } satisfies Address;
   });
-}
-
-/** GP-style ids: the first 8 letters of the name plus a 4-digit counter, e.g. AARONFIT0001. */
-class CustomerIdAllocator {
-  readonly #used = new Map<string, number>();
-
-  next(name: string): string {
-    const prefix = name
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '')
-      .slice(0, 8);
-    const counter = (this.#used.get(prefix) ?? 0) + 1;
-    this.#used.set(prefix, counter);
-    return `${prefix}${String(counter).padStart(4, '0')}`;
-  }
 }
 
 function customerClass(region: RegionCode, home: Place, tier: number): string {

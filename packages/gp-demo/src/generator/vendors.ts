@@ -27,6 +27,7 @@ import {
   VENDORS,
 } from './vocabulary.ts';
 import type { AddressRef, Place, RegionCode } from './vocabulary.ts';
+import { MasterIdAllocator } from './masterIds.ts';
 
 export const VENDORS_PER_SCALE = 150;
 
@@ -65,7 +66,7 @@ export interface WriteVendorsOptions {
 const EARLIEST_CREATED_MS = Date.UTC(2010, 0, 1);
 
 export function writeVendors({ rng, count, chart, vendors, addresses, progress }: WriteVendorsOptions): VendorRef[] {
-  const ids = new VendorIdAllocator([...VENDORS.map((v) => v.id), ...SPECIAL_VENDORS.map((v) => v.id)]);
+  const ids = new MasterIdAllocator([...VENDORS.map((v) => v.id), ...SPECIAL_VENDORS.map((v) => v.id)]);
   const fixed = [
     ...VENDORS.map((v) => ({ id: v.id, name: v.name, region: 'US' as RegionCode, special: false })),
     ...SPECIAL_VENDORS.map((v) => ({ id: v.id, name: v.name, region: v.region as RegionCode, special: true })),
@@ -263,28 +264,4 @@ function makeAddress(rng: Rng, code: string, place: Place, fraction: number, spa
     phone2: rng.chance(0.8) ? '' : phoneNumber(rng, place),
     rowTsMs: timelineTimestamp(rng, fraction),
   };
-}
-
-/** GP-style ids like the customers': first 8 letters of the name plus a counter, never reusing a fixed id. */
-class VendorIdAllocator {
-  readonly #used = new Map<string, number>();
-
-  constructor(fixedIds: readonly string[]) {
-    for (const id of fixedIds) {
-      const match = /^([A-Z]*)(\d+)$/.exec(id);
-      if (!match) continue;
-      const [, prefix = '', digits = '0'] = match;
-      this.#used.set(prefix, Math.max(this.#used.get(prefix) ?? 0, Number(digits)));
-    }
-  }
-
-  next(name: string): string {
-    const prefix = name
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '')
-      .slice(0, 8);
-    const counter = (this.#used.get(prefix) ?? 0) + 1;
-    this.#used.set(prefix, counter);
-    return `${prefix}${String(counter).padStart(4, '0')}`;
-  }
 }
