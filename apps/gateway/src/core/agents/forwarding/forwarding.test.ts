@@ -166,14 +166,18 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const remote = new NatsAgentRouter({ nats, prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
     return { local, nats, responder, remote, cluster: new ClusterAgentRouter(local, remote) };
   };
-
-  test('a forwarded write’s answer carries the write’s outcome', async () => {
+  /** Instance A holding conn_1 with writes on, and instance B, which forwards to it. */
+  const writeThroughB = async () => {
     const p = prefix();
     const a = await instance(p, 'A');
     const agent = fakeAgent(true);
     a.local.add('conn_1', agent.link);
     await a.nats.flush();
-    const b = await instance(p, 'B');
+    return { a, agent, b: await instance(p, 'B') };
+  };
+
+  test('a forwarded write’s answer carries the write’s outcome', async () => {
+    const { a, agent, b } = await writeThroughB();
     const pending = b.cluster.request('conn_1', write(), 5_000);
     await agent.requested();
     agent.answer('{"id":"A"}', 'created');
@@ -183,12 +187,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
   });
 
   test('a holder whose agent drops mid-write, or that dies mid-write, is a dropped AgentLostError at the forwarder', async () => {
-    const p = prefix();
-    const a = await instance(p, 'A');
-    const agent = fakeAgent(true);
-    a.local.add('conn_1', agent.link);
-    await a.nats.flush();
-    const b = await instance(p, 'B');
+    const { a, agent, b } = await writeThroughB();
     const dropped = b.cluster.request('conn_1', write(), 5_000);
     await agent.requested();
     a.local.remove('conn_1', agent.link);
