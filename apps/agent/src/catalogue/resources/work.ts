@@ -16,7 +16,8 @@ const WORK_STATUS = { kind: 'sources', sources: { work: [0] } } as const;
 
 /**
  * The posted resource (same fields and filters, so a write answers what a later GET returns) read
- * from RM10301, which names three columns differently and has no check number or void flag.
+ * from RM10301, which names the amount and description columns differently and has no check
+ * number or void flag.
  */
 export const unpostedArInvoices: ResourceDef = {
   ...arInvoices,
@@ -42,7 +43,7 @@ export const unpostedArInvoices: ResourceDef = {
   },
 };
 
-/** The posted resource read from PM10000, which has the posted tables' columns but no void flag. */
+/** The posted resource read from PM10000, which has every column the posted resource reads except the void flag. */
 export const unpostedApInvoices: ResourceDef = {
   ...apInvoices,
   sources: [{ table: 'PM10000' }],
