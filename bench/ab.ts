@@ -2,7 +2,8 @@ import { execFileSync, execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DATA, ensureDatabase, load, log, ROOT, sampleCustomerIds, startGatewayAndAgent, type GatewayAndAgent } from './system.ts';
+import { cpuSide, customerPaths, loadTurn, measuredTurn } from './cpuTurns.ts';
+import { DATA, ensureDatabase, log, ROOT, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
 
 /**
  * `pnpm bench:ab <git ref> [get|list] [turns]`: is this working tree's gateway cheaper than <ref>'s?
@@ -44,28 +45,13 @@ const ids = sampleCustomerIds();
 log(`extracting ${ref}`);
 const baseDir = checkout(ref);
 const base = (await import(path.join(baseDir, 'bench', 'system.ts'))) as { startGatewayAndAgent: typeof startGatewayAndAgent };
-const sides: { name: string; system: GatewayAndAgent; requests: number; gateway: number; agent: number }[] = [
-  { name: ref, system: await base.startGatewayAndAgent(), requests: 0, gateway: 0, agent: 0 },
-  { name: 'this tree', system: await startGatewayAndAgent(), requests: 0, gateway: 0, agent: 0 },
-];
-let i = 0;
-const nextPath = () => (scenario === 'get' ? `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}` : '/v1/customers?limit=100');
-const loadTurn = async (system: GatewayAndAgent, seconds: number) => {
-  const { requests, errors } = await load(system.url, system.auth, nextPath, 16, seconds);
-  if (errors > 0) throw new Error(`${errors} failed requests`);
-  return requests;
-};
+const sides = [cpuSide(ref, await base.startGatewayAndAgent()), cpuSide('this tree', await startGatewayAndAgent())];
+const nextPath = customerPaths(scenario, ids);
 try {
-  for (const side of sides) await loadTurn(side.system, 2);
+  for (const side of sides) await loadTurn(side.system, nextPath, 2);
   log(`${TURNS} turns of 1 s on each side, ${scenario}, 16 connections`);
   for (let turn = 0; turn < TURNS; turn++) {
-    for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
-      const before = side.system.cpu();
-      side.requests += await loadTurn(side.system, 1);
-      const after = side.system.cpu();
-      side.gateway += after.gateway - before.gateway;
-      side.agent += after.agent - before.agent;
-    }
+    for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) await measuredTurn(side, nextPath);
   }
   for (const s of sides) {
     console.log(

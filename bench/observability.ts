@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureDatabase, load, log, sampleCustomerIds, startGatewayAndAgent, type GatewayAndAgent } from './system.ts';
+import { cpuSide, customerPaths, loadTurn, measuredTurn, type CpuSide } from './cpuTurns.ts';
+import { ensureDatabase, log, sampleCustomerIds, startGatewayAndAgent } from './system.ts';
 
 /**
  * `pnpm bench:observability [get|list] [turns]`: what metrics and tracing cost (docs/performance.md).
@@ -26,10 +27,8 @@ const otlp = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 
 ensureDatabase();
 const ids = sampleCustomerIds();
-type Side = { name: string; system: GatewayAndAgent; requests: number; gateway: number; agent: number };
-const sides: Side[] = [];
-const start = async (name: string, env: NodeJS.ProcessEnv) =>
-  sides.push({ name, system: await startGatewayAndAgent([], { env }), requests: 0, gateway: 0, agent: 0 });
+const sides: CpuSide[] = [];
+const start = async (name: string, env: NodeJS.ProcessEnv) => sides.push(cpuSide(name, await startGatewayAndAgent([], { env })));
 await start('off', { GP_AGENT_METRICS: 'off' });
 await start('metrics', { BENCH_GATEWAY_METRICS: '1', GP_AGENT_METRICS: '127.0.0.1:0' });
 const traced = {
@@ -40,25 +39,12 @@ const traced = {
 };
 await start('metrics+tracing', traced);
 await start('+tracing 10%', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0.1' });
-let i = 0;
-const nextPath = () => (scenario === 'get' ? `/v1/customers/${encodeURIComponent(ids[i++ % ids.length]!)}` : '/v1/customers?limit=100');
-const loadTurn = async (system: GatewayAndAgent, seconds: number) => {
-  const { requests, errors } = await load(system.url, system.auth, nextPath, 16, seconds);
-  if (errors > 0) throw new Error(`${errors} failed requests`);
-  return requests;
-};
+const nextPath = customerPaths(scenario, ids);
 try {
-  for (const side of sides) await loadTurn(side.system, 2);
+  for (const side of sides) await loadTurn(side.system, nextPath, 2);
   log(`${TURNS} turns of 1 s on each of ${sides.length} systems, ${scenario}, 16 connections`);
   for (let turn = 0; turn < TURNS; turn++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = sides[(turn + k) % sides.length]!;
-      const before = side.system.cpu();
-      side.requests += await loadTurn(side.system, 1);
-      const after = side.system.cpu();
-      side.gateway += after.gateway - before.gateway;
-      side.agent += after.agent - before.agent;
-    }
+    for (let k = 0; k < sides.length; k++) await measuredTurn(sides[(turn + k) % sides.length]!, nextPath);
   }
   const off = sides[0]!;
   for (const s of sides) {

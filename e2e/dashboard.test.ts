@@ -1,10 +1,9 @@
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startAgentProcess, waitFor } from './support/processes.ts';
+import { browserGateway, chromiumSkip as skip, welcomeLinkIn } from './support/browserGateway.ts';
 
 /**
  * The dashboard in a real browser (Debian's chromium driven by playwright-core) against a real
@@ -12,30 +11,15 @@ import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type St
  * run sees is collected: each is shown by the one view a form redirects to, and no page fetched with
  * GET after that may contain any of them.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium)
-  console.warn(`\n*** SKIPPED: the dashboard browser tests need ${CHROMIUM} (apt-get install chromium; .ci/run installs it) ***\n`);
-const skip = haveChromium ? false : `no ${CHROMIUM}`;
-
-let dataDir: string;
-let gateway: Started & { url: string; testKey: string };
-let browser: Browser;
+const rig = browserGateway('e2e-dashboard-');
 let admin: BrowserContext;
 let page: Page;
-const agents: Started[] = [];
 /** Every secret shown during the run: no GET page may contain one. */
 const secrets = new Set<string>();
 const PASSWORD = 'a long admin password';
 
-const operator = async (...args: string[]) => {
-  const run = await runGatewayCli(args, { DATA_DIR: dataDir });
-  assert.equal(run.code, 0, run.stderr);
-  return run.stdout;
-};
 const api = (key: string, pathAndQuery: string, headers: Record<string, string> = {}) =>
-  fetch(`${gateway.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
-const linkIn = (text: string) => /(http:\/\/\S+\/dashboard\/welcome\?token=lb_link_\w+)/.exec(text)![1]!;
+  fetch(`${rig.gateway.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
 
 async function shownSecret(): Promise<string> {
   const secret = await page.inputValue('#new-secret');
@@ -81,24 +65,15 @@ async function postFromPage(on: Page, action: string, fields: Record<string, str
 
 before(async () => {
   if (skip) return;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-dashboard-'));
-  gateway = await startGatewayProcess(dataDir);
-  secrets.add(gateway.testKey);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  admin = await browser.newContext();
+  await rig.start();
+  secrets.add(rig.gateway.testKey);
+  admin = await rig.browser.newContext();
   page = await admin.newPage();
 });
 
-after(async () => {
-  await browser?.close();
-  for (const agent of agents) await agent.stop();
-  await gateway?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 test('the first admin signs in with the link the CLI printed, and a test key made in the page works once shown', { skip }, async () => {
-  const link = linkIn(
-    await operator('user', 'create', '--org', 'Demo organisation', '--email', 'Admin@Example.com', '--gateway-url', gateway.url),
+  const link = welcomeLinkIn(
+    await rig.operator('user', 'create', '--org', 'Demo organisation', '--email', 'Admin@Example.com', '--gateway-url', rig.gateway.url),
   );
   secrets.add(link.split('token=')[1]!);
   await page.goto(link);
@@ -115,7 +90,7 @@ test('the first admin signs in with the link the CLI printed, and a test key mad
   assert.match(secret, /^lb_test_[0-9A-Za-z]{32}$/);
   assert.equal((await api(secret, '/v1/customers?limit=1')).status, 200);
 
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   const html = await page.content();
   assert.ok(!html.includes(secret), 'reloaded, the page no longer holds the secret');
   assert.ok(html.includes(`${secret.slice(0, 12)}…`), 'only its prefix');
@@ -127,8 +102,8 @@ test('the first admin signs in with the link the CLI printed, and a test key mad
 });
 
 test('an older sign-in link says it no longer works once a newer one is made, before asking for a password', { skip }, async () => {
-  const older = linkIn(
-    await operator(
+  const older = welcomeLinkIn(
+    await rig.operator(
       'user',
       'create',
       '--org',
@@ -138,12 +113,14 @@ test('an older sign-in link says it no longer works once a newer one is made, be
       '--role',
       'viewer',
       '--gateway-url',
-      gateway.url,
+      rig.gateway.url,
     ),
   );
-  const newer = linkIn(await operator('user', 'link', 'two-links@example.com', '--org', 'Demo organisation', '--gateway-url', gateway.url));
+  const newer = welcomeLinkIn(
+    await rig.operator('user', 'link', 'two-links@example.com', '--org', 'Demo organisation', '--gateway-url', rig.gateway.url),
+  );
   for (const link of [older, newer]) secrets.add(link.split('token=')[1]!);
-  const stranger = await (await browser.newContext()).newPage();
+  const stranger = await (await rig.browser.newContext()).newPage();
   const dead = await stranger.goto(older);
   assert.equal(dead!.status(), 410);
   assert.match((await stranger.textContent('h1')) ?? '', /no longer works/);
@@ -161,7 +138,7 @@ test('rotating a key at once in the page shows the new secret once; the old secr
   await page.check('input[name=mode][value=test]');
   await page.click('button:has-text("Create key")');
   const old = await shownSecret();
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   await page.click('tr:has-text("Rotated") >> text=Rotate…');
   await page.check('input[name=keepOldFor][value=now]');
   await page.click('button:has-text("Rotate key “Rotated”")');
@@ -172,7 +149,7 @@ test('rotating a key at once in the page shows the new secret once; the old secr
 });
 
 test("the usage page counts each key's requests by status class and lists them with their request ids", { skip }, async () => {
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   await page.fill('input[name=name]', 'Counted');
   await page.check('input[name=mode][value=test]');
   await page.click('button:has-text("Create key")');
@@ -181,10 +158,10 @@ test("the usage page counts each key's requests by status class and lists them w
   const missing = await api(key, '/v1/customers/NO-SUCH-CUSTOMER');
   assert.deepEqual([found.status, missing.status], [200, 404]);
   const [ok, notFound] = [found.headers.get('x-request-id')!, missing.headers.get('x-request-id')!];
-  await page.goto(`${gateway.url}/dashboard/usage`);
+  await page.goto(`${rig.gateway.url}/dashboard/usage`);
   const keyId = (await page.getAttribute('select[name=key] option:has-text("Counted")', 'value'))!;
   await waitFor('the requests to reach the usage page', async () => {
-    await page.goto(`${gateway.url}/dashboard/usage?key=${keyId}&status=4xx`);
+    await page.goto(`${rig.gateway.url}/dashboard/usage?key=${keyId}&status=4xx`);
     return (await page.content()).includes(notFound) ? true : null;
   });
   const html = await page.content();
@@ -199,19 +176,19 @@ test(
   'a connection made in the page shows its agent once a real agent dials in with the shown token; rotating the token drops it',
   { skip },
   async () => {
-    await page.goto(`${gateway.url}/dashboard/connections`);
+    await page.goto(`${rig.gateway.url}/dashboard/connections`);
     await page.fill('form[action="/dashboard/connections"] input[name=name]', 'Plant');
     await page.fill('form[action="/dashboard/connections"] input[name=defaultCompany]', 'two');
     await page.click('button:has-text("Create connection")');
     const token = await shownSecret();
     assert.match(token, /^lb_agent_/);
     assert.ok(
-      (await page.textContent('.install'))!.includes(`install --gateway ${gateway.url} --token-file agent.token`),
+      (await page.textContent('.install'))!.includes(`install --gateway ${rig.gateway.url} --token-file agent.token`),
       'install steps for this gateway',
     );
-    agents.push(startAgentProcess(gateway.url, token, path.join(dataDir, 'demo')));
+    rig.agents.push(startAgentProcess(rig.gateway.url, token, path.join(rig.dataDir, 'demo')));
     await waitFor('the agent to show on the connections page', async () => {
-      await page.goto(`${gateway.url}/dashboard/connections`);
+      await page.goto(`${rig.gateway.url}/dashboard/connections`);
       const card = (await page.textContent('section.card:has-text("Plant")')) ?? '';
       return card.includes('1 agent connected') && card.includes('0.1.0') && card.includes('TWO, NWIND') ? true : null;
     });
@@ -220,7 +197,7 @@ test(
     await card.locator('input[name=objects][value=customers]').check();
     await card.locator('button:has-text("Save writable objects")').click();
     await page.waitForSelector('text=Writable on "Plant": customers');
-    assert.match(await operator('connection', 'list', '--org', 'Demo organisation'), /Plant\s+TWO\s+customers\s+connected/);
+    assert.match(await rig.operator('connection', 'list', '--org', 'Demo organisation'), /Plant\s+TWO\s+customers\s+connected/);
 
     // Rotating the token drops the agent on the old one; an agent with the new token is served.
     await page.click('section.card:has-text("Plant") >> text=Rotate agent token of “Plant”…');
@@ -229,12 +206,12 @@ test(
     const rotated = await shownSecret();
     assert.notEqual(rotated, token);
     await waitFor('the agent on the old token to be dropped', async () => {
-      await page.goto(`${gateway.url}/dashboard/connections`);
+      await page.goto(`${rig.gateway.url}/dashboard/connections`);
       return ((await page.textContent('section.card:has-text("Plant")')) ?? '').includes('1 agent connected') ? null : true;
     });
-    agents.push(startAgentProcess(gateway.url, rotated, path.join(dataDir, 'demo')));
+    rig.agents.push(startAgentProcess(rig.gateway.url, rotated, path.join(rig.dataDir, 'demo')));
     await waitFor('an agent on the new token to connect', async () => {
-      await page.goto(`${gateway.url}/dashboard/connections`);
+      await page.goto(`${rig.gateway.url}/dashboard/connections`);
       return ((await page.textContent('section.card:has-text("Plant")')) ?? '').includes('1 agent connected') ? true : null;
     });
   },
@@ -244,14 +221,14 @@ test(
   "an agent with writes on shows its write check per object on the connections page: GP's answer for each, nothing written",
   { skip },
   async () => {
-    await page.goto(`${gateway.url}/dashboard/connections`);
+    await page.goto(`${rig.gateway.url}/dashboard/connections`);
     await page.fill('form[action="/dashboard/connections"] input[name=name]', 'Writer');
     await page.click('button:has-text("Create connection")');
     const token = await shownSecret();
-    agents.push(startAgentProcess(gateway.url, token, path.join(dataDir, 'demo'), {}, ['--allow-writes']));
+    rig.agents.push(startAgentProcess(rig.gateway.url, token, path.join(rig.dataDir, 'demo'), {}, ['--allow-writes']));
     const card = page.locator('section.card:has-text("Writer")');
     await waitFor("the agent's write check to show", async () => {
-      await page.goto(`${gateway.url}/dashboard/connections`);
+      await page.goto(`${rig.gateway.url}/dashboard/connections`);
       return (await card.locator('.write-check tbody tr').count()) >= 16 ? true : null;
     });
     // A row's text is its cells, tab-separated.
@@ -271,15 +248,15 @@ test(
 );
 
 test("another organisation's key and connection ids in the forms change nothing", { skip }, async () => {
-  await operator('org', 'create', 'Other Co');
-  const issued = await operator('key', 'create', '--org', 'Other Co', '--name', 'Theirs', '--mode', 'live');
+  await rig.operator('org', 'create', 'Other Co');
+  const issued = await rig.operator('key', 'create', '--org', 'Other Co', '--name', 'Theirs', '--mode', 'live');
   const otherKey = /^(lb_live_\w{32})$/m.exec(issued)![1]!;
   const otherKeyId = /Created live key (key_[\w-]+)/.exec(issued)![1]!;
-  const created = await operator('connection', 'create', '--org', 'Other Co', '--name', 'Theirs');
+  const created = await rig.operator('connection', 'create', '--org', 'Other Co', '--name', 'Theirs');
   const otherConnection = /Created connection (conn_[\w-]+)/.exec(created)![1]!;
   secrets.add(otherKey);
   secrets.add(/^(lb_agent_\w{32})$/m.exec(created)![1]!);
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   // Each form answers with a redirect (post/redirect/get) to a page that says what was wrong.
   assert.equal(await postFromPage(page, `/dashboard/keys/${otherKeyId}/revoke`, {}), 303);
   await page.waitForSelector('.problem:has-text("no key with that id in your organisation")');
@@ -287,16 +264,16 @@ test("another organisation's key and connection ids in the forms change nothing"
   await page.waitForSelector('.problem:has-text("no active key with that id in your organisation")');
   assert.equal(await postFromPage(page, `/dashboard/connections/${otherConnection}/whitelist`, { objects: 'customers' }), 303);
   await page.waitForSelector('.problem:has-text("no connection with the id")');
-  assert.match(await operator('connection', 'list', '--org', 'Other Co'), /Theirs\s+-\s+none\s/);
-  assert.match(await operator('key', 'list', '--org', 'Other Co'), /Theirs .* active$/m);
+  assert.match(await rig.operator('connection', 'list', '--org', 'Other Co'), /Theirs\s+-\s+none\s/);
+  assert.match(await rig.operator('key', 'list', '--org', 'Other Co'), /Theirs .* active$/m);
 });
 
 test('a viewer sees the pages but cannot change anything', { skip }, async () => {
-  await page.goto(`${gateway.url}/dashboard/users`);
+  await page.goto(`${rig.gateway.url}/dashboard/users`);
   await page.fill('form[action="/dashboard/users"] input[name=email]', 'viewer@example.com');
   await page.click('button:has-text("Invite")');
   const link = await shownSecret();
-  const viewerContext = await browser.newContext();
+  const viewerContext = await rig.browser.newContext();
   const viewer = await viewerContext.newPage();
   await viewer.goto(link);
   await viewer.fill('input[name=password]', 'a long viewer password');
@@ -305,18 +282,18 @@ test('a viewer sees the pages but cannot change anything', { skip }, async () =>
   assert.equal(await viewer.locator('form[action="/dashboard/keys"]').count(), 0, 'no create form');
   assert.ok((await viewer.content()).includes('Rotated'), 'but the keys are listed');
   assert.equal(await postFromPage(viewer, '/dashboard/keys', { name: 'Sneaky', mode: 'live', scopes: 'read' }), 403);
-  await viewer.goto(`${gateway.url}/dashboard/connections`);
+  await viewer.goto(`${rig.gateway.url}/dashboard/connections`);
   assert.equal(await viewer.locator('button:has-text("Create connection")').count(), 0);
   assert.equal(await postFromPage(viewer, '/dashboard/limits', { requests: '1' }), 403);
   await viewerContext.close();
 });
 
 test('forms posted from another origin or without their token are refused', { skip }, async () => {
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   const token = await page.inputValue('form[action="/dashboard/keys"] input[name=csrf]');
   const cookies = (await admin.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   const post = (headers: Record<string, string>, fields: Record<string, string>) =>
-    fetch(`${gateway.url}/dashboard/keys`, {
+    fetch(`${rig.gateway.url}/dashboard/keys`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -324,27 +301,27 @@ test('forms posted from another origin or without their token are refused', { sk
     });
   assert.equal((await post({ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { csrf: token })).status, 403);
   assert.equal((await post({ origin: 'http://evil.example' }, { csrf: token })).status, 403);
-  assert.equal((await post({ origin: gateway.url, 'sec-fetch-site': 'same-origin' }, {})).status, 403, 'no token');
+  assert.equal((await post({ origin: rig.gateway.url, 'sec-fetch-site': 'same-origin' }, {})).status, 403, 'no token');
   assert.equal(
-    (await post({ origin: gateway.url, 'sec-fetch-site': 'same-origin' }, { csrf: 'x'.repeat(43) })).status,
+    (await post({ origin: rig.gateway.url, 'sec-fetch-site': 'same-origin' }, { csrf: 'x'.repeat(43) })).status,
     403,
     'a wrong token',
   );
   assert.equal(await postFromPage(page, '/dashboard/keys', { name: 'Forged', mode: 'live', scopes: 'read' }, false), 403);
-  await page.goto(`${gateway.url}/dashboard/keys`);
+  await page.goto(`${rig.gateway.url}/dashboard/keys`);
   assert.ok(!(await page.content()).includes('Forged'), 'no key was made');
 });
 
 test('no page fetched with GET holds a secret of this run, signed in or not', { skip }, async () => {
   assert.ok(secrets.size >= 8, `secrets collected: ${secrets.size}`);
-  const anonymous = await (await browser.newContext()).newPage();
+  const anonymous = await (await rig.browser.newContext()).newPage();
   const pages = ['keys', 'connections', 'usage', 'users', 'audit', 'sign-in', 'welcome', 'no-such-page'];
   for (const [who, on] of [
     ['admin', page],
     ['anonymous', anonymous],
   ] as const) {
     for (const name of pages) {
-      const response = await on.goto(`${gateway.url}/dashboard/${name}`);
+      const response = await on.goto(`${rig.gateway.url}/dashboard/${name}`);
       assert.equal(response!.headers()['cache-control'], 'no-store');
       const html = await on.content();
       for (const secret of secrets)
@@ -354,7 +331,7 @@ test('no page fetched with GET holds a secret of this run, signed in or not', { 
   if (process.env.SCREENSHOTS_DIR) {
     await page.setViewportSize({ width: 1100, height: 800 });
     for (const name of ['keys', 'connections', 'usage']) {
-      await page.goto(`${gateway.url}/dashboard/${name}`);
+      await page.goto(`${rig.gateway.url}/dashboard/${name}`);
       await page.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR, `dashboard-${name}.png`), fullPage: true });
     }
   }

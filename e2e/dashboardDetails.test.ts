@@ -1,10 +1,8 @@
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { runGatewayCli, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import type { Page } from 'playwright-core';
+import { waitFor } from './support/processes.ts';
+import { browserGateway, chromiumSkip as skip, welcomeLinkIn } from './support/browserGateway.ts';
 import { seriousViolations } from './support/axe.ts';
 
 /**
@@ -13,47 +11,31 @@ import { seriousViolations } from './support/axe.ts';
  * to its own page. Paging the audit log and the by-key filters are HTTP-level tests of their pages
  * (apps/gateway/src/frontends/dashboard/pages/audit.test.ts, usage.test.ts): a browser adds nothing there.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`\n*** SKIPPED: the dashboard browser tests need ${CHROMIUM} ***\n`);
-const skip = haveChromium ? false : `no ${CHROMIUM}`;
-
-let dataDir: string;
-let gateway: Started & { url: string; testKey: string };
-let browser: Browser;
+const rig = browserGateway('e2e-dashdetail-');
 let page: Page;
 
-const go = (pathAndQuery: string) => page.goto(`${gateway.url}/dashboard/${pathAndQuery}`);
+const go = (pathAndQuery: string) => page.goto(`${rig.gateway.url}/dashboard/${pathAndQuery}`);
 
 before(async () => {
   if (skip) return;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-dashdetail-'));
-  gateway = await startGatewayProcess(dataDir);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  const context = await browser.newContext();
+  await rig.start();
+  const context = await rig.browser.newContext();
   // The page's own origin may write and read the clipboard, as a person's click allows it to write.
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: rig.gateway.url });
   page = await context.newPage();
-  const created = await runGatewayCli(
-    ['user', 'create', '--org', 'Demo organisation', '--email', 'detail@example.com', '--gateway-url', gateway.url],
-    { DATA_DIR: dataDir },
+  await page.goto(
+    welcomeLinkIn(
+      await rig.operator('user', 'create', '--org', 'Demo organisation', '--email', 'detail@example.com', '--gateway-url', rig.gateway.url),
+    ),
   );
-  assert.equal(created.code, 0, created.stderr);
-  await page.goto(/(http:\/\/\S+\/dashboard\/welcome\?token=lb_link_\w+)/.exec(created.stdout)![1]!);
   await page.fill('input[name=password]', 'a long admin password');
   await Promise.all([page.waitForURL('**/dashboard/keys'), page.click('button[type=submit]')]);
-});
-
-after(async () => {
-  await browser?.close();
-  await gateway?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test("the first-run checklist's curl has a copy button that puts the command on the clipboard", { skip }, async () => {
   await go('keys');
   const curl = (await page.textContent('#first-call'))!;
-  assert.match(curl, new RegExp(`^curl -H "Authorization: Bearer \\$KEY" .* "${gateway.url}/v1/companies"$`));
+  assert.match(curl, new RegExp(`^curl -H "Authorization: Bearer \\$KEY" .* "${rig.gateway.url}/v1/companies"$`));
   const button = page.locator('button[data-copy-text="first-call"]');
   assert.equal(await button.isVisible(), true, 'shown once the script runs');
   assert.equal(await button.textContent(), 'Copy the first call');
@@ -69,8 +51,8 @@ test("the first-run checklist's curl has a copy button that puts the command on 
 
 test("a request's row on the usage page opens the request's own page, with its path and error message", { skip }, async () => {
   // One record asked with a list's query: refused, with a message the request's page shows.
-  const missing = await fetch(`${gateway.url}/v1/customers/NO-SUCH-CUSTOMER?limit=5`, {
-    headers: { authorization: `Bearer ${gateway.testKey}` },
+  const missing = await fetch(`${rig.gateway.url}/v1/customers/NO-SUCH-CUSTOMER?limit=5`, {
+    headers: { authorization: `Bearer ${rig.gateway.testKey}` },
   });
   assert.equal(missing.status, 400);
   const requestId = missing.headers.get('x-request-id')!;

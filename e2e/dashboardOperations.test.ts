@@ -1,10 +1,9 @@
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { runGatewayCli, startAgentProcess, startGatewayProcess, waitFor, type Started } from './support/processes.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startAgentProcess, waitFor, type Started } from './support/processes.ts';
+import { browserGateway, chromiumSkip as skip, welcomeLinkIn } from './support/browserGateway.ts';
 import { rogueAgent } from './support/rogueAgent.ts';
 import { seriousViolations } from './support/axe.ts';
 
@@ -15,27 +14,13 @@ import { seriousViolations } from './support/axe.ts';
  * working until the overlap ends; and axe-core, run inside chromium, finds no serious or critical
  * accessibility violation on any page.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`\n*** SKIPPED: the dashboard browser tests need ${CHROMIUM} ***\n`);
-const skip = haveChromium ? false : `no ${CHROMIUM}`;
-
-let dataDir: string;
-let gateway: Started & { url: string; testKey: string };
-let browser: Browser;
+const rig = browserGateway('e2e-dashops-', { agentStopSignal: 'SIGKILL' });
 let admin: BrowserContext;
 let page: Page;
-const agents: Started[] = [];
 
-const operator = async (...args: string[]) => {
-  const run = await runGatewayCli(args, { DATA_DIR: dataDir });
-  assert.equal(run.code, 0, run.stderr);
-  return run.stdout;
-};
 const api = (key: string, pathAndQuery: string, headers: Record<string, string> = {}) =>
-  fetch(`${gateway.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
-const linkIn = (text: string) => /(http:\/\/\S+\/dashboard\/welcome\?token=lb_link_\w+)/.exec(text)![1]!;
-const go = (pathAndQuery: string) => page.goto(`${gateway.url}/dashboard/${pathAndQuery}`);
+  fetch(`${rig.gateway.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+const go = (pathAndQuery: string) => page.goto(`${rig.gateway.url}/dashboard/${pathAndQuery}`);
 
 /** Clicks `selector` and waits for the page the form's redirect leads to. */
 async function submit(selector: string): Promise<void> {
@@ -81,23 +66,16 @@ function exitOf(process: Started): Promise<number | null> {
 
 before(async () => {
   if (skip) return;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-dashops-'));
-  gateway = await startGatewayProcess(dataDir);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  admin = await browser.newContext();
+  await rig.start();
+  admin = await rig.browser.newContext();
   page = await admin.newPage();
   await page.goto(
-    linkIn(await operator('user', 'create', '--org', 'Demo organisation', '--email', 'ops@example.com', '--gateway-url', gateway.url)),
+    welcomeLinkIn(
+      await rig.operator('user', 'create', '--org', 'Demo organisation', '--email', 'ops@example.com', '--gateway-url', rig.gateway.url),
+    ),
   );
   await page.fill('input[name=password]', 'a long admin password');
   await submit('button[type=submit]');
-});
-
-after(async () => {
-  await browser?.close();
-  for (const agent of agents) await agent.stop('SIGKILL');
-  await gateway?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('reloading after each form that shows a secret creates, rotates and shows nothing again', { skip }, async () => {
@@ -160,7 +138,7 @@ test('reloading after each form that shows a secret creates, rotates and shows n
   const link = await shown();
   assert.notEqual(link.secret, invited.secret);
   await reload();
-  const stranger = await browser.newPage();
+  const stranger = await rig.browser.newPage();
   assert.equal((await stranger.goto(link.secret))!.status(), 200, 'the link shown is still the live one: no newer link was made');
   assert.equal(await stranger.locator('input[name=password]').count(), 1);
   await stranger.close();
@@ -215,8 +193,8 @@ test(
     const connectionId = (await page.textContent('.install code:has-text("X-Connection-Id")'))!.replace('X-Connection-Id: ', '').trim();
     const companies = async () => (await api(liveKey, '/v1/companies', { 'x-connection-id': connectionId })).status;
 
-    const onOld = startAgentProcess(gateway.url, oldToken, path.join(dataDir, 'demo'));
-    agents.push(onOld);
+    const onOld = startAgentProcess(rig.gateway.url, oldToken, path.join(rig.dataDir, 'demo'));
+    rig.agents.push(onOld);
     await waitFor('the agent on the first token to connect', async () =>
       (await cardStatus('Overlap plant')) === '1 agent connected' ? true : null,
     );
@@ -232,8 +210,8 @@ test(
     assert.match((await page.textContent('section.card:has(h2:has-text("Overlap plant")) .overlap'))!, /still works until .* UTC/);
 
     // The customer's IT installs the new token beside the running agent: both serve until the old token ends.
-    const onNew = startAgentProcess(gateway.url, newToken, path.join(dataDir, 'demo'));
-    agents.push(onNew);
+    const onNew = startAgentProcess(rig.gateway.url, newToken, path.join(rig.dataDir, 'demo'));
+    rig.agents.push(onNew);
     await waitFor('the agent on the new token to join the one on the old', async () =>
       (await cardStatus('Overlap plant')) === '2 agents connected' ? true : null,
     );
@@ -244,7 +222,7 @@ test(
     await submit('button:has-text("End old agent token of “Overlap plant” now")');
     assert.equal(await exitOf(onOld), 2, 'the agent on the old token is dropped and stops');
     assert.match(onOld.output(), /the gateway rejected the agent token/);
-    assert.equal(await rogueAgent(gateway.url, oldToken).refused, 401, 'the old token opens nothing now');
+    assert.equal(await rogueAgent(rig.gateway.url, oldToken).refused, 401, 'the old token opens nothing now');
     await waitFor('the page to show the one agent left', async () =>
       (await cardStatus('Overlap plant')) === '1 agent connected' ? true : null,
     );
@@ -301,17 +279,17 @@ test(
     await visit(remove.replace('/dashboard/', ''));
 
     // And those of someone not signed in: sign-in, a live and a dead sign-in link, an unknown page.
-    const anonymous = await (await browser.newContext()).newPage();
+    const anonymous = await (await rig.browser.newContext()).newPage();
     for (const [what, url] of [
-      ['sign-in', `${gateway.url}/dashboard/sign-in`],
+      ['sign-in', `${rig.gateway.url}/dashboard/sign-in`],
       ['a live sign-in link', link],
-      ['a dead sign-in link', `${gateway.url}/dashboard/welcome?token=lb_link_${'x'.repeat(32)}`],
-      ['an unknown page', `${gateway.url}/dashboard/no-such-page`],
+      ['a dead sign-in link', `${rig.gateway.url}/dashboard/welcome?token=lb_link_${'x'.repeat(32)}`],
+      ['an unknown page', `${rig.gateway.url}/dashboard/no-such-page`],
     ] as const) {
       await anonymous.goto(url);
       await check(anonymous, `anonymous ${what}`);
     }
-    await anonymous.goto(`${gateway.url}/dashboard/sign-in`);
+    await anonymous.goto(`${rig.gateway.url}/dashboard/sign-in`);
     await anonymous.fill('input[name=email]', 'nobody@example.com');
     await anonymous.fill('input[name=password]', 'not the password');
     await Promise.all([anonymous.waitForNavigation(), anonymous.click('button[type=submit]')]);

@@ -80,16 +80,26 @@ const documentIdFromPath = {
 } as const;
 const salesDocumentId = { kind: 'composite', parts: ['type', 'number'], splitAt: 'first' } as const;
 
-const arFilters = (types: CodeNames, work: boolean) =>
+/**
+ * A posted document list's status: which of its tables to read. Invoices can also be read unposted,
+ * from the work table eConnect writes them into.
+ */
+const statusOf = (tables: { work: string; open: string; history: string }, work: boolean) =>
+  work
+    ? ({
+        kind: 'enum',
+        values: ['work', 'open', 'history'],
+        description: `work (${tables.work}, unposted), open (${tables.open}) or history (${tables.history}); open and history when absent`,
+      } as const)
+    : ({
+        kind: 'enum',
+        values: ['open', 'history'],
+        description: `open (${tables.open}) or history (${tables.history}); both when absent`,
+      } as const);
+
+/** The filters receivables and payables documents both answer to, after status and the party. */
+const documentFilters = (types: CodeNames) =>
   ({
-    status: work
-      ? ({
-          kind: 'enum',
-          values: ['work', 'open', 'history'],
-          description: 'work (RM10301, unposted), open (RM20101) or history (RM30101); open and history when absent',
-        } as const)
-      : ({ kind: 'enum', values: ['open', 'history'], description: 'open (RM20101) or history (RM30101); both when absent' } as const),
-    customerId: exact('customer id'),
     type: enumOf(types, 'document type'),
     batchId: exact('batch id'),
     currencyId: exact('currency id'),
@@ -98,22 +108,18 @@ const arFilters = (types: CodeNames, work: boolean) =>
     dueBefore,
   }) as const;
 
+const arFilters = (types: CodeNames, work: boolean) =>
+  ({
+    status: statusOf({ work: 'RM10301', open: 'RM20101', history: 'RM30101' }, work),
+    customerId: exact('customer id'),
+    ...documentFilters(types),
+  }) as const;
+
 const apFilters = (types: CodeNames, work: boolean) =>
   ({
-    status: work
-      ? ({
-          kind: 'enum',
-          values: ['work', 'open', 'history'],
-          description: 'work (PM10000, unposted), open (PM20000) or history (PM30200); open and history when absent',
-        } as const)
-      : ({ kind: 'enum', values: ['open', 'history'], description: 'open (PM20000) or history (PM30200); both when absent' } as const),
+    status: statusOf({ work: 'PM10000', open: 'PM20000', history: 'PM30200' }, work),
     vendorId: exact('vendor id'),
-    type: enumOf(types, 'document type'),
-    batchId: exact('batch id'),
-    currencyId: exact('currency id'),
-    dateFrom,
-    dateTo,
-    dueBefore,
+    ...documentFilters(types),
   }) as const;
 
 const { 9: _payment, ...AR_INVOICE_TYPES } = AR_DOCUMENT_TYPES;

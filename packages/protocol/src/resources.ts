@@ -35,19 +35,24 @@ export const CustomerSchema = z
   })
   .strict();
 
+/** The address lines the API shows alike for a customer's address (RM00102) and a vendor's (PM00300). */
+const addressFields = {
+  code: NullableString,
+  contactPerson: NullableString,
+  line1: NullableString,
+  line2: NullableString,
+  line3: NullableString,
+  city: NullableString,
+  state: NullableString,
+  postalCode: NullableString,
+  country: NullableString,
+  phone: NullableString,
+};
+
 export const CustomerAddressSchema = z
   .object({
     customerId: NullableString,
-    code: NullableString,
-    contactPerson: NullableString,
-    line1: NullableString,
-    line2: NullableString,
-    line3: NullableString,
-    city: NullableString,
-    state: NullableString,
-    postalCode: NullableString,
-    country: NullableString,
-    phone: NullableString,
+    ...addressFields,
     shippingMethodId: NullableString,
     taxScheduleId: NullableString,
   })
@@ -76,16 +81,7 @@ export const VendorSchema = z
 export const VendorAddressSchema = z
   .object({
     vendorId: NullableString,
-    code: NullableString,
-    contactPerson: NullableString,
-    line1: NullableString,
-    line2: NullableString,
-    line3: NullableString,
-    city: NullableString,
-    state: NullableString,
-    postalCode: NullableString,
-    country: NullableString,
-    phone: NullableString,
+    ...addressFields,
   })
   .strict();
 

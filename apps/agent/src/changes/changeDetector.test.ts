@@ -1,13 +1,8 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { CustomerSchema, type Change } from '@gp-gateway/protocol';
-import { generateDemo } from '@gp-gateway/gp-demo';
-import { SqliteExecutor } from '../db/sqliteExecutor.ts';
-import { ReadService } from '../service/readService.ts';
+import { demoGp } from '../testing/demoGp.ts';
 import { catalogueRecords } from './catalogueRecords.ts';
 import { ChangeDetector, type DetectorOptions } from './changeDetector.ts';
 import { TRACKED_OBJECTS } from './trackedObjects.ts';
@@ -18,28 +13,13 @@ import { SqliteDetectionState, STATE_FILE_NAME } from './detectionState.ts';
  * DEX_ROW_TS stamped by its default, updated with it stamped by GP's trigger, deleted; and rows that
  * commit late, whose stamp is older than the last poll. Each change is found exactly once.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'changes-'));
-let executor: SqliteExecutor;
-let service: ReadService;
-let gp: Database.Database;
+const demo = demoGp('changes-');
 const customers = TRACKED_OBJECTS.find((t) => t.object === 'customers')!;
 const items = TRACKED_OBJECTS.find((t) => t.object === 'items')!;
 
-before(() => {
-  generateDemo({ dir, scale: 1 });
-  executor = new SqliteExecutor({ dir });
-  service = new ReadService(executor);
-  gp = new Database(path.join(dir, 'TWO.sqlite'));
-});
-after(async () => {
-  gp.close();
-  await executor.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
 /** Every range checked every poll, in ranges of 20 rows: the sweep is then deterministic. */
 const detector = (options: DetectorOptions = {}) =>
-  new ChangeDetector(executor, catalogueRecords(service), { rangeRows: 20, rangesPerPoll: 10_000, ...options });
+  new ChangeDetector(demo.executor, catalogueRecords(demo.service), { rangeRows: 20, rangesPerPoll: 10_000, ...options });
 
 async function poll(d: ChangeDetector, tracked = customers): Promise<Change[]> {
   const found = await d.poll('TWO', tracked);
@@ -55,10 +35,10 @@ test('inserts, updates and deletes made as GP makes them are found once each, wi
   assert.deepEqual(await poll(d), [], 'the first poll learns the table: its rows are not changes');
   assert.deepEqual(await poll(d), [], 'nothing changed');
 
-  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('NEWCUST0001', 'New Customer');
-  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Renamed' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
-  const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 40').pluck().get() as string;
-  gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+  demo.gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('NEWCUST0001', 'New Customer');
+  demo.gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Renamed' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
+  const victim = demo.gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 40').pluck().get() as string;
+  demo.gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
 
   const changes = await poll(d);
   assert.deepEqual(summary(changes), [`deleted ${victim}`, 'created NEWCUST0001', 'updated AARONACA0001'].sort());
@@ -74,13 +54,13 @@ test('a row committed late, stamped before the last poll, is found once: within 
   const d = detector({ overlapMs: 60_000 });
   await poll(d);
   // The watermark is now the newest stamp; GP commits a row it stamped 30 s before that poll...
-  const newest = gp.prepare('SELECT max(DEX_ROW_TS) FROM RM00101').pluck().get() as string;
+  const newest = demo.gp.prepare('SELECT max(DEX_ROW_TS) FROM RM00101').pluck().get() as string;
   const older = new Date(Date.parse(`${newest.replace(' ', 'T')}Z`) - 30_000).toISOString().replace('T', ' ').replace('Z', '');
-  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0001', 'Late', older);
+  demo.gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0001', 'Late', older);
   // ... and one it stamped a day before, far beyond the overlap (a transaction held open that long).
-  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0002', 'Later', stamp(-86_400_000));
+  demo.gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME, DEX_ROW_TS) VALUES (?, ?, ?)').run('LATE0002', 'Later', stamp(-86_400_000));
   // An update stamped a day back too: only the range's sum of stamps shows it.
-  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Quietly', DEX_ROW_TS = ? WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run(stamp(-86_400_000));
+  demo.gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Quietly', DEX_ROW_TS = ? WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run(stamp(-86_400_000));
 
   assert.deepEqual(summary(await poll(d)), ['created LATE0001', 'created LATE0002', 'updated AARONBUI0001']);
   assert.deepEqual(await poll(d), []);
@@ -90,12 +70,12 @@ test('two agents of one connection find the same changes with the same versions;
   const [a, b] = [detector(), detector()];
   await poll(a, items);
   await poll(b, items);
-  gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Changed twice over' WHERE rowid = 3").run();
+  demo.gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Changed twice over' WHERE rowid = 3").run();
   const first = await poll(a, items);
   assert.equal(first.length, 1);
   assert.deepEqual(await poll(b, items), first, 'the same change, the same version: the gateway keeps one event');
 
-  gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Not acknowledged' WHERE rowid = 4").run();
+  demo.gp.prepare("UPDATE IV00101 SET ITEMDESC = 'Not acknowledged' WHERE rowid = 4").run();
   const lost = await a.poll('TWO', items);
   assert.equal(lost.changes.length, 1);
   // The gateway never acknowledged: nothing was committed, so the next poll finds it again.
@@ -110,8 +90,8 @@ test('an unchanged range costs one aggregate query; only a range that differs is
   const d = detector({ rangeRows: 10 });
   await poll(d);
   const queries: string[] = [];
-  const original = executor.query.bind(executor);
-  executor.query = async (company, query, signal) => {
+  const original = demo.executor.query.bind(demo.executor);
+  demo.executor.query = async (company, query, signal) => {
     queries.push(query.sql);
     return original(company, query, signal);
   };
@@ -121,12 +101,12 @@ test('an unchanged range costs one aggregate query; only a range that differs is
     assert.ok(ranges > 5, `every range was checked (${ranges})`);
     assert.equal(queries.filter((q) => q.includes('ORDER BY')).length, 0, 'no range was read row by row');
     queries.length = 0;
-    const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 25').pluck().get() as string;
-    gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+    const victim = demo.gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 25').pluck().get() as string;
+    demo.gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
     assert.deepEqual(summary(await poll(d)), [`deleted ${victim}`]);
     assert.equal(queries.filter((q) => q.includes('ORDER BY')).length, 1, 'one range read: the one that lost a row');
   } finally {
-    executor.query = original;
+    demo.executor.query = original;
   }
 });
 
@@ -134,39 +114,45 @@ test('receivables documents: a new unposted one is created, posting and moving t
   const arInvoices = TRACKED_OBJECTS.find((t) => t.object === 'ar-invoices')!;
   const d = detector();
   assert.deepEqual(await poll(d, arInvoices), []);
-  const [posted, dropped] = gp
+  const [posted, dropped] = demo.gp
     .prepare('SELECT rtrim(DOCNUMBR) FROM RM10301 WHERE RMDTYPAL = 1 ORDER BY RMDNUMWK LIMIT 2')
     .pluck()
     .all() as string[];
-  const open = gp.prepare('SELECT rtrim(DOCNUMBR) FROM RM20101 WHERE RMDTYPAL = 1 ORDER BY DOCNUMBR LIMIT 1').pluck().get() as string;
+  const open = demo.gp.prepare('SELECT rtrim(DOCNUMBR) FROM RM20101 WHERE RMDTYPAL = 1 ORDER BY DOCNUMBR LIMIT 1').pluck().get() as string;
 
-  gp.prepare("INSERT INTO RM10301 (RMDTYPAL, RMDNUMWK, DOCNUMBR, CUSTNMBR) VALUES (1, 'INVFEED01', 'INVFEED01', 'AARONACA0001')").run();
+  demo.gp
+    .prepare("INSERT INTO RM10301 (RMDTYPAL, RMDNUMWK, DOCNUMBR, CUSTNMBR) VALUES (1, 'INVFEED01', 'INVFEED01', 'AARONACA0001')")
+    .run();
   const created = await poll(d, arInvoices);
   assert.deepEqual(summary(created), ['created invoice:INVFEED01']);
   assert.equal((created[0]!.record as { documentNumber: string }).documentNumber, 'INVFEED01');
 
   // Posting, as GP does it in one transaction: the document leaves the work table for the open one.
-  gp.transaction(() => {
-    gp.prepare(
-      'INSERT INTO RM20101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, DOCAMNT, DOCAMNT FROM RM10301 WHERE rtrim(DOCNUMBR) = ?',
-    ).run(posted);
-    gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(posted);
+  demo.gp.transaction(() => {
+    demo.gp
+      .prepare(
+        'INSERT INTO RM20101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, DOCAMNT, DOCAMNT FROM RM10301 WHERE rtrim(DOCNUMBR) = ?',
+      )
+      .run(posted);
+    demo.gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(posted);
   })();
   assert.deepEqual(summary(await poll(d, arInvoices)), [`updated invoice:${posted}`], 'posted: one update, no delete');
 
-  gp.transaction(() => {
-    gp.prepare(
-      'INSERT INTO RM30101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, 0 FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?',
-    ).run(open);
-    gp.prepare('DELETE FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?').run(open);
+  demo.gp.transaction(() => {
+    demo.gp
+      .prepare(
+        'INSERT INTO RM30101 (CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, CURTRXAM) SELECT CUSTNMBR, RMDTYPAL, DOCNUMBR, DOCDATE, ORTRXAMT, 0 FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?',
+      )
+      .run(open);
+    demo.gp.prepare('DELETE FROM RM20101 WHERE RMDTYPAL = 1 AND rtrim(DOCNUMBR) = ?').run(open);
   })();
-  gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(dropped);
+  demo.gp.prepare('DELETE FROM RM10301 WHERE rtrim(DOCNUMBR) = ?').run(dropped);
   assert.deepEqual(summary(await poll(d, arInvoices)), [`deleted invoice:${dropped}`, `updated invoice:${open}`].sort());
   assert.deepEqual(await poll(d, arInvoices), []);
 });
 
 test('a restart goes on from the state file: what was reported is not reported again, what changed while down or was not acknowledged is found once', async () => {
-  const file = path.join(dir, 'state', STATE_FILE_NAME);
+  const file = path.join(demo.dir, 'state', STATE_FILE_NAME);
   const reported = new Map<string, number>();
   const report = (changes: Change[]) => {
     for (const c of changes) reported.set(`${c.kind} ${c.id} ${c.version}`, (reported.get(`${c.kind} ${c.id} ${c.version}`) ?? 0) + 1);
@@ -174,20 +160,20 @@ test('a restart goes on from the state file: what was reported is not reported a
   let state = new SqliteDetectionState(file);
   let d = detector({ state });
   assert.deepEqual(await poll(d), [], 'learns the table, and saves it');
-  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Before restart' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
+  demo.gp.prepare("UPDATE RM00101 SET CUSTNAME = 'Before restart' WHERE rtrim(CUSTNMBR) = 'AARONACA0001'").run();
   report(await poll(d));
 
   // A poll whose changes the gateway stores but whose acknowledgement never arrives: the agent dies before commit.
-  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0001', 'Unacknowledged');
+  demo.gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0001', 'Unacknowledged');
   const unacknowledged = await d.poll('TWO', customers);
   report(unacknowledged.changes);
   state.close();
 
   // While the agent is down: an insert, an update and a delete.
-  gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0002', 'While down');
-  gp.prepare("UPDATE RM00101 SET CUSTNAME = 'While down' WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run();
-  const victim = gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 60').pluck().get() as string;
-  gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
+  demo.gp.prepare('INSERT INTO RM00101 (CUSTNMBR, CUSTNAME) VALUES (?, ?)').run('RESTART0002', 'While down');
+  demo.gp.prepare("UPDATE RM00101 SET CUSTNAME = 'While down' WHERE rtrim(CUSTNMBR) = 'AARONBUI0001'").run();
+  const victim = demo.gp.prepare('SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR LIMIT 1 OFFSET 60').pluck().get() as string;
+  demo.gp.prepare('DELETE FROM RM00101 WHERE rtrim(CUSTNMBR) = ?').run(victim);
 
   state = new SqliteDetectionState(file);
   d = detector({ state });
@@ -214,7 +200,7 @@ test('a restart goes on from the state file: what was reported is not reported a
 });
 
 test('a state saved for another shape of the object is not used: the object is learnt again', async () => {
-  const file = path.join(dir, 'shape', STATE_FILE_NAME);
+  const file = path.join(demo.dir, 'shape', STATE_FILE_NAME);
   const first = new SqliteDetectionState(file);
   await poll(detector({ state: first }));
   first.close();

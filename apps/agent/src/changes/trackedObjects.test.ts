@@ -1,14 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { SALES_DOCUMENT_TYPES, type Change } from '@gp-gateway/protocol';
-import { generateDemo } from '@gp-gateway/gp-demo';
 import { GP_TABLES } from '@gp-gateway/gp-schema';
-import { SqliteExecutor } from '../db/sqliteExecutor.ts';
-import { ReadService } from '../service/readService.ts';
+import { demoGp } from '../testing/demoGp.ts';
 import { catalogueRecords } from './catalogueRecords.ts';
 import { ChangeDetector } from './changeDetector.ts';
 import { TRACKED_OBJECTS, type TrackedObject, type TrackedSource } from './trackedObjects.ts';
@@ -20,25 +14,11 @@ import { TRACKED_OBJECTS, type TrackedObject, type TrackedSource } from './track
  * record as the API serves it; the next poll finds nothing. Then posting: a document moving from
  * work to open, or to history, is one `updated`, never a delete and a create.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracked-'));
-let executor: SqliteExecutor;
-let service: ReadService;
-let gp: Database.Database;
-
-before(() => {
-  generateDemo({ dir, scale: 1 });
-  executor = new SqliteExecutor({ dir });
-  service = new ReadService(executor);
-  gp = new Database(path.join(dir, 'TWO.sqlite'));
-});
-after(async () => {
-  gp.close();
-  await executor.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const demo = demoGp('tracked-');
 
 /** Every range every poll, history tables every second poll. */
-const detector = () => new ChangeDetector(executor, catalogueRecords(service), { rangeRows: 20, rangesPerPoll: 10_000, historyEvery: 2 });
+const detector = () =>
+  new ChangeDetector(demo.executor, catalogueRecords(demo.service), { rangeRows: 20, rangesPerPoll: 10_000, historyEvery: 2 });
 async function poll(d: ChangeDetector, tracked: TrackedObject): Promise<Change[]> {
   const found = await d.poll('TWO', tracked);
   found.commit();
@@ -55,7 +35,7 @@ const where = (source: TrackedSource) => (source.only ? ` WHERE ${q(source.only.
 
 /** Rowids of the object's rows of a table, in key order. */
 const rowids = (source: TrackedSource) =>
-  gp
+  demo.gp
     .prepare(`SELECT rowid FROM ${q(source.table)}${where(source)} ORDER BY ${source.key.map((k) => q(k.column)).join(', ')}`)
     .pluck()
     .all() as number[];
@@ -64,13 +44,13 @@ const rowids = (source: TrackedSource) =>
 function idOf(source: TrackedSource, rowid: number): string {
   const values = source.idColumns.map((c) =>
     c.lookup
-      ? gp
+      ? demo.gp
           .prepare(
             `SELECT rtrim(l.${q(c.column)}) FROM ${q(c.lookup.table)} l JOIN ${q(source.table)} t ON l.${q(c.lookup.key)} = t.${q(c.lookup.key)} WHERE t.rowid = ?`,
           )
           .pluck()
           .get(rowid)
-      : gp
+      : demo.gp
           .prepare(`SELECT ${c.type.kind === 'char' ? `rtrim(${q(c.column)})` : q(c.column)} FROM ${q(source.table)} WHERE rowid = ?`)
           .pluck()
           .get(rowid),
@@ -86,21 +66,23 @@ function insertCopy(source: TrackedSource, rowid: number, name: string, ts?: str
   const table = source.table;
   const changed = new Map<string, unknown>();
   if (table === 'GL00100') {
-    const index = (gp.prepare('SELECT max(ACTINDX) FROM GL00100').pluck().get() as number) + 1;
+    const index = (demo.gp.prepare('SELECT max(ACTINDX) FROM GL00100').pluck().get() as number) + 1;
     const digits = String(index).padStart(4, '9').slice(-4);
     changed
       .set('ACTINDX', index)
       .set('ACTNUMBR_1', padded(table, 'ACTNUMBR_1', digits))
       .set('ACTDESCR', padded(table, 'ACTDESCR', name));
-    gp.prepare(
-      `INSERT INTO GL00105 (ACTINDX, ACTNUMBR_1, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ACTNUMST) SELECT ?, ?, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ? FROM GL00105 WHERE ACTINDX = (SELECT ACTINDX FROM GL00100 WHERE rowid = ?)`,
-    ).run(index, changed.get('ACTNUMBR_1'), padded('GL00105', 'ACTNUMST', `${digits}-${name}`), rowid);
+    demo.gp
+      .prepare(
+        `INSERT INTO GL00105 (ACTINDX, ACTNUMBR_1, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ACTNUMST) SELECT ?, ?, ACTNUMBR_2, ACTNUMBR_3, ACTNUMBR_4, ? FROM GL00105 WHERE ACTINDX = (SELECT ACTINDX FROM GL00100 WHERE rowid = ?)`,
+      )
+      .run(index, changed.get('ACTNUMBR_1'), padded('GL00105', 'ACTNUMST', `${digits}-${name}`), rowid);
   } else if (source.idColumns.at(-1)!.type.kind === 'int') {
     // A line (its id ends in its line number): the same document, the next line number.
     const number = source.idColumns.at(-1)!.column;
     changed.set(
       number,
-      (gp
+      (demo.gp
         .prepare(`SELECT max(${q(number)}) FROM ${q(table)}`)
         .pluck()
         .get() as number) + 16384,
@@ -115,7 +97,7 @@ function insertCopy(source: TrackedSource, rowid: number, name: string, ts?: str
     .filter((c) => c !== 'DEX_ROW_ID' && (c !== 'DEX_ROW_TS' || ts));
   const values = columns.map((c) => (changed.has(c) || c === 'DEX_ROW_TS' ? '?' : q(c)));
   const params = columns.filter((c) => changed.has(c) || c === 'DEX_ROW_TS').map((c) => (c === 'DEX_ROW_TS' ? ts : changed.get(c)));
-  const info = gp
+  const info = demo.gp
     .prepare(`INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) SELECT ${values.join(', ')} FROM ${q(table)} WHERE rowid = ?`)
     .run(...params, rowid);
   return idOf(source, Number(info.lastInsertRowid));
@@ -133,21 +115,21 @@ describe('each tracked object: an insert, an update, a delete and a late commit 
 
       const createdId = insertCopy(source, model!, 'CHGNEW01');
       // GP's trigger stamps any other update now.
-      gp.prepare(`UPDATE ${q(source.table)} SET DEX_ROW_ID = DEX_ROW_ID WHERE rowid = ?`).run(updated);
-      gp.prepare(`DELETE FROM ${q(source.table)} WHERE rowid = ?`).run(deleted);
+      demo.gp.prepare(`UPDATE ${q(source.table)} SET DEX_ROW_ID = DEX_ROW_ID WHERE rowid = ?`).run(updated);
+      demo.gp.prepare(`DELETE FROM ${q(source.table)} WHERE rowid = ?`).run(deleted);
       const first = await poll(d, object);
       assert.deepEqual(summary(first), [`created ${createdId}`, `deleted ${deletedId}`, `updated ${updatedId}`].sort());
       for (const change of first.filter((c) => c.kind !== 'deleted')) assert.equal(String(change.record?.id ?? change.id), change.id);
 
       // A row GP stamped 30 s before the newest stamp the last poll saw, committed only now.
-      const newest = gp
+      const newest = demo.gp
         .prepare(`SELECT max(DEX_ROW_TS) FROM ${q(source.table)}`)
         .pluck()
         .get() as string;
       const older = new Date(Date.parse(`${newest.replace(' ', 'T')}Z`) - 30_000).toISOString().replace('T', ' ').replace('Z', '');
       const lateId = insertCopy(source, model!, 'CHGLATE1', older);
       assert.equal(
-        gp
+        demo.gp
           .prepare(`SELECT count(*) FROM ${q(source.table)} WHERE DEX_ROW_TS = ?`)
           .pluck()
           .get(older),
@@ -166,21 +148,25 @@ describe('posting moves a document between work, open and history as one update'
     const apInvoices = tracked('ap-invoices');
     const d = detector();
     await poll(d, apInvoices);
-    const voucher = gp.prepare('SELECT rtrim(VCHNUMWK) FROM PM10000 WHERE DOCTYPE = 1 LIMIT 1').pluck().get() as string;
-    gp.transaction(() => {
-      gp.prepare(
-        'INSERT INTO PM20000 (VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, CURTRXAM, BACHNUMB) SELECT VCHNUMWK, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, DOCAMNT, BACHNUMB FROM PM10000 WHERE rtrim(VCHNUMWK) = ?',
-      ).run(voucher);
-      gp.prepare('DELETE FROM PM10000 WHERE rtrim(VCHNUMWK) = ?').run(voucher);
+    const voucher = demo.gp.prepare('SELECT rtrim(VCHNUMWK) FROM PM10000 WHERE DOCTYPE = 1 LIMIT 1').pluck().get() as string;
+    demo.gp.transaction(() => {
+      demo.gp
+        .prepare(
+          'INSERT INTO PM20000 (VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, CURTRXAM, BACHNUMB) SELECT VCHNUMWK, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, DOCAMNT, BACHNUMB FROM PM10000 WHERE rtrim(VCHNUMWK) = ?',
+        )
+        .run(voucher);
+      demo.gp.prepare('DELETE FROM PM10000 WHERE rtrim(VCHNUMWK) = ?').run(voucher);
     })();
     const posted = await poll(d, apInvoices);
     assert.deepEqual(summary(posted), [`updated invoice:${voucher}`], 'posted: one update, no delete');
 
-    gp.transaction(() => {
-      gp.prepare(
-        'INSERT INTO PM30200 (VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, CURTRXAM, BACHNUMB) SELECT VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, 0, BACHNUMB FROM PM20000 WHERE DOCTYPE = 1 AND rtrim(VCHRNMBR) = ?',
-      ).run(voucher);
-      gp.prepare('DELETE FROM PM20000 WHERE DOCTYPE = 1 AND rtrim(VCHRNMBR) = ?').run(voucher);
+    demo.gp.transaction(() => {
+      demo.gp
+        .prepare(
+          'INSERT INTO PM30200 (VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, CURTRXAM, BACHNUMB) SELECT VCHRNMBR, VENDORID, DOCTYPE, DOCDATE, DOCNUMBR, DOCAMNT, 0, BACHNUMB FROM PM20000 WHERE DOCTYPE = 1 AND rtrim(VCHRNMBR) = ?',
+        )
+        .run(voucher);
+      demo.gp.prepare('DELETE FROM PM20000 WHERE DOCTYPE = 1 AND rtrim(VCHRNMBR) = ?').run(voucher);
     })();
     assert.deepEqual(
       summary(await poll(d, apInvoices)),
@@ -195,18 +181,20 @@ describe('posting moves a document between work, open and history as one update'
     const salesOrders = tracked('sales-orders');
     const d = detector();
     await poll(d, salesOrders);
-    const [type, number] = gp.prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10100 WHERE SOPTYPE = 2 LIMIT 1').raw().get() as [
+    const [type, number] = demo.gp.prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10100 WHERE SOPTYPE = 2 LIMIT 1').raw().get() as [
       number,
       string,
     ];
     const columns = columnsOf('SOP10100')
       .map((c) => c.name)
       .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf('SOP30200').some((h) => h.name === c));
-    gp.transaction(() => {
-      gp.prepare(
-        `INSERT INTO SOP30200 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
-      ).run(type, number);
-      gp.prepare('DELETE FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?').run(type, number);
+    demo.gp.transaction(() => {
+      demo.gp
+        .prepare(
+          `INSERT INTO SOP30200 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
+        )
+        .run(type, number);
+      demo.gp.prepare('DELETE FROM SOP10100 WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?').run(type, number);
     })();
     const changes = await poll(d, salesOrders);
     assert.deepEqual(summary(changes), [`updated order:${number}`]);
@@ -217,11 +205,11 @@ describe('posting moves a document between work, open and history as one update'
     const lines = tracked('sales-order-lines');
     const d = detector();
     await poll(d, lines);
-    const [type, number] = gp
+    const [type, number] = demo.gp
       .prepare('SELECT SOPTYPE, rtrim(SOPNUMBE) FROM SOP10200 WHERE CMPNTSEQ = 0 GROUP BY SOPTYPE, SOPNUMBE HAVING count(*) > 1 LIMIT 1')
       .raw()
       .get() as [number, string];
-    const numbers = gp
+    const numbers = demo.gp
       .prepare('SELECT LNITMSEQ FROM SOP10200 WHERE CMPNTSEQ = 0 AND SOPTYPE = ? AND rtrim(SOPNUMBE) = ?')
       .pluck()
       .all(type, number) as number[];
@@ -229,12 +217,14 @@ describe('posting moves a document between work, open and history as one update'
       const columns = columnsOf(from)
         .map((c) => c.name)
         .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf(to).some((h) => h.name === c));
-      gp.prepare(
-        `INSERT INTO ${to} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
-      ).run(type, number);
-      gp.prepare(`DELETE FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`).run(type, number);
+      demo.gp
+        .prepare(
+          `INSERT INTO ${to} (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`,
+        )
+        .run(type, number);
+      demo.gp.prepare(`DELETE FROM ${from} WHERE SOPTYPE = ? AND rtrim(SOPNUMBE) = ?`).run(type, number);
     };
-    gp.transaction(() => {
+    demo.gp.transaction(() => {
       move('SOP10100', 'SOP30200');
       move('SOP10200', 'SOP30300');
     })();
@@ -250,15 +240,17 @@ describe('posting moves a document between work, open and history as one update'
     const purchaseOrders = tracked('purchase-orders');
     const d = detector();
     await poll(d, purchaseOrders);
-    const number = gp.prepare('SELECT rtrim(PONUMBER) FROM POP10100 LIMIT 1').pluck().get() as string;
+    const number = demo.gp.prepare('SELECT rtrim(PONUMBER) FROM POP10100 LIMIT 1').pluck().get() as string;
     const columns = columnsOf('POP10100')
       .map((c) => c.name)
       .filter((c) => c !== 'DEX_ROW_ID' && c !== 'DEX_ROW_TS' && columnsOf('POP30100').some((h) => h.name === c));
-    gp.transaction(() => {
-      gp.prepare(
-        `INSERT INTO POP30100 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM POP10100 WHERE rtrim(PONUMBER) = ?`,
-      ).run(number);
-      gp.prepare('DELETE FROM POP10100 WHERE rtrim(PONUMBER) = ?').run(number);
+    demo.gp.transaction(() => {
+      demo.gp
+        .prepare(
+          `INSERT INTO POP30100 (${columns.map(q).join(', ')}) SELECT ${columns.map(q).join(', ')} FROM POP10100 WHERE rtrim(PONUMBER) = ?`,
+        )
+        .run(number);
+      demo.gp.prepare('DELETE FROM POP10100 WHERE rtrim(PONUMBER) = ?').run(number);
     })();
     assert.deepEqual(summary(await poll(d, purchaseOrders)), [`updated ${number}`]);
     assert.deepEqual(await poll(d, purchaseOrders), []);
@@ -270,8 +262,8 @@ test('a history table is read only on its turn: an unchanged history costs no st
   const d = detector();
   await poll(d, arInvoices);
   const tables: string[] = [];
-  const original = executor.query.bind(executor);
-  executor.query = async (company, query, signal) => {
+  const original = demo.executor.query.bind(demo.executor);
+  demo.executor.query = async (company, query, signal) => {
     tables.push(/FROM "(\w+)"/.exec(query.sql)![1]!);
     return original(company, query, signal);
   };
@@ -282,6 +274,6 @@ test('a history table is read only on its turn: an unchanged history costs no st
     await poll(d, arInvoices);
     assert.ok(tables.includes('RM30101'), 'its turn');
   } finally {
-    executor.query = original;
+    demo.executor.query = original;
   }
 });

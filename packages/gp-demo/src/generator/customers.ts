@@ -27,7 +27,8 @@ import {
   STREET_NAMES,
   TAX_SCHEDULE_OF_REGION,
 } from './vocabulary.ts';
-import type { Place, RegionCode } from './vocabulary.ts';
+import type { AddressRef, Place, RegionCode } from './vocabulary.ts';
+import { MasterIdAllocator } from './masterIds.ts';
 
 /** What the general ledger and the documents need to know about a customer. */
 export interface CustomerRef {
@@ -49,16 +50,7 @@ export interface CustomerRef {
 }
 
 /** A customer address as documents copy it (SOP headers and lines carry the ship-to address). */
-export interface CustomerAddressRef {
-  code: string;
-  contact: string;
-  lines: readonly [string, string, string];
-  city: string;
-  state: string;
-  zip: string;
-  country: string;
-  countryCode: string;
-  phone: string;
+export interface CustomerAddressRef extends AddressRef {
   /** Default site (LOCNCODE), blank when the address has none. */
   site: string;
 }
@@ -89,7 +81,7 @@ interface Address {
 }
 
 export function writeCustomers({ rng, count, customers, addresses, progress }: WriteCustomersOptions): CustomerRef[] {
-  const ids = new CustomerIdAllocator();
+  const ids = new MasterIdAllocator();
   const written: CustomerRef[] = [];
   for (let i = 0; i < count; i++) {
     const region = rng.weighted<RegionCode>([
@@ -136,17 +128,7 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
       ADRSCODE: 'PRIMARY',
       SHIPMTHD: shippingMethod,
       TAXSCHID: taxScheduleId,
-      ADDRESS1: primary.lines[0],
-      ADDRESS2: primary.lines[1],
-      ADDRESS3: primary.lines[2],
-      COUNTRY: primary.place.country,
-      CITY: primary.place.city,
-      STATE: primary.place.state,
-      ZIP: primary.zip,
-      PHONE1: primary.phone1,
-      PHONE2: primary.phone2,
-      FAX: primary.fax,
-      CCode: primary.place.countryCode,
+      ...addressColumns(primary),
       PRBTADCD: billTo,
       PRSTADCD: shipTo,
       STADDRCD: billTo,
@@ -179,17 +161,7 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
         SHIPMTHD: address.shippingMethod,
         TAXSCHID: taxScheduleId,
         CNTCPRSN: address.contact,
-        ADDRESS1: address.lines[0],
-        ADDRESS2: address.lines[1],
-        ADDRESS3: address.lines[2],
-        COUNTRY: address.place.country,
-        CITY: address.place.city,
-        STATE: address.place.state,
-        ZIP: address.zip,
-        PHONE1: address.phone1,
-        PHONE2: address.phone2,
-        FAX: address.fax,
-        CCode: address.place.countryCode,
+        ...addressColumns(address),
         LOCNCODE: address.site,
         SALSTERR: salesperson?.territory ?? '',
         ShipToName: address.code === 'SHIP TO' ? name : '',
@@ -231,6 +203,23 @@ export function writeCustomers({ rng, count, customers, addresses, progress }: W
   return written;
 }
 
+/** The address columns RM00101 (for its primary address) and RM00102 both hold. */
+function addressColumns(address: Address) {
+  return {
+    ADDRESS1: address.lines[0],
+    ADDRESS2: address.lines[1],
+    ADDRESS3: address.lines[2],
+    COUNTRY: address.place.country,
+    CITY: address.place.city,
+    STATE: address.place.state,
+    ZIP: address.zip,
+    PHONE1: address.phone1,
+    PHONE2: address.phone2,
+    FAX: address.fax,
+    CCode: address.place.countryCode,
+  };
+}
+
 function makeAddresses(rng: Rng, home: Place, shippingMethod: string, fraction: number): Address[] {
   const extraCount = rng.weighted([
     [0, 45],
@@ -258,21 +247,6 @@ function makeAddresses(rng: Rng, home: Place, shippingMethod: string, fraction: 
       rowTsMs: timelineTimestamp(rng, fraction),
     } satisfies Address;
   });
-}
-
-/** GP-style ids: the first 8 letters of the name plus a 4-digit counter, e.g. AARONFIT0001. */
-class CustomerIdAllocator {
-  readonly #used = new Map<string, number>();
-
-  next(name: string): string {
-    const prefix = name
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '')
-      .slice(0, 8);
-    const counter = (this.#used.get(prefix) ?? 0) + 1;
-    this.#used.set(prefix, counter);
-    return `${prefix}${String(counter).padStart(4, '0')}`;
-  }
 }
 
 function customerClass(region: RegionCode, home: Place, tier: number): string {

@@ -149,6 +149,15 @@ export class SubledgerCollector {
           break;
       }
     }
+    // What a subledger document takes from the journal entry it was posted with.
+    const posting = {
+      documentMs: trxMs,
+      postedMs: header.postedMs,
+      user: header.user,
+      batch: header.batch,
+      audit: header.originatingAudit,
+      currencyId: header.currencyId,
+    };
     switch (kind) {
       case 'SJ':
       case 'CRJ': {
@@ -160,12 +169,7 @@ export class SubledgerCollector {
           type: invoice ? 1 : 9,
           number: header.documentNumber,
           customer,
-          documentMs: trxMs,
-          postedMs: header.postedMs,
-          user: header.user,
-          batch: header.batch,
-          audit: header.originatingAudit,
-          currencyId: header.currencyId,
+          ...posting,
           amount,
           sales: invoice ? amount - taxCredit - freightCredit : 0n,
           tax: invoice ? taxCredit : 0n,
@@ -188,12 +192,7 @@ export class SubledgerCollector {
           voucher: header.controlNumber,
           documentNumber: header.documentNumber,
           vendor,
-          documentMs: trxMs,
-          postedMs: header.postedMs,
-          user: header.user,
-          batch: header.batch,
-          audit: header.originatingAudit,
-          currencyId: header.currencyId,
+          ...posting,
           amount,
           purchases: voucher ? amount : 0n,
           tax: 0n,

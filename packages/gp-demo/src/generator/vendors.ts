@@ -26,20 +26,12 @@ import {
   VENDOR_PAYMENT_TERMS,
   VENDORS,
 } from './vocabulary.ts';
-import type { Place, RegionCode } from './vocabulary.ts';
+import type { AddressRef, Place, RegionCode } from './vocabulary.ts';
+import { MasterIdAllocator } from './masterIds.ts';
 
 export const VENDORS_PER_SCALE = 150;
 
-export interface VendorAddressRef {
-  code: string;
-  contact: string;
-  lines: readonly [string, string, string];
-  city: string;
-  state: string;
-  zip: string;
-  country: string;
-  countryCode: string;
-  phone: string;
+export interface VendorAddressRef extends AddressRef {
   fax: string;
 }
 
@@ -74,7 +66,7 @@ export interface WriteVendorsOptions {
 const EARLIEST_CREATED_MS = Date.UTC(2010, 0, 1);
 
 export function writeVendors({ rng, count, chart, vendors, addresses, progress }: WriteVendorsOptions): VendorRef[] {
-  const ids = new VendorIdAllocator([...VENDORS.map((v) => v.id), ...SPECIAL_VENDORS.map((v) => v.id)]);
+  const ids = new MasterIdAllocator([...VENDORS.map((v) => v.id), ...SPECIAL_VENDORS.map((v) => v.id)]);
   const fixed = [
     ...VENDORS.map((v) => ({ id: v.id, name: v.name, region: 'US' as RegionCode, special: false })),
     ...SPECIAL_VENDORS.map((v) => ({ id: v.id, name: v.name, region: v.region as RegionCode, special: true })),
@@ -154,17 +146,7 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
       VADCDSFR: 'PRIMARY',
       VADCDTRO: remitTo.ref.code,
       VNDCLSID: classId,
-      VNDCNTCT: primary.ref.contact,
-      ADDRESS1: primary.ref.lines[0],
-      ADDRESS2: primary.ref.lines[1],
-      ADDRESS3: primary.ref.lines[2],
-      CITY: primary.ref.city,
-      STATE: primary.ref.state,
-      ZIPCODE: primary.ref.zip,
-      COUNTRY: primary.ref.country,
-      PHNUMBR1: primary.ref.phone,
-      PHNUMBR2: primary.phone2,
-      FAXNUMBR: primary.ref.fax,
+      ...addressColumns(primary),
       SHIPMTHD: shippingMethod,
       TAXSCHID: taxScheduleId,
       ACNMVNDR: rng.chance(0.4) ? `C${rng.int(10000, 999999)}` : '',
@@ -205,17 +187,7 @@ export function writeVendors({ rng, count, chart, vendors, addresses, progress }
       addresses.insert({
         VENDORID: id,
         ADRSCODE: address.ref.code,
-        VNDCNTCT: address.ref.contact,
-        ADDRESS1: address.ref.lines[0],
-        ADDRESS2: address.ref.lines[1],
-        ADDRESS3: address.ref.lines[2],
-        CITY: address.ref.city,
-        STATE: address.ref.state,
-        ZIPCODE: address.ref.zip,
-        COUNTRY: address.ref.country,
-        PHNUMBR1: address.ref.phone,
-        PHNUMBR2: address.phone2,
-        FAXNUMBR: address.ref.fax,
+        ...addressColumns(address),
         SHIPMTHD: shippingMethod,
         TAXSCHID: taxScheduleId,
         EmailPOs: email ? 1 : 0,
@@ -252,6 +224,23 @@ interface GeneratedAddress {
   rowTsMs: number;
 }
 
+/** The address columns PM00200 (for its primary address) and PM00300 both hold. */
+function addressColumns(address: GeneratedAddress) {
+  return {
+    VNDCNTCT: address.ref.contact,
+    ADDRESS1: address.ref.lines[0],
+    ADDRESS2: address.ref.lines[1],
+    ADDRESS3: address.ref.lines[2],
+    CITY: address.ref.city,
+    STATE: address.ref.state,
+    ZIPCODE: address.ref.zip,
+    COUNTRY: address.ref.country,
+    PHNUMBR1: address.ref.phone,
+    PHNUMBR2: address.phone2,
+    FAXNUMBR: address.ref.fax,
+  };
+}
+
 function makeAddress(rng: Rng, code: string, place: Place, fraction: number, sparse: boolean): GeneratedAddress {
   const suite = rng.chance(0.15) ? `Suite ${rng.int(100, 999)}` : '';
   const line3 = code === 'REMIT TO' && rng.chance(0.4) ? 'Attn: Accounts Receivable' : '';
@@ -275,28 +264,4 @@ function makeAddress(rng: Rng, code: string, place: Place, fraction: number, spa
     phone2: rng.chance(0.8) ? '' : phoneNumber(rng, place),
     rowTsMs: timelineTimestamp(rng, fraction),
   };
-}
-
-/** GP-style ids like the customers': first 8 letters of the name plus a counter, never reusing a fixed id. */
-class VendorIdAllocator {
-  readonly #used = new Map<string, number>();
-
-  constructor(fixedIds: readonly string[]) {
-    for (const id of fixedIds) {
-      const match = /^([A-Z]*)(\d+)$/.exec(id);
-      if (!match) continue;
-      const [, prefix = '', digits = '0'] = match;
-      this.#used.set(prefix, Math.max(this.#used.get(prefix) ?? 0, Number(digits)));
-    }
-  }
-
-  next(name: string): string {
-    const prefix = name
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '')
-      .slice(0, 8);
-    const counter = (this.#used.get(prefix) ?? 0) + 1;
-    this.#used.set(prefix, counter);
-    return `${prefix}${String(counter).padStart(4, '0')}`;
-  }
 }

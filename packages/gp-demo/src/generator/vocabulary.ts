@@ -287,6 +287,19 @@ export interface Place {
   classRegion: string;
 }
 
+/** A customer's or vendor's address as documents copy it (ship-to, bill-from, remit-to). */
+export interface AddressRef {
+  code: string;
+  contact: string;
+  lines: readonly [string, string, string];
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  countryCode: string;
+  phone: string;
+}
+
 const us = (city: string, state: string, zip3: string, area: string, classRegion: string): Place => ({
   region: 'US',
   city,

@@ -1,5 +1,7 @@
-import { AP_DOCUMENT_TYPES, AR_DOCUMENT_TYPES, type ObjectName } from '@gp-gateway/protocol';
+import { AP_DOCUMENT_TYPES, type ObjectName } from '@gp-gateway/protocol';
 import type { FieldDef, ResourceDef } from '../types.ts';
+import { apInvoices } from './payables.ts';
+import { arInvoices } from './receivables.ts';
 
 /**
  * Unposted documents as the API shows them, read from the work tables eConnect writes into
@@ -9,38 +11,27 @@ import type { FieldDef, ResourceDef } from '../types.ts';
  */
 const constant = (value: unknown): FieldDef => ({ columns: [], compute: () => value });
 
+/** A list's `status=work`: the one source, the work table. */
+const WORK_STATUS = { kind: 'sources', sources: { work: [0] } } as const;
+
+/**
+ * The posted resource (same fields and filters, so a write answers what a later GET returns) read
+ * from RM10301, which names the amount and description columns differently and has no check
+ * number or void flag.
+ */
 export const unpostedArInvoices: ResourceDef = {
-  object: 'ar-invoices',
-  database: 'company',
+  ...arInvoices,
   sources: [{ table: 'RM10301' }],
   fields: {
-    type: { column: 'RMDTYPAL', codec: { enum: AR_DOCUMENT_TYPES } },
-    documentNumber: { column: 'DOCNUMBR', codec: 'string' },
-    customerId: { column: 'CUSTNMBR', codec: 'string' },
-    date: { column: 'DOCDATE', codec: 'date' },
-    dueDate: { column: 'DUEDATE', codec: 'date' },
+    ...arInvoices.fields,
     originalAmount: { column: 'DOCAMNT', codec: 'money' },
     // Unposted: nothing is applied to it yet, so all of it remains.
     remainingAmount: { column: 'DOCAMNT', codec: 'money' },
-    salesAmount: { column: 'SLSAMNT', codec: 'money' },
-    taxAmount: { column: 'TAXAMNT', codec: 'money' },
-    freightAmount: { column: 'FRTAMNT', codec: 'money' },
     description: { column: 'DOCDESCR', codec: 'string' },
-    batchId: { column: 'BACHNUMB', codec: 'string' },
-    currencyId: { column: 'CURNCYID', codec: 'string' },
     checkNumber: constant(null),
     voided: constant(false),
   },
-  filters: {
-    status: { kind: 'sources', sources: { work: [0] } },
-    customerId: { kind: 'eq', column: 'CUSTNMBR' },
-    type: { kind: 'eq', column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES },
-    batchId: { kind: 'eq', column: 'BACHNUMB' },
-    currencyId: { kind: 'eq', column: 'CURNCYID' },
-    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
-    dueBefore: { kind: 'before', column: 'DUEDATE' },
-  },
+  filters: { ...arInvoices.filters, status: WORK_STATUS },
   // RMDNUMWK is the work key: eConnect sets it to the document number (its first 17 characters).
   keys: {
     default: { name: 'document', indexes: { RM10301: 'PKRM10301' } },
@@ -50,40 +41,14 @@ export const unpostedArInvoices: ResourceDef = {
       { name: 'date', filters: ['dateFrom', 'dateTo'], indexes: { RM10301: 'AK3RM10301' } },
     ],
   },
-  idParts: [{ column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES }, { column: 'DOCNUMBR' }],
 };
 
+/** The posted resource read from PM10000, which has every column the posted resource reads except the void flag. */
 export const unpostedApInvoices: ResourceDef = {
-  object: 'ap-invoices',
-  database: 'company',
+  ...apInvoices,
   sources: [{ table: 'PM10000' }],
-  fields: {
-    type: { column: 'DOCTYPE', codec: { enum: AP_DOCUMENT_TYPES } },
-    voucherNumber: { column: 'VCHRNMBR', codec: 'string' },
-    vendorDocumentNumber: { column: 'DOCNUMBR', codec: 'string' },
-    vendorId: { column: 'VENDORID', codec: 'string' },
-    date: { column: 'DOCDATE', codec: 'date' },
-    dueDate: { column: 'DUEDATE', codec: 'date' },
-    originalAmount: { column: 'DOCAMNT', codec: 'money' },
-    remainingAmount: { column: 'CURTRXAM', codec: 'money' },
-    purchasesAmount: { column: 'PRCHAMNT', codec: 'money' },
-    taxAmount: { column: 'TAXAMNT', codec: 'money' },
-    ten99Amount: { column: 'TEN99AMNT', codec: 'money' },
-    description: { column: 'TRXDSCRN', codec: 'string' },
-    batchId: { column: 'BACHNUMB', codec: 'string' },
-    currencyId: { column: 'CURNCYID', codec: 'string' },
-    voided: constant(false),
-  },
-  filters: {
-    status: { kind: 'sources', sources: { work: [0] } },
-    vendorId: { kind: 'eq', column: 'VENDORID' },
-    type: { kind: 'eq', column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES },
-    batchId: { kind: 'eq', column: 'BACHNUMB' },
-    currencyId: { kind: 'eq', column: 'CURNCYID' },
-    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
-    dueBefore: { kind: 'before', column: 'DUEDATE' },
-  },
+  fields: { ...apInvoices.fields, voided: constant(false) },
+  filters: { ...apInvoices.filters, status: WORK_STATUS },
   // The work voucher number (VCHNUMWK) is unique on its own (AK2PM10000).
   keys: {
     default: { name: 'voucher', indexes: { PM10000: 'AK2PM10000' } },

@@ -5,6 +5,7 @@ import { encodeFrame, type Operation } from '@gp-gateway/protocol';
 import { AgentLostError, ApiError } from '../../errors/apiError.ts';
 import { AgentLink } from './agentLink.ts';
 import { LocalAgentRouter } from './agentRouter.ts';
+import { customerWrite as write } from './testOperations.ts';
 
 /** Links over fake channels: each records the frames the gateway sent it and answers when told. */
 const log = pino({ level: 'silent' });
@@ -209,15 +210,6 @@ test('a misbehaving agent cannot mislead the gateway: unknown codes, codes its r
     a.answer(a.requests().at(-1).id, JSON.stringify([record]));
     await assert.rejects(pending, (e: ApiError) => e.code === 'UPSTREAM_ERROR', JSON.stringify(record));
   }
-});
-
-const write = (validateOnly = false): Operation => ({
-  kind: 'write',
-  object: 'customers',
-  company: 'TWO',
-  operationId: 'op_0123456789abcdef',
-  body: { id: 'A', name: 'A' },
-  validateOnly,
 });
 
 test('a write whose agent dropped is never sent again: the caller learns the link dropped, and settles it', async () => {

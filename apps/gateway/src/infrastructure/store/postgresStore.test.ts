@@ -2,13 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import pg from 'pg';
+import { FIXTURE_AT, twoOrganisationsAtStep3 } from '../../testing/migrationFixtures.ts';
 import { storeContract } from '../../testing/storeContract.ts';
 import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
 import { postgresEngine } from './engines/postgres.ts';
 import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
 import { openPostgresStore } from './openStore.ts';
 import { Kysely, PostgresDialect } from 'kysely';
-import { MIGRATION_TABLE, storeMigrations, storeMigrator } from './sql/migrations.ts';
+import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 import { storeOn } from './sql/sqlStore.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -85,16 +86,8 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
   test('step 7 on a database with users: they, their sessions and their order stay; an email may then join another organisation', async () => {
     const url = await server.createDatabase();
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-    const migrator = storeMigrator(db, 'postgres');
-    assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
-    const at = '2026-01-01T00:00:00.000Z';
-    await db
-      .insertInto('organisations')
-      .values([
-        { id: 'org_a', name: 'Alpha', created_at: at },
-        { id: 'org_b', name: 'Beta', created_at: at },
-      ])
-      .execute();
+    await twoOrganisationsAtStep3(db, 'postgres');
+    const at = FIXTURE_AT;
     await db
       .insertInto('users')
       .values({ id: 'user_1', org_id: 'org_a', email: 'amy@example.com', role: 'admin', password_hash: 'scrypt$1', created_at: at })

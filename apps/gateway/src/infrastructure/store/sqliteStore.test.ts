@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { FIXTURE_AT, twoOrganisationsAtStep3 } from '../../testing/migrationFixtures.ts';
 import { storeContract } from '../../testing/storeContract.ts';
 import { openSqliteStore } from './openStore.ts';
 import { MIGRATION_TABLE, storeMigrations, storeMigrator } from './sql/migrations.ts';
@@ -161,16 +162,8 @@ test('Idempotency-Keys answered before step 2 replay as they were answered: the 
 test('step 7 keeps every user, their order, sign-in links and sessions, and lets an email join another organisation', async () => {
   const file = path.join(dir, 'step3.sqlite');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
-  const migrator = storeMigrator(db, 'sqlite');
-  assert.equal((await migrator.migrateTo('0003_change_feed')).error, undefined);
-  const at = '2026-01-01T00:00:00.000Z';
-  await db
-    .insertInto('organisations')
-    .values([
-      { id: 'org_a', name: 'Alpha', created_at: at },
-      { id: 'org_b', name: 'Beta', created_at: at },
-    ])
-    .execute();
+  await twoOrganisationsAtStep3(db, 'sqlite');
+  const at = FIXTURE_AT;
   // Same creation time: only the insertion order (rowid) says which came first.
   for (const [id, email] of [
     ['user_2', 'zed@example.com'],

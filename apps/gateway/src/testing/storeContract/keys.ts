@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AGENT_PRESENCE_STALE_MS, type Store } from '../../infrastructure/store/store.ts';
+import { AGENT_PRESENCE_STALE_MS, type ApiKey, type KeyRotation, type Store } from '../../infrastructure/store/store.ts';
 import { createOrganisationWithSandbox } from '../../core/admin/sandbox.ts';
 import { hash, type RoleSuite } from './support.ts';
 
@@ -18,6 +18,10 @@ async function orgWithKey(store: Store, name: string, mode: 'live' | 'test' = 'l
   });
   return { org, key };
 }
+
+/** Rotates a live `key` of its organisation to a new secret. */
+const rotate = (store: Store, key: ApiKey, change: Pick<KeyRotation, 'prefix' | 'secretHash' | 'at' | 'keepOldUntil'>) =>
+  store.rotateApiKey({ orgId: key.orgId, id: key.id, mode: 'live', ...change });
 
 /** Reads until `check` holds or `withinMs` passes (one read when 0); the last value read. */
 async function readUntil<T>(read: () => Promise<T>, check: (value: T) => boolean, withinMs: number): Promise<T> {
@@ -64,16 +68,9 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
 
   test('rotation swaps the hash and prefix and keeps id, name, mode, scopes and creation time', async () => {
     const store = await fresh();
-    const { org, key } = await orgWithKey(store, 'Rotating');
+    const { key } = await orgWithKey(store, 'Rotating');
     assert.deepEqual((await store.findApiKeyWithConnection(key.secretHash, null))?.key, key, 'the key, remembered before rotation');
-    const rotated = await store.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
-      prefix: 'lb_live_BBBB',
-      secretHash: hash('9'),
-      at: new Date('2026-02-03T04:05:06Z'),
-    });
+    const rotated = await rotate(store, key, { prefix: 'lb_live_BBBB', secretHash: hash('9'), at: new Date('2026-02-03T04:05:06Z') });
     assert.deepEqual(rotated, { ...key, prefix: 'lb_live_BBBB', secretHash: hash('9'), rotatedAt: '2026-02-03T04:05:06.000Z' });
     assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the old secret finds nothing');
     assert.deepEqual((await store.findApiKeyWithConnection(hash('9'), null))?.key ?? null, rotated);
@@ -84,10 +81,7 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
     const { org, key } = await orgWithKey(store, 'Overlapping');
     assert.equal((await store.findApiKeyWithConnection(key.secretHash, 'sandbox'))?.connection?.id, 'sandbox', 'remembered before');
     const until = new Date('2031-01-01T00:00:00Z');
-    const rotated = await store.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
+    const rotated = await rotate(store, key, {
       prefix: 'lb_live_BBBB',
       secretHash: hash('9'),
       at: new Date('2026-02-03T04:05:06Z'),
@@ -100,15 +94,7 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
       assert.equal(found?.connection?.id, 'sandbox', 'with its connection, in the same read');
     }
     // A second rotation keeps only the secret it replaces: the first one's old secret ends now.
-    const again = await store.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
-      prefix: 'lb_live_CCCC',
-      secretHash: hash('8'),
-      at: new Date(),
-      keepOldUntil: until,
-    });
+    const again = await rotate(store, key, { prefix: 'lb_live_CCCC', secretHash: hash('8'), at: new Date(), keepOldUntil: until });
     assert.equal(again?.previousSecretHash, hash('9'));
     assert.equal(await store.findApiKeyWithConnection(key.secretHash, null), null, 'the secret of two rotations ago finds nothing');
     assert.equal((await store.findApiKeyWithConnection(hash('9'), null))?.key.id, key.id);
@@ -119,14 +105,7 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
     const other = await store.createOrganisation('Not theirs');
     assert.equal(await store.endApiKeyOverlap(other.id, key.id), null, "another organisation's key");
     // Without an overlap, the replaced secret is not kept.
-    const plain = await store.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
-      prefix: 'lb_live_D',
-      secretHash: hash('7'),
-      at: new Date(),
-    });
+    const plain = await rotate(store, key, { prefix: 'lb_live_D', secretHash: hash('7'), at: new Date() });
     assert.deepEqual([plain?.previousSecretHash, plain?.previousSecretUntil], [null, null]);
     assert.equal(await store.findApiKeyWithConnection(hash('8'), null), null);
   });
@@ -220,10 +199,7 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
     ]);
     // A rotation with an overlap elsewhere, then its end brought forward elsewhere: the old secret is
     // found, then not (PostgreSQL: the trigger's columns include the previous secret's).
-    await operator.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
+    await rotate(operator, key, {
       prefix: 'lb_live_OVER',
       secretHash: hash('o'),
       at: new Date(),
@@ -255,14 +231,7 @@ export function keysStoreContract({ fresh, twoOnOne, changeHeardWithinMs }: Role
     await gateway.completeIdempotencyKey(org.id, 'k-remembered', 'op_1', { kind: 'created', record: Buffer.from('{}') });
     await gateway.revokeApiKey(other.id, new Date('2026-03-01T00:00:00Z'));
     assert.equal((await readOther())?.key.revokedAt, '2026-03-01T00:00:00.000Z', 'a key revoked through this store: at once');
-    const rotated = await operator.rotateApiKey({
-      orgId: org.id,
-      id: key.id,
-      mode: 'live',
-      prefix: 'lb_live_R',
-      secretHash: hash('r'),
-      at: new Date(),
-    });
+    const rotated = await rotate(operator, key, { prefix: 'lb_live_R', secretHash: hash('r'), at: new Date() });
     assert.equal(rotated, null, 'a revoked key is not rotated');
   });
 

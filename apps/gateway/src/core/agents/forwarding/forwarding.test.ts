@@ -10,6 +10,7 @@ import { ClusterAgentRouter } from '../clusterAgentRouter.ts';
 import { AgentResponder } from './agentResponder.ts';
 import { connectionSubject, decodeMessage, encodeMessage, type ForwardReply, type ForwardRequest } from './forwardWire.ts';
 import { NatsAgentRouter } from './natsAgentRouter.ts';
+import { customerWrite as write } from '../testOperations.ts';
 
 const skip = skipWithout('nats-server', 'request forwarding over NATS');
 const op: Operation = { kind: 'list', object: 'companies', company: null, filters: {}, limit: 100, after: null };
@@ -36,15 +37,6 @@ function fakeAgent(allowWrites?: boolean) {
   return { link, sent, answer, requested };
 }
 
-const write = (validateOnly = false): Operation => ({
-  kind: 'write',
-  object: 'customers',
-  company: 'TWO',
-  operationId: 'op_0123456789abcdef',
-  body: { id: 'A', name: 'A' },
-  validateOnly,
-});
-
 describe('forwarding requests between instances over a real nats-server', { skip }, () => {
   let server: NatsServer;
   const connections: NatsConnection[] = [];
@@ -55,6 +47,17 @@ describe('forwarding requests between instances over a real nats-server', { skip
   };
   let n = 0;
   const prefix = () => `f${++n}`;
+  /** Instance A holding conn_1, a fake agent, and answering for it on NATS from the moment this returns. */
+  const holding = async (p: string, keepaliveMs: number) => {
+    const local = new LocalAgentRouter();
+    const holder = await natsClient();
+    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs });
+    local.listen(responder);
+    const agent = fakeAgent();
+    local.add('conn_1', agent.link);
+    await holder.flush();
+    return { holder, responder, agent };
+  };
 
   before(async () => {
     // A small largest message, so that a page has to travel in parts.
@@ -67,13 +70,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
 
   test('a page larger than NATS’s largest message arrives whole, byte for byte; companies come from the holder', async () => {
     const p = prefix();
-    const local = new LocalAgentRouter();
-    const holder = await natsClient();
-    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 100 });
-    local.listen(responder);
-    const agent = fakeAgent();
-    local.add('conn_1', agent.link);
-    await holder.flush();
+    const { responder, agent } = await holding(p, 100);
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100 });
     assert.deepEqual((await remote.reach('conn_1'))?.companies, [{ id: 'TWO', name: null, number: null }]);
     const page = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `CO${i}`, name: `Name ${i} — é ✓`, number: i })));
@@ -122,13 +119,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
 
   test('the forwarder giving up (its caller cancelled) cancels the query at the holder’s agent', async () => {
     const p = prefix();
-    const local = new LocalAgentRouter();
-    const holder = await natsClient();
-    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 50 });
-    local.listen(responder);
-    const agent = fakeAgent();
-    local.add('conn_1', agent.link);
-    await holder.flush();
+    const { responder, agent } = await holding(p, 50);
     // The holder's first keepalive tells the forwarder where cancels go: a client listening to the
     // reply inboxes sees it leave the server, and a round trip of the forwarder's then delivers it
     // there too. (Inboxes only: a listener on request subjects would answer for absent holders.)
@@ -157,13 +148,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
 
   test('a holder answers only while it has an agent that takes requests: a draining one leaves the subject', async () => {
     const p = prefix();
-    const local = new LocalAgentRouter();
-    const holder = await natsClient();
-    const responder = new AgentResponder({ nats: holder, local, instanceId: 'A', log, prefix: p, keepaliveMs: 100 });
-    local.listen(responder);
-    const agent = fakeAgent();
-    local.add('conn_1', agent.link);
-    await holder.flush();
+    const { holder, responder, agent } = await holding(p, 100);
     const remote = new NatsAgentRouter({ nats: await natsClient(), prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
     assert.notEqual(await remote.reach('conn_1'), null);
     agent.link.receive(encodeFrame({ v: 1, type: 'draining', graceMs: 1_000 }));
@@ -181,14 +166,18 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const remote = new NatsAgentRouter({ nats, prefix: p, log, keepaliveMs: 100, companiesCacheMs: 0 });
     return { local, nats, responder, remote, cluster: new ClusterAgentRouter(local, remote) };
   };
-
-  test('a forwarded write’s answer carries the write’s outcome', async () => {
+  /** Instance A holding conn_1 with writes on, and instance B, which forwards to it. */
+  const writeThroughB = async () => {
     const p = prefix();
     const a = await instance(p, 'A');
     const agent = fakeAgent(true);
     a.local.add('conn_1', agent.link);
     await a.nats.flush();
-    const b = await instance(p, 'B');
+    return { a, agent, b: await instance(p, 'B') };
+  };
+
+  test('a forwarded write’s answer carries the write’s outcome', async () => {
+    const { a, agent, b } = await writeThroughB();
     const pending = b.cluster.request('conn_1', write(), 5_000);
     await agent.requested();
     agent.answer('{"id":"A"}', 'created');
@@ -198,12 +187,7 @@ describe('forwarding requests between instances over a real nats-server', { skip
   });
 
   test('a holder whose agent drops mid-write, or that dies mid-write, is a dropped AgentLostError at the forwarder', async () => {
-    const p = prefix();
-    const a = await instance(p, 'A');
-    const agent = fakeAgent(true);
-    a.local.add('conn_1', agent.link);
-    await a.nats.flush();
-    const b = await instance(p, 'B');
+    const { a, agent, b } = await writeThroughB();
     const dropped = b.cluster.request('conn_1', write(), 5_000);
     await agent.requested();
     a.local.remove('conn_1', agent.link);

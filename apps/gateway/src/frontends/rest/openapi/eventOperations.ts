@@ -1,5 +1,6 @@
-import { DEFAULT_LIMIT, EVENT_OBJECT_NAMES, EVENT_TYPES, EventSchema, MAX_CURSOR_LENGTH, MAX_LIMIT } from '@gp-gateway/protocol';
+import { EVENT_OBJECT_NAMES, EVENT_TYPES, EventSchema } from '@gp-gateway/protocol';
 import { TIMESTAMP_FILTER_PATTERN } from './datePatterns.ts';
+import { pagingParameters } from './paging.ts';
 import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
 import { AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } from './responses.ts';
 
@@ -30,18 +31,7 @@ export function eventPaths(): Record<string, unknown> {
         tags: ['events'],
         security: readSecurity,
         parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            description: `Events per page, 1 to ${MAX_LIMIT}.`,
-            schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          },
-          {
-            name: 'cursor',
-            in: 'query',
-            description: "The previous page's nextCursor, unchanged, with the same filters.",
-            schema: { type: 'string', minLength: 1, maxLength: MAX_CURSOR_LENGTH },
-          },
+          ...pagingParameters('Events'),
           {
             name: 'type',
             in: 'query',

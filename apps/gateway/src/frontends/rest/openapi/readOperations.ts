@@ -1,10 +1,7 @@
 import {
-  DEFAULT_LIMIT,
   getEnvelopeSchema,
   listEnvelopeSchema,
-  MAX_CURSOR_LENGTH,
   MAX_IDS,
-  MAX_LIMIT,
   MAX_RECORD_ID_LENGTH,
   MAX_SEARCH_LENGTH,
   OBJECTS,
@@ -16,6 +13,7 @@ import { z } from 'zod';
 import { idExampleOf } from '../../../core/reads/idExamples.ts';
 import { DATE_FILTER_PATTERN, TIMESTAMP_FILTER_PATTERN } from './datePatterns.ts';
 import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
+import { pagingParameters } from './paging.ts';
 import { AGENT_ERRORS, AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } from './responses.ts';
 
 /**
@@ -83,19 +81,10 @@ const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /** components.parameters: paging and the routing headers (docs/api.md#routing-headers). */
 export function readParameters(): Record<string, unknown> {
+  const [limit, cursor] = pagingParameters('Objects', 'the same filters and company');
   return {
-    Limit: {
-      name: 'limit',
-      in: 'query',
-      description: `Objects per page, 1 to ${MAX_LIMIT}.`,
-      schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-    },
-    Cursor: {
-      name: 'cursor',
-      in: 'query',
-      description: "The previous page's nextCursor, unchanged, with the same filters and company.",
-      schema: { type: 'string', minLength: 1, maxLength: MAX_CURSOR_LENGTH },
-    },
+    Limit: limit,
+    Cursor: cursor,
     ConnectionId: {
       name: 'X-Connection-Id',
       in: 'header',

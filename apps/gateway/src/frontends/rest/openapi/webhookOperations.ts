@@ -1,5 +1,6 @@
-import { DEFAULT_LIMIT, MAX_CURSOR_LENGTH, MAX_LIMIT, WEBHOOK_DELIVERY_STATUSES, WebhookDeliverySchema } from '@gp-gateway/protocol';
+import { WEBHOOK_DELIVERY_STATUSES, WebhookDeliverySchema } from '@gp-gateway/protocol';
 import { TIMESTAMP_FILTER_PATTERN } from './datePatterns.ts';
+import { pagingParameters } from './paging.ts';
 import { jsonSchemaOf, schemaRef, type JsonSchema } from './jsonSchema.ts';
 import { AUTHENTICATED_ERRORS, errorResponses, rateLimitHeaders } from './responses.ts';
 
@@ -22,18 +23,7 @@ export function webhookPaths(): Record<string, unknown> {
         tags: ['webhooks'],
         security: [{ bearerKey: ['read'] }],
         parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            description: `Deliveries per page, 1 to ${MAX_LIMIT}.`,
-            schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          },
-          {
-            name: 'cursor',
-            in: 'query',
-            description: "The previous page's nextCursor, unchanged, with the same filters.",
-            schema: { type: 'string', minLength: 1, maxLength: MAX_CURSOR_LENGTH },
-          },
+          ...pagingParameters('Deliveries'),
           {
             name: 'endpointId',
             in: 'query',

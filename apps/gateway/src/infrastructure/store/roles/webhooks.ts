@@ -28,15 +28,13 @@ export interface WebhookEndpoint {
   updatedAt: string;
 }
 
-export interface NewWebhookEndpoint {
-  orgId: string;
-  url: string;
-  eventTypes: string[];
-  connectionIds: string[] | null;
-  description: string;
-  sealedSecret: string;
+/** What an endpoint is created with; the rest starts empty (no previous secret, enabled, not failing). */
+export type NewWebhookEndpoint = Pick<
+  WebhookEndpoint,
+  'orgId' | 'url' | 'eventTypes' | 'connectionIds' | 'description' | 'sealedSecret'
+> & {
   at: Date;
-}
+};
 
 /** What may change of an endpoint; absent fields stay as they are. */
 export type WebhookEndpointChanges = Partial<
