@@ -38,7 +38,8 @@ export function sandboxChanges(dir: string, service: OperationHandler, options: 
       state,
     }),
     companies: async () => (await service.health()).companies.map((c) => c.id),
-    log: log.child({ component: 'changes' }),
+    // The sandbox worker's logger already names its component (sandbox-agent); a second would repeat the key.
+    log,
     schedule,
   });
   return {
