@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from '@gp-gateway/testing';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GATEWAY_CLI = path.join(ROOT, 'apps/gateway/src/frontends/cli/main.ts');
@@ -39,18 +39,12 @@ function run(cli: string, args: string[], env: NodeJS.ProcessEnv): Started {
  * Polls `probe` until it returns a value. 50 ms between probes: a probe that is an API request
  * spends from its key's quota (docs/api.md#rate-limits: 100 per 10 s), which faster polling would empty while waiting.
  */
-export async function waitFor<T>(
+export function waitFor<T>(
   what: string,
   probe: () => T | null | undefined | Promise<T | null | undefined>,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+  return pollUntil(what, probe, { timeoutMs, everyMs: 50 });
 }
 
 /** How many of a process's JSON log lines carry this message (`"msg":"request started"`…). */
