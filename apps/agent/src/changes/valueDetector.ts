@@ -173,9 +173,8 @@ export class ValueDetector {
     const valuesEnd = idEnd + tracked.values.length;
     if (raw[0] === null || raw[0] === undefined) return null;
     const key = raw.slice(0, keyEnd).map((v, i) => (tracked.key[i]!.type.kind === 'int' ? Number(v) : String(v)));
-    const values = raw
-      .slice(idEnd, valuesEnd)
-      .map((v, i) => normalised(tracked.values[i]!.type.kind, v, dialect.decodeDateTime.bind(dialect)));
+    const decodeDateTime = (value: unknown) => dialect.decodeDateTime(value);
+    const values = raw.slice(idEnd, valuesEnd).map((v, i) => normalised(tracked.values[i]!.type.kind, v, decodeDateTime));
     const stamp = raw[valuesEnd];
     return {
       identity: JSON.stringify(key),
