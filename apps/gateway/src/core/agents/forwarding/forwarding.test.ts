@@ -239,9 +239,15 @@ describe('forwarding requests between instances over a real nats-server', { skip
     const p = prefix();
     const [a, b] = [await instance(p, 'A'), await instance(p, 'B')];
     assert.equal(await b.cluster.waitForAgent('conn_1', 300), false);
+    // The agent comes up on A once B has asked NATS and found none: the wait has to notice it later.
+    const request = b.nats.request.bind(b.nats);
+    let asked!: () => void;
+    const firstAsk = new Promise<void>((resolve) => (asked = resolve));
+    b.nats.request = (...args) => request(...args).finally(asked);
     const started = Date.now();
     const waiting = b.cluster.waitForAgent('conn_1', 1_500);
-    setTimeout(() => a.local.add('conn_1', fakeAgent(true).link), 300);
+    await firstAsk;
+    a.local.add('conn_1', fakeAgent(true).link);
     assert.equal(await waiting, true);
     assert.ok(Date.now() - started < 1_500, `took ${Date.now() - started} ms`);
     await a.responder.stop();
