@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { ScriptedAgent } from '@gp-gateway/testing';
+import { pollUntil, ScriptedAgent } from '@gp-gateway/testing';
 import { AdminService } from '../../core/admin/adminService.ts';
 import { sha256Hex } from '../../core/auth/secrets.ts';
 import type { ApiKey, ConnectionWithPresence } from '../../infrastructure/store/store.ts';
@@ -130,9 +130,9 @@ test('the keys page shows the checklist with a ready curl until the agent connec
   const plant = await admin.createConnection({ orgId, name: 'Plant', defaultCompany: 'TWO' });
   const agent = await ScriptedAgent.connect(h.gateway.url, plant.agentToken);
   try {
-    const until = Date.now() + 5000;
-    while (!(await admin.listConnections(orgId)).some((c) => c.presence.connectedAgents > 0) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
+    await pollUntil('the agent counted as connected', async () =>
+      (await admin.listConnections(orgId)).some((c) => c.presence.connectedAgents > 0),
+    );
     html = await keysPage();
     assert.deepEqual(stepsOf(html), ['Connect GP: done', 'Create a key: to do', 'Make a first call: to do']);
     assert.ok(

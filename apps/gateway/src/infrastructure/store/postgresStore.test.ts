@@ -4,14 +4,13 @@ import net from 'node:net';
 import pg from 'pg';
 import { FIXTURE_AT, twoOrganisationsAtStep3 } from '../../testing/migrationFixtures.ts';
 import { storeContract } from '../../testing/storeContract.ts';
-import { findPostgresBinaries, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
+import { findPostgresBinaries, pollUntil, startPostgresServer, type PostgresServer } from '@gp-gateway/testing';
 import { postgresEngine } from './engines/postgres.ts';
 import { KEYS_CHANGED_CHANNEL, PostgresKeyMemory } from './engines/postgresKeyMemory.ts';
 import { openPostgresStore } from './openStore.ts';
 import { Kysely, PostgresDialect } from 'kysely';
 import { MIGRATION_TABLE, storeMigrations } from './sql/migrations.ts';
 import { storeOn } from './sql/sqlStore.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The store contract and what only PostgreSQL has (migrations run by instances starting at once,
@@ -181,22 +180,16 @@ describe('the PostgreSQL store', { skip: missing ?? false }, () => {
       };
       assert.equal(await read(), null);
       await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
-      const deadline = Date.now() + 2_000;
-      while ((await read()) === null && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-      assert.notEqual(await read(), null, 'heard through the trigger');
+      await pollUntil('the revocation heard through the trigger', async () => (await read()) !== null, { timeoutMs: 2_000, everyMs: 1 });
 
       // The listener's connection is killed: until it is back, nothing is answered from memory.
       await sql.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
       await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${KEYS_CHANGED_CHANNEL}`]);
-      const down = Date.now() + 2_000;
-      while (listening() && Date.now() < down) await sleep(5);
-      assert.equal(listening(), false);
+      await pollUntil('the listener noticing its connection killed', () => !listening(), { timeoutMs: 2_000, everyMs: 5 });
       assert.equal(await read(), null);
       await sql.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
       assert.notEqual(await read(), null, 'read from the database at once, no notification needed');
-      const back = Date.now() + 5_000;
-      while (!listening() && Date.now() < back) await sleep(20);
-      assert.equal(listening(), true, 'the listener reconnects');
+      await pollUntil('the listener reconnecting', () => listening(), { timeoutMs: 5_000, everyMs: 20 });
     } finally {
       await sql.end();
       await store.close();

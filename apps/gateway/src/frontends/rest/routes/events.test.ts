@@ -4,9 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Change } from '@gp-gateway/protocol';
-import type { ScriptedAgent } from '@gp-gateway/testing';
+import { pollUntil, type ScriptedAgent } from '@gp-gateway/testing';
 import { startWriteHarness, type WriteHarness } from '../../../testing/writeHarness.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The change feed end to end in the gateway (docs/api.md#events): agents over real WebSockets report
@@ -67,15 +66,6 @@ async function readAll(query = '', cursor: string | null = null, key = h.keys.re
   }
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(10);
-  }
-}
-
 test('an agent is offered the feed, its changes are stored once each however many agents report them, and read in order with a cursor', async () => {
   const first: ScriptedAgent = await h.agent('hq', { host: 'gp-1' });
   assert.deepEqual(first.features, ['changes'], 'the welcome offers the change feed');
@@ -121,18 +111,18 @@ test('an agent is offered the feed, its changes are stored once each however man
   assert.deepEqual(one.body.data, events[1]);
   assert.ok(one.headers.get('x-ratelimit-limit'), 'the same limits and headers as lists');
 
-  const online = await until(
-    () => readAll('type=connection.online'),
-    (r) => r.events.length > 0,
-  );
+  const online = await pollUntil('the connection.online event', async () => {
+    const read = await readAll('type=connection.online');
+    return read.events.length > 0 && read;
+  });
   assert.equal(online.events.length, 1, "the connection's first agent brought it online; the second did not again");
   assert.deepEqual(online.events[0].data, { agentVersion: 'scripted', agentHost: 'gp-1' });
 
   await h.dropAgents();
-  const offline = await until(
-    () => readAll('type=connection.offline'),
-    (r) => r.events.length > 0,
-  );
+  const offline = await pollUntil('the connection.offline event', async () => {
+    const read = await readAll('type=connection.offline');
+    return read.events.length > 0 && read;
+  });
   assert.equal(offline.events.length, 1, 'offline once, when its last agent left');
 });
 
