@@ -7,32 +7,8 @@ export type { ErrorBody, ErrorCode, ValidationIssue } from './errors.ts';
 // Value formats (docs/api.md#value-formats)
 export { DateOnlySchema, DecimalStringSchema, ModifiedAtSchema, UtcTimestampSchema } from './values.ts';
 
-// Resources (docs/api.md#objects)
-export {
-  AccountSchema,
-  ApDocumentSchema,
-  ArDocumentSchema,
-  BatchSchema,
-  CheckbookSchema,
-  CompanySchema,
-  CustomerAddressSchema,
-  CustomerSchema,
-  DistributionSchema,
-  FiscalPeriodSchema,
-  GlEntrySchema,
-  ItemQuantitySchema,
-  ItemSchema,
-  PaymentTermSchema,
-  PurchaseOrderLineSchema,
-  PurchaseOrderSchema,
-  SalesOrderLineSchema,
-  SalesOrderSchema,
-  SalespersonSchema,
-  SiteSchema,
-  VendorAddressSchema,
-  VendorSchema,
-} from './resources.ts';
-export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
+// Resources (docs/api.md#objects): resources.ts holds only the public resource schemas and their types, so all of it is exported.
+export * from './resources.ts';
 
 // Key rotation (docs/api.md#key-rotation)
 export { PublicApiKeySchema, RotateKeyBodySchema, RotatedKeySchema } from './keys.ts';
