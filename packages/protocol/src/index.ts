@@ -13,25 +13,8 @@ export * from './resources.ts';
 // Key rotation (docs/api.md#key-rotation)
 export { PublicApiKeySchema, RotateKeyBodySchema, RotatedKeySchema } from './keys.ts';
 
-// Enumerations (docs/api.md#enumerations)
-export {
-  ACCOUNT_TYPES,
-  AP_DISTRIBUTION_TYPES,
-  AP_DOCUMENT_TYPES,
-  AR_DISTRIBUTION_TYPES,
-  AR_DOCUMENT_TYPES,
-  ITEM_TRACKING,
-  ITEM_TYPES,
-  POSTING_TYPES,
-  PURCHASE_ORDER_STATUSES,
-  PURCHASE_ORDER_TYPES,
-  SALES_DOCUMENT_TYPES,
-  TEN99_TYPES,
-  VENDOR_STATUSES,
-  codeOf,
-  namesOf,
-} from './enums.ts';
-export type { CodeNames } from './enums.ts';
+// Enumerations (docs/api.md#enumerations): enums.ts holds only the public code tables and their two lookups, so all of it is exported.
+export * from './enums.ts';
 
 // Envelopes (docs/api.md#lists-and-paging, docs/api.md#get-by-id)
 export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
