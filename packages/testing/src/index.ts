@@ -4,6 +4,7 @@ export * from './openApiContract.ts';
 export * from './pollUntil.ts';
 export * from './prometheus.ts';
 export * from './scriptedAgent.ts';
+export * from './servers/clusterServers.ts';
 export * from './servers/nats.ts';
 export * from './servers/postgres.ts';
 export * from './servers/redis.ts';
