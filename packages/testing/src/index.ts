@@ -11,3 +11,4 @@ export * from './servers/redis.ts';
 export * from './servers/serverProcess.ts';
 export * from './tcpBalancer.ts';
 export * from './throwawayCertificate.ts';
+export * from './untilAnnounced.ts';
