@@ -23,6 +23,7 @@ import {
   dayStartMs,
   isoDay,
   pastTimestamp,
+  postedAfter,
   rowTimestamp,
 } from './clock.ts';
 import type { CustomerRef } from './customers.ts';
@@ -278,19 +279,7 @@ const pad8 = (n: number) => String(n).padStart(8, '0');
 /** A random document date on the demo's timeline, and when it was posted. */
 function randomDates(rng: Rng): { documentMs: number; postedMs: number } {
   const documentMs = dayStartMs(DEMO_TIMELINE_START_MS + Math.floor(rng.next() * (DEMO_TODAY_MS - DEMO_TIMELINE_START_MS)));
-  const postedMs = pastTimestamp(
-    rng,
-    documentMs +
-      rng.weighted([
-        [0, 50],
-        [1, 30],
-        [rng.int(2, 6), 20],
-      ] as const) *
-        DAY_MS +
-      businessTimeOfDayMs(rng) +
-      rng.int(0, 999),
-  );
-  return { documentMs, postedMs };
+  return { documentMs, postedMs: postedAfter(rng, documentMs, 6) };
 }
 
 export const RECEIVABLE_EXTRAS_PER_SCALE = 120;
