@@ -17,7 +17,8 @@ const RM_EXTRA_TYPES = [
   [7, 30],
   [8, 19],
 ] as const;
-const RM_PREFIX: Record<ReceivableType, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
+/** Prefixes of the demo's own receivables document numbers (numbering.ts starts a type no document has at its prefix's 00000001). */
+export const RM_PREFIX: Record<ReceivableType, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
 const RM_DESCRIPTIONS: Record<ReceivableType, readonly string[]> = {
   1: ['', '', 'Sales', 'Equipment sale'],
   3: ['Price adjustment', 'Freight rebill', 'Short payment'],
