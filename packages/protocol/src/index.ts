@@ -107,21 +107,8 @@ export type {
   WriteOutcome,
 } from './frames.ts';
 
-// The change feed (docs/api.md#events)
-export {
-  CHANGE_KINDS,
-  ChangeSchema,
-  EVENT_NOUNS,
-  EVENT_OBJECT_NAMES,
-  EVENT_TYPES,
-  EventObjectNameSchema,
-  EventSchema,
-  MAX_CHANGES_PER_FRAME,
-  eventTypeMatches,
-  eventTypeOf,
-  eventTypePatternProblem,
-} from './changes.ts';
-export type { Change, ChangeKind, Event, EventObjectName } from './changes.ts';
+// The change feed (docs/api.md#events): changes.ts is public whole
+export * from './changes.ts';
 export { parseEventsQuery } from './eventQuery.ts';
 export type { EventsQuery } from './eventQuery.ts';
 
@@ -160,18 +147,6 @@ export type { WriteBody, WriteBodyCheck } from './writeBody.ts';
 // Agent versions named in the welcome (docs/decisions.md#agent-updates)
 export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';
 
-// The agent's release folder (docs/decisions.md#agent-updates)
-export {
-  RELEASE_DOWNLOADS_PATH,
-  RELEASE_MANIFEST_FILE,
-  RELEASE_PLATFORMS,
-  RELEASE_PUBLIC_KEY_FILES,
-  RELEASE_SIGNATURE_FILE,
-  RELEASE_SUMS_FILE,
-  ReleaseFileNameSchema,
-  ReleaseManifestSchema,
-  parseSums,
-  releasePlatformOf,
-} from './releaseManifest.ts';
-export type { ReleaseFile, ReleaseManifest, ReleasePlatform } from './releaseManifest.ts';
+// The agent's release folder (docs/decisions.md#agent-updates): releaseManifest.ts is public whole
+export * from './releaseManifest.ts';
 export type { AgentVersions } from './agentVersions.ts';
