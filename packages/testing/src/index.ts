@@ -10,5 +10,6 @@ export * from './servers/postgres.ts';
 export * from './servers/redis.ts';
 export * from './servers/serverProcess.ts';
 export * from './tcpBalancer.ts';
+export * from './testAgentHello.ts';
 export * from './throwawayCertificate.ts';
 export * from './untilAnnounced.ts';
