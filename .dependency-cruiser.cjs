@@ -4,6 +4,15 @@
  * files; move the shared piece down rather than adding an exception.
  */
 const gateway = '^apps/gateway/src/';
+const agent = '^apps/agent/src/';
+
+/** The rule `name`: the agent's folders `layers` (their tests excepted) import none of the folders `above`. */
+const agentLayersBelow = (name, layers, above) => ({
+  name,
+  severity: 'error',
+  from: { path: `${agent}(${layers})/`, pathNot: '\\.test\\.ts$' },
+  to: { path: `${agent}(${above})/` },
+});
 
 module.exports = {
   forbidden: [
@@ -29,53 +38,20 @@ module.exports = {
       to: { path: '^apps/gateway/' },
     },
     {
-      name: 'agent-layers',
+      ...agentLayersBelow('agent-layers', 'sql|catalogue|db|service|writes|connection|diagnostics', 'cli'),
       comment:
         'The agent from the bottom up: sql (the neutral query model and its dialects) ▸ catalogue (what ' +
         'each API field and filter means in GP) ▸ db (executors) ▸ service (read operations) ▸ writes (write ' +
         'operations, which read back through the catalogue) ▸ connection (the WebSocket client) ▸ diagnostics ' +
         '(the checks of `gp-agent diagnose`) ▸ cli. A ' +
         'layer imports only layers below it; tests may reach further.',
-      severity: 'error',
-      from: { path: '^apps/agent/src/(sql|catalogue|db|service|writes|connection|diagnostics)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/cli/' },
     },
-    {
-      name: 'agent-sql-and-catalogue-below-execution',
-      severity: 'error',
-      from: { path: '^apps/agent/src/(sql|catalogue)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(db|service|writes|connection|diagnostics)/' },
-    },
-    {
-      name: 'agent-sql-below-catalogue',
-      severity: 'error',
-      from: { path: '^apps/agent/src/sql/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/catalogue/' },
-    },
-    {
-      name: 'agent-db-below-service',
-      severity: 'error',
-      from: { path: '^apps/agent/src/db/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(service|writes|connection|diagnostics)/' },
-    },
-    {
-      name: 'agent-service-below-writes',
-      severity: 'error',
-      from: { path: '^apps/agent/src/service/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(writes|connection|diagnostics)/' },
-    },
-    {
-      name: 'agent-connection-below-diagnostics',
-      severity: 'error',
-      from: { path: '^apps/agent/src/connection/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/diagnostics/' },
-    },
-    {
-      name: 'agent-writes-below-connection',
-      severity: 'error',
-      from: { path: '^apps/agent/src/writes/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^apps/agent/src/(connection|diagnostics)/' },
-    },
+    agentLayersBelow('agent-sql-and-catalogue-below-execution', 'sql|catalogue', 'db|service|writes|connection|diagnostics'),
+    agentLayersBelow('agent-sql-below-catalogue', 'sql', 'catalogue'),
+    agentLayersBelow('agent-db-below-service', 'db', 'service|writes|connection|diagnostics'),
+    agentLayersBelow('agent-service-below-writes', 'service', 'writes|connection|diagnostics'),
+    agentLayersBelow('agent-connection-below-diagnostics', 'connection', 'diagnostics'),
+    agentLayersBelow('agent-writes-below-connection', 'writes', 'connection|diagnostics'),
     {
       name: 'gateway-infrastructure-at-the-bottom',
       comment:

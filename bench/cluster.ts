@@ -8,7 +8,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { DEFAULT_TIMINGS, nextReconnect } from '@gp-gateway/agent';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
-import { startNats, startPostgresServer, startRedis } from '@gp-gateway/testing';
+import { startNats, startPostgresServer, startRedis, testAgentHello } from '@gp-gateway/testing';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { log, memory, ROOT } from './system.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -109,14 +109,7 @@ class FakeAgent {
     ws.on('open', () => {
       this.openedAt = Date.now();
       this.enter('open');
-      ws.send(
-        JSON.stringify({
-          v: 1,
-          type: 'hello',
-          agent: { version: '0.1.0', host: 'bench', platform: 'linux', dialect: 'sqlite' },
-          companies: [{ id: 'TWO', name: 'Two', number: 1 }],
-        }),
-      );
+      ws.send(testAgentHello({ version: '0.1.0', host: 'bench' }));
     });
     ws.on('message', (data: Buffer) => {
       if (!this.welcomedAt && data.toString().startsWith('{"v":1,"type":"welcome"')) {

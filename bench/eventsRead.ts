@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { AdminService, createLogger, openStore, startGateway } from '@gp-gateway/gateway';
+import { AdminService, openStore } from '@gp-gateway/gateway';
+import { startSilentGateway } from './silentGateway.ts';
 
 /**
  * `pnpm bench:events`: events read per second through `GET /v1/events`, following the feed with
@@ -36,14 +36,7 @@ try {
     });
     await store.appendEvents(events, new Date());
   }
-  const gateway = await startGateway({
-    store,
-    log: createLogger('silent'),
-    cursorSecret: randomBytes(32),
-    port: 0,
-    host: '127.0.0.1',
-    requestTimeoutMs: 30_000,
-  });
+  const gateway = await startSilentGateway(store, 30_000);
   try {
     let cursor: string | null = null;
     let read = 0;

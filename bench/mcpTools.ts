@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createLogger, startGateway, type Scope } from '@gp-gateway/gateway';
+import type { Scope } from '@gp-gateway/gateway';
 import { tempStore } from '@gp-gateway/gateway/testing';
+import { startSilentGateway } from './silentGateway.ts';
 
 /**
  * `pnpm bench:mcp`: what an MCP host hands its model on every turn before anything is asked, the
@@ -14,14 +14,7 @@ const TARGET_CHARACTERS = 6_000;
 
 async function main() {
   const { store, admin, dispose } = await tempStore();
-  const gateway = await startGateway({
-    store,
-    log: createLogger('silent'),
-    cursorSecret: randomBytes(32),
-    port: 0,
-    host: '127.0.0.1',
-    requestTimeoutMs: 5_000,
-  });
+  const gateway = await startSilentGateway(store, 5_000);
   try {
     const org = await admin.createOrganisation('Bench MCP');
     const rows: string[] = ['| key scopes | tools | tools/list characters | about tokens |', '|---|---:|---:|---:|'];

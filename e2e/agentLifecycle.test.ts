@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePort } from '@gp-gateway/testing';
 import Database from 'better-sqlite3';
 import { DEMO_COMPANIES, generateDemo } from '@gp-gateway/gp-demo';
 import { diagnose } from '../apps/agent/src/cli/commands/diagnose.ts';
@@ -145,16 +145,6 @@ async function get(label: Label | string, pathAndQuery: string) {
     headers: { authorization: `Bearer ${liveKey}`, 'x-connection-id': connection.id },
   });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers, ms: Date.now() - started };
-}
-
-/** A port nothing listens on (it was free a moment ago). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves when the process has printed a line matching `pattern` (after `from` characters of its output). */

@@ -9,9 +9,8 @@ import { generateDemo } from '@gp-gateway/gp-demo';
 import { openLocalAdmin, sha256Hex } from '@gp-gateway/gateway';
 import { provisionOrganisation, startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '@gp-gateway/gateway/testing';
 import {
-  findPostgresBinaries,
   ScriptedAgent,
-  skipWithout,
+  skipWithoutClusterServers,
   startPostgresServer,
   startNats,
   startRedis,
@@ -31,12 +30,7 @@ import { processHoldingConnection } from './support/sockets.ts';
  * lives there), an agent process and clients reaching the instances through a TCP balancer.
  * Instances are stopped (SIGTERM: drained) and killed (SIGKILL) under load, as in a deploy and an outage.
  */
-const postgres = findPostgresBinaries();
-if ('missing' in postgres) console.warn(`\n*** SKIPPED: gateway cluster e2e: ${postgres.missing}. ***\n`);
-const skip =
-  ('missing' in postgres ? postgres.missing : false) ||
-  skipWithout('redis-server', 'gateway cluster e2e') ||
-  skipWithout('nats-server', 'gateway cluster e2e');
+const skip = skipWithoutClusterServers('gateway cluster e2e');
 
 const AGENT_ENV = {
   GP_AGENT_HEARTBEAT_INTERVAL_MS: '200',

@@ -2,7 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '@gp-gateway/testing';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
@@ -111,15 +111,6 @@ test(
     assert.match(run.stderr, /rotating pattern: \/var\/log\/gp-agent\/\*\.log/);
   },
 );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test('the service command runs the agent from its configuration file; it keeps retrying an absent gateway, reopens its log on SIGHUP and stops with exit 0', async () => {
   const site = path.join(tmp, 'demo');

@@ -9,8 +9,7 @@ import path from 'node:path';
 import { generateDemo } from '@gp-gateway/gp-demo';
 import { provisionOrganisation } from '@gp-gateway/gateway/testing';
 import {
-  findPostgresBinaries,
-  skipWithout,
+  skipWithoutClusterServers,
   startNats,
   startPostgresServer,
   startRedis,
@@ -27,12 +26,7 @@ import { startAgentProcess, startGatewayProcess, waitFor, type Started } from '.
  * gateway processes on PostgreSQL, Redis and NATS (started here) and an agent process, all exporting
  * to the receiver because OTEL_EXPORTER_OTLP_ENDPOINT names it; each span's parent is checked.
  */
-const postgres = findPostgresBinaries();
-if ('missing' in postgres) console.warn(`\n*** SKIPPED: traces across instances: ${postgres.missing}. ***\n`);
-const skip =
-  ('missing' in postgres ? postgres.missing : false) ||
-  skipWithout('redis-server', 'traces across instances') ||
-  skipWithout('nats-server', 'traces across instances');
+const skip = skipWithoutClusterServers('traces across instances');
 
 interface Span {
   service: string;

@@ -83,12 +83,29 @@ const AP_NAMES =
 const SOP_NAMES =
   "CASE SOPTYPE WHEN 1 THEN 'quote' WHEN 2 THEN 'order' WHEN 3 THEN 'invoice' WHEN 4 THEN 'return' WHEN 5 THEN 'backOrder' WHEN 6 THEN 'fulfillmentOrder' ELSE SOPTYPE END";
 
+type Expected = { database: string; sources: string[]; key: (row: any) => string };
+
+/**
+ * A subledger list over its open and history tables, read the same way from both: a row's identity
+ * is its type's API name (`names`, a CASE over the type column) and its document number.
+ */
+function typedDocuments(
+  names: string,
+  tables: [string, string],
+  where: string,
+  order: string,
+  [column, field]: [string, string],
+): Expected {
+  const statement = (table: string) => `SELECT ${names} || ':' || rtrim(${column}) FROM ${table} WHERE ${where} ORDER BY ${order}`;
+  return { database: 'TWO', sources: tables.map(statement), key: (r) => `${r.type}:${r[field]}` };
+}
+
 /**
  * For each top-level list: the database, a SQL statement per source table giving the identity of
  * each row in the order the API must return it (the key GP indexes: docs/decisions.md#keyset-paging-on-gps-own-indexes;
  * GL lines by DEX_ROW_ID, their primary key), and the same identity read from an API object.
  */
-const EXPECTED: Record<string, { database: string; sources: string[]; key: (row: any) => string }> = {
+const EXPECTED: Record<string, Expected> = {
   companies: { database: 'DYNAMICS', sources: ['SELECT rtrim(INTERID) FROM SY01500 ORDER BY CMPANYID'], key: (r) => r.id },
   customers: { database: 'TWO', sources: ['SELECT rtrim(CUSTNMBR) FROM RM00101 ORDER BY CUSTNMBR'], key: (r) => r.id },
   vendors: { database: 'TWO', sources: ['SELECT rtrim(VENDORID) FROM PM00200 ORDER BY VENDORID'], key: (r) => r.id },
@@ -111,38 +128,10 @@ const EXPECTED: Record<string, { database: string; sources: string[]; key: (row:
     ],
     key: (r) => String(r.journalEntryNumber),
   },
-  'ar-invoices': {
-    database: 'TWO',
-    sources: [
-      `SELECT ${AR_NAMES} || ':' || rtrim(DOCNUMBR) FROM RM20101 WHERE ${AR_INVOICE} ORDER BY RMDTYPAL, DOCNUMBR`,
-      `SELECT ${AR_NAMES} || ':' || rtrim(DOCNUMBR) FROM RM30101 WHERE ${AR_INVOICE} ORDER BY RMDTYPAL, DOCNUMBR`,
-    ],
-    key: (r) => `${r.type}:${r.documentNumber}`,
-  },
-  'ar-payments': {
-    database: 'TWO',
-    sources: [
-      `SELECT ${AR_NAMES} || ':' || rtrim(DOCNUMBR) FROM RM20101 WHERE RMDTYPAL = 9 ORDER BY DOCNUMBR`,
-      `SELECT ${AR_NAMES} || ':' || rtrim(DOCNUMBR) FROM RM30101 WHERE RMDTYPAL = 9 ORDER BY DOCNUMBR`,
-    ],
-    key: (r) => `${r.type}:${r.documentNumber}`,
-  },
-  'ap-invoices': {
-    database: 'TWO',
-    sources: [
-      `SELECT ${AP_NAMES} || ':' || rtrim(VCHRNMBR) FROM PM20000 WHERE ${AP_INVOICE} ORDER BY DOCTYPE, VCHRNMBR`,
-      `SELECT ${AP_NAMES} || ':' || rtrim(VCHRNMBR) FROM PM30200 WHERE ${AP_INVOICE} ORDER BY DOCTYPE, VCHRNMBR`,
-    ],
-    key: (r) => `${r.type}:${r.voucherNumber}`,
-  },
-  'ap-payments': {
-    database: 'TWO',
-    sources: [
-      `SELECT ${AP_NAMES} || ':' || rtrim(VCHRNMBR) FROM PM20000 WHERE DOCTYPE = 6 ORDER BY VCHRNMBR`,
-      `SELECT ${AP_NAMES} || ':' || rtrim(VCHRNMBR) FROM PM30200 WHERE DOCTYPE = 6 ORDER BY VCHRNMBR`,
-    ],
-    key: (r) => `${r.type}:${r.voucherNumber}`,
-  },
+  'ar-invoices': typedDocuments(AR_NAMES, ['RM20101', 'RM30101'], AR_INVOICE, 'RMDTYPAL, DOCNUMBR', ['DOCNUMBR', 'documentNumber']),
+  'ar-payments': typedDocuments(AR_NAMES, ['RM20101', 'RM30101'], 'RMDTYPAL = 9', 'DOCNUMBR', ['DOCNUMBR', 'documentNumber']),
+  'ap-invoices': typedDocuments(AP_NAMES, ['PM20000', 'PM30200'], AP_INVOICE, 'DOCTYPE, VCHRNMBR', ['VCHRNMBR', 'voucherNumber']),
+  'ap-payments': typedDocuments(AP_NAMES, ['PM20000', 'PM30200'], 'DOCTYPE = 6', 'VCHRNMBR', ['VCHRNMBR', 'voucherNumber']),
   'sales-orders': {
     database: 'TWO',
     sources: [

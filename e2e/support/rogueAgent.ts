@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import WebSocket from 'ws';
+import { testAgentHello } from '@gp-gateway/testing';
 
 /** What a rogue agent saw: the gateway's frames as parsed headers, and how its socket ended. */
 export interface RogueAgent {
@@ -54,14 +55,7 @@ export function rogueAgent(gatewayUrl: string, token: string, options: RogueOpti
   welcomed.catch(() => {});
   ws.on('open', () => {
     if (options.hello === false) return;
-    ws.send(
-      JSON.stringify({
-        v: 1,
-        type: 'hello',
-        agent: { version: 'rogue', host: 'rogue', platform: 'linux', dialect: 'sqlite' },
-        companies: [{ id: 'TWO', name: 'Rogue', number: 1 }],
-      }),
-    );
+    ws.send(testAgentHello({ version: 'rogue', host: 'rogue', companyName: 'Rogue' }));
   });
   return { ws, frames, welcomed, closed, refused };
 }

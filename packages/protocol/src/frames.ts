@@ -19,6 +19,14 @@ export const PROTOCOL_VERSION = 1;
 
 const V = z.literal(PROTOCOL_VERSION);
 
+/** A frame of `type`: the protocol version and the type that every frame but the hello begins with, then its own fields. */
+function frameOf<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ v: V, type: z.literal(type), ...shape });
+}
+
+/** What pairs a request with its response, error or cancel, and changes with their ack. */
+const FrameId = z.string().max(64);
+
 export const AgentInfoSchema = z.object({
   version: z.string().max(64),
   /** The commit the agent was built from ("source" when run from a checkout); agents before it sent none. */
@@ -76,9 +84,7 @@ export const GATEWAY_FEATURES = ['changes'] as const;
  * Gateway → agent, the answer to a hello it accepts. `agentVersions` (the oldest agent the gateway
  * supports, the newest it offers) was added after the first release of protocol 1: older agents drop it.
  */
-const WelcomeFrameSchema = z.object({
-  v: V,
-  type: z.literal('welcome'),
+const WelcomeFrameSchema = frameOf('welcome', {
   connectionId: z.string(),
   features: z.array(z.string().max(32)).max(32).optional(),
   agentVersions: AgentVersionsSchema.optional(),
@@ -90,10 +96,8 @@ const WelcomeFrameSchema = z.object({
  * until then the agent keeps them and its watermark where they were, and sends them again on its
  * next link if this one drops (the store keeps one event per change, so twice is harmless).
  */
-export const ChangesFrameSchema = z.object({
-  v: V,
-  type: z.literal('changes'),
-  id: z.string().max(64),
+export const ChangesFrameSchema = frameOf('changes', {
+  id: FrameId,
   object: EventObjectNameSchema,
   company: z.string().max(5),
   changes: z.array(ChangeSchema).min(1).max(MAX_CHANGES_PER_FRAME),
@@ -103,10 +107,8 @@ export const ChangesFrameSchema = z.object({
  * Gateway → agent: the changes of frame `id` are stored (`stored`: events new to the store, the
  * rest it already had), or could not be (`error`: the agent sends them again later).
  */
-export const ChangesAckFrameSchema = z.object({
-  v: V,
-  type: z.literal('changes-ack'),
-  id: z.string().max(64),
+export const ChangesAckFrameSchema = frameOf('changes-ack', {
+  id: FrameId,
   stored: z.number().int().nonnegative(),
   error: z.string().max(500).optional(),
 });
@@ -115,9 +117,7 @@ export const ChangesAckFrameSchema = z.object({
  * Agent → gateway, whenever its health or company list changes and every few minutes besides,
  * so that operators see the current state without waiting for a reconnect.
  */
-export const StatusFrameSchema = z.object({
-  v: V,
-  type: z.literal('status'),
+export const StatusFrameSchema = frameOf('status', {
   companies: z.array(CompanySchema).max(1000),
   health: AgentHealthSchema,
 });
@@ -127,17 +127,15 @@ export const StatusFrameSchema = z.object({
  * period) and accepts no new ones; the gateway sends new requests to another agent of the
  * connection, or answers 503 at once.
  */
-export const DrainingFrameSchema = z.object({ v: V, type: z.literal('draining'), graceMs: z.number().int().nonnegative() });
+export const DrainingFrameSchema = frameOf('draining', { graceMs: z.number().int().nonnegative() });
 
 /**
  * Gateway → agent: stop working on a request, because its deadline passed (the client has its 504)
  * or nobody waits for the answer any more. The agent cancels the running statement and answers
  * with an error frame, which the gateway only logs.
  */
-export const CancelFrameSchema = z.object({
-  v: V,
-  type: z.literal('cancel'),
-  id: z.string().max(64),
+export const CancelFrameSchema = frameOf('cancel', {
+  id: FrameId,
   reason: z.enum(['deadline', 'abandoned']),
 });
 
@@ -216,10 +214,8 @@ export function operationObject(op: Operation): string | null {
   return op.kind === 'outcome' ? null : op.object;
 }
 
-export const RequestFrameSchema = z.object({
-  v: V,
-  type: z.literal('request'),
-  id: z.string().max(64),
+export const RequestFrameSchema = frameOf('request', {
+  id: FrameId,
   /** Milliseconds the agent has before the gateway gives up on the answer. */
   timeoutMs: z.number().int().positive(),
   op: OperationSchema,
@@ -246,18 +242,14 @@ export type WriteOutcome = z.infer<typeof WriteOutcomeSchema>;
  * created record as read back from GP (write, outcome; for gl-entries the array of the entry's
  * lines). Writes and outcomes carry `outcome`; `not_executed` has no payload.
  */
-export const ResponseFrameSchema = z.object({
-  v: V,
-  type: z.literal('response'),
-  id: z.string().max(64),
+export const ResponseFrameSchema = frameOf('response', {
+  id: FrameId,
   next: PositionSchema.nullable(),
   outcome: WriteOutcomeSchema.optional(),
 });
 
-export const ErrorFrameSchema = z.object({
-  v: V,
-  type: z.literal('error'),
-  id: z.string().max(64),
+export const ErrorFrameSchema = frameOf('error', {
+  id: FrameId,
   code: ErrorCodeSchema,
   message: z.string().max(2000),
   /** The error envelope's `details`: the issues of a refused write (`issues`, `gp`). */
@@ -271,10 +263,8 @@ export const ErrorFrameSchema = z.object({
  * may come before the hello: that is how diagnose probes a gateway without becoming an agent.
  * (Liveness itself uses WebSocket-level pings in both directions, answered by the socket library.)
  */
-export const PingFrameSchema = z.object({ v: V, type: z.literal('ping'), at: z.number() });
-export const PongFrameSchema = z.object({
-  v: V,
-  type: z.literal('pong'),
+export const PingFrameSchema = frameOf('ping', { at: z.number() });
+export const PongFrameSchema = frameOf('pong', {
   at: z.number(),
   now: z.number().optional(),
   /** In the gateway's answer to a ping before the hello: the agent versions, as the welcome names them, for diagnose (older gateways send none). */

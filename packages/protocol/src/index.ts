@@ -7,55 +7,14 @@ export type { ErrorBody, ErrorCode, ValidationIssue } from './errors.ts';
 // Value formats (docs/api.md#value-formats)
 export { DateOnlySchema, DecimalStringSchema, ModifiedAtSchema, UtcTimestampSchema } from './values.ts';
 
-// Resources (docs/api.md#objects)
-export {
-  AccountSchema,
-  ApDocumentSchema,
-  ArDocumentSchema,
-  BatchSchema,
-  CheckbookSchema,
-  CompanySchema,
-  CustomerAddressSchema,
-  CustomerSchema,
-  DistributionSchema,
-  FiscalPeriodSchema,
-  GlEntrySchema,
-  ItemQuantitySchema,
-  ItemSchema,
-  PaymentTermSchema,
-  PurchaseOrderLineSchema,
-  PurchaseOrderSchema,
-  SalesOrderLineSchema,
-  SalesOrderSchema,
-  SalespersonSchema,
-  SiteSchema,
-  VendorAddressSchema,
-  VendorSchema,
-} from './resources.ts';
-export type { Company, Customer, CustomerAddress, GlEntry } from './resources.ts';
+// Resources (docs/api.md#objects): resources.ts holds only the public resource schemas and their types, so all of it is exported.
+export * from './resources.ts';
 
 // Key rotation (docs/api.md#key-rotation)
 export { PublicApiKeySchema, RotateKeyBodySchema, RotatedKeySchema } from './keys.ts';
 
-// Enumerations (docs/api.md#enumerations)
-export {
-  ACCOUNT_TYPES,
-  AP_DISTRIBUTION_TYPES,
-  AP_DOCUMENT_TYPES,
-  AR_DISTRIBUTION_TYPES,
-  AR_DOCUMENT_TYPES,
-  ITEM_TRACKING,
-  ITEM_TYPES,
-  POSTING_TYPES,
-  PURCHASE_ORDER_STATUSES,
-  PURCHASE_ORDER_TYPES,
-  SALES_DOCUMENT_TYPES,
-  TEN99_TYPES,
-  VENDOR_STATUSES,
-  codeOf,
-  namesOf,
-} from './enums.ts';
-export type { CodeNames } from './enums.ts';
+// Enumerations (docs/api.md#enumerations): enums.ts holds only the public code tables and their two lookups, so all of it is exported.
+export * from './enums.ts';
 
 // Envelopes (docs/api.md#lists-and-paging, docs/api.md#get-by-id)
 export { getEnvelopeSchema, listEnvelopeSchema } from './envelopes.ts';
@@ -148,21 +107,8 @@ export type {
   WriteOutcome,
 } from './frames.ts';
 
-// The change feed (docs/api.md#events)
-export {
-  CHANGE_KINDS,
-  ChangeSchema,
-  EVENT_NOUNS,
-  EVENT_OBJECT_NAMES,
-  EVENT_TYPES,
-  EventObjectNameSchema,
-  EventSchema,
-  MAX_CHANGES_PER_FRAME,
-  eventTypeMatches,
-  eventTypeOf,
-  eventTypePatternProblem,
-} from './changes.ts';
-export type { Change, ChangeKind, Event, EventObjectName } from './changes.ts';
+// The change feed (docs/api.md#events): changes.ts is public whole
+export * from './changes.ts';
 export { parseEventsQuery } from './eventQuery.ts';
 export type { EventsQuery } from './eventQuery.ts';
 
@@ -201,18 +147,6 @@ export type { WriteBody, WriteBodyCheck } from './writeBody.ts';
 // Agent versions named in the welcome (docs/decisions.md#agent-updates)
 export { agentVersionAdvice, isOlderVersion } from './agentVersions.ts';
 
-// The agent's release folder (docs/decisions.md#agent-updates)
-export {
-  RELEASE_DOWNLOADS_PATH,
-  RELEASE_MANIFEST_FILE,
-  RELEASE_PLATFORMS,
-  RELEASE_PUBLIC_KEY_FILES,
-  RELEASE_SIGNATURE_FILE,
-  RELEASE_SUMS_FILE,
-  ReleaseFileNameSchema,
-  ReleaseManifestSchema,
-  parseSums,
-  releasePlatformOf,
-} from './releaseManifest.ts';
-export type { ReleaseFile, ReleaseManifest, ReleasePlatform } from './releaseManifest.ts';
+// The agent's release folder (docs/decisions.md#agent-updates): releaseManifest.ts is public whole
+export * from './releaseManifest.ts';
 export type { AgentVersions } from './agentVersions.ts';

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { encodeFrame, type Change, type Operation, type WriteOperation } from '@gp-gateway/protocol';
+import { testAgentHello } from './testAgentHello.ts';
 
 /**
  * What the scripted agents of one customer database share: the write journal (operation id → the
@@ -71,20 +72,7 @@ export class ScriptedAgent {
       ws.on('error', reject);
       ws.on('close', (code, reason) => reject(new Error(`closed before a welcome: ${code} ${reason.toString()}`)));
       ws.on('open', () => {
-        ws.send(
-          JSON.stringify({
-            v: 1,
-            type: 'hello',
-            agent: {
-              version: 'scripted',
-              host: options.host ?? 'scripted',
-              platform: 'linux',
-              dialect: 'sqlite',
-              allowWrites: options.allowWrites ?? true,
-            },
-            companies: [{ id: 'TWO', name: 'Two', number: 1 }],
-          }),
-        );
+        ws.send(testAgentHello({ version: 'scripted', host: options.host ?? 'scripted', allowWrites: options.allowWrites ?? true }));
       });
       ws.on('message', (data: Buffer) => {
         const text = data.toString();

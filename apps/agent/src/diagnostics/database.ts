@@ -1,5 +1,6 @@
 import type { Executor } from '../db/executor.ts';
-import { catalogueTables, ReadService } from '../service/readService.ts';
+import { catalogueTables } from '../catalogue/catalogueTables.ts';
+import { ReadService } from '../service/readService.ts';
 import type { Finding } from './findings.ts';
 import {
   changeTrackingFinding,

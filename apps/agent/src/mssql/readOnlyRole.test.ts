@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { ACCOUNT_FRAMEWORK_TABLES } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
-import { catalogueTables, readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';
+import { catalogueTables } from '../catalogue/catalogueTables.ts';
+import { readOnlyRoleScript, READ_ROLE } from './readOnlyRole.ts';
 
 test('the read role gets SELECT on exactly the tables the catalogue reads, in every database', () => {
   const tables = catalogueTables();

@@ -1,7 +1,5 @@
 import { isGpCompanyId } from '@gp-gateway/gp-schema';
-import { ACCOUNT_FRAMEWORK_TABLES } from '../catalogue/accountFramework.ts';
-import { CATALOGUE } from '../catalogue/index.ts';
-import { WORK_READS } from '../catalogue/resources/work.ts';
+import { catalogueTables } from '../catalogue/catalogueTables.ts';
 import { mssqlDialect } from '../sql/mssqlDialect.ts';
 import { DEFAULT_SYSTEM_DATABASE, SYSTEM_DATABASE_NAME } from '../db/executor.ts';
 
@@ -17,21 +15,6 @@ const VERSION_TABLE = 'DU000020';
 const SYSTEM_DATABASE_TABLE = 'SY00100';
 const q = (name: string) => mssqlDialect.quote(name);
 const literal = (text: string) => `N'${text.replaceAll("'", "''")}'`;
-
-/** Tables the catalogue reads, per kind of database, sorted. */
-export function catalogueTables(): { system: string[]; company: string[] } {
-  const system = new Set<string>();
-  const company = new Set<string>();
-  // The work tables too: lists of unposted documents and gets read them (catalogue/resources/work.ts).
-  for (const def of [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)]) {
-    const target = def.database === 'system' ? system : company;
-    for (const source of def.sources) target.add(source.table);
-    for (const join of def.joins ?? []) target.add(join.table);
-  }
-  // The account framework, which the accounts' keys are built from (catalogue/accountFramework.ts).
-  for (const table of ACCOUNT_FRAMEWORK_TABLES) system.add(table);
-  return { system: [...system].sort(), company: [...company].sort() };
-}
 
 export interface ReadOnlyRoleOptions {
   login: string;

@@ -14,7 +14,7 @@ import {
   type AgentHealth,
 } from '@gp-gateway/protocol';
 import { AccountFrameworkError, gpTablesFor } from '@gp-gateway/gp-schema';
-import { ACCOUNT_FRAMEWORK_TABLES, readsAccountSegments } from '../catalogue/accountFramework.ts';
+import { readsAccountSegments } from '../catalogue/accountFramework.ts';
 import { CATALOGUE } from '../catalogue/index.ts';
 import { WORK_READS } from '../catalogue/resources/work.ts';
 import { keyValue, PreparedResource } from '../catalogue/compile.ts';
@@ -87,22 +87,6 @@ const ERP_UNAVAILABLE_MESSAGE = 'The GP database is not answering the agent; the
 export interface HealthReport {
   companies: Company[];
   health: AgentHealth;
-}
-
-/** Every table the catalogue reads, by database, for `gp-agent diagnose`'s permission checks. */
-export function catalogueTables(): { system: string[]; company: string[] } {
-  const system = new Set<string>();
-  const company = new Set<string>();
-  // The work tables too: lists of unposted documents and gets read them (catalogue/resources/work.ts).
-  for (const def of [...Object.values(CATALOGUE), ...Object.values(WORK_READS).map((w) => w.def)]) {
-    const into = def.database === 'system' ? system : company;
-    for (const source of def.sources) into.add(source.table);
-    // Joined tables live in the same database as the main table (the dialect qualifies them alike).
-    for (const join of def.joins ?? []) into.add(join.table);
-  }
-  // The account framework, which the accounts' keys are built from (catalogue/accountFramework.ts).
-  for (const table of ACCOUNT_FRAMEWORK_TABLES) system.add(table);
-  return { system: [...system].sort(), company: [...company].sort() };
 }
 
 /**

@@ -3,6 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
+import { untilAnnounced } from '@gp-gateway/testing';
 
 /**
  * A webhook receiver in a process of its own, on a loopback port, as an integrator would run one:
@@ -88,18 +89,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     secrets: (name, secrets) => send({ secrets: { [name]: secrets } }),
     release: (name) => send({ release: name }),
-    until(check) {
-      if (check(received)) return Promise.resolve();
-      return new Promise((resolve) => {
-        const onReceived = () => {
-          if (check(received)) {
-            events.off('received', onReceived);
-            resolve();
-          }
-        };
-        events.on('received', onReceived);
-      });
-    },
+    until: (check) => untilAnnounced(events, 'received', () => check(received)),
     async stop() {
       stopChild(child);
       await exited;

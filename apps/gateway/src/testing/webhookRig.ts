@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
+import { untilAnnounced } from '@gp-gateway/testing';
 import { scaledClock, type ScaledClock } from '../core/webhooks/clock.ts';
 import { DeliveryWorker, type AttemptReport, type DeliveryWorkerOptions } from '../core/webhooks/deliveryWorker.ts';
 import { WebhookFanOut } from '../core/webhooks/fanOut.ts';
@@ -70,18 +71,7 @@ export function webhookRig(
     async store(events) {
       return fanOut.append(events, clock.now());
     },
-    until(check) {
-      if (check(attempts)) return Promise.resolve();
-      return new Promise((resolve) => {
-        const onAttempt = () => {
-          if (check(attempts)) {
-            w.off('attempt', onAttempt);
-            resolve();
-          }
-        };
-        w.on('attempt', onAttempt);
-      });
-    },
+    until: (check) => untilAnnounced(w, 'attempt', () => check(attempts)),
     stop: () => w.stop(),
   };
 }

@@ -27,17 +27,18 @@ export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOn
   const T0 = new Date('2026-05-01T10:00:00.000Z');
   const later = (ms: number) => new Date(T0.getTime() + ms);
 
+  /** The endpoint withEndpoint creates, as given to the store. */
+  const ENDPOINT = {
+    url: 'https://hooks.example.com/gp',
+    eventTypes: ['customer.*'],
+    connectionIds: null,
+    description: 'ERP sync',
+    sealedSecret: 'sealed-1',
+  };
+
   async function withEndpoint(store: Store, orgName = 'Hooks') {
     const org = await store.createOrganisation(orgName);
-    const endpoint = await store.createWebhookEndpoint({
-      orgId: org.id,
-      url: 'https://hooks.example.com/gp',
-      eventTypes: ['customer.*'],
-      connectionIds: null,
-      description: 'ERP sync',
-      sealedSecret: 'sealed-1',
-      at: T0,
-    });
+    const endpoint = await store.createWebhookEndpoint({ orgId: org.id, ...ENDPOINT, at: T0 });
     return { org, endpoint };
   }
 
@@ -64,11 +65,7 @@ export function webhooksStoreContract(openFresh: () => Promise<Store>, openTwoOn
     assert.deepEqual(endpoint, {
       id: endpoint.id,
       orgId: org.id,
-      url: 'https://hooks.example.com/gp',
-      eventTypes: ['customer.*'],
-      connectionIds: null,
-      description: 'ERP sync',
-      sealedSecret: 'sealed-1',
+      ...ENDPOINT,
       sealedPreviousSecret: null,
       previousSecretExpiresAt: null,
       disabledAt: null,

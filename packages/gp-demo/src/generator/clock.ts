@@ -31,6 +31,25 @@ export function pastTimestamp(rng: Rng, epochMs: number): number {
   return epochMs <= DEMO_TIMELINE_END_MS ? clampToTimeline(epochMs) : DEMO_TIMELINE_END_MS - rng.int(0, 3_600_000);
 }
 
+/**
+ * When a document dated `documentMs` was posted: that day (half of them), the next (three in ten)
+ * or up to `mostDays` later, at a business time of day; never past the timeline's end.
+ */
+export function postedAfter(rng: Rng, documentMs: number, mostDays: number): number {
+  return pastTimestamp(
+    rng,
+    documentMs +
+      rng.weighted([
+        [0, 50],
+        [1, 30],
+        [rng.int(2, mostDays), 20],
+      ] as const) *
+        DAY_MS +
+      businessTimeOfDayMs(rng) +
+      rng.int(0, 999),
+  );
+}
+
 export function clampToTimeline(epochMs: number): number {
   return Math.min(DEMO_TIMELINE_END_MS, Math.max(DEMO_TIMELINE_START_MS, epochMs));
 }

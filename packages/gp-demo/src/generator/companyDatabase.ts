@@ -18,16 +18,12 @@ import { writePriceLists } from './priceLists.ts';
 import { createRng } from './prng.ts';
 import { startPhase } from './progress.ts';
 import type { ProgressListener } from './progress.ts';
+import { PAYABLE_EXTRAS_PER_SCALE, writePayables } from './payableDocuments.ts';
 import { PURCHASE_ORDERS_PER_SCALE, writePurchaseOrders } from './purchasing.ts';
+import { RECEIVABLE_EXTRAS_PER_SCALE, writeReceivables } from './receivableDocuments.ts';
 import { SALES_DOCUMENTS_PER_SCALE, writeSales } from './sales.ts';
 import { SETUP_DATE, writeCheckbooks, writePaymentTerms, writePostingAccounts, writeSalespeople, writeSites } from './setup.ts';
-import {
-  PAYABLE_EXTRAS_PER_SCALE,
-  RECEIVABLE_EXTRAS_PER_SCALE,
-  SubledgerCollector,
-  writePayables,
-  writeReceivables,
-} from './subledgers.ts';
+import { SubledgerCollector } from './subledgers.ts';
 import { writeNumbering, writeUnposted } from './numbering.ts';
 import { createTableWriter } from './tableWriter.ts';
 import type { TableWriter } from './tableWriter.ts';

@@ -3,7 +3,7 @@
  * currency, in integer cents. Balance is by construction (the totalling line is the sum of the
  * others), never by float arithmetic.
  */
-import type { Account, ChartOfAccounts } from './chartOfAccounts.ts';
+import type { Account, AccountRole, ChartOfAccounts } from './chartOfAccounts.ts';
 import type { CustomerRef } from './customers.ts';
 import type { Rng } from './prng.ts';
 import { VENDORS } from './vocabulary.ts';
@@ -193,6 +193,24 @@ function cashDisbursement({ rng, chart }: DraftContext): JournalEntryDraft {
   };
 }
 
+/**
+ * A month's write-off of an asset: one to three departments' `expense` accounts debited (each
+ * between `minDollars` and `maxDollars`), the asset's `contra` account credited with their sum.
+ */
+function writeOff(
+  { rng, chart }: Pick<DraftContext, 'rng' | 'chart'>,
+  expense: AccountRole,
+  contra: AccountRole,
+  minDollars: number,
+  maxDollars: number,
+): DraftLine[] {
+  const lines: DraftLine[] = [];
+  const departments = rng.int(1, 3);
+  for (let i = 0; i < departments; i++) lines.push(debit(chart.any(rng, expense), amount(rng, minDollars, maxDollars)));
+  lines.push(credit(chart.one(contra), sum(lines.map((l) => l.debitCents))));
+  return lines;
+}
+
 function generalEntry({ rng, chart }: DraftContext): JournalEntryDraft {
   const variant = rng.weighted([
     ['payroll', 4],
@@ -216,9 +234,7 @@ function generalEntry({ rng, chart }: DraftContext): JournalEntryDraft {
     }
     case 'depreciation': {
       reference = 'Monthly depreciation';
-      const departments = rng.int(1, 3);
-      for (let i = 0; i < departments; i++) lines.push(debit(chart.any(rng, 'depreciation'), amount(rng, 300, 6_000)));
-      lines.push(credit(chart.one('accumulatedDepreciation'), sum(lines.map((l) => l.debitCents))));
+      lines.push(...writeOff({ rng, chart }, 'depreciation', 'accumulatedDepreciation', 300, 6_000));
       break;
     }
     case 'accrual': {
@@ -235,9 +251,7 @@ function generalEntry({ rng, chart }: DraftContext): JournalEntryDraft {
     }
     case 'insurance': {
       reference = 'Amortize prepaid insurance';
-      const departments = rng.int(1, 3);
-      for (let i = 0; i < departments; i++) lines.push(debit(chart.any(rng, 'insurance'), amount(rng, 100, 2_000)));
-      lines.push(credit(chart.one('prepaidInsurance'), sum(lines.map((l) => l.debitCents))));
+      lines.push(...writeOff({ rng, chart }, 'insurance', 'prepaidInsurance', 100, 2_000));
       break;
     }
     case 'bank': {

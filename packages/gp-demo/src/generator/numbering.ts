@@ -7,6 +7,8 @@
 import type Database from 'better-sqlite3';
 import { DEMO_TIMELINE_END_MS, dateOnly, rowTimestamp } from './clock.ts';
 import { padChar, toScaled } from '@gp-gateway/gp-schema';
+import { RM_PREFIX } from './receivableDocuments.ts';
+import type { ReceivableType } from './subledgers.ts';
 import type { TableWriter } from './tableWriter.ts';
 
 /** "ORDST1100" → "ORDST1101": GP increments the number's trailing digits, keeping their width. */
@@ -18,7 +20,7 @@ function nextDocumentNumber(number: string): string {
 }
 
 /** The RM40401 rows GP ships with: type, description, abbreviation. */
-const RM_TYPES: [number, string, string][] = [
+const RM_TYPES: [ReceivableType, string, string][] = [
   [1, 'Sales / Invoices', 'SLS'],
   [3, 'Debit Memos', 'DR'],
   [4, 'Finance Charges', 'FIN'],
@@ -28,8 +30,6 @@ const RM_TYPES: [number, string, string][] = [
   [8, 'Returns', 'RTN'],
   [9, 'Payments', 'PMT'],
 ];
-/** Prefixes of the demo's own document numbers, for types no generated document has. */
-const RM_PREFIXES: Record<number, string> = { 1: 'INV', 3: 'DR', 4: 'FC', 5: 'SVC', 6: 'WRN', 7: 'CR', 8: 'RTN', 9: 'PYMNT' };
 
 /** The SOP40300 rows GP ships with: type, name, abbreviation. */
 const SOP_TYPES: [number, string, string][] = [
@@ -280,7 +280,7 @@ export function writeNumbering(db: Database.Database, writers: NumberingWriters)
       RMDTYPAL: type,
       DOCDESCR: description,
       DOCABREV: abbreviation,
-      DOCNUMBR: last ? nextDocumentNumber(last) : `${RM_PREFIXES[type]}00000001`,
+      DOCNUMBR: last ? nextDocumentNumber(last) : `${RM_PREFIX[type]}00000001`,
       SETUPKEY: type,
     });
   }

@@ -10,7 +10,17 @@
  */
 import { GP_EMPTY_DATE } from '@gp-gateway/gp-schema';
 import type { BatchBook } from './batches.ts';
-import { DAY_MS, DEMO_TIMELINE_START_MS, businessTimeOfDayMs, dateOnly, dayStartMs, isoDay, pastTimestamp, rowTimestamp } from './clock.ts';
+import {
+  DAY_MS,
+  DEMO_TIMELINE_START_MS,
+  businessTimeOfDayMs,
+  dateOnly,
+  dayStartMs,
+  isoDay,
+  pastTimestamp,
+  postedAfter,
+  rowTimestamp,
+} from './clock.ts';
 import type { CustomerRef } from './customers.ts';
 import type { ItemRef } from './items.ts';
 import {
@@ -153,18 +163,7 @@ export function writeSales({ rng, scale, customers, items, work, history, batche
     ] as const);
     for (let l = 0; l < lineCount; l++) document.lines.push(makeLine(rng, document, rng.pick(history ? sellableBefore : sellable)));
     document.touchedMs = history
-      ? pastTimestamp(
-          rng,
-          documentMs +
-            rng.weighted([
-              [0, 50],
-              [1, 30],
-              [rng.int(2, 5), 20],
-            ] as const) *
-              DAY_MS +
-            businessTimeOfDayMs(rng) +
-            rng.int(0, 999),
-        )
+      ? postedAfter(rng, documentMs, 5)
       : pastTimestamp(
           rng,
           documentMs +

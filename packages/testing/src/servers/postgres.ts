@@ -1,10 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './serverProcess.ts';
 
 /**
  * A throwaway PostgreSQL server for tests: Debian's `postgresql` package run from a temporary folder
@@ -54,17 +54,6 @@ function serverOwner(): Owner {
 function asOwner(owner: Owner, args: string[]): { command: string; args: string[] } {
   if (!owner) return { command: args[0]!, args: args.slice(1) };
   return { command: 'setpriv', args: [`--reuid=${owner.uid}`, `--regid=${owner.gid}`, '--init-groups', ...args] };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let databases = 0;

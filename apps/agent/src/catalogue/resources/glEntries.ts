@@ -1,4 +1,5 @@
 import type { ResourceDef } from '../types.ts';
+import { dateRange } from './dateRange.ts';
 
 const OPEN = 0;
 const HISTORY = 1;
@@ -42,8 +43,7 @@ export const glEntries: ResourceDef = {
     journalEntryNumber: { kind: 'eq', column: 'JRNENTRY' },
     series: { kind: 'eq', column: 'SERIES' },
     originatingMasterId: { kind: 'eq', column: 'ORMSTRID' },
-    dateFrom: { kind: 'onOrAfter', column: 'TRXDATE' },
-    dateTo: { kind: 'onOrBefore', column: 'TRXDATE' },
+    ...dateRange('TRXDATE'),
   },
   keys: {
     default: { name: 'line', indexes: { GL20000: 'PKGL20000', GL30000: 'PKGL30000' } },

@@ -1,5 +1,6 @@
 import { AP_DOCUMENT_TYPES } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../types.ts';
+import { dateRange } from './dateRange.ts';
 
 const OPEN = 0;
 const HISTORY = 1;
@@ -42,8 +43,7 @@ function payables(object: 'ap-invoices' | 'ap-payments', types: readonly number[
       type: { kind: 'eq', column: 'DOCTYPE', enum: AP_DOCUMENT_TYPES },
       batchId: { kind: 'eq', column: 'BACHNUMB' },
       currencyId: { kind: 'eq', column: 'CURNCYID' },
-      dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-      dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+      ...dateRange('DOCDATE'),
       dueBefore: { kind: 'before', column: 'DUEDATE' },
     },
     // type pins the default key's first column.

@@ -1,5 +1,6 @@
 import { PURCHASE_ORDER_STATUSES, PURCHASE_ORDER_TYPES } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../types.ts';
+import { dateRange } from './dateRange.ts';
 
 /** Open (POP10100) and history (POP30100) purchase orders as one list (docs/api.md#which-rows-each-list-holds); PONUMBER is unique across both. */
 export const purchaseOrders: ResourceDef = {
@@ -24,8 +25,7 @@ export const purchaseOrders: ResourceDef = {
     type: { kind: 'eq', column: 'POTYPE', enum: PURCHASE_ORDER_TYPES },
     vendorId: { kind: 'eq', column: 'VENDORID' },
     currencyId: { kind: 'eq', column: 'CURNCYID' },
-    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+    ...dateRange('DOCDATE'),
   },
   keys: {
     default: { name: 'order', indexes: { POP10100: 'PKPOP10100', POP30100: 'PKPOP30100' } },

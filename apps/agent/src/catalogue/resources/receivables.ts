@@ -1,5 +1,6 @@
 import { AR_DOCUMENT_TYPES } from '@gp-gateway/protocol';
 import type { ResourceDef } from '../types.ts';
+import { dateRange } from './dateRange.ts';
 
 const OPEN = 0;
 const HISTORY = 1;
@@ -42,8 +43,7 @@ function receivables(object: 'ar-invoices' | 'ar-payments', types: readonly numb
       type: { kind: 'eq', column: 'RMDTYPAL', enum: AR_DOCUMENT_TYPES },
       batchId: { kind: 'eq', column: 'BACHNUMB' },
       currencyId: { kind: 'eq', column: 'CURNCYID' },
-      dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-      dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+      ...dateRange('DOCDATE'),
       dueBefore: { kind: 'before', column: 'DUEDATE' },
     },
     // type pins the default key's first column.

@@ -1,5 +1,6 @@
 import { SALES_DOCUMENT_TYPES } from '@gp-gateway/protocol';
 import type { IdPart, ResourceDef } from '../types.ts';
+import { dateRange } from './dateRange.ts';
 
 const WORK = 0;
 const HISTORY = 1;
@@ -33,8 +34,7 @@ export const salesOrders: ResourceDef = {
     docTypeId: { kind: 'eq', column: 'DOCID' },
     batchId: { kind: 'eq', column: 'BACHNUMB' },
     siteId: { kind: 'eq', column: 'LOCNCODE' },
-    dateFrom: { kind: 'onOrAfter', column: 'DOCDATE' },
-    dateTo: { kind: 'onOrBefore', column: 'DOCDATE' },
+    ...dateRange('DOCDATE'),
   },
   keys: {
     default: { name: 'document', indexes: { SOP10100: 'PKSOP10100', SOP30200: 'PKSOP30200' } },
