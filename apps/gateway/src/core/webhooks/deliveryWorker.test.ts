@@ -72,12 +72,15 @@ describe('delivery', () => {
 
     // The same bytes with the body changed do not verify: answered 401.
     const tampered = got[0]!.body.replace('Customer', 'Kustomer');
+    const heard = receiver.received.length;
     const answer = await fetch(`${receiver.origin}/signed/ok`, {
       method: 'POST',
       headers: { 'webhook-id': got[0]!.webhookId, 'webhook-timestamp': got[0]!.timestamp, 'webhook-signature': got[0]!.signature },
       body: tampered,
     });
     assert.equal(answer.status, 401);
+    // The receiver process announces what it received on its own channel, which may trail its answer.
+    await receiver.until(() => receiver.received.length > heard);
     assert.equal(receiver.received.at(-1)!.verified, false);
   });
 
