@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Change } from '@gp-gateway/protocol';
 import type { Executor } from '../db/executor.ts';
+import type { Dialect } from '../sql/dialect.ts';
 import type { Detected, RecordReader } from './detected.ts';
 import type { DetectionStateStore, Key, Known, ObjectState } from './detectionState.ts';
 import type { ValueTrackedObject } from './valueTracked.ts';
@@ -173,8 +174,7 @@ export class ValueDetector {
     const valuesEnd = idEnd + tracked.values.length;
     if (raw[0] === null || raw[0] === undefined) return null;
     const key = raw.slice(0, keyEnd).map((v, i) => (tracked.key[i]!.type.kind === 'int' ? Number(v) : String(v)));
-    const decodeDateTime = (value: unknown) => dialect.decodeDateTime(value);
-    const values = raw.slice(idEnd, valuesEnd).map((v, i) => normalised(tracked.values[i]!.type.kind, v, decodeDateTime));
+    const values = raw.slice(idEnd, valuesEnd).map((v, i) => normalised(tracked.values[i]!.type.kind, v, dialect));
     const stamp = raw[valuesEnd];
     return {
       identity: JSON.stringify(key),
@@ -188,10 +188,10 @@ export class ValueDetector {
 }
 
 /** A value as both dialects read it alike: amounts as numbers' text (SQLite's CAST keeps GP's scale or not), dates as text. */
-function normalised(kind: string, value: unknown, decodeDateTime: (raw: unknown) => string): unknown {
+function normalised(kind: string, value: unknown, dialect: Pick<Dialect, 'decodeDateTime'>): unknown {
   if (value === null || value === undefined) return null;
   if (kind === 'numeric') return String(Number(value));
-  if (kind === 'datetime') return decodeDateTime(value);
+  if (kind === 'datetime') return dialect.decodeDateTime(value);
   if (kind === 'int') return Number(value);
   return String(value);
 }
